@@ -1,0 +1,209 @@
+// storh/engine.h: what a storage engine plugin implements (Engine) and what the host
+// gives it while it runs (RunContext).
+//
+// Threading: the host calls an Engine from one thread. RunContext is not thread-safe
+// unless a function says otherwise.
+//
+// Lifetime: the host keeps the plugin library loaded for as long as any Engine made by
+// it lives, and copies every string it keeps; a plugin may return views into its own
+// static data.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "storh/status.h"
+
+namespace storh {
+
+// ---------------------------------------------------------------------------------
+// Self-description
+// ---------------------------------------------------------------------------------
+
+enum class ParamType { integer, number, string, boolean };
+
+// A parameter value as a suite gives it. An integer parameter holds std::int64_t,
+// a number double, a string std::string and a boolean bool.
+using ParamValue = std::variant<std::int64_t, double, std::string, bool>;
+
+struct ParamSpec {
+  std::string name;         // snake_case, unique within the engine
+  ParamType type = ParamType::string;
+  ParamValue default_value;  // must have `type`
+  // When non-empty, the only values a suite may choose; the host rejects any other
+  // value with the list of these. Empty means any value of `type`.
+  std::vector<ParamValue> allowed;
+  std::string description;  // one line
+};
+
+// Which way is better for the operation's time. Every bundled operation is a timed
+// step, so lower is better; higher_is_better exists for engines whose step reports
+// a score rather than a duration.
+enum class Direction { lower_is_better, higher_is_better };
+
+struct OperationSpec {
+  std::string name;         // the metric is "<engine>.<name>"
+  std::string unit;         // what one item is, plural: "records", "ids", "rows"
+  Direction direction = Direction::lower_is_better;
+  std::string description;  // one line: what the timed step does
+};
+
+struct EngineInfo {
+  std::string name;         // equals the plugin manifest's name
+  std::string version;
+  std::string description;  // one line
+  std::vector<ParamSpec> params;
+  // In the order the scenario runs them. A suite may select a subset.
+  std::vector<OperationSpec> operations;
+};
+
+// ---------------------------------------------------------------------------------
+// The run context
+// ---------------------------------------------------------------------------------
+
+// A non-owning reference to a callable, so a step crosses the boundary without an
+// allocation. Only valid during the call it is passed to.
+template <typename Signature>
+class FunctionRef;
+
+template <typename R, typename... Args>
+class FunctionRef<R(Args...)> {
+ public:
+  template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, FunctionRef>>>
+  FunctionRef(F&& f) noexcept  // NOLINT(google-explicit-constructor): used like std::function
+      : object_(const_cast<void*>(static_cast<const void*>(&f))),
+        call_([](void* object, Args... args) -> R {
+          return (*static_cast<std::remove_reference_t<F>*>(object))(std::forward<Args>(args)...);
+        }) {}
+
+  R operator()(Args... args) const { return call_(object_, std::forward<Args>(args)...); }
+
+ private:
+  void* object_;
+  R (*call_)(void*, Args...);
+};
+
+// Implemented by the host. Every function is noexcept: a host failure is reported
+// through the returned Status, never thrown into plugin code.
+class RunContext {
+ public:
+  virtual ~RunContext() = default;
+
+  // Number of records the scenario works on (the suite's dataset size), >= 1.
+  virtual std::uint64_t dataset_size() const noexcept = 0;
+
+  // The value of a declared parameter for this cell: the suite's choice, or the
+  // declared default. nullptr only for a name the engine did not declare.
+  virtual const ParamValue* param(std::string_view name) const noexcept = 0;
+
+  // A private directory for this run, created empty by the host before run() and
+  // removed by the host afterwards. Engines keep every file they write inside it.
+  virtual const std::filesystem::path& work_dir() const noexcept = 0;
+
+  // Whether the suite asked for this operation. A scenario still runs unselected
+  // operations that later ones depend on (put before get), but need not time them;
+  // measurements of unselected operations are dropped by the host.
+  virtual bool selected(std::string_view operation) const noexcept = 0;
+
+  // Times one step: reads the host clock, calls `step`, reads the clock again and
+  // records (seconds, items) for `operation`. `items` is how many units the step
+  // processes (rate = items / seconds). If `step` returns an error, nothing is
+  // recorded, the operation fails with that message and the returned Status carries
+  // it; the scenario should return it. `step` must not throw (use storh::measure,
+  // which converts exceptions).
+  virtual Status measure(std::string_view operation, std::uint64_t items,
+                         FunctionRef<Status()> step) noexcept = 0;
+
+  // Like measure(), but the host also times each of the `items` calls of
+  // `item(index)` separately and records their latency distribution. Use it where
+  // one item costs well over a microsecond (a clock read costs ~20 ns).
+  virtual Status measure_each(std::string_view operation, std::uint64_t items,
+                              FunctionRef<Status(std::uint64_t)> item) noexcept = 0;
+
+  // A short human message for the progress line ("loading 100000 rows"). Cheap; the
+  // host shows it only on a terminal.
+  virtual void progress(std::string_view message) noexcept = 0;
+
+  // Convenience accessors: the declared default if the name is unknown to the suite,
+  // `fallback` if the parameter is undeclared or of another type.
+  std::int64_t int_param(std::string_view name, std::int64_t fallback = 0) const noexcept {
+    return get_or<std::int64_t>(name, fallback);
+  }
+  double number_param(std::string_view name, double fallback = 0) const noexcept {
+    return get_or<double>(name, fallback);
+  }
+  bool bool_param(std::string_view name, bool fallback = false) const noexcept {
+    return get_or<bool>(name, fallback);
+  }
+  std::string string_param(std::string_view name, std::string fallback = {}) const {
+    const ParamValue* value = param(name);
+    if (value != nullptr && std::holds_alternative<std::string>(*value)) {
+      return std::get<std::string>(*value);
+    }
+    return fallback;
+  }
+
+ private:
+  template <typename T>
+  T get_or(std::string_view name, T fallback) const noexcept {
+    const ParamValue* value = param(name);
+    if (value != nullptr && std::holds_alternative<T>(*value)) return std::get<T>(*value);
+    return fallback;
+  }
+};
+
+// Runs `fn` and turns any exception into an error Status naming `what`. `fn` returns
+// Status or void.
+template <typename F>
+Status guarded(std::string_view what, F&& fn) noexcept {
+  try {
+    if constexpr (std::is_void_v<std::invoke_result_t<F&>>) {
+      fn();
+      return {};
+    } else {
+      return fn();
+    }
+  } catch (const std::exception& e) {
+    return Status::error(std::string(what) + ": " + e.what());
+  } catch (...) {
+    return Status::error(std::string(what) + ": unknown exception");
+  }
+}
+
+// The way plugins time a step: ctx.measure with exceptions converted to a failure.
+template <typename F>
+Status measure(RunContext& ctx, std::string_view operation, std::uint64_t items, F&& fn) noexcept {
+  return ctx.measure(operation, items, [&]() noexcept { return guarded(operation, fn); });
+}
+
+// Same for measure_each; `fn(index)` returns Status or void.
+template <typename F>
+Status measure_each(RunContext& ctx, std::string_view operation, std::uint64_t items,
+                    F&& fn) noexcept {
+  return ctx.measure_each(operation, items, [&](std::uint64_t index) noexcept {
+    return guarded(operation, [&] { return fn(index); });
+  });
+}
+
+// What a plugin implements.
+class Engine {
+ public:
+  virtual ~Engine() = default;
+
+  // Describes the engine. Must be cheap and must not touch the filesystem: the host
+  // calls it to list plugins and validate suites.
+  virtual EngineInfo describe() const noexcept = 0;
+
+  // Runs the scenario once: every operation in describe() order, each timed step
+  // through ctx.measure. Returns the first failure (a wrong answer is a failure, not
+  // a fast number); the host records it against the operation that was running.
+  virtual Status run(RunContext& ctx) noexcept = 0;
+};
+
+}  // namespace storh

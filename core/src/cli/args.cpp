@@ -1,0 +1,65 @@
+#include "cli/args.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace storh::cli {
+
+std::optional<std::string> ParsedArgs::last(const std::string& name) const {
+  auto it = flags.find(name);
+  if (it == flags.end() || it->second.empty()) return std::nullopt;
+  return it->second.back();
+}
+
+std::vector<std::string> ParsedArgs::all(const std::string& name) const {
+  auto it = flags.find(name);
+  return it == flags.end() ? std::vector<std::string>{} : it->second;
+}
+
+Expected<ParsedArgs> parse_args(const std::vector<std::string>& args,
+                                const std::vector<std::string>& valued,
+                                const std::vector<std::string>& switches) {
+  auto contains = [](const std::vector<std::string>& list, const std::string& name) {
+    return std::find(list.begin(), list.end(), name) != list.end();
+  };
+  auto valid_list = [&] {
+    std::vector<std::string> all;
+    for (const std::string& v : valued) all.push_back("--" + v + "=...");
+    for (const std::string& s : switches) all.push_back("--" + s);
+    return all.empty() ? std::string("none") : fmt::format("{}", fmt::join(all, ", "));
+  };
+  ParsedArgs parsed;
+  bool flags_done = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (flags_done || arg == "-" || !arg.starts_with("-")) {
+      parsed.positional.push_back(arg);
+      continue;
+    }
+    if (arg == "--") {
+      flags_done = true;
+      continue;
+    }
+    const std::size_t equals = arg.find('=');
+    const std::string name = arg.substr(arg.starts_with("--") ? 2 : 1,
+                                        equals == std::string::npos ? std::string::npos
+                                                                    : equals - (arg.starts_with("--") ? 2 : 1));
+    if (contains(valued, name)) {
+      if (equals != std::string::npos) {
+        parsed.flags[name].push_back(arg.substr(equals + 1));
+      } else if (i + 1 < args.size()) {
+        parsed.flags[name].push_back(args[++i]);
+      } else {
+        return Error{fmt::format("{} needs a value: {}=VALUE", arg, arg)};
+      }
+    } else if (contains(switches, name) && equals == std::string::npos) {
+      parsed.flags[name].push_back("true");
+    } else {
+      return Error{fmt::format("unknown option \"{}\" (valid: {})", arg, valid_list())};
+    }
+  }
+  return parsed;
+}
+
+}  // namespace storh::cli

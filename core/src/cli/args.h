@@ -1,0 +1,30 @@
+// cli/args.h: splitting a command's arguments into positionals and --flags.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "util/expected.h"
+
+namespace storh::cli {
+
+struct ParsedArgs {
+  std::vector<std::string> positional;
+  // Flag name (without dashes) -> values in order; a repeated flag has several.
+  std::map<std::string, std::vector<std::string>> flags;
+
+  std::optional<std::string> last(const std::string& name) const;
+  std::vector<std::string> all(const std::string& name) const;
+  bool has(const std::string& name) const { return flags.count(name) != 0; }
+};
+
+// Accepts --name=value, --name value (for flags in `valued`), and bare --name for
+// flags in `switches`. Anything else starting with "-" is an error listing the valid
+// flags. "--" ends flags.
+Expected<ParsedArgs> parse_args(const std::vector<std::string>& args,
+                                const std::vector<std::string>& valued,
+                                const std::vector<std::string>& switches);
+
+}  // namespace storh::cli

@@ -1,0 +1,62 @@
+#include "cli/cli.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "worker/events.h"
+
+namespace storh::cli {
+namespace {
+
+constexpr const char* kCommands[] = {"run", "validate", "list", "report"};
+
+bool wants_help(const std::vector<std::string>& args) {
+  return std::any_of(args.begin(), args.end(),
+                     [](const std::string& a) { return a == "--help" || a == "-h"; });
+}
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+            const CliEnvironment& environment) {
+  const CommandIo io{out, err, environment};
+  if (args.empty()) {
+    err << help_text("");
+    return kExitBadInput;
+  }
+  const std::string& first = args.front();
+  // Internal entry points of the worker processes; not for users.
+  if (first == "__worker") return worker::worker_main(args);
+  if (first == "__describe") return worker::describe_main(args);
+
+  if (first == "--help" || first == "-h" || first == "help") {
+    out << help_text(args.size() > 1 && first == "help" ? args[1] : "");
+    return kExitOk;
+  }
+  if (first == "--version") {
+    out << "storh-host " << STORH_VERSION << '\n';
+    return kExitOk;
+  }
+  const bool is_command =
+      std::find(std::begin(kCommands), std::end(kCommands), first) != std::end(kCommands);
+  const std::string command = is_command ? first : "run";
+  const std::vector<std::string> rest(args.begin() + (is_command ? 1 : 0), args.end());
+  if (wants_help(rest)) {
+    out << help_text(command);
+    return kExitOk;
+  }
+  if (!is_command && !first.ends_with(".toml") && !first.starts_with("-")) {
+    err << fmt::format("storh-host: unknown command \"{}\" (commands: run, validate, list, "
+                       "report; or give a suite file ending in .toml)\n",
+                       first);
+    return kExitBadInput;
+  }
+  if (command == "run") return run_command(rest, io);
+  if (command == "validate") return validate_command(rest, io);
+  if (command == "list") return list_command(rest, io);
+  return report_command(rest, io);
+}
+
+}  // namespace storh::cli

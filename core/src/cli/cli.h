@@ -1,0 +1,30 @@
+// cli/cli.h: the command line as a library function, so tests drive every command
+// with fake argv and captured streams. main() is a few lines around run_cli.
+#pragma once
+
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace storh::cli {
+
+// Exit codes, documented in `storh-host --help` and the README.
+inline constexpr int kExitOk = 0;           // everything ran and passed
+inline constexpr int kExitFailed = 1;       // a cell (or plugin) failed; the result was still written
+inline constexpr int kExitBadInput = 2;     // bad suite, arguments or input file
+inline constexpr int kExitInterrupted = 130;  // Ctrl-C: partial result written, marked interrupted
+
+struct CliEnvironment {
+  // The storh-host binary that workers run as (`__worker`). main() passes
+  // /proc/self/exe; tests pass the built binary.
+  std::filesystem::path host_executable;
+  // Whether `err` is a terminal (progress line) .
+  bool interactive = false;
+};
+
+// args excludes the program name: {"run", "suites/default.toml"}.
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+            const CliEnvironment& environment);
+
+}  // namespace storh::cli

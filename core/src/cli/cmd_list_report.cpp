@@ -1,0 +1,103 @@
+#include <fmt/format.h>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "plugin/describe.h"
+#include "plugin/discovery.h"
+#include "report/report.h"
+#include "result/json.h"
+#include "suite/parse.h"
+
+namespace storh::cli {
+namespace {
+
+void print_description(const plugin::Description& d, std::ostream& out) {
+  out << fmt::format("{} {}  {}\n  {}\n", d.info.name, d.info.version, d.file.string(),
+                     d.info.description);
+  out << "  operations:\n";
+  for (const OperationSpec& op : d.info.operations) {
+    out << fmt::format("    {:<28} {:<10} {}\n", op.name, op.unit, op.description);
+  }
+  if (d.info.params.empty()) return;
+  out << "  parameters:\n";
+  for (const ParamSpec& p : d.info.params) {
+    std::vector<std::string> allowed;
+    for (const ParamValue& v : p.allowed) allowed.push_back(suite::param_value_text(v));
+    out << fmt::format("    {:<20} {:<8} default {}{}  {}\n", p.name, plugin::param_type_name(p.type),
+                       suite::param_value_text(p.default_value),
+                       allowed.empty() ? "" : fmt::format(" (one of: {})", fmt::join(allowed, ", ")),
+                       p.description);
+  }
+}
+
+}  // namespace
+
+int list_command(const std::vector<std::string>& raw_args, const CommandIo& io) {
+  Expected<ParsedArgs> args = parse_args(raw_args, {"plugin-path", "format"}, {});
+  if (!args || !args->positional.empty()) {
+    io.err << "storh-host list: " << (args ? "takes no positional arguments" : args.error()) << '\n';
+    return kExitBadInput;
+  }
+  const std::string format = args->last("format").value_or("text");
+  if (format != "text" && format != "json") {
+    io.err << fmt::format("storh-host list: --format: unknown format \"{}\" (valid: text, json)\n",
+                          format);
+    return kExitBadInput;
+  }
+  std::vector<std::filesystem::path> first;
+  for (const std::string& dir : args->all("plugin-path")) first.emplace_back(dir);
+  const std::vector<std::filesystem::path> dirs = plugin::search_path(first);
+  const auto engines = plugin::find_engines(dirs);
+
+  int status = kExitOk;
+  nlohmann::ordered_json listing = nlohmann::ordered_json::array();
+  if (format == "text") {
+    std::vector<std::string> dir_names;
+    for (const std::filesystem::path& dir : dirs) dir_names.push_back(dir.string());
+    io.out << fmt::format("plugin path: {}\n", fmt::join(dir_names, ":"));
+    if (engines.empty()) io.out << "no plugins found\n";
+  }
+  for (const auto& [name, file] : engines) {
+    Expected<plugin::Description> description =
+        plugin::describe_plugin(io.environment.host_executable, file, name);
+    if (!description) {
+      io.err << description.error() << '\n';
+      status = kExitFailed;
+      continue;
+    }
+    if (format == "json") {
+      listing.push_back(plugin::description_json(*description));
+    } else {
+      io.out << '\n';
+      print_description(*description, io.out);
+    }
+  }
+  if (format == "json") io.out << listing.dump(2) << '\n';
+  return status;
+}
+
+int report_command(const std::vector<std::string>& raw_args, const CommandIo& io) {
+  Expected<ParsedArgs> args = parse_args(raw_args, {"format"}, {});
+  if (!args || args->positional.size() != 1) {
+    io.err << "storh-host report: "
+           << (args ? "expected one result file (storh-host report RESULT.json)" : args.error())
+           << '\n';
+    return kExitBadInput;
+  }
+  const std::string format = args->last("format").value_or("text");
+  if (format != "text" && format != "md") {
+    io.err << fmt::format("storh-host report: --format: unknown format \"{}\" (valid: text, md)\n",
+                          format);
+    return kExitBadInput;
+  }
+  Expected<result::ResultFile> result = result::read_result_file(args->positional[0]);
+  if (!result) {
+    io.err << "storh-host report: " << result.error() << '\n';
+    return kExitBadInput;
+  }
+  io.out << report::render_report(*result, format == "md" ? report::ReportFormat::markdown
+                                                          : report::ReportFormat::text);
+  return kExitOk;
+}
+
+}  // namespace storh::cli

@@ -1,0 +1,121 @@
+#include <signal.h>
+
+#include <atomic>
+
+#include <fmt/format.h>
+
+#include "cli/prepare.h"
+#include "report/report.h"
+#include "result/json.h"
+#include "run/aggregate.h"
+#include "run/runner.h"
+#include "suite/parse.h"
+
+namespace storh::cli {
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+void on_interrupt(int) { g_interrupted.store(true); }
+
+// Installs Ctrl-C / SIGTERM handlers for the duration of a run.
+class InterruptGuard {
+ public:
+  InterruptGuard() {
+    g_interrupted.store(false);
+    struct sigaction action {};
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGINT, &action, &previous_int_);
+    ::sigaction(SIGTERM, &action, &previous_term_);
+  }
+  ~InterruptGuard() {
+    ::sigaction(SIGINT, &previous_int_, nullptr);
+    ::sigaction(SIGTERM, &previous_term_, nullptr);
+  }
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+
+ private:
+  struct sigaction previous_int_ {};
+  struct sigaction previous_term_ {};
+};
+
+// One failure per (engine, dataset) for an engine whose plugin could not be loaded.
+void add_load_failures(const Prepared& prepared, result::ResultFile& result) {
+  for (const auto& [engine, message] : prepared.load_errors) {
+    for (const auto& dataset : prepared.suite.datasets) {
+      result::Failure f;
+      f.engine = engine;
+      f.dataset = dataset.value;
+      f.kind = "load";
+      f.message = message;
+      result.failures.push_back(std::move(f));
+    }
+    result.experiment.engines.push_back({engine, "", "", {}});
+  }
+}
+
+}  // namespace
+
+int run_command(const std::vector<std::string>& args, const CommandIo& io) {
+  std::optional<Prepared> prepared = prepare(args, io);
+  if (!prepared) return kExitBadInput;
+
+  InterruptGuard guard;
+  run::RunnerOptions options;
+  options.host_executable = io.environment.host_executable;
+  options.progress = io.environment.interactive ? &io.err : nullptr;
+  options.cancel = &g_interrupted;
+  result::ResultFile result = run::run_plan(prepared->suite, prepared->plan, options);
+  add_load_failures(*prepared, result);
+
+  const std::filesystem::path& output = prepared->suite.output;
+  if (std::string error = result::write_result_file(output, result); !error.empty()) {
+    io.err << "storh-host: cannot write the result: " << error << '\n';
+    return kExitFailed;
+  }
+  io.out << report::render_report(result, prepared->format == "md" ? report::ReportFormat::markdown
+                                                                    : report::ReportFormat::text);
+  io.out << "result: " << output.string() << '\n';
+  if (result.interrupted) {
+    io.err << "storh-host: interrupted; the partial result is marked \"interrupted\"\n";
+    return kExitInterrupted;
+  }
+  if (!result.failures.empty()) {
+    io.err << fmt::format("storh-host: {} run(s) failed; see the failures in the report\n",
+                          result.failures.size());
+    return kExitFailed;
+  }
+  return kExitOk;
+}
+
+int validate_command(const std::vector<std::string>& args, const CommandIo& io) {
+  std::optional<Prepared> prepared = prepare(args, io);
+  if (!prepared) return kExitBadInput;
+  if (!prepared->load_errors.empty()) {
+    for (const auto& [engine, message] : prepared->load_errors) {
+      io.err << fmt::format("engine \"{}\": {}\n", engine, message);
+    }
+    return kExitBadInput;
+  }
+  const suite::Suite& suite = prepared->suite;
+  const plan::Plan& plan = prepared->plan;
+  io.out << fmt::format("{}: valid: suite \"{}\", {} cell(s) x {} repeat(s){}, fingerprint {}\n",
+                        suite.file.string(), suite.name, plan.cells.size(), plan.repeat,
+                        plan.warmup > 0 ? fmt::format(" + {} warm-up", plan.warmup) : "",
+                        plan.fingerprint);
+  for (const plan::Cell& cell : plan.cells) {
+    std::vector<std::string> params;
+    for (const auto& [name, value] : cell.params) {
+      params.push_back(name + "=" + suite::param_value_text(value));
+    }
+    io.out << fmt::format("  {} n={}{}{}: {}\n", cell.engine, cell.dataset,
+                          params.empty() ? "" : " ", fmt::join(params, " "),
+                          fmt::join(cell.operation_names(), ", "));
+  }
+  io.out << fmt::format("  output: {}\n", suite.output.string());
+  return kExitOk;
+}
+
+}  // namespace storh::cli

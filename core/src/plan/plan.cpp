@@ -1,0 +1,132 @@
+#include "plan/plan.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <xxhash.h>
+
+#include "suite/parse.h"
+
+namespace storh::plan {
+namespace {
+
+// One matrix dimension: a parameter and its values, already typed as declared.
+struct Dimension {
+  std::string name;
+  std::vector<ParamValue> values;
+};
+
+// An integer written where a number is declared becomes that number.
+ParamValue as_declared(const ParamValue& value, ParamType type) {
+  if (type == ParamType::number && std::holds_alternative<std::int64_t>(value)) {
+    return static_cast<double>(std::get<std::int64_t>(value));
+  }
+  return value;
+}
+
+std::vector<Dimension> dimensions_of(const suite::EngineSetting& setting, const EngineInfo& info) {
+  std::vector<Dimension> dims;
+  for (const ParamSpec& spec : info.params) {
+    auto it = std::find_if(setting.params.begin(), setting.params.end(),
+                           [&](const suite::ParamSetting& p) { return p.name == spec.name; });
+    if (it == setting.params.end()) continue;
+    Dimension dim{spec.name, {}};
+    for (const auto& located : it->values) dim.values.push_back(as_declared(located.value, spec.type));
+    dims.push_back(std::move(dim));
+  }
+  return dims;
+}
+
+std::vector<OperationSpec> selected_operations(const suite::EngineSetting& setting,
+                                               const EngineInfo& info) {
+  std::vector<OperationSpec> ops;
+  for (const OperationSpec& op : info.operations) {
+    const bool chosen =
+        setting.operations.empty() ||
+        std::any_of(setting.operations.begin(), setting.operations.end(),
+                    [&](const auto& located) { return located.value == op.name; });
+    if (chosen) ops.push_back(op);
+  }
+  return ops;
+}
+
+std::string fingerprint_of(const Plan& plan) {
+  nlohmann::ordered_json j = {{"repeat", plan.repeat}, {"warmup", plan.warmup}};
+  nlohmann::ordered_json cells = nlohmann::ordered_json::array();
+  for (const Cell& cell : plan.cells) {
+    nlohmann::ordered_json params = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : cell.params) params[name] = plugin::param_value_json(value);
+    cells.push_back({{"engine", cell.engine},
+                     {"version", cell.engine_version},
+                     {"dataset", cell.dataset},
+                     {"params", params},
+                     {"operations", cell.operation_names()}});
+  }
+  j["cells"] = cells;
+  const std::string text = j.dump();
+  return fmt::format("{:016x}", XXH64(text.data(), text.size(), 0));
+}
+
+}  // namespace
+
+std::vector<std::string> Cell::operation_names() const {
+  std::vector<std::string> names;
+  for (const OperationSpec& op : operations) names.push_back(op.name);
+  return names;
+}
+
+std::string metric_key(const Cell& cell, const std::string& operation) {
+  std::string key = cell.engine + "." + operation;
+  if (!cell.qualifiers.empty()) key += fmt::format("[{}]", fmt::join(cell.qualifiers, ","));
+  return key;
+}
+
+Plan expand_plan(const suite::Suite& suite,
+                 const std::map<std::string, plugin::Description>& descriptions) {
+  Plan plan;
+  plan.repeat = suite.repeat;
+  plan.warmup = suite.warmup;
+  for (const auto& dataset : suite.datasets) {
+    for (const suite::EngineSetting& setting : suite.engines) {
+      const plugin::Description& description = descriptions.at(setting.name);
+      const EngineInfo& info = description.info;
+      const std::vector<Dimension> dims = dimensions_of(setting, info);
+      // Odometer over the dimensions: the last one varies fastest.
+      std::vector<std::size_t> position(dims.size(), 0);
+      while (true) {
+        Cell cell;
+        cell.engine = setting.name;
+        cell.plugin = description.file;
+        cell.engine_version = info.version;
+        cell.dataset = dataset.value;
+        cell.operations = selected_operations(setting, info);
+        if (suite.datasets.size() > 1) cell.qualifiers.push_back(fmt::format("n={}", dataset.value));
+        for (const ParamSpec& spec : info.params) cell.params.emplace_back(spec.name, spec.default_value);
+        for (std::size_t d = 0; d < dims.size(); ++d) {
+          const ParamValue& value = dims[d].values[position[d]];
+          for (auto& [name, current] : cell.params) {
+            if (name == dims[d].name) current = value;
+          }
+          cell.chosen.emplace_back(dims[d].name, value);
+          if (dims[d].values.size() > 1) {
+            cell.qualifiers.push_back(
+                fmt::format("{}={}", dims[d].name, suite::param_value_text(value)));
+          }
+        }
+        std::sort(cell.params.begin(), cell.params.end(),
+                  [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::sort(cell.chosen.begin(), cell.chosen.end(),
+                  [](const auto& a, const auto& b) { return a.first < b.first; });
+        plan.cells.push_back(std::move(cell));
+
+        std::size_t d = dims.size();
+        while (d > 0 && ++position[d - 1] == dims[d - 1].values.size()) position[--d] = 0;
+        if (d == 0) break;
+      }
+    }
+  }
+  plan.fingerprint = fingerprint_of(plan);
+  return plan;
+}
+
+}  // namespace storh::plan

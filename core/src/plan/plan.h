@@ -1,0 +1,54 @@
+// plan/plan.h: expanding a checked suite into the cells the runner executes.
+//
+// A cell is one (dataset, engine, parameter combination); each cell runs `warmup`
+// untimed and `repeat` timed times, each in a fresh worker process. Cells are
+// ordered dataset by dataset (as the suite lists them), engine by engine (suite
+// order), then through the parameter matrix (parameters in declaration order, the
+// last varying fastest).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "plugin/describe.h"
+#include "result/result.h"
+#include "suite/suite.h"
+
+namespace storh::plan {
+
+struct Cell {
+  std::string engine;
+  std::filesystem::path plugin;
+  std::string engine_version;
+  std::uint64_t dataset = 0;
+  // Every declared parameter with its value for this cell (defaults included),
+  // sorted by name. Only values the suite set are passed to the worker.
+  std::vector<result::Param> params;
+  std::vector<result::Param> chosen;  // the suite-set subset of params
+  // What tells this cell's metrics apart from its siblings': "n=1000" when the suite
+  // has several datasets, then every parameter with more than one value.
+  std::vector<std::string> qualifiers;
+  std::vector<OperationSpec> operations;  // selected, in scenario order
+
+  std::vector<std::string> operation_names() const;
+};
+
+struct Plan {
+  std::vector<Cell> cells;
+  std::uint32_t repeat = 1;
+  std::uint32_t warmup = 0;
+  std::string fingerprint;  // 16 hex digits
+};
+
+// Precondition: suite::check_suite passed with these descriptions (engine name ->
+// description) for every engine of the suite.
+Plan expand_plan(const suite::Suite& suite,
+                 const std::map<std::string, plugin::Description>& descriptions);
+
+// "doc.put" or "cache.cold[n=1000,validation=hash]".
+std::string metric_key(const Cell& cell, const std::string& operation);
+
+}  // namespace storh::plan

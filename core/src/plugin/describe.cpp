@@ -1,0 +1,160 @@
+#include "plugin/describe.h"
+
+#include <fmt/format.h>
+
+#include "worker/process.h"
+
+namespace storh::plugin {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+Expected<ParamValue> param_value_from_json(const json& value) {
+  if (value.is_boolean()) return ParamValue(value.get<bool>());
+  if (value.is_number_integer()) return ParamValue(value.get<std::int64_t>());
+  if (value.is_number_float()) return ParamValue(value.get<double>());
+  if (value.is_string()) return ParamValue(value.get<std::string>());
+  return Error{fmt::format("parameter value must be a scalar, got {}", value.dump())};
+}
+
+Expected<ParamType> param_type_from(const std::string& name) {
+  for (ParamType type : {ParamType::integer, ParamType::number, ParamType::string,
+                         ParamType::boolean}) {
+    if (name == param_type_name(type)) return type;
+  }
+  return Error{fmt::format("unknown parameter type \"{}\"", name)};
+}
+
+}  // namespace
+
+const char* param_type_name(ParamType type) {
+  switch (type) {
+    case ParamType::integer: return "integer";
+    case ParamType::number: return "number";
+    case ParamType::string: return "string";
+    case ParamType::boolean: return "boolean";
+  }
+  return "unknown";
+}
+
+const char* direction_name(Direction direction) {
+  return direction == Direction::higher_is_better ? "higher_is_better" : "lower_is_better";
+}
+
+ordered_json param_value_json(const ParamValue& value) {
+  return std::visit([](const auto& v) { return ordered_json(v); }, value);
+}
+
+ordered_json description_json(const Description& description) {
+  ordered_json params = ordered_json::array();
+  for (const ParamSpec& spec : description.info.params) {
+    ordered_json allowed = ordered_json::array();
+    for (const ParamValue& value : spec.allowed) allowed.push_back(param_value_json(value));
+    params.push_back({{"name", spec.name},
+                      {"type", param_type_name(spec.type)},
+                      {"default", param_value_json(spec.default_value)},
+                      {"allowed", allowed},
+                      {"description", spec.description}});
+  }
+  ordered_json operations = ordered_json::array();
+  for (const OperationSpec& op : description.info.operations) {
+    operations.push_back({{"name", op.name},
+                          {"unit", op.unit},
+                          {"direction", direction_name(op.direction)},
+                          {"description", op.description}});
+  }
+  const ManifestInfo& m = description.manifest;
+  return {{"file", description.file.string()},
+          {"manifest",
+           {{"struct_size", m.struct_size},
+            {"abi_major", m.abi_major},
+            {"abi_minor", m.abi_minor},
+            {"toolchain", m.toolchain},
+            {"name", m.name},
+            {"version", m.version}}},
+          {"name", description.info.name},
+          {"version", description.info.version},
+          {"description", description.info.description},
+          {"params", params},
+          {"operations", operations}};
+}
+
+Expected<Description> description_from_json(const json& j) {
+  try {
+    Description d;
+    d.file = j.at("file").get<std::string>();
+    const json& m = j.at("manifest");
+    d.manifest.struct_size = m.at("struct_size").get<std::uint32_t>();
+    d.manifest.abi_major = m.at("abi_major").get<std::uint32_t>();
+    d.manifest.abi_minor = m.at("abi_minor").get<std::uint32_t>();
+    d.manifest.toolchain = m.at("toolchain").get<std::string>();
+    d.manifest.name = m.at("name").get<std::string>();
+    d.manifest.version = m.at("version").get<std::string>();
+    d.info.name = j.at("name").get<std::string>();
+    d.info.version = j.at("version").get<std::string>();
+    d.info.description = j.at("description").get<std::string>();
+    for (const json& p : j.at("params")) {
+      ParamSpec spec;
+      spec.name = p.at("name").get<std::string>();
+      Expected<ParamType> type = param_type_from(p.at("type").get<std::string>());
+      if (!type) return Error{type.error()};
+      spec.type = *type;
+      Expected<ParamValue> def = param_value_from_json(p.at("default"));
+      if (!def) return Error{def.error()};
+      spec.default_value = *def;
+      for (const json& a : p.at("allowed")) {
+        Expected<ParamValue> allowed = param_value_from_json(a);
+        if (!allowed) return Error{allowed.error()};
+        spec.allowed.push_back(*allowed);
+      }
+      spec.description = p.at("description").get<std::string>();
+      d.info.params.push_back(std::move(spec));
+    }
+    for (const json& o : j.at("operations")) {
+      OperationSpec op;
+      op.name = o.at("name").get<std::string>();
+      op.unit = o.at("unit").get<std::string>();
+      op.direction = o.at("direction").get<std::string>() == "higher_is_better"
+                         ? Direction::higher_is_better
+                         : Direction::lower_is_better;
+      op.description = o.at("description").get<std::string>();
+      d.info.operations.push_back(std::move(op));
+    }
+    return d;
+  } catch (const json::exception& e) {
+    return Error{fmt::format("malformed plugin description: {}", e.what())};
+  }
+}
+
+Expected<Description> describe_plugin(const std::filesystem::path& host_executable,
+                                      const std::filesystem::path& file,
+                                      const std::string& expected_name) {
+  worker::ProcessOptions options;
+  options.argv = {host_executable.string(), "__describe", file.string()};
+  if (!expected_name.empty()) options.argv.push_back("--name=" + expected_name);
+  options.timeout_seconds = 30;
+  options.capture_stdout = true;
+  const worker::ProcessOutcome outcome = worker::run_process(options);
+  if (!outcome.started) return Error{fmt::format("{}: {}", file.string(), outcome.error)};
+  if (!outcome.succeeded()) {
+    std::string reason = worker::tail_lines(outcome.stderr_tail, 5);
+    if (outcome.timed_out) reason = "timed out after 30 s while loading or describing";
+    if (outcome.signal) {
+      reason = fmt::format("crashed with signal {} ({}) while loading or describing{}{}",
+                           *outcome.signal, strsignal(*outcome.signal),
+                           reason.empty() ? "" : ": ", reason);
+    }
+    if (reason.empty()) reason = fmt::format("describe exited with {}", outcome.exit_code.value_or(-1));
+    // A refusal from the loader already names the file.
+    if (reason.starts_with(file.string())) return Error{reason};
+    return Error{fmt::format("{}: {}", file.string(), reason)};
+  }
+  const json parsed = json::parse(outcome.stdout_text, nullptr, false);
+  if (parsed.is_discarded()) {
+    return Error{fmt::format("{}: describe printed invalid JSON", file.string())};
+  }
+  return description_from_json(parsed);
+}
+
+}  // namespace storh::plugin

@@ -1,0 +1,37 @@
+// plugin/describe.h: engine descriptions as JSON, and describing a plugin safely.
+//
+// The host never loads a plugin into its own process: a plugin that crashes while
+// loading must not take the run with it. `storh-host __describe FILE` loads it in a
+// child process and prints describe_json(); describe_plugin() runs that child.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "plugin/loader.h"
+#include "storh/engine.h"
+#include "util/expected.h"
+
+namespace storh::plugin {
+
+struct Description {
+  ManifestInfo manifest;
+  EngineInfo info;
+  std::filesystem::path file;
+};
+
+nlohmann::ordered_json param_value_json(const ParamValue& value);
+nlohmann::ordered_json description_json(const Description& description);
+Expected<Description> description_from_json(const nlohmann::json& json);
+
+// Runs `host_executable __describe file` with a 30 s timeout and parses its output.
+Expected<Description> describe_plugin(const std::filesystem::path& host_executable,
+                                      const std::filesystem::path& file,
+                                      const std::string& expected_name);
+
+const char* param_type_name(ParamType type);
+const char* direction_name(Direction direction);
+
+}  // namespace storh::plugin

@@ -1,0 +1,73 @@
+#include "plugin/discovery.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string_view>
+
+namespace storh::plugin {
+namespace {
+
+constexpr std::string_view kPrefix = "storh_";
+constexpr std::string_view kSuffix = ".so";
+
+// <prefix>/lib/storh/plugins for a host installed as <prefix>/bin/storh-host, else
+// the configured install prefix's.
+std::filesystem::path installed_plugin_dir() {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec || exe.parent_path().filename() != "bin") return STORH_INSTALLED_PLUGIN_DIR;
+  return exe.parent_path().parent_path() / "lib" / "storh" / "plugins";
+}
+
+}  // namespace
+
+std::vector<std::filesystem::path> search_path(const std::vector<std::filesystem::path>& first) {
+  std::vector<std::filesystem::path> dirs = first;
+  if (const char* env = std::getenv("STORH_PLUGIN_PATH"); env != nullptr) {
+    std::string_view rest = env;
+    while (!rest.empty()) {
+      const std::size_t colon = rest.find(':');
+      const std::string_view entry = rest.substr(0, colon);
+      if (!entry.empty()) dirs.emplace_back(entry);
+      rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+    }
+  }
+  dirs.emplace_back(STORH_BUILTIN_PLUGIN_DIR);
+  dirs.push_back(installed_plugin_dir());
+  std::vector<std::filesystem::path> unique;
+  for (const std::filesystem::path& dir : dirs) {
+    if (std::find(unique.begin(), unique.end(), dir) == unique.end()) unique.push_back(dir);
+  }
+  return unique;
+}
+
+std::optional<std::string> engine_name_of(const std::filesystem::path& file) {
+  const std::string name = file.filename().string();
+  if (name.size() <= kPrefix.size() + kSuffix.size() || !name.starts_with(kPrefix) ||
+      !name.ends_with(kSuffix)) {
+    return std::nullopt;
+  }
+  return name.substr(kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size());
+}
+
+std::map<std::string, std::filesystem::path> find_engines(
+    const std::vector<std::filesystem::path>& dirs) {
+  std::map<std::string, std::filesystem::path> engines;
+  for (const std::filesystem::path& dir : dirs) {
+    std::error_code ec;
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+      files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const std::filesystem::path& file : files) {
+      std::optional<std::string> name = engine_name_of(file);
+      if (name) engines.emplace(*name, file);  // emplace keeps the first directory's
+    }
+  }
+  return engines;
+}
+
+}  // namespace storh::plugin

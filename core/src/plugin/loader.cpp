@@ -1,0 +1,117 @@
+#include "plugin/loader.h"
+
+#include <dlfcn.h>
+
+#include <cstddef>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "storh/plugin.h"
+
+namespace storh::plugin {
+namespace {
+
+// The size of the first manifest layout (ABI 1.0); older layouts do not exist.
+constexpr std::size_t kMinimumManifestSize = offsetof(StorhManifest, version) + sizeof(char*);
+
+// dlopen ourselves first: its error text names the missing symbol or library, which
+// Boost 1.74 replaces with "Bad file descriptor".
+std::string try_dlopen(const std::filesystem::path& file, void** handle) {
+  ::dlerror();
+  *handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (*handle != nullptr) return {};
+  const char* reason = ::dlerror();
+  return reason != nullptr ? reason : "unknown dlopen error";
+}
+
+Expected<ManifestInfo> read_manifest(const boost::dll::shared_library& library,
+                                     const std::string& where) {
+  if (!library.has(kManifestSymbol)) {
+    return Error{fmt::format("{}: not a storh plugin: check \"manifest\" failed: no {} symbol",
+                             where, kManifestSymbol)};
+  }
+  const StorhManifest* raw = library.get<StorhManifestFunction>(kManifestSymbol)();
+  if (raw == nullptr) {
+    return Error{fmt::format("{}: check \"manifest\" failed: {} returned null", where,
+                             kManifestSymbol)};
+  }
+  if (raw->struct_size < kMinimumManifestSize) {
+    return Error{fmt::format("{}: check \"manifest size\" failed: plugin {} bytes, host needs >= {}",
+                             where, raw->struct_size, kMinimumManifestSize)};
+  }
+  ManifestInfo info;
+  info.struct_size = raw->struct_size;
+  info.abi_major = raw->abi_major;
+  info.abi_minor = raw->abi_minor;
+  info.toolchain = raw->toolchain != nullptr ? raw->toolchain : "";
+  info.name = raw->name != nullptr ? raw->name : "";
+  info.version = raw->version != nullptr ? raw->version : "";
+  return info;
+}
+
+std::string check_manifest(const ManifestInfo& info, const std::string& where,
+                           const std::string& expected_name) {
+  if (info.abi_major != kAbiMajor) {
+    return fmt::format("{}: refused: check \"ABI major\" failed: plugin has {}, host has {}", where,
+                       info.abi_major, kAbiMajor);
+  }
+  if (info.abi_minor > kAbiMinor) {
+    return fmt::format(
+        "{}: refused: check \"ABI minor\" failed: plugin has {}.{}, host has {}.{} (plugin is newer)",
+        where, info.abi_major, info.abi_minor, kAbiMajor, kAbiMinor);
+  }
+  if (info.toolchain != host_toolchain()) {
+    return fmt::format(
+        "{}: refused: check \"toolchain\" failed: plugin built with \"{}\", host with \"{}\"", where,
+        info.toolchain, host_toolchain());
+  }
+  if (!expected_name.empty() && info.name != expected_name) {
+    return fmt::format("{}: refused: check \"name\" failed: manifest says \"{}\", file name says \"{}\"",
+                       where, info.name, expected_name);
+  }
+  return {};
+}
+
+}  // namespace
+
+const char* host_toolchain() { return STORH_TOOLCHAIN_FINGERPRINT; }
+
+Expected<std::unique_ptr<LoadedPlugin>> load_plugin(const std::filesystem::path& file,
+                                                    const std::string& expected_name) {
+  const std::string where = file.string();
+  std::error_code exists_error;
+  if (!std::filesystem::is_regular_file(file, exists_error)) {
+    return Error{fmt::format("{}: plugin file not found", where)};
+  }
+  void* handle = nullptr;
+  if (std::string reason = try_dlopen(file, &handle); !reason.empty()) {
+    return Error{fmt::format("{}: cannot load plugin: {}", where, reason)};
+  }
+
+  boost::dll::shared_library library;
+  boost::dll::fs::error_code load_error;
+  library.load(file, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local,
+               load_error);
+  ::dlclose(handle);  // the Boost handle holds its own reference
+  if (load_error) {
+    return Error{fmt::format("{}: cannot load plugin: {}", where, load_error.message())};
+  }
+
+  Expected<ManifestInfo> manifest = read_manifest(library, where);
+  if (!manifest) return Error{manifest.error()};
+  if (std::string refusal = check_manifest(*manifest, where, expected_name); !refusal.empty()) {
+    return Error{refusal};
+  }
+  if (!library.has(kFactorySymbol)) {
+    return Error{fmt::format("{}: check \"factory\" failed: no {} symbol", where, kFactorySymbol)};
+  }
+  std::unique_ptr<Engine> engine = library.get_alias<EngineFactory>(kFactorySymbol)();
+  if (!engine) {
+    return Error{fmt::format("{}: the engine factory returned no engine", where)};
+  }
+  return std::make_unique<LoadedPlugin>(std::move(library), std::move(*manifest),
+                                        std::move(engine), file);
+}
+
+}  // namespace storh::plugin

@@ -1,0 +1,66 @@
+// plugin/loader.h: loading one plugin module and checking it before use.
+//
+// Order of checks (each refusal names the file, the check and both values):
+//   1. dlopen with RTLD_NOW | RTLD_LOCAL (an unresolved symbol fails here; the
+//      message includes dlerror(), which Boost 1.74 alone does not show);
+//   2. the storh_plugin_manifest symbol exists;
+//   3. manifest struct size, ABI major (equal), ABI minor (not newer than the host),
+//      toolchain fingerprint (equal), engine name (as the file name promises);
+//   4. only then the C++ factory storh_create_engine is looked up and called.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include <boost/dll/shared_library.hpp>
+
+#include "storh/engine.h"
+#include "util/expected.h"
+
+namespace storh::plugin {
+
+// A copy of the manifest's strings: nothing here points into the module.
+struct ManifestInfo {
+  std::uint32_t struct_size = 0;
+  std::uint32_t abi_major = 0;
+  std::uint32_t abi_minor = 0;
+  std::string toolchain;
+  std::string name;
+  std::string version;
+};
+
+// A loaded plugin and the engine it made. Members are destroyed in reverse order, so
+// the engine (whose code lives in the module) goes before the library is unloaded.
+class LoadedPlugin {
+ public:
+  LoadedPlugin(boost::dll::shared_library library, ManifestInfo manifest,
+               std::unique_ptr<Engine> engine, std::filesystem::path file)
+      : library_(std::move(library)),
+        manifest_(std::move(manifest)),
+        file_(std::move(file)),
+        engine_(std::move(engine)) {}
+  LoadedPlugin(LoadedPlugin&&) noexcept = default;
+  LoadedPlugin& operator=(LoadedPlugin&&) = delete;
+  ~LoadedPlugin() { engine_.reset(); }
+
+  Engine& engine() { return *engine_; }
+  const ManifestInfo& manifest() const { return manifest_; }
+  const std::filesystem::path& file() const { return file_; }
+
+ private:
+  boost::dll::shared_library library_;
+  ManifestInfo manifest_;
+  std::filesystem::path file_;
+  std::unique_ptr<Engine> engine_;
+};
+
+// Loads `file`. When `expected_name` is not empty the manifest's name must equal it.
+Expected<std::unique_ptr<LoadedPlugin>> load_plugin(const std::filesystem::path& file,
+                                                    const std::string& expected_name = {});
+
+// The host's own fingerprint, for messages and the result file.
+const char* host_toolchain();
+
+}  // namespace storh::plugin

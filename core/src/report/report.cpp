@@ -1,0 +1,360 @@
+#include "report/report.h"
+
+#include <algorithm>
+#include <iterator>
+#include <optional>
+#include <string_view>
+#include <tuple>
+#include <variant>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "report/format.h"
+
+namespace storh::report {
+namespace {
+
+using result::Failure;
+using result::Metric;
+using result::ResultFile;
+
+constexpr int kLabelWidth = 28;              // as the storh harness's repeat report
+constexpr std::size_t kStderrTailLines = 5;  // enough for a message and its context
+
+struct EngineBlock {
+  std::string name;
+  std::vector<const Metric*> metrics;  // in report order
+};
+
+// Engines in experiment order, then unlisted engines that have metrics, by name.
+std::vector<EngineBlock> engine_blocks(const ResultFile& result) {
+  std::vector<EngineBlock> blocks;
+  std::vector<const std::vector<std::string>*> scenarios;
+  auto block_of = [&](const std::string& name) -> std::size_t {
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+      if (blocks[i].name == name) return i;
+    }
+    blocks.push_back({name, {}});
+    scenarios.push_back(nullptr);
+    return blocks.size() - 1;
+  };
+  for (const auto& engine : result.experiment.engines) {
+    block_of(engine.name);
+    scenarios.back() = &engine.operations;
+  }
+  const std::size_t listed = blocks.size();
+  for (const Metric& metric : result.metrics)
+    blocks[block_of(metric.engine)].metrics.push_back(&metric);
+  std::sort(blocks.begin() + static_cast<std::ptrdiff_t>(listed), blocks.end(),
+            [](const EngineBlock& a, const EngineBlock& b) { return a.name < b.name; });
+
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    const std::vector<std::string>* scenario = i < listed ? scenarios[i] : nullptr;
+    auto position = [scenario](const Metric* metric) -> std::size_t {
+      if (scenario == nullptr) return 0;
+      const auto at = std::find(scenario->begin(), scenario->end(), metric->operation);
+      return static_cast<std::size_t>(std::distance(scenario->begin(), at));
+    };
+    std::stable_sort(blocks[i].metrics.begin(), blocks[i].metrics.end(),
+                     [&](const Metric* a, const Metric* b) {
+                       const std::size_t position_a = position(a), position_b = position(b);
+                       return std::tie(position_a, a->operation, a->dataset, a->params) <
+                              std::tie(position_b, b->operation, b->dataset, b->params);
+                     });
+  }
+  return blocks;
+}
+
+// The metric key without "<engine>.": "put", "get[validation=hash]".
+std::string label_of(const Metric& metric) {
+  const std::string prefix = metric.engine + ".";
+  if (metric.key.starts_with(prefix)) return metric.key.substr(prefix.size());
+  return metric.key.empty() ? metric.operation : metric.key;
+}
+
+// The canonical text of a parameter value, as in metric keys: 42, 1.5, true, hash.
+std::string value_text(const ParamValue& value) {
+  return std::visit(
+      [](const auto& v) -> std::string {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, bool>)
+          return v ? "true" : "false";
+        else if constexpr (std::is_same_v<T, std::string>)
+          return v;
+        else
+          return fmt::format("{}", v);
+      },
+      value);
+}
+
+std::string params_text(const std::vector<result::Param>& params) {
+  std::vector<std::string> parts;
+  for (const auto& [name, value] : params) parts.push_back(name + "=" + value_text(value));
+  return fmt::format("{}", fmt::join(parts, " "));
+}
+
+std::string one_line(std::string_view text) {
+  std::string out(text);
+  std::replace_if(
+      out.begin(), out.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  return out;
+}
+
+std::string or_unknown(const std::string& text) {
+  return text.empty() ? "unknown" : text;
+}
+
+// stddev / mean in percent, when there is a spread to speak of.
+std::optional<double> spread_percent(const Metric& metric) {
+  if (metric.seconds.runs < 2 || metric.seconds.mean <= 0) return std::nullopt;
+  return metric.seconds.stddev / metric.seconds.mean * 100;
+}
+
+std::string rate_text(const Metric& metric) {
+  return metric.rate > 0 ? format_rate(metric.rate, metric.unit) : "-";
+}
+
+std::string repeat_text(int repeat) {
+  return repeat < 0 ? "warmup" : std::to_string(repeat);
+}
+
+// "signal 11", "exit code 3", or empty.
+std::string status_text(const Failure& failure) {
+  std::vector<std::string> parts;
+  if (failure.signal) parts.push_back(fmt::format("signal {}", *failure.signal));
+  if (failure.exit_code) parts.push_back(fmt::format("exit code {}", *failure.exit_code));
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+// "cache dataset=1000 validation=hash repeat=1 operation=cold"
+std::string failure_context(const Failure& failure) {
+  std::string text = fmt::format("{} dataset={}", failure.engine, failure.dataset);
+  if (!failure.params.empty()) text += " " + params_text(failure.params);
+  text += " repeat=" + repeat_text(failure.repeat);
+  if (!failure.operation.empty()) text += " operation=" + failure.operation;
+  return text;
+}
+
+// The last kStderrTailLines lines, without trailing blank lines and carriage returns.
+std::vector<std::string> tail_lines(std::string_view text) {
+  std::vector<std::string> lines;
+  while (!text.empty()) {
+    const auto end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    if (line.ends_with('\r')) line.remove_suffix(1);
+    lines.emplace_back(line);
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
+  }
+  while (!lines.empty() && lines.back().find_first_not_of(" \t") == std::string::npos) {
+    lines.pop_back();
+  }
+  if (lines.size() > kStderrTailLines) {
+    lines.erase(lines.begin(), lines.end() - static_cast<std::ptrdiff_t>(kStderrTailLines));
+  }
+  return lines;
+}
+
+std::vector<std::string> run_warnings(const ResultFile& result) {
+  std::vector<std::string> warnings = result.environment.warnings;
+  const std::string& durability = result.experiment.durability;
+  if (!durability.empty() && durability != "durable") {
+    warnings.push_back(
+        fmt::format("durability is \"{}\": engines did not fsync every write they reported stored",
+                    durability));
+  }
+  return warnings;
+}
+
+constexpr std::string_view kInterrupted = "the run was interrupted: results are partial";
+
+// ----------------------------------------------------------------------------------
+// Text
+// ----------------------------------------------------------------------------------
+
+// key=value, the value quoted when it has spaces so the line stays machine-splittable.
+std::string pair_text(std::string_view key, const std::string& value) {
+  const std::string shown = or_unknown(value);
+  if (shown.find_first_of(" \t\"") == std::string::npos) return fmt::format("{}={}", key, shown);
+  std::string quoted;
+  for (char c : shown) quoted += c == '"' ? std::string("\\\"") : std::string(1, c);
+  return fmt::format("{}=\"{}\"", key, quoted);
+}
+
+std::string metric_line(const Metric& metric, std::uint32_t repeat) {
+  std::string line = fmt::format("  {:<{}} {:>10}  {:>18}", label_of(metric), kLabelWidth,
+                                 format_seconds(metric.seconds.median), rate_text(metric));
+  if (const auto spread = spread_percent(metric)) {
+    line += fmt::format("  ±{:.1f}%  ({} .. {})", *spread, format_seconds(metric.seconds.min),
+                        format_seconds(metric.seconds.max));
+  }
+  if (metric.seconds.runs < repeat)
+    line += fmt::format("  runs={}/{}", metric.seconds.runs, repeat);
+  if (metric.latency && metric.latency->p50)
+    line += "  p50 " + format_seconds(*metric.latency->p50);
+  if (metric.latency && metric.latency->p99)
+    line += "  p99 " + format_seconds(*metric.latency->p99);
+  return line;
+}
+
+void render_text(const ResultFile& result, std::string& out) {
+  const auto& experiment = result.experiment;
+  const auto& env = result.environment;
+  auto line = [&out](std::string_view text) { (out += text) += '\n'; };
+
+  line(fmt::format("storh-host suite={} datasets={} repeat={} fingerprint={}", experiment.suite,
+                   fmt::join(experiment.datasets, ","), experiment.repeat, experiment.fingerprint));
+  line(fmt::format("environment: {} cpus={} {} {} {}", pair_text("cpu", env.cpu_model),
+                   env.cpu_count, pair_text("kernel", env.kernel),
+                   pair_text("fs", env.work_dir_filesystem), pair_text("build", env.build_type)));
+  for (const auto& warning : run_warnings(result)) line("warning: " + one_line(warning));
+  if (result.interrupted) line(fmt::format("interrupted: {}", kInterrupted));
+
+  for (const auto& block : engine_blocks(result)) {
+    line(fmt::format("[{}]", block.name));
+    if (block.metrics.empty()) line("  no results");
+    for (const Metric* metric : block.metrics) line(metric_line(*metric, experiment.repeat));
+  }
+
+  if (result.failures.empty()) return;
+  line(fmt::format("failures ({}):", result.failures.size()));
+  for (const Failure& failure : result.failures) {
+    std::string text = "  " + failure_context(failure) + ": " + failure.kind;
+    if (const std::string status = status_text(failure); !status.empty()) {
+      text += " (" + status + ")";
+    }
+    if (!failure.message.empty()) text += ": " + one_line(failure.message);
+    line(text);
+    for (const auto& tail : tail_lines(failure.stderr_tail)) line("    | " + tail);
+  }
+}
+
+// ----------------------------------------------------------------------------------
+// Markdown
+// ----------------------------------------------------------------------------------
+
+std::string cell(std::string_view text) {
+  std::string out;
+  for (char c : one_line(text)) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// A row of already-escaped cells.
+std::string row(const std::vector<std::string>& cells) {
+  return fmt::format("| {} |\n", fmt::join(cells, " | "));
+}
+
+// A code fence longer than any backtick run in `text`, so the block cannot end early.
+std::string fence_for(std::string_view text) {
+  std::size_t longest = 0, run = 0;
+  for (char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  return std::string(std::max<std::size_t>(3, longest + 1), '`');
+}
+
+void render_engine_table(const EngineBlock& block, std::string& out) {
+  out += fmt::format("## {}\n\n", block.name);
+  if (block.metrics.empty()) {
+    out += "No results.\n\n";
+    return;
+  }
+  const bool latency = std::any_of(block.metrics.begin(), block.metrics.end(),
+                                   [](const Metric* m) { return m->latency.has_value(); });
+  out += latency ? "| operation | median | rate | ± | runs | p50 | p99 |\n"
+                   "|---|---:|---:|---:|---:|---:|---:|\n"
+                 : "| operation | median | rate | ± | runs |\n|---|---:|---:|---:|---:|\n";
+  for (const Metric* metric : block.metrics) {
+    const auto spread = spread_percent(*metric);
+    std::vector<std::string> cells = {
+        cell(label_of(*metric)), format_seconds(metric->seconds.median), cell(rate_text(*metric)),
+        spread ? fmt::format("{:.1f}%", *spread) : "-", std::to_string(metric->seconds.runs)};
+    if (latency) {
+      for (auto percentile : {&result::Latency::p50, &result::Latency::p99}) {
+        const bool present = metric->latency && ((*metric->latency).*percentile).has_value();
+        cells.push_back(present ? format_seconds(*((*metric->latency).*percentile)) : "-");
+      }
+    }
+    out += row(cells);
+  }
+  out += '\n';
+}
+
+void render_markdown(const ResultFile& result, std::string& out) {
+  const auto& experiment = result.experiment;
+  const auto& env = result.environment;
+  out += fmt::format("# storh-host report: {}\n\n", cell(experiment.suite));
+  const std::string datasets = fmt::format("{}", fmt::join(experiment.datasets, ", "));
+  out +=
+      fmt::format("- datasets: {}\n- repeat: {}\n- fingerprint: {}\n- durability: {}\n\n",
+                  or_unknown(datasets), experiment.repeat,
+                  experiment.fingerprint.empty() ? "unknown" : "`" + experiment.fingerprint + "`",
+                  or_unknown(experiment.durability));
+  for (const auto& warning : run_warnings(result)) {
+    out += fmt::format("> **Warning:** {}\n\n", one_line(warning));
+  }
+  if (result.interrupted) out += fmt::format("> **Interrupted:** {}\n\n", kInterrupted);
+
+  out += "## Environment\n\n| | |\n|---|---|\n";
+  const std::pair<const char*, std::string> rows[] = {
+      {"OS", or_unknown(env.os)},
+      {"Kernel", or_unknown(env.kernel)},
+      {"CPU", fmt::format("{} ({} CPUs)", or_unknown(env.cpu_model), env.cpu_count)},
+      {"Memory", env.memory_bytes == 0 ? "unknown" : format_bytes(env.memory_bytes)},
+      {"Work directory filesystem", or_unknown(env.work_dir_filesystem)},
+      {"Compiler", or_unknown(env.compiler)},
+      {"Build", or_unknown(env.build_type)},
+      {"Build flags", or_unknown(env.build_flags)},
+      {"CPU governor", env.cpu_governor.empty() ? "not exposed" : env.cpu_governor},
+      {"Time", or_unknown(env.time)}};
+  for (const auto& [name, value] : rows) out += row({name, cell(value)});
+  out += '\n';
+
+  for (const auto& block : engine_blocks(result)) render_engine_table(block, out);
+
+  if (result.failures.empty()) return;
+  out +=
+      "## Failures\n\n| engine | dataset | params | repeat | operation | kind | status | message "
+      "|\n"
+      "|---|---:|---|---:|---|---|---|---|\n";
+  for (const Failure& failure : result.failures) {
+    const std::string status = status_text(failure);
+    out +=
+        row({cell(failure.engine), std::to_string(failure.dataset),
+             failure.params.empty() ? "-" : cell(params_text(failure.params)),
+             repeat_text(failure.repeat), cell(failure.operation.empty() ? "-" : failure.operation),
+             cell(failure.kind), status.empty() ? "-" : status, cell(failure.message)});
+  }
+  out += '\n';
+  for (const Failure& failure : result.failures) {
+    const auto lines = tail_lines(failure.stderr_tail);
+    if (lines.empty()) continue;
+    const std::string text = fmt::format("{}", fmt::join(lines, "\n"));
+    const std::string fence = fence_for(text);
+    out += fmt::format("stderr tail of {}:\n\n{}text\n{}\n{}\n\n", failure_context(failure), fence,
+                       text, fence);
+  }
+}
+
+}  // namespace
+
+std::string render_report(const ResultFile& result, ReportFormat format) {
+  std::string out;
+  switch (format) {
+    case ReportFormat::text:
+      render_text(result, out);
+      break;
+    case ReportFormat::markdown:
+      render_markdown(result, out);
+      while (out.ends_with("\n\n")) out.pop_back();  // sections end with a blank line
+      break;
+  }
+  return out;
+}
+
+}  // namespace storh::report

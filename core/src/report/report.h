@@ -1,0 +1,41 @@
+// report/report.h: the human view of a result file, for the terminal (text, in the
+// style of the storh harness's stdout) and for pull requests and wikis (markdown).
+//
+// A report is a pure function of the result: the same ResultFile renders to the same
+// bytes on any machine, at any time (no clock, no locale), so reports can be golden-
+// tested and diffed.
+//
+// Layout, both formats: the experiment (suite, datasets, repeat, fingerprint), the
+// environment and its warnings, whether the run was interrupted, then one block per
+// engine in experiment order, then the failures.
+//
+// Within an engine, metrics appear in scenario order (the engine record's
+// `operations`; operations not listed there follow by name), then by dataset
+// ascending, then by parameters. A metric is labelled by its key without the
+// "<engine>." prefix, e.g. "put" or "get[validation=hash]", and shows its median time,
+// its rate in the operation's unit, and, when it has more than one run, the relative
+// standard deviation (stddev / mean) and the min..max range, plus latency p50/p99
+// when recorded. Engines that the experiment does not list but that have metrics
+// follow the listed ones, by name.
+#pragma once
+
+#include <string>
+
+#include "result/result.h"
+
+namespace storh::report {
+
+enum class ReportFormat { text, markdown };
+
+// Text: `storh-host suite=<name> datasets=<list> repeat=<k> fingerprint=<fp>`, an
+// `environment:` line, `warning: ...` lines, then `[engine]` blocks of lines
+// "  %-28s <median> <rate> ±x.x% (min .. max) p50 .. p99 ..", then `failures (n):`
+// with one line per failure and its stderr tail indented below it ("    | ...").
+//
+// Markdown: a title, the experiment as a list, warnings as quotes, an environment
+// table, one table per engine (operation | median | rate | ± | runs [| p50 | p99]),
+// a failures table and each failure's stderr tail as a code block. `|` in cells is
+// escaped and newlines become spaces.
+std::string render_report(const result::ResultFile& result, ReportFormat format);
+
+}  // namespace storh::report

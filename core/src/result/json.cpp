@@ -1,0 +1,181 @@
+#include "result/json.h"
+
+#include <fmt/format.h>
+
+#include "plugin/describe.h"
+#include "util/files.h"
+
+namespace storh::result {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+template <typename T>
+ordered_json optional_json(const std::optional<T>& value) {
+  return value ? ordered_json(*value) : ordered_json(nullptr);
+}
+
+ordered_json params_json(const std::vector<Param>& params) {
+  ordered_json object = ordered_json::object();
+  for (const auto& [name, value] : params) object[name] = plugin::param_value_json(value);
+  return object;
+}
+
+ordered_json metric_json(const Metric& m) {
+  ordered_json samples = ordered_json::array();
+  for (const Sample& s : m.samples) samples.push_back({{"seconds", s.seconds}, {"items", s.items}});
+  ordered_json j = {{"key", m.key},
+                    {"engine", m.engine},
+                    {"operation", m.operation},
+                    {"dataset", m.dataset},
+                    {"params", params_json(m.params)},
+                    {"unit", m.unit},
+                    {"direction", plugin::direction_name(m.direction)},
+                    {"samples", samples},
+                    {"seconds",
+                     {{"runs", m.seconds.runs},
+                      {"median", m.seconds.median},
+                      {"min", m.seconds.min},
+                      {"max", m.seconds.max},
+                      {"mean", m.seconds.mean},
+                      {"stddev", m.seconds.stddev}}},
+                    {"rate", {{"per_second", m.rate}, {"unit", m.unit + "/s"}}}};
+  if (m.latency) {
+    const Latency& l = *m.latency;
+    j["latency"] = {{"count", l.count}, {"mean", l.mean}, {"min", l.min},
+                    {"max", l.max},     {"p50", optional_json(l.p50)},
+                    {"p90", optional_json(l.p90)}, {"p99", optional_json(l.p99)},
+                    {"p99_9", optional_json(l.p999)}};
+  }
+  return j;
+}
+
+ordered_json experiment_json(const Experiment& e) {
+  ordered_json engines = ordered_json::array();
+  for (const EngineRecord& r : e.engines) {
+    engines.push_back({{"name", r.name},
+                       {"version", r.version},
+                       {"plugin", r.plugin},
+                       {"operations", r.operations}});
+  }
+  ordered_json params = ordered_json::object();
+  for (const auto& [engine, list] : e.params) {
+    ordered_json per_engine = ordered_json::object();
+    for (const auto& [name, values] : list) {
+      ordered_json array = ordered_json::array();
+      for (const ParamValue& v : values) array.push_back(plugin::param_value_json(v));
+      per_engine[name] = array;
+    }
+    params[engine] = per_engine;
+  }
+  return {{"suite", e.suite},
+          {"suite_file", e.suite_file},
+          {"fingerprint", e.fingerprint},
+          {"datasets", e.datasets},
+          {"repeat", e.repeat},
+          {"warmup", e.warmup},
+          {"memory_limit_bytes", optional_json(e.memory_limit_bytes)},
+          {"timeout_seconds", optional_json(e.timeout_seconds)},
+          {"durability", e.durability},
+          {"host_version", e.host_version},
+          {"engines", engines},
+          {"params", params},
+          {"work_dir", {{"path", e.work_dir}, {"cleanup", e.work_dir_cleanup}}}};
+}
+
+ordered_json environment_json(const Environment& v) {
+  return {{"os", v.os},
+          {"kernel", v.kernel},
+          {"cpu_model", v.cpu_model},
+          {"cpu_count", v.cpu_count},
+          {"memory_bytes", v.memory_bytes},
+          {"work_dir_filesystem", v.work_dir_filesystem},
+          {"compiler", v.compiler},
+          {"build_type", v.build_type},
+          {"build_flags", v.build_flags},
+          {"cpu_governor", v.cpu_governor},
+          {"time", v.time},
+          {"warnings", v.warnings}};
+}
+
+ordered_json failure_json(const Failure& f) {
+  return {{"engine", f.engine},
+          {"dataset", f.dataset},
+          {"params", params_json(f.params)},
+          {"repeat", f.repeat},
+          {"operation", f.operation},
+          {"kind", f.kind},
+          {"message", f.message},
+          {"signal", optional_json(f.signal)},
+          {"exit_code", optional_json(f.exit_code)},
+          {"stderr_tail", f.stderr_tail}};
+}
+
+ordered_json run_json(const Run& r) {
+  return {{"engine", r.engine},
+          {"dataset", r.dataset},
+          {"params", params_json(r.params)},
+          {"repeat", r.repeat},
+          {"ok", r.ok},
+          {"wall_seconds", r.wall_seconds},
+          {"startup_seconds", r.startup_seconds},
+          {"peak_rss_bytes", r.peak_rss_bytes}};
+}
+
+// The storh harness's view: results.<engine>.<operation> = median seconds.
+ordered_json flat_results(const ResultFile& r) {
+  ordered_json results = ordered_json::object();
+  for (const Metric& m : r.metrics) {
+    results[m.engine][m.key.substr(m.engine.size() + 1)] = m.seconds.median;
+  }
+  return results;
+}
+
+}  // namespace
+
+ordered_json to_json(const ResultFile& r) {
+  ordered_json metrics = ordered_json::array();
+  for (const Metric& m : r.metrics) metrics.push_back(metric_json(m));
+  ordered_json runs = ordered_json::array();
+  for (const Run& run : r.runs) runs.push_back(run_json(run));
+  ordered_json failures = ordered_json::array();
+  for (const Failure& f : r.failures) failures.push_back(failure_json(f));
+  std::vector<std::string> engine_names;
+  for (const EngineRecord& e : r.experiment.engines) engine_names.push_back(e.name);
+  return {{"schema_version", r.schema_version},
+          {"tool", "storh-host"},
+          // The storh harness's top-level keys, so its compare and gate read this file.
+          {"dataset", r.experiment.datasets.empty() ? 0 : r.experiment.datasets.front()},
+          {"engine", fmt::format("{}", fmt::join(engine_names, ","))},
+          {"time", r.environment.time},
+          {"interrupted", r.interrupted},
+          {"experiment", experiment_json(r.experiment)},
+          {"environment", environment_json(r.environment)},
+          {"metrics", metrics},
+          {"failures", failures},
+          {"runs", runs},
+          {"results", flat_results(r)}};
+}
+
+std::string to_json_text(const ResultFile& result) {
+  return to_json(result).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+std::string write_result_file(const std::filesystem::path& file, const ResultFile& result) {
+  return write_file_atomically(file, to_json_text(result));
+}
+
+Expected<ResultFile> read_result_file(const std::filesystem::path& file) {
+  Expected<std::string> text = read_file(file);
+  if (!text) return Error{text.error()};
+  json parsed;
+  try {
+    parsed = json::parse(*text);
+  } catch (const json::parse_error& e) {
+    return Error{fmt::format("{}: not valid JSON: {}", file.string(), e.what())};
+  }
+  return from_json(parsed, file.string());
+}
+
+}  // namespace storh::result

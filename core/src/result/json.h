@@ -1,0 +1,28 @@
+// result/json.h: the result file on disk (docs/results.md is its reference).
+//
+// Writing is deterministic: the same ResultFile gives the same bytes (fixed key
+// order, numbers in the shortest form that reads back to the same double).
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "result/result.h"
+#include "util/expected.h"
+
+namespace storh::result {
+
+nlohmann::ordered_json to_json(const ResultFile& result);
+std::string to_json_text(const ResultFile& result);
+
+// Reads a result file written by this host (schema_version 1). Errors name the file
+// and the JSON path of the bad value: `a.json: /metrics/3/samples: expected an array`.
+Expected<ResultFile> from_json(const nlohmann::json& json, const std::string& origin);
+Expected<ResultFile> read_result_file(const std::filesystem::path& file);
+
+// Writes atomically (temporary file, fsync, rename, directory fsync). Empty on success.
+std::string write_result_file(const std::filesystem::path& file, const ResultFile& result);
+
+}  // namespace storh::result

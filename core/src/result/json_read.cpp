@@ -1,0 +1,244 @@
+// Reading result files: every accessor checks the type and reports the JSON path of
+// a bad value, so a corrupt or foreign file gives a message, never a crash.
+#include <fmt/format.h>
+
+#include "result/json.h"
+
+namespace storh::result {
+namespace {
+
+using nlohmann::json;
+
+struct BadValue {
+  std::string message;
+};
+
+class Node {
+ public:
+  Node(const json& value, std::string path) : value_(value), path_(std::move(path)) {}
+
+  Node at(const std::string& key) const {
+    if (!value_.is_object()) fail("expected an object");
+    auto it = value_.find(key);
+    if (it == value_.end()) throw BadValue{fmt::format("{}: missing key \"{}\"", path_, key)};
+    return Node(*it, path_ + "/" + key);
+  }
+  bool has(const std::string& key) const { return value_.is_object() && value_.contains(key); }
+  bool is_null() const { return value_.is_null(); }
+
+  std::vector<Node> items() const {
+    if (!value_.is_array()) fail("expected an array");
+    std::vector<Node> nodes;
+    for (std::size_t i = 0; i < value_.size(); ++i) {
+      nodes.emplace_back(value_[i], fmt::format("{}/{}", path_, i));
+    }
+    return nodes;
+  }
+  std::vector<std::pair<std::string, Node>> members() const {
+    if (!value_.is_object()) fail("expected an object");
+    std::vector<std::pair<std::string, Node>> nodes;
+    for (auto it = value_.begin(); it != value_.end(); ++it) {
+      nodes.emplace_back(it.key(), Node(it.value(), path_ + "/" + it.key()));
+    }
+    return nodes;
+  }
+
+  std::string str() const {
+    if (!value_.is_string()) fail("expected a string");
+    return value_.get<std::string>();
+  }
+  double number() const {
+    if (!value_.is_number()) fail("expected a number");
+    return value_.get<double>();
+  }
+  std::uint64_t count() const {
+    if (!value_.is_number_unsigned() && !(value_.is_number_integer() && value_.get<std::int64_t>() >= 0)) {
+      fail("expected a whole number >= 0");
+    }
+    return value_.get<std::uint64_t>();
+  }
+  std::int64_t integer() const {
+    if (!value_.is_number_integer()) fail("expected a whole number");
+    return value_.get<std::int64_t>();
+  }
+  bool boolean() const {
+    if (!value_.is_boolean()) fail("expected true or false");
+    return value_.get<bool>();
+  }
+  ParamValue param() const {
+    if (value_.is_boolean()) return value_.get<bool>();
+    if (value_.is_number_integer()) return value_.get<std::int64_t>();
+    if (value_.is_number_float()) return value_.get<double>();
+    if (value_.is_string()) return value_.get<std::string>();
+    fail("expected a string, number or boolean");
+  }
+
+ private:
+  [[noreturn]] void fail(const char* what) const {
+    throw BadValue{fmt::format("{}: {}, got {}", path_.empty() ? "/" : path_, what,
+                               value_.type_name())};
+  }
+
+  const json& value_;
+  std::string path_;
+};
+
+std::vector<Param> read_params(const Node& node) {
+  std::vector<Param> params;
+  for (const auto& [name, value] : node.members()) params.emplace_back(name, value.param());
+  return params;
+}
+
+template <typename T, typename F>
+std::optional<T> optional_of(const Node& node, F read) {
+  if (node.is_null()) return std::nullopt;
+  return read(node);
+}
+
+Metric read_metric(const Node& n) {
+  Metric m;
+  m.key = n.at("key").str();
+  m.engine = n.at("engine").str();
+  m.operation = n.at("operation").str();
+  m.dataset = n.at("dataset").count();
+  m.params = read_params(n.at("params"));
+  m.unit = n.at("unit").str();
+  m.direction = n.at("direction").str() == "higher_is_better" ? Direction::higher_is_better
+                                                              : Direction::lower_is_better;
+  for (const Node& s : n.at("samples").items()) {
+    m.samples.push_back({s.at("seconds").number(), s.at("items").count()});
+  }
+  const Node seconds = n.at("seconds");
+  m.seconds.runs = static_cast<std::size_t>(seconds.at("runs").count());
+  m.seconds.median = seconds.at("median").number();
+  m.seconds.min = seconds.at("min").number();
+  m.seconds.max = seconds.at("max").number();
+  m.seconds.mean = seconds.at("mean").number();
+  m.seconds.stddev = seconds.at("stddev").number();
+  m.rate = n.at("rate").at("per_second").number();
+  if (m.key.size() <= m.engine.size() || m.key.compare(0, m.engine.size() + 1, m.engine + ".") != 0) {
+    throw BadValue{fmt::format("{}: key \"{}\" does not start with \"{}.\"", "/metrics", m.key, m.engine)};
+  }
+  if (n.has("latency")) {
+    const Node l = n.at("latency");
+    Latency latency;
+    latency.count = l.at("count").count();
+    latency.mean = l.at("mean").number();
+    latency.min = l.at("min").number();
+    latency.max = l.at("max").number();
+    auto number = [](const Node& x) { return x.number(); };
+    latency.p50 = optional_of<double>(l.at("p50"), number);
+    latency.p90 = optional_of<double>(l.at("p90"), number);
+    latency.p99 = optional_of<double>(l.at("p99"), number);
+    latency.p999 = optional_of<double>(l.at("p99_9"), number);
+    m.latency = latency;
+  }
+  return m;
+}
+
+Experiment read_experiment(const Node& n) {
+  Experiment e;
+  e.suite = n.at("suite").str();
+  e.suite_file = n.at("suite_file").str();
+  e.fingerprint = n.at("fingerprint").str();
+  for (const Node& d : n.at("datasets").items()) e.datasets.push_back(d.count());
+  e.repeat = static_cast<std::uint32_t>(n.at("repeat").count());
+  e.warmup = static_cast<std::uint32_t>(n.at("warmup").count());
+  e.memory_limit_bytes = optional_of<std::uint64_t>(n.at("memory_limit_bytes"),
+                                                    [](const Node& x) { return x.count(); });
+  e.timeout_seconds = optional_of<double>(n.at("timeout_seconds"),
+                                          [](const Node& x) { return x.number(); });
+  e.durability = n.at("durability").str();
+  e.host_version = n.at("host_version").str();
+  for (const Node& r : n.at("engines").items()) {
+    EngineRecord record{r.at("name").str(), r.at("version").str(), r.at("plugin").str(), {}};
+    for (const Node& op : r.at("operations").items()) record.operations.push_back(op.str());
+    e.engines.push_back(std::move(record));
+  }
+  for (const auto& [engine, per_engine] : n.at("params").members()) {
+    std::vector<std::pair<std::string, std::vector<ParamValue>>> list;
+    for (const auto& [name, values] : per_engine.members()) {
+      std::vector<ParamValue> typed;
+      for (const Node& v : values.items()) typed.push_back(v.param());
+      list.emplace_back(name, std::move(typed));
+    }
+    e.params.emplace_back(engine, std::move(list));
+  }
+  e.work_dir = n.at("work_dir").at("path").str();
+  e.work_dir_cleanup = n.at("work_dir").at("cleanup").str();
+  return e;
+}
+
+Environment read_environment(const Node& n) {
+  Environment v;
+  v.os = n.at("os").str();
+  v.kernel = n.at("kernel").str();
+  v.cpu_model = n.at("cpu_model").str();
+  v.cpu_count = static_cast<unsigned>(n.at("cpu_count").count());
+  v.memory_bytes = n.at("memory_bytes").count();
+  v.work_dir_filesystem = n.at("work_dir_filesystem").str();
+  v.compiler = n.at("compiler").str();
+  v.build_type = n.at("build_type").str();
+  v.build_flags = n.at("build_flags").str();
+  v.cpu_governor = n.at("cpu_governor").str();
+  v.time = n.at("time").str();
+  for (const Node& w : n.at("warnings").items()) v.warnings.push_back(w.str());
+  return v;
+}
+
+Failure read_failure(const Node& n) {
+  Failure f;
+  f.engine = n.at("engine").str();
+  f.dataset = n.at("dataset").count();
+  f.params = read_params(n.at("params"));
+  f.repeat = static_cast<int>(n.at("repeat").integer());
+  f.operation = n.at("operation").str();
+  f.kind = n.at("kind").str();
+  f.message = n.at("message").str();
+  auto integer = [](const Node& x) { return static_cast<int>(x.integer()); };
+  f.signal = optional_of<int>(n.at("signal"), integer);
+  f.exit_code = optional_of<int>(n.at("exit_code"), integer);
+  f.stderr_tail = n.at("stderr_tail").str();
+  return f;
+}
+
+Run read_run(const Node& n) {
+  Run r;
+  r.engine = n.at("engine").str();
+  r.dataset = n.at("dataset").count();
+  r.params = read_params(n.at("params"));
+  r.repeat = static_cast<int>(n.at("repeat").integer());
+  r.ok = n.at("ok").boolean();
+  r.wall_seconds = n.at("wall_seconds").number();
+  r.startup_seconds = n.at("startup_seconds").number();
+  r.peak_rss_bytes = n.at("peak_rss_bytes").count();
+  return r;
+}
+
+}  // namespace
+
+Expected<ResultFile> from_json(const json& j, const std::string& origin) {
+  try {
+    const Node root(j, "");
+    ResultFile r;
+    if (!root.has("schema_version")) {
+      return Error{fmt::format("{}: not a storh-host result file (no schema_version)", origin)};
+    }
+    r.schema_version = static_cast<int>(root.at("schema_version").integer());
+    if (r.schema_version != kSchemaVersion) {
+      return Error{fmt::format("{}: schema_version {} is not supported (this host reads {})", origin,
+                               r.schema_version, kSchemaVersion)};
+    }
+    r.interrupted = root.at("interrupted").boolean();
+    r.experiment = read_experiment(root.at("experiment"));
+    r.environment = read_environment(root.at("environment"));
+    for (const Node& m : root.at("metrics").items()) r.metrics.push_back(read_metric(m));
+    for (const Node& f : root.at("failures").items()) r.failures.push_back(read_failure(f));
+    for (const Node& run : root.at("runs").items()) r.runs.push_back(read_run(run));
+    return r;
+  } catch (const BadValue& bad) {
+    return Error{fmt::format("{}: {}", origin, bad.message)};
+  }
+}
+
+}  // namespace storh::result

@@ -1,0 +1,135 @@
+// result/result.h: the in-memory form of a result file (schema_version 1).
+// docs/results.md describes the JSON; result/json.h reads and writes it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "storh/engine.h"
+
+namespace storh::result {
+
+inline constexpr int kSchemaVersion = 1;
+
+// A parameter of a cell, name and value, sorted by name in every list.
+using Param = std::pair<std::string, ParamValue>;
+
+struct Sample {
+  double seconds = 0;       // the whole timed step
+  std::uint64_t items = 0;  // units processed by the step
+};
+
+struct Summary {  // of the samples' seconds
+  std::size_t runs = 0;
+  double median = 0;  // mean of the two middle values for an even count
+  double min = 0;
+  double max = 0;
+  double mean = 0;
+  double stddev = 0;  // sample standard deviation (n-1); 0 for one sample
+};
+
+// Per-item latencies recorded with measure_each, merged over the repeats. A
+// percentile is absent when there are too few samples to support it (see stats.h).
+struct Latency {
+  std::uint64_t count = 0;
+  double mean = 0;
+  double min = 0;
+  double max = 0;
+  std::optional<double> p50, p90, p99, p999;
+};
+
+struct Metric {
+  std::string key;        // "engine.operation" or "engine.operation[n=1000,validation=hash]"
+  std::string engine;
+  std::string operation;
+  std::uint64_t dataset = 0;
+  std::vector<Param> params;
+  std::string unit;       // plural item noun: "ids"
+  Direction direction = Direction::lower_is_better;
+  std::vector<Sample> samples;  // in repeat order
+  Summary seconds;
+  double rate = 0;              // items per second at the median (items of the first sample)
+  std::optional<Latency> latency;
+};
+
+// One worker run that did not complete cleanly.
+struct Failure {
+  std::string engine;
+  std::uint64_t dataset = 0;
+  std::vector<Param> params;
+  int repeat = 0;              // 0-based; -1 for a warm-up run
+  std::string operation;       // empty when not known (crash before the first step)
+  std::string kind;            // "failed", "crashed", "timeout", "memory", "exit", "load", "interrupted"
+  std::string message;
+  std::optional<int> signal;   // terminating signal
+  std::optional<int> exit_code;
+  std::string stderr_tail;     // the last lines of the worker's stderr
+};
+
+// One worker run, successful or not.
+struct Run {
+  std::string engine;
+  std::uint64_t dataset = 0;
+  std::vector<Param> params;
+  int repeat = 0;  // -1 for warm-up
+  bool ok = false;
+  double wall_seconds = 0;          // worker start to exit, as the host saw it
+  std::uint64_t peak_rss_bytes = 0; // the worker's maximum resident set
+  double startup_seconds = 0;       // process start + plugin load, until run() began
+};
+
+struct EngineRecord {
+  std::string name;
+  std::string version;
+  std::string plugin;  // path of the module
+  std::vector<std::string> operations;  // selected, in scenario order
+};
+
+struct Experiment {
+  std::string suite;         // suite name
+  std::string suite_file;
+  std::string fingerprint;   // 16 hex digits over the expanded plan
+  std::vector<std::uint64_t> datasets;
+  std::uint32_t repeat = 1;
+  std::uint32_t warmup = 0;
+  std::optional<std::uint64_t> memory_limit_bytes;
+  std::optional<double> timeout_seconds;
+  std::string durability = "durable";  // "durable": engines fsync what they report stored
+  std::string host_version;
+  std::vector<EngineRecord> engines;
+  // Parameter values per engine as the matrix was expanded: engine -> name -> values.
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::vector<ParamValue>>>>>
+      params;
+  std::string work_dir;          // parent of the per-run directories
+  std::string work_dir_cleanup;  // what was done with them, e.g. "removed after the suite"
+};
+
+struct Environment {
+  std::string os;            // PRETTY_NAME of /etc/os-release
+  std::string kernel;        // uname -sr
+  std::string cpu_model;
+  unsigned cpu_count = 0;
+  std::uint64_t memory_bytes = 0;
+  std::string work_dir_filesystem;  // "ext4", "tmpfs", ...
+  std::string compiler;      // "g++ 12.2.0"
+  std::string build_type;    // "Release"
+  std::string build_flags;
+  std::string cpu_governor;  // empty when not exposed
+  std::string time;          // ISO-8601 UTC, "2026-11-30T03:22:07Z"
+  std::vector<std::string> warnings;
+};
+
+struct ResultFile {
+  int schema_version = kSchemaVersion;
+  Experiment experiment;
+  Environment environment;
+  bool interrupted = false;
+  std::vector<Metric> metrics;  // sorted by key
+  std::vector<Run> runs;        // in execution order
+  std::vector<Failure> failures;
+};
+
+}  // namespace storh::result

@@ -1,0 +1,87 @@
+#include "run/aggregate.h"
+
+#include <algorithm>
+
+#include "stats/stats.h"
+
+namespace storh::run {
+
+std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
+                                              const std::vector<CellRuns>& runs) {
+  std::vector<result::Metric> metrics;
+  for (std::size_t c = 0; c < plan.cells.size() && c < runs.size(); ++c) {
+    const plan::Cell& cell = plan.cells[c];
+    for (const OperationSpec& op : cell.operations) {
+      result::Metric metric;
+      metric.key = plan::metric_key(cell, op.name);
+      metric.engine = cell.engine;
+      metric.operation = op.name;
+      metric.dataset = cell.dataset;
+      metric.params = cell.params;
+      metric.unit = op.unit;
+      metric.direction = op.direction;
+      stats::LatencyHistogram latency;
+      for (const CellRun& run : runs[c]) {
+        for (const OperationSample& sample : run.samples) {
+          if (sample.operation != op.name) continue;
+          metric.samples.push_back({sample.seconds, sample.items});
+          if (sample.latency.is_null()) continue;
+          // A histogram the host cannot read is dropped, never guessed at.
+          Expected<stats::LatencyHistogram> histogram =
+              stats::LatencyHistogram::from_json(sample.latency);
+          if (histogram) latency.merge(*histogram);
+        }
+      }
+      if (metric.samples.empty()) continue;
+      std::vector<double> seconds;
+      for (const result::Sample& s : metric.samples) seconds.push_back(s.seconds);
+      metric.seconds = stats::summarize(seconds);
+      const auto items = static_cast<double>(metric.samples.front().items);
+      metric.rate = metric.seconds.median > 0 ? items / metric.seconds.median : 0;
+      metric.latency = stats::latency_summary(latency);
+      metrics.push_back(std::move(metric));
+    }
+  }
+  std::sort(metrics.begin(), metrics.end(),
+            [](const result::Metric& a, const result::Metric& b) { return a.key < b.key; });
+  return metrics;
+}
+
+result::Experiment describe_experiment(const suite::Suite& suite, const plan::Plan& plan,
+                                       const std::filesystem::path& work_root) {
+  result::Experiment e;
+  e.suite = suite.name;
+  e.suite_file = suite.file.string();
+  e.fingerprint = plan.fingerprint;
+  for (const auto& dataset : suite.datasets) e.datasets.push_back(dataset.value);
+  e.repeat = plan.repeat;
+  e.warmup = plan.warmup;
+  e.memory_limit_bytes = suite.memory_limit_bytes;
+  e.timeout_seconds = suite.timeout_seconds;
+  e.host_version = STORH_VERSION;
+  e.work_dir = work_root.string();
+  for (const plan::Cell& cell : plan.cells) {
+    auto engine = std::find_if(e.engines.begin(), e.engines.end(),
+                               [&](const result::EngineRecord& r) { return r.name == cell.engine; });
+    if (engine == e.engines.end()) {
+      e.engines.push_back({cell.engine, cell.engine_version, cell.plugin.string(),
+                           cell.operation_names()});
+      e.params.emplace_back(cell.engine,
+                            std::vector<std::pair<std::string, std::vector<ParamValue>>>{});
+    }
+    auto& params = std::find_if(e.params.begin(), e.params.end(),
+                                [&](const auto& p) { return p.first == cell.engine; })
+                       ->second;
+    for (const auto& [name, value] : cell.params) {
+      auto it = std::find_if(params.begin(), params.end(),
+                             [&](const auto& p) { return p.first == name; });
+      if (it == params.end()) it = params.insert(params.end(), {name, {}});
+      if (std::find(it->second.begin(), it->second.end(), value) == it->second.end()) {
+        it->second.push_back(value);
+      }
+    }
+  }
+  return e;
+}
+
+}  // namespace storh::run

@@ -1,0 +1,49 @@
+// run/aggregate.h: from what the workers reported to the metrics of a result file.
+// Separate from the runner so it is tested without processes.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "plan/plan.h"
+#include "result/result.h"
+#include "suite/suite.h"
+
+namespace storh::run {
+
+struct OperationSample {
+  std::string operation;
+  double seconds = 0;
+  std::uint64_t items = 0;
+  nlohmann::json latency;  // a LatencyHistogram's JSON, or null
+};
+
+// One worker run of a cell, as its events described it.
+struct CellRun {
+  int repeat = 0;
+  bool loaded = false;
+  bool done = false;
+  double startup_seconds = 0;  // fork to "loaded"
+  std::string current_operation;
+  std::string failed_operation;
+  std::string failure_message;
+  std::string progress_message;
+  std::vector<OperationSample> samples;
+};
+
+using CellRuns = std::vector<CellRun>;  // the timed repeats of one cell
+
+// One metric per (cell, selected operation) that has at least one sample, sorted by
+// key. Samples keep repeat order; the rate is items / median seconds.
+std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
+                                              const std::vector<CellRuns>& runs);
+
+// The experiment block: suite, fingerprint, engines, parameter values, limits.
+result::Experiment describe_experiment(const suite::Suite& suite, const plan::Plan& plan,
+                                       const std::filesystem::path& work_root);
+
+}  // namespace storh::run

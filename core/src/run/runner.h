@@ -1,0 +1,32 @@
+// run/runner.h: executing a plan, one fresh worker process per repeat of each cell.
+//
+// Containment: a worker that crashes, hangs past the timeout, exceeds the memory
+// limit, fails an operation or cannot load its plugin becomes a Failure; the other
+// cells still run and the result is complete for them.
+//
+// Work directories: each run gets a fresh directory under one work root. They are
+// all removed after the last run, not between runs: on ext4, files deleted just
+// before a run slow down the next run's creates (design.md, measurement hazards).
+#pragma once
+
+#include <atomic>
+#include <filesystem>
+#include <ostream>
+
+#include "plan/plan.h"
+#include "result/result.h"
+#include "suite/suite.h"
+
+namespace storh::run {
+
+struct RunnerOptions {
+  std::filesystem::path host_executable;  // re-executed as `__worker`
+  std::ostream* progress = nullptr;       // a terminal to draw a progress line on, or null
+  const std::atomic<bool>* cancel = nullptr;  // Ctrl-C: stop, clean up, mark interrupted
+};
+
+// Runs every cell and returns the complete result (environment included).
+result::ResultFile run_plan(const suite::Suite& suite, const plan::Plan& plan,
+                            const RunnerOptions& options);
+
+}  // namespace storh::run

@@ -1,0 +1,99 @@
+// stats/stats.h: the statistics behind a metric: a summary of repeat samples and a
+// latency histogram for per-item timings (measure_each).
+//
+// Everything here is a plain value type with no global state. Not thread-safe: a
+// worker records into one histogram per operation from one thread, then sends it to
+// the host as JSON, where histograms of the repeats are merged.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "result/result.h"
+#include "util/expected.h"
+
+namespace storh::stats {
+
+// Summary of samples (seconds): runs, median (mean of the two middle values for an
+// even count), min, max, mean and sample standard deviation (n-1; 0 for one value).
+// Empty input gives runs = 0 and all zeros. Values must be finite.
+result::Summary summarize(std::vector<double> values);
+
+// A log-linear histogram of durations, HdrHistogram-style. Values are kept in whole
+// nanoseconds: exactly below 256 ns, and above that in 128 sub-buckets per power of
+// two, so a bucket spans at most 1/128 of its value and the representative value
+// (the bucket's centre) is within 0.4% of any value recorded in it. The range is
+// 0 ns to kMaxTrackableNs (about 73 minutes); longer values are counted in the top
+// bucket, while count, min, max and the mean stay exact for every value.
+class LatencyHistogram {
+ public:
+  static constexpr int kSubBucketBits = 7;
+  static constexpr std::uint64_t kSubBucketCount = std::uint64_t{1} << kSubBucketBits;
+  static constexpr int kMaxExponent = 41;  // highest power of two tracked: 2^41 ns
+  static constexpr std::uint64_t kMaxTrackableNs = (std::uint64_t{1} << (kMaxExponent + 1)) - 1;
+  static constexpr std::size_t kBucketCount = (kMaxExponent - kSubBucketBits + 2) * kSubBucketCount;
+
+  LatencyHistogram();
+
+  // Records one duration. Negative or NaN seconds count as 0; seconds are rounded to
+  // the nearest nanosecond.
+  void record(double seconds);
+  void record_ns(std::uint64_t ns);
+
+  // Adds every value recorded in `other`; the result equals recording both streams
+  // into one histogram.
+  void merge(const LatencyHistogram& other);
+
+  std::uint64_t count() const noexcept { return count_; }
+  // In seconds; 0 when empty. min, max and mean are exact (to the nanosecond).
+  double min() const noexcept;
+  double max() const noexcept;
+  double mean() const noexcept;
+
+  // The value (seconds) at quantile q: the representative value of the bucket holding
+  // the ceil(q * count)-th smallest sample, clamped to [min, max]. q is clamped to
+  // [0, 1]; q = 0 gives min and q = 1 gives max. 0 when empty.
+  double percentile(double q) const noexcept;
+
+  // Compact form for sending from a worker to the host; only non-empty buckets:
+  // {"count":n,"sum_ns":s,"min_ns":a,"max_ns":b,"sub_buckets":128,
+  //  "buckets":[[index,count],...]} with indices ascending.
+  nlohmann::json to_json() const;
+
+  // Reads to_json()'s form. Never throws on bad input: the error says what is wrong
+  // and where ("latency histogram: buckets[2]: index out of range (0..4607)").
+  // Checks types, ranges, ascending unique indices, that bucket counts add up to
+  // count, and that min, max and sum agree with the buckets.
+  static Expected<LatencyHistogram> from_json(const nlohmann::json& json);
+
+  // Bucket arithmetic, exposed for tests: the index of a value, and the lowest and
+  // representative values (ns) of a bucket.
+  static std::size_t bucket_index(std::uint64_t ns) noexcept;
+  static std::uint64_t bucket_lowest(std::size_t index) noexcept;
+  static double bucket_value(std::size_t index) noexcept;
+
+  friend bool operator==(const LatencyHistogram&, const LatencyHistogram&) = default;
+
+ private:
+  std::vector<std::uint64_t> counts_;  // kBucketCount entries
+  std::uint64_t count_ = 0;
+  std::uint64_t sum_ns_ = 0;
+  std::uint64_t min_ns_ = 0;  // meaningful only when count_ > 0
+  std::uint64_t max_ns_ = 0;
+};
+
+// The rule for which percentiles a sample count supports: pXX is reported only when,
+// in expectation, at least one sample lies above it, i.e. count * (1 - q) >= 1. With
+// fewer samples the "percentile" is just the maximum and says nothing about the tail.
+// So p50 needs >= 2 samples, p90 >= 10, p99 >= 100 and p99.9 >= 1000.
+std::uint64_t min_count_for_percentile(double q) noexcept;
+
+// The latency block of a metric: nullopt for an empty histogram; count, mean, min and
+// max always; p50, p90, p99 and p999 each only when min_count_for_percentile allows.
+std::optional<result::Latency> latency_summary(const LatencyHistogram& histogram);
+
+}  // namespace storh::stats

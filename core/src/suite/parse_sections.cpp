@@ -1,0 +1,185 @@
+// The [engines.<name>] and [gate] sections of a suite file.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "suite/suite_internal.h"
+
+namespace storh::suite::detail {
+namespace {
+
+const std::vector<std::string> kEngineKeys = {"operations", "params"};
+const std::vector<std::string> kGateKeys = {"baseline", "metrics", "threshold"};
+
+std::string line_col(const SourcePos& pos) { return fmt::format("{}:{}", pos.line, pos.column); }
+
+template <typename T>
+const Located<T>* find_value(const std::vector<Located<T>>& items, const T& value) {
+  const auto found = std::find_if(items.begin(), items.end(),
+                                  [&](const Located<T>& item) { return item.value == value; });
+  return found == items.end() ? nullptr : &*found;
+}
+
+void read_operations(Reader& reader, const toml::node& node, const std::string& path,
+                     EngineSetting& engine) {
+  constexpr std::string_view kExpected = "a list of operation names (strings)";
+  const auto* list = node.as_array();
+  if (list == nullptr) {
+    reader.type_error(node, path, kExpected);
+    return;
+  }
+  if (list->empty()) {
+    reader.error(node, fmt::format("{} must not be empty (leave it out to run every operation)",
+                                   in_quotes(path)));
+    return;
+  }
+  for (const toml::node& item : *list) {
+    const auto* name = item.as_string();
+    if (name == nullptr || name->get().empty()) {
+      reader.type_error(item, path, kExpected);
+    } else if (const auto* same = find_value(engine.operations, name->get())) {
+      reader.error(item, fmt::format("duplicate operation {} in {} (first at {})",
+                                     in_quotes(name->get()), in_quotes(path), line_col(same->pos)));
+    } else {
+      engine.operations.push_back({name->get(), reader.pos(item)});
+    }
+  }
+}
+
+void read_param(Reader& reader, const toml::key& key, const toml::node& node,
+                const std::string& path, EngineSetting& engine) {
+  constexpr std::string_view kExpected = "a string, integer, float or boolean, or a list of them";
+  ParamSetting param{std::string(key.str()), reader.pos(key), {}, false};
+  std::vector<const toml::node*> items;
+  if (const auto* list = node.as_array()) {
+    if (list->empty()) {
+      reader.error(node, fmt::format("{} must not be an empty list (give one value or several)",
+                                     in_quotes(path)));
+      return;
+    }
+    param.is_list = true;
+    for (const toml::node& item : *list) items.push_back(&item);
+  } else {
+    items.push_back(&node);
+  }
+  for (const toml::node* item : items) {
+    std::optional<ParamValue> value = Reader::scalar(*item);
+    if (!value) {
+      reader.type_error(*item, path, kExpected);
+    } else if (const auto* same = find_value(param.values, *value)) {
+      reader.error(*item, fmt::format("{} appears twice in {} (first at {})", describe(*value),
+                                      in_quotes(path), line_col(same->pos)));
+    } else {
+      param.values.push_back({std::move(*value), reader.pos(*item)});
+    }
+  }
+  engine.params.push_back(std::move(param));
+}
+
+void read_engine(Reader& reader, const toml::key& key, const toml::node& node, Suite& suite) {
+  const std::string name(key.str());
+  if (!is_engine_name(name)) {
+    reader.error(reader.pos(key),
+                 fmt::format("engine name {} must use only a-z, 0-9 and _", in_quotes(name)));
+    return;
+  }
+  const auto* table = node.as_table();
+  if (table == nullptr) {
+    reader.type_error(node, "engines." + name, fmt::format("a table such as [engines.{}]", name));
+    return;
+  }
+  EngineSetting engine{name, reader.pos(key), {}, {}};
+  for (const auto& [section_key, section] :
+       reader.known_entries(*table, kEngineKeys, fmt::format("[engines.{}]", name))) {
+    const std::string path = fmt::format("engines.{}.{}", name, section_key->str());
+    if (section_key->str() == "operations") {
+      read_operations(reader, *section, path, engine);
+    } else if (const auto* params = section->as_table()) {
+      for (const auto& [param_key, value] : Reader::in_file_order(*params)) {
+        read_param(reader, *param_key, *value, fmt::format("{}.{}", path, param_key->str()), engine);
+      }
+    } else {
+      reader.type_error(*section, path, "a table of parameter values");
+    }
+  }
+  suite.engines.push_back(std::move(engine));
+}
+
+bool is_metric_name(std::string_view metric) {
+  const std::size_t dot = metric.find('.');
+  return dot != std::string_view::npos && is_engine_name(metric.substr(0, dot)) &&
+         dot + 1 < metric.size() && metric.find('.', dot + 1) == std::string_view::npos;
+}
+
+void read_metrics(Reader& reader, const toml::node& node, GateSetting& gate) {
+  constexpr std::string_view kExpected = "a list of \"engine.operation\" strings";
+  const auto* list = node.as_array();
+  if (list == nullptr) {
+    reader.type_error(node, "gate.metrics", kExpected);
+    return;
+  }
+  for (const toml::node& item : *list) {
+    const auto* metric = item.as_string();
+    if (metric == nullptr) {
+      reader.type_error(item, "gate.metrics", kExpected);
+    } else if (!is_metric_name(metric->get())) {
+      reader.error(item, fmt::format("gate metric {} must be \"engine.operation\", e.g. \"doc.put\"",
+                                     in_quotes(metric->get())));
+    } else if (const auto* same = find_value(gate.metrics, metric->get())) {
+      reader.error(item, fmt::format("duplicate gate metric {} (first at {})",
+                                     in_quotes(metric->get()), line_col(same->pos)));
+    } else {
+      gate.metrics.push_back({metric->get(), reader.pos(item)});
+    }
+  }
+}
+
+}  // namespace
+
+void read_engines(Reader& reader, const toml::node& node, Suite& suite) {
+  const auto* table = node.as_table();
+  if (table == nullptr) {
+    reader.type_error(node, "engines", "a table of [engines.<name>] tables");
+    return;
+  }
+  if (table->empty()) {
+    reader.error(node, std::string(kNoEngines));
+    return;
+  }
+  for (const auto& [key, value] : Reader::in_file_order(*table)) {
+    read_engine(reader, *key, *value, suite);
+  }
+}
+
+void read_gate(Reader& reader, const toml::node& node, Suite& suite) {
+  const auto* table = node.as_table();
+  if (table == nullptr) {
+    reader.type_error(node, "gate", "a table ([gate])");
+    return;
+  }
+  for (const auto& [key, value] : reader.known_entries(*table, kGateKeys, "[gate]")) {
+    const std::string path = fmt::format("gate.{}", key->str());
+    if (key->str() == "baseline") {
+      const auto* text = value->as_string();
+      if (text == nullptr || text->get().empty()) {
+        reader.type_error(*value, path, "the path of a result file (a non-empty string)");
+      } else {
+        suite.gate.baseline = Located<std::string>{text->get(), reader.pos(*value)};
+      }
+    } else if (key->str() == "threshold") {
+      std::optional<double> percent;
+      if (const auto* whole = value->as_integer()) percent = static_cast<double>(whole->get());
+      if (const auto* real = value->as_floating_point()) percent = real->get();
+      if (!percent || !(*percent >= 0) || !std::isfinite(*percent)) {
+        reader.type_error(*value, path, "a number >= 0 (percent)");
+      } else {
+        suite.gate.threshold = Located<double>{*percent, reader.pos(*value)};
+      }
+    } else {
+      read_metrics(reader, *value, suite.gate);
+    }
+  }
+}
+
+}  // namespace storh::suite::detail

@@ -1,0 +1,217 @@
+#include "suite/parse.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "suite/suite_internal.h"
+#include "util/files.h"
+
+namespace storh::suite {
+namespace {
+
+using detail::in_quotes;
+using detail::Reader;
+
+// Scalars first, then the sections, as a suite file is usually laid out.
+const std::vector<std::string> kTopKeys = {
+    "datasets", "memory_limit", "name", "output",  "plugin_path", "repeat",
+    "timeout",  "warmup",       "work_dir", "engines", "gate"};
+
+std::optional<std::string> read_string(Reader& reader, const toml::node& node,
+                                       std::string_view name) {
+  const auto* text = node.as_string();
+  if (text == nullptr || text->get().empty()) {
+    reader.type_error(node, name, "a non-empty string");
+    return std::nullopt;
+  }
+  return text->get();
+}
+
+std::optional<std::uint32_t> read_count(Reader& reader, const toml::node& node,
+                                        std::string_view name, std::int64_t min) {
+  constexpr std::int64_t kMax = std::numeric_limits<std::uint32_t>::max();
+  const auto* number = node.as_integer();
+  if (number == nullptr || number->get() < min) {
+    reader.type_error(node, name, fmt::format("an integer >= {}", min));
+    return std::nullopt;
+  }
+  if (number->get() > kMax) {
+    reader.type_error(node, name, fmt::format("an integer from {} to {}", min, kMax));
+    return std::nullopt;
+  }
+  return static_cast<std::uint32_t>(number->get());
+}
+
+void read_datasets(Reader& reader, const toml::node& node, Suite& suite) {
+  std::vector<const toml::node*> items;
+  if (const auto* list = node.as_array()) {
+    if (list->empty()) {
+      reader.error(node, "\"datasets\" must not be empty: give at least one size, e.g. [1000]");
+      return;
+    }
+    for (const toml::node& item : *list) items.push_back(&item);
+  } else {
+    items.push_back(&node);
+  }
+  for (const toml::node* item : items) {
+    const auto* number = item->as_integer();
+    if (number == nullptr || number->get() < 1) {
+      reader.type_error(*item, "datasets", "an integer >= 1 or a list of them");
+      continue;
+    }
+    const auto size = static_cast<std::uint64_t>(number->get());
+    const auto same = std::find_if(suite.datasets.begin(), suite.datasets.end(),
+                                   [&](const auto& dataset) { return dataset.value == size; });
+    if (same != suite.datasets.end()) {
+      reader.error(*item, fmt::format("duplicate dataset {} (first at {}:{})", size, same->pos.line,
+                                      same->pos.column));
+      continue;
+    }
+    suite.datasets.push_back({size, reader.pos(*item)});
+  }
+}
+
+void read_memory_limit(Reader& reader, const toml::node& node, Suite& suite) {
+  std::optional<std::uint64_t> bytes;
+  if (const auto* number = node.as_integer(); number != nullptr && number->get() > 0) {
+    bytes = static_cast<std::uint64_t>(number->get());
+  } else if (const auto* text = node.as_string()) {
+    bytes = parse_size(text->get());
+  }
+  if (!bytes || *bytes == 0) {
+    reader.type_error(node, "memory_limit",
+                      "a size > 0 such as \"512M\" or \"2G\", or a number of bytes");
+    return;
+  }
+  suite.memory_limit_bytes = bytes;
+}
+
+void read_timeout(Reader& reader, const toml::node& node, Suite& suite) {
+  std::optional<double> seconds;
+  if (const auto* whole = node.as_integer()) {
+    seconds = static_cast<double>(whole->get());
+  } else if (const auto* real = node.as_floating_point()) {
+    seconds = real->get();
+  } else if (const auto* text = node.as_string()) {
+    seconds = parse_duration(text->get());
+  }
+  if (!seconds || !(*seconds > 0) || !std::isfinite(*seconds)) {
+    reader.type_error(node, "timeout",
+                      "a duration > 0 such as \"10m\", \"30s\" or \"1500ms\", or a number of "
+                      "seconds");
+    return;
+  }
+  suite.timeout_seconds = seconds;
+}
+
+void read_plugin_path(Reader& reader, const toml::node& node, Suite& suite) {
+  constexpr std::string_view kExpected = "a directory or a list of directories (non-empty strings)";
+  std::vector<const toml::node*> items;
+  if (const auto* list = node.as_array()) {
+    for (const toml::node& item : *list) items.push_back(&item);
+  } else {
+    items.push_back(&node);
+  }
+  for (const toml::node* item : items) {
+    const auto* text = item->as_string();
+    if (text == nullptr || text->get().empty()) {
+      reader.type_error(*item, "plugin_path", kExpected);
+      continue;
+    }
+    suite.plugin_path.emplace_back(text->get());
+  }
+}
+
+void read_top_level(Reader& reader, const toml::table& root, Suite& suite) {
+  bool has_engines = false;
+  for (const auto& [key, node] : reader.known_entries(root, kTopKeys, "")) {
+    const std::string name(key->str());
+    if (name == "name") {
+      if (auto text = read_string(reader, *node, name)) suite.name = std::move(*text);
+    } else if (name == "datasets") {
+      read_datasets(reader, *node, suite);
+    } else if (name == "repeat") {
+      if (auto count = read_count(reader, *node, name, 1)) suite.repeat = *count;
+    } else if (name == "warmup") {
+      if (auto count = read_count(reader, *node, name, 0)) suite.warmup = *count;
+    } else if (name == "memory_limit") {
+      read_memory_limit(reader, *node, suite);
+    } else if (name == "timeout") {
+      read_timeout(reader, *node, suite);
+    } else if (name == "output") {
+      if (auto text = read_string(reader, *node, name)) suite.output = std::move(*text);
+    } else if (name == "plugin_path") {
+      read_plugin_path(reader, *node, suite);
+    } else if (name == "work_dir") {
+      if (auto text = read_string(reader, *node, name)) suite.work_dir = std::move(*text);
+    } else if (name == "engines") {
+      has_engines = true;
+      detail::read_engines(reader, *node, suite);
+    } else if (name == "gate") {
+      detail::read_gate(reader, *node, suite);
+    }
+  }
+  if (!has_engines) reader.error(SourcePos{reader.origin()}, std::string(detail::kNoEngines));
+}
+
+}  // namespace
+
+std::string SourcePos::str() const {
+  if (line == 0) return origin;
+  if (column == 0) return fmt::format("{}:{}", origin, line);
+  return fmt::format("{}:{}:{}", origin, line, column);
+}
+
+std::string SuiteError::str() const {
+  const std::string where = pos.str();
+  return where.empty() ? message : fmt::format("{}: {}", where, message);
+}
+
+std::optional<Suite> parse_suite(std::string_view toml_text, const std::string& origin,
+                                 std::vector<SuiteError>& errors) {
+  const std::size_t first_error = errors.size();
+  Reader reader(origin, errors);
+  toml::table root;
+  try {
+    root = toml::parse(toml_text, std::string_view(origin));
+  } catch (const toml::parse_error& e) {
+    reader.error(reader.pos(e.source()), std::string(e.description()));
+    return std::nullopt;
+  }
+
+  Suite suite;
+  suite.file = origin;
+  read_top_level(reader, root, suite);
+  if (errors.size() != first_error) return std::nullopt;
+
+  if (suite.name.empty()) suite.name = std::filesystem::path(origin).stem().string();
+  if (suite.name.empty()) suite.name = "suite";
+  if (suite.output.empty()) suite.output = fmt::format("build/bench-{}.json", suite.name);
+  if (suite.datasets.empty()) suite.datasets.push_back({1000, SourcePos{origin}});
+  return suite;
+}
+
+std::optional<Suite> parse_suite_file(const std::filesystem::path& file,
+                                      std::vector<SuiteError>& errors) {
+  const std::string origin = file.string();
+  std::error_code ignored;
+  // Reading a directory "succeeds" with no bytes on Linux; say what is wrong instead.
+  if (std::filesystem::is_directory(file, ignored)) {
+    errors.push_back(SuiteError{SourcePos{origin}, "cannot read: is a directory"});
+    return std::nullopt;
+  }
+  Expected<std::string> text = read_file(file);
+  if (!text) {
+    // read_file's message starts with the path, which the position already shows.
+    std::string_view message = text.error();
+    if (message.starts_with(origin + ": ")) message.remove_prefix(origin.size() + 2);
+    errors.push_back(SuiteError{SourcePos{origin}, std::string(message)});
+    return std::nullopt;
+  }
+  return parse_suite(*text, origin, errors);
+}
+
+}  // namespace storh::suite

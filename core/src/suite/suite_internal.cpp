@@ -1,0 +1,154 @@
+#include "suite/suite_internal.h"
+
+#include <algorithm>
+#include <cctype>
+#include <type_traits>
+#include <variant>
+
+#include <fmt/format.h>
+
+namespace storh::suite::detail {
+namespace {
+
+// Optimal string alignment distance: Levenshtein plus adjacent transpositions, so
+// "gte" is one edit from "get".
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+}  // namespace
+
+std::string in_quotes(std::string_view text) { return fmt::format("\"{}\"", text); }
+
+std::string join(const std::vector<std::string>& items) { return fmt::format("{}", fmt::join(items, ", ")); }
+
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& choices) {
+  // One edit per three characters keeps "dok" -> "doc" but not "x" -> "doc".
+  const std::size_t limit = std::max<std::size_t>(1, word.size() / 3);
+  const std::string* best = nullptr;
+  std::size_t best_distance = limit + 1;
+  for (const std::string& choice : choices) {
+    const std::size_t distance = edit_distance(word, choice);
+    if (distance < best_distance && distance < choice.size()) {
+      best = &choice;
+      best_distance = distance;
+    }
+  }
+  return best == nullptr ? std::string() : fmt::format("; did you mean {}?", in_quotes(*best));
+}
+
+bool is_engine_name(std::string_view name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+std::string_view trim(std::string_view text) {
+  const auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  while (!text.empty() && space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && space(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+std::vector<std::string_view> split_unquoted(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  char quote = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == separator) {
+      parts.push_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  parts.push_back(text.substr(start));
+  return parts;
+}
+
+std::string describe(const ParamValue& value) {
+  return std::visit(
+      [&](const auto& v) -> std::string {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::string>) return "string " + in_quotes(v);
+        if constexpr (std::is_same_v<T, std::int64_t>) return "integer " + param_value_text(value);
+        if constexpr (std::is_same_v<T, double>) return "float " + param_value_text(value);
+        if constexpr (std::is_same_v<T, bool>) return "boolean " + param_value_text(value);
+      },
+      value);
+}
+
+SourcePos Reader::pos(const toml::source_region& region) const {
+  return SourcePos{origin_, region.begin.line, region.begin.column};
+}
+
+void Reader::error(SourcePos where, std::string message) {
+  errors_.push_back(SuiteError{std::move(where), std::move(message)});
+}
+
+std::vector<Reader::Entry> Reader::in_file_order(const toml::table& table) {
+  std::vector<Entry> entries;
+  for (auto&& [key, node] : table) entries.emplace_back(&key, &node);
+  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    const toml::source_position& pa = a.first->source().begin;
+    const toml::source_position& pb = b.first->source().begin;
+    return pa.line != pb.line ? pa.line < pb.line : pa.column < pb.column;
+  });
+  return entries;
+}
+
+std::vector<Reader::Entry> Reader::known_entries(const toml::table& table,
+                                                 const std::vector<std::string>& valid,
+                                                 std::string_view context) {
+  std::vector<Entry> entries = in_file_order(table);
+  std::erase_if(entries, [&](const Entry& entry) {
+    const std::string_view name = entry.first->str();
+    if (std::find(valid.begin(), valid.end(), name) != valid.end()) return false;
+    error(pos(*entry.first),
+          fmt::format("unknown key {}{}{} (valid: {}){}", in_quotes(name), context.empty() ? "" : " in ",
+                      context, join(valid), did_you_mean(name, valid)));
+    return true;
+  });
+  return entries;
+}
+
+void Reader::type_error(const toml::node& node, std::string_view name, std::string_view expected) {
+  error(node, fmt::format("{} must be {}, got {}", in_quotes(name), expected, describe(node)));
+}
+
+std::string Reader::describe(const toml::node& node) {
+  if (std::optional<ParamValue> value = scalar(node)) return detail::describe(*value);
+  switch (node.type()) {
+    case toml::node_type::array: return "array";
+    case toml::node_type::table: return "table";
+    case toml::node_type::date: return "date";
+    case toml::node_type::time: return "time";
+    case toml::node_type::date_time: return "date-time";
+    default: return "nothing";
+  }
+}
+
+std::optional<ParamValue> Reader::scalar(const toml::node& node) {
+  if (const auto* s = node.as_string()) return ParamValue(s->get());
+  if (const auto* i = node.as_integer()) return ParamValue(i->get());
+  if (const auto* f = node.as_floating_point()) return ParamValue(f->get());
+  if (const auto* b = node.as_boolean()) return ParamValue(b->get());
+  return std::nullopt;
+}
+
+}  // namespace storh::suite::detail

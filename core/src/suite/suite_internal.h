@@ -1,0 +1,83 @@
+// suite/suite_internal.h: helpers shared by the suite reader, the overrides and the
+// checks. Private to core/src/suite/.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <toml++/toml.h>
+
+#include "suite/parse.h"
+
+namespace storh::suite::detail {
+
+inline constexpr std::string_view kNoEngines =
+    "no engines: add at least one [engines.<name>] table, e.g. [engines.doc]";
+
+// "\"text\"".
+std::string in_quotes(std::string_view text);
+
+// "a, b, c".
+std::string join(const std::vector<std::string>& items);
+
+// "; did you mean \"x\"?" when one of `choices` is a plausible misspelling of
+// `word`, else "". Ties go to the earlier choice.
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& choices);
+
+// Engine names: [a-z0-9_]+.
+bool is_engine_name(std::string_view name);
+
+std::string_view trim(std::string_view text);
+
+// Splits at `separator`, except inside '...' or "..." quotes.
+std::vector<std::string_view> split_unquoted(std::string_view text, char separator);
+
+// A parameter value as a message shows it: `string "hash"`, `integer 3`.
+std::string describe(const ParamValue& value);
+
+// Reads a parsed TOML document for one origin, appending errors as it goes.
+class Reader {
+ public:
+  Reader(const std::string& origin, std::vector<SuiteError>& errors)
+      : origin_(origin), errors_(errors) {}
+
+  using Entry = std::pair<const toml::key*, const toml::node*>;
+
+  SourcePos pos(const toml::source_region& region) const;
+  SourcePos pos(const toml::node& node) const { return pos(node.source()); }
+  SourcePos pos(const toml::key& key) const { return pos(key.source()); }
+  const std::string& origin() const { return origin_; }
+
+  void error(SourcePos where, std::string message);
+  void error(const toml::node& node, std::string message) { error(pos(node), std::move(message)); }
+
+  // The table's entries in file order (toml::table is sorted by key).
+  static std::vector<Entry> in_file_order(const toml::table& table);
+
+  // Like in_file_order, but reports (and drops) keys not in `valid`. `context` names
+  // the table in the message ("" for the top level, "[gate]" otherwise).
+  std::vector<Entry> known_entries(const toml::table& table, const std::vector<std::string>& valid,
+                                   std::string_view context);
+
+  // `"name" must be <expected>, got <value>` at the node.
+  void type_error(const toml::node& node, std::string_view name, std::string_view expected);
+
+  // A node as a message shows it: `string "3"`, `integer 0`, `array`.
+  static std::string describe(const toml::node& node);
+
+  // Reads a string, integer, float or boolean; nullopt for anything else.
+  static std::optional<ParamValue> scalar(const toml::node& node);
+
+ private:
+  const std::string& origin_;
+  std::vector<SuiteError>& errors_;
+};
+
+// Sections of a suite file other than the top-level scalars (parse_sections.cpp).
+void read_engines(Reader& reader, const toml::node& node, Suite& suite);
+void read_gate(Reader& reader, const toml::node& node, Suite& suite);
+
+}  // namespace storh::suite::detail

@@ -1,0 +1,244 @@
+#include "worker/process.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+
+#include <fmt/format.h>
+
+namespace storh::worker {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kEventFd = 3;
+constexpr int kPollMillis = 5;
+
+struct Pipe {
+  int read_end = -1;
+  int write_end = -1;
+};
+
+bool open_pipe(Pipe& pipe) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return false;
+  pipe.read_end = fds[0];
+  pipe.write_end = fds[1];
+  return true;
+}
+
+void close_fd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+// Resident set of `pid` from /proc/<pid>/statm, in bytes; 0 when unreadable.
+std::uint64_t resident_bytes(pid_t pid) {
+  std::ifstream statm(fmt::format("/proc/{}/statm", pid));
+  std::uint64_t size_pages = 0;
+  std::uint64_t resident_pages = 0;
+  if (!(statm >> size_pages >> resident_pages)) return 0;
+  return resident_pages * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
+// In the child, between fork and exec: only async-signal-safe calls.
+[[noreturn]] void exec_child(char* const* argv, int stdout_fd, int stderr_fd, int event_fd) {
+  ::setpgid(0, 0);  // own group, so a timeout can stop anything the plugin spawned
+  if (stdout_fd >= 0) ::dup2(stdout_fd, STDOUT_FILENO);
+  ::dup2(stderr_fd, STDERR_FILENO);
+  ::dup2(event_fd, kEventFd);  // dup2 clears FD_CLOEXEC on the new descriptor
+  ::signal(SIGINT, SIG_DFL);
+  ::signal(SIGTERM, SIG_DFL);
+  ::signal(SIGPIPE, SIG_DFL);
+  ::execv(argv[0], argv);
+  const char message[] = "storh-host: cannot execute worker\n";
+  [[maybe_unused]] auto ignored = ::write(STDERR_FILENO, message, sizeof(message) - 1);
+  ::_exit(127);
+}
+
+class Watcher {
+ public:
+  Watcher(const ProcessOptions& options, ProcessOutcome& outcome)
+      : options_(options), outcome_(outcome) {}
+
+  void add(int fd, std::string* sink, bool events) { streams_.push_back({fd, sink, events}); }
+
+  // Reads whatever is ready; returns false once every stream is at end of file.
+  bool pump(int timeout_millis) {
+    std::vector<pollfd> fds;
+    for (const Stream& stream : streams_) {
+      if (stream.fd >= 0) fds.push_back({stream.fd, POLLIN, 0});
+    }
+    if (fds.empty()) return false;
+    if (::poll(fds.data(), fds.size(), timeout_millis) <= 0) return true;
+    std::size_t index = 0;
+    for (Stream& stream : streams_) {
+      if (stream.fd < 0) continue;
+      if (fds[index++].revents != 0) read_from(stream);
+    }
+    return true;
+  }
+
+  void close_all() {
+    for (Stream& stream : streams_) close_fd(stream.fd);
+  }
+
+ private:
+  struct Stream {
+    int fd;
+    std::string* sink;  // nullptr: stderr tail
+    bool events;
+  };
+
+  void read_from(Stream& stream) {
+    std::array<char, 65536> buffer;
+    const ssize_t got = ::read(stream.fd, buffer.data(), buffer.size());
+    if (got < 0 && (errno == EINTR || errno == EAGAIN)) return;
+    if (got <= 0) {
+      close_fd(stream.fd);
+      return;
+    }
+    const std::string_view chunk(buffer.data(), static_cast<std::size_t>(got));
+    if (stream.events) {
+      pending_events_.append(chunk);
+      std::size_t newline;
+      while ((newline = pending_events_.find('\n')) != std::string::npos) {
+        if (options_.on_event_line) {
+          options_.on_event_line(std::string_view(pending_events_).substr(0, newline));
+        }
+        pending_events_.erase(0, newline + 1);
+      }
+    } else if (stream.sink != nullptr) {
+      stream.sink->append(chunk);
+    } else {
+      outcome_.stderr_tail.append(chunk);
+      const std::size_t keep = options_.stderr_tail_bytes;
+      if (outcome_.stderr_tail.size() > 2 * keep) {
+        outcome_.stderr_tail.erase(0, outcome_.stderr_tail.size() - keep);
+      }
+    }
+  }
+
+  const ProcessOptions& options_;
+  ProcessOutcome& outcome_;
+  std::vector<Stream> streams_;
+  std::string pending_events_;
+};
+
+}  // namespace
+
+ProcessOutcome run_process(const ProcessOptions& options) {
+  ProcessOutcome outcome;
+  std::vector<char*> argv;
+  for (const std::string& arg : options.argv) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+
+  Pipe out_pipe, err_pipe, event_pipe;
+  if ((options.capture_stdout && !open_pipe(out_pipe)) || !open_pipe(err_pipe) ||
+      !open_pipe(event_pipe)) {
+    outcome.error = fmt::format("cannot create pipes: {}", std::strerror(errno));
+    return outcome;
+  }
+
+  const Clock::time_point start = Clock::now();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    outcome.error = fmt::format("cannot fork: {}", std::strerror(errno));
+    for (int* fd : {&out_pipe.read_end, &out_pipe.write_end, &err_pipe.read_end,
+                    &err_pipe.write_end, &event_pipe.read_end, &event_pipe.write_end}) {
+      close_fd(*fd);
+    }
+    return outcome;
+  }
+  if (pid == 0) exec_child(argv.data(), out_pipe.write_end, err_pipe.write_end, event_pipe.write_end);
+
+  ::setpgid(pid, pid);  // also from the parent, so the group exists before we signal it
+  outcome.started = true;
+  close_fd(out_pipe.write_end);
+  close_fd(err_pipe.write_end);
+  close_fd(event_pipe.write_end);
+
+  Watcher watcher(options, outcome);
+  if (options.capture_stdout) watcher.add(out_pipe.read_end, &outcome.stdout_text, false);
+  watcher.add(err_pipe.read_end, nullptr, false);
+  watcher.add(event_pipe.read_end, nullptr, true);
+
+  std::optional<Clock::time_point> kill_at;
+  auto stop = [&](bool immediately) {
+    ::kill(-pid, immediately ? SIGKILL : SIGTERM);
+    const auto grace = std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(immediately ? 0.0 : options.kill_grace_seconds));
+    if (!kill_at) kill_at = Clock::now() + grace;
+  };
+
+  int status = 0;
+  rusage usage{};
+  bool exited = false;
+  while (!exited) {
+    watcher.pump(kPollMillis);
+    const pid_t waited = ::wait4(pid, &status, WNOHANG, &usage);
+    if (waited == pid) {
+      exited = true;
+      break;
+    }
+    const Clock::time_point now = Clock::now();
+    if (options.memory_limit_bytes) {
+      const std::uint64_t rss = resident_bytes(pid);
+      outcome.peak_rss_bytes = std::max(outcome.peak_rss_bytes, rss);
+      if (rss > *options.memory_limit_bytes && !outcome.memory_exceeded) {
+        outcome.memory_exceeded = true;
+        stop(true);
+      }
+    }
+    if (options.timeout_seconds && !outcome.timed_out &&
+        now - start > std::chrono::duration<double>(*options.timeout_seconds)) {
+      outcome.timed_out = true;
+      stop(false);
+    }
+    if (options.cancel != nullptr && options.cancel->load() && !outcome.cancelled) {
+      outcome.cancelled = true;
+      stop(false);
+    }
+    if (kill_at && now >= *kill_at) ::kill(-pid, SIGKILL);
+  }
+  // Whatever the child wrote before it exited is still in the pipes. Anything it left
+  // running in its group is stopped so the pipes reach end of file.
+  // A descendant that left the group could hold a pipe open forever: drain for at
+  // most a second.
+  ::kill(-pid, SIGKILL);
+  const Clock::time_point drain_until = Clock::now() + std::chrono::seconds(1);
+  while (watcher.pump(kPollMillis) && Clock::now() < drain_until) {
+  }
+  watcher.close_all();
+
+  outcome.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  outcome.peak_rss_bytes =
+      std::max(outcome.peak_rss_bytes, static_cast<std::uint64_t>(usage.ru_maxrss) * 1024);
+  if (WIFEXITED(status)) outcome.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) outcome.signal = WTERMSIG(status);
+  outcome.stderr_tail = tail_lines(outcome.stderr_tail, 20);
+  if (outcome.stderr_tail.size() > options.stderr_tail_bytes) {
+    outcome.stderr_tail.erase(0, outcome.stderr_tail.size() - options.stderr_tail_bytes);
+  }
+  return outcome;
+}
+
+std::string tail_lines(std::string_view text, std::size_t max_lines) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
+  std::size_t position = text.size();
+  for (std::size_t lines = 0; position > 0; --position) {
+    if (text[position - 1] == '\n' && ++lines == max_lines) break;
+  }
+  return std::string(text.substr(position));
+}
+
+}  // namespace storh::worker

@@ -1,0 +1,62 @@
+// worker/process.h: running a child process under watch.
+//
+// The host runs every plugin call that could crash or hang (describing a plugin,
+// each repeat of each cell) in a child process, so a misbehaving plugin fails its
+// own cell and never the run. This file is the one place that forks.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace storh::worker {
+
+struct ProcessOptions {
+  // argv[0] is the executable path; no shell is involved.
+  std::vector<std::string> argv;
+  // Wall-clock limit; on expiry the child's process group gets SIGTERM, then
+  // SIGKILL kill_grace_seconds later.
+  std::optional<double> timeout_seconds;
+  // Resident-set limit, checked every few milliseconds; on excess the process group
+  // gets SIGKILL. Checked by polling, so a very fast allocation can overshoot
+  // briefly before it is stopped.
+  std::optional<std::uint64_t> memory_limit_bytes;
+  // The child writes event lines to file descriptor 3; each complete line is passed
+  // here, in order, on the calling thread.
+  std::function<void(std::string_view line)> on_event_line;
+  bool capture_stdout = false;
+  // How much of the end of stderr to keep.
+  std::size_t stderr_tail_bytes = 4096;
+  // When set and it becomes true, the child is stopped as on a timeout.
+  const std::atomic<bool>* cancel = nullptr;
+  // Time between SIGTERM and SIGKILL on a timeout or cancel.
+  double kill_grace_seconds = 0.1;
+};
+
+struct ProcessOutcome {
+  bool started = false;          // false: fork or pipe failed; see error
+  std::string error;
+  std::optional<int> exit_code;  // set when the child exited normally
+  std::optional<int> signal;     // set when a signal ended it
+  bool timed_out = false;
+  bool memory_exceeded = false;
+  bool cancelled = false;
+  std::string stdout_text;       // when capture_stdout
+  std::string stderr_tail;
+  std::uint64_t peak_rss_bytes = 0;
+  double wall_seconds = 0;
+
+  bool succeeded() const { return exit_code && *exit_code == 0; }
+};
+
+// Runs the child to completion. Never throws for child failures; they are data.
+ProcessOutcome run_process(const ProcessOptions& options);
+
+// The last `max_lines` lines of `text`.
+std::string tail_lines(std::string_view text, std::size_t max_lines);
+
+}  // namespace storh::worker

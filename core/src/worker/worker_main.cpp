@@ -1,0 +1,250 @@
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "plugin/describe.h"
+#include "plugin/loader.h"
+#include "stats/stats.h"
+#include "worker/events.h"
+
+namespace storh::worker {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using nlohmann::ordered_json;
+
+constexpr int kEventFd = 3;
+
+void emit(const ordered_json& event) {
+  std::string line = event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  line.push_back('\n');
+  std::string_view rest = line;
+  while (!rest.empty()) {
+    const ssize_t written = ::write(kEventFd, rest.data(), rest.size());
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      return;  // the host is gone; nothing useful left to do with events
+    }
+    rest.remove_prefix(static_cast<std::size_t>(written));
+  }
+}
+
+// The host's side of the plugin contract inside the worker.
+class WorkerContext final : public RunContext {
+ public:
+  WorkerContext(std::uint64_t dataset, std::map<std::string, ParamValue, std::less<>> params,
+                std::filesystem::path work_dir, std::set<std::string, std::less<>> selected)
+      : dataset_(dataset),
+        params_(std::move(params)),
+        work_dir_(std::move(work_dir)),
+        selected_(std::move(selected)) {}
+
+  std::uint64_t dataset_size() const noexcept override { return dataset_; }
+
+  const ParamValue* param(std::string_view name) const noexcept override {
+    auto it = params_.find(name);
+    return it == params_.end() ? nullptr : &it->second;
+  }
+
+  const std::filesystem::path& work_dir() const noexcept override { return work_dir_; }
+
+  bool selected(std::string_view operation) const noexcept override {
+    return selected_.find(operation) != selected_.end();
+  }
+
+  Status measure(std::string_view operation, std::uint64_t items,
+                 FunctionRef<Status()> step) noexcept override {
+    begin(operation);
+    const Clock::time_point start = Clock::now();
+    Status status = step();
+    const Clock::time_point end = Clock::now();
+    return finish(operation, items, std::chrono::duration<double>(end - start).count(),
+                  std::move(status), nullptr);
+  }
+
+  Status measure_each(std::string_view operation, std::uint64_t items,
+                      FunctionRef<Status(std::uint64_t)> item) noexcept override {
+    begin(operation);
+    stats::LatencyHistogram histogram;
+    Status status;
+    const Clock::time_point start = Clock::now();
+    Clock::time_point item_start = start;
+    for (std::uint64_t index = 0; index < items && status.ok(); ++index) {
+      status = item(index);
+      const Clock::time_point item_end = Clock::now();
+      histogram.record(std::chrono::duration<double>(item_end - item_start).count());
+      item_start = item_end;
+    }
+    return finish(operation, items, std::chrono::duration<double>(item_start - start).count(),
+                  std::move(status), &histogram);
+  }
+
+  void progress(std::string_view message) noexcept override {
+    try {
+      emit({{"event", "progress"}, {"message", message}});
+    } catch (...) {
+    }
+  }
+
+  const std::string& current_operation() const { return current_; }
+  const std::set<std::string, std::less<>>& measured() const { return measured_; }
+
+ private:
+  void begin(std::string_view operation) noexcept {
+    try {
+      current_ = operation;
+      emit({{"event", "begin"}, {"op", operation}});
+    } catch (...) {
+    }
+  }
+
+  Status finish(std::string_view operation, std::uint64_t items, double seconds, Status status,
+                const stats::LatencyHistogram* histogram) noexcept {
+    try {
+      if (!status.ok()) {
+        emit({{"event", "fail"}, {"op", operation}, {"message", status.message()}});
+        return status;
+      }
+      measured_.emplace(operation);
+      if (selected(operation)) {
+        ordered_json event = {
+            {"event", "sample"}, {"op", operation}, {"seconds", seconds}, {"items", items}};
+        if (histogram != nullptr && histogram->count() > 0) event["latency"] = histogram->to_json();
+        emit(event);
+      }
+      return status;
+    } catch (const std::exception& e) {
+      return Status::error(fmt::format("{}: host could not record the sample: {}", operation,
+                                       e.what()));
+    }
+  }
+
+  std::uint64_t dataset_;
+  std::map<std::string, ParamValue, std::less<>> params_;
+  std::filesystem::path work_dir_;
+  std::set<std::string, std::less<>> selected_;
+  std::string current_;
+  std::set<std::string, std::less<>> measured_;
+};
+
+// "--key=value" arguments into a map; anything else is an error.
+std::optional<std::map<std::string, std::string>> parse_flags(const std::vector<std::string>& args,
+                                                              std::size_t first) {
+  std::map<std::string, std::string> flags;
+  for (std::size_t i = first; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    const std::size_t equals = arg.find('=');
+    if (!arg.starts_with("--") || equals == std::string::npos) return std::nullopt;
+    flags[arg.substr(2, equals - 2)] = arg.substr(equals + 1);
+  }
+  return flags;
+}
+
+int fail_input(const std::string& message) {
+  std::cerr << "storh-host worker: " << message << '\n';
+  return kExitBadInput;
+}
+
+// Parameters for the run: the declared defaults, overridden by the host's choices.
+std::optional<std::map<std::string, ParamValue, std::less<>>> build_params(
+    const EngineInfo& info, const std::string& params_json, std::string& error) {
+  std::map<std::string, ParamValue, std::less<>> params;
+  for (const ParamSpec& spec : info.params) params[spec.name] = spec.default_value;
+  const nlohmann::json chosen = nlohmann::json::parse(params_json, nullptr, false);
+  if (chosen.is_discarded() || !chosen.is_object()) {
+    error = "--params must be a JSON object";
+    return std::nullopt;
+  }
+  for (const auto& [name, value] : chosen.items()) {
+    if (value.is_boolean()) params[name] = value.get<bool>();
+    else if (value.is_number_integer()) params[name] = value.get<std::int64_t>();
+    else if (value.is_number_float()) params[name] = value.get<double>();
+    else if (value.is_string()) params[name] = value.get<std::string>();
+    else {
+      error = fmt::format("--params: value of \"{}\" is not a scalar", name);
+      return std::nullopt;
+    }
+  }
+  return params;
+}
+
+}  // namespace
+
+int worker_main(const std::vector<std::string>& args) {
+  const auto flags = parse_flags(args, 1);
+  if (!flags) return fail_input("arguments must be --key=value");
+  auto get = [&](const char* key) -> std::string {
+    auto it = flags->find(key);
+    return it == flags->end() ? std::string() : it->second;
+  };
+  const std::string plugin_file = get("plugin");
+  if (plugin_file.empty()) return fail_input("--plugin is required");
+  std::uint64_t dataset = 0;
+  try {
+    dataset = std::stoull(get("dataset"));
+  } catch (...) {
+    return fail_input("--dataset must be a whole number");
+  }
+
+  Expected<std::unique_ptr<plugin::LoadedPlugin>> loaded = plugin::load_plugin(plugin_file, get("name"));
+  if (!loaded) return fail_input(loaded.error());
+  Engine& engine = (*loaded)->engine();
+  const EngineInfo info = engine.describe();
+
+  std::string error;
+  auto params = build_params(info, get("params").empty() ? "{}" : get("params"), error);
+  if (!params) return fail_input(error);
+  std::set<std::string, std::less<>> selected;
+  std::string_view ops = get("ops").empty() ? std::string_view() : std::string_view(flags->at("ops"));
+  while (!ops.empty()) {
+    const std::size_t comma = ops.find(',');
+    selected.emplace(ops.substr(0, comma));
+    ops = comma == std::string_view::npos ? std::string_view() : ops.substr(comma + 1);
+  }
+  if (selected.empty()) {
+    for (const OperationSpec& op : info.operations) selected.insert(op.name);
+  }
+
+  WorkerContext context(dataset, std::move(*params), get("work-dir"), selected);
+  emit({{"event", "loaded"}});
+  const Status status = engine.run(context);
+  if (!status.ok()) {
+    emit({{"event", "done"}, {"ok", false}, {"op", context.current_operation()},
+          {"message", status.message()}});
+    return kExitFailed;
+  }
+  for (const std::string& op : selected) {
+    if (context.measured().count(op) == 0) {
+      const std::string message =
+          fmt::format("operation \"{}\" was selected but the engine never measured it", op);
+      emit({{"event", "done"}, {"ok", false}, {"op", op}, {"message", message}});
+      return kExitFailed;
+    }
+  }
+  emit({{"event", "done"}, {"ok", true}});
+  return kExitOk;
+}
+
+int describe_main(const std::vector<std::string>& args) {
+  if (args.size() < 2) return fail_input("usage: storh-host __describe FILE [--name=NAME]");
+  std::string expected_name;
+  if (args.size() > 2 && args[2].starts_with("--name=")) expected_name = args[2].substr(7);
+  Expected<std::unique_ptr<plugin::LoadedPlugin>> loaded = plugin::load_plugin(args[1], expected_name);
+  if (!loaded) {
+    std::cerr << loaded.error() << '\n';
+    return kExitBadInput;
+  }
+  plugin::Description description{(*loaded)->manifest(), (*loaded)->engine().describe(), args[1]};
+  std::cout << plugin::description_json(description).dump(2) << '\n';
+  return kExitOk;
+}
+
+}  // namespace storh::worker

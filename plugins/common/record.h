@@ -1,0 +1,23 @@
+// record.h: the record type every engine shares (engines.md section 1.1).
+//
+// Json is nlohmann::ordered_json because storh's data are PHP arrays: object keys keep
+// insertion order, and canonical JSON (canonical_json.h) writes them in that order.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace storh::engines {
+
+using Json = nlohmann::ordered_json;
+
+// A record is (id, data) and nothing else: no timestamps or revisions are stored; the
+// creation time lives in the UUIDv7 id. `data` is a JSON object in practice, possibly a
+// list; empty data is an empty array.
+struct Record {
+  std::string id;
+  Json data;
+};
+
+}  // namespace storh::engines

@@ -1,0 +1,68 @@
+// uuid_v7.h: UUIDv7 ids as storh makes them (engines.md section 2).
+//
+// Text form: 36 characters, 8-4-4-4-12 hex groups. Characters 0-12 hold the 48-bit Unix
+// time in milliseconds, char 14 is the version '7', char 19 the variant (8, 9, a or b);
+// the other 74 bits come from an 80-bit entropy buffer E.
+//
+// Generation keeps process-global state: the last timestamp and E. A new millisecond (or
+// any change of timestamp, including the clock going backwards) draws 10 fresh random
+// bytes; the same millisecond adds 1 to E as an 80-bit big-endian counter, so ids from
+// one process within one millisecond sort strictly increasing. As in storh, the counter
+// may carry into bits the text discards (after ~2^56 increments from a random start); the
+// id then sorts lower. That never happens in practice and is kept for byte-for-byte parity.
+//
+// Thread safety: every function may be called from any thread. The generator's state
+// is shared by all threads of the process and guarded by a lock. A forked child forgets
+// the state and the random bytes it inherited, so parent and child never repeat each
+// other's ids.
+//
+// Randomness comes from getrandom(2), read 4 KiB at a time.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace storh::engines::uuid_v7 {
+
+inline constexpr std::size_t kTextSize = 36;
+// Timestamps are 48-bit: 0 ... kMaxTimestampMs (year 10889).
+inline constexpr std::int64_t kMaxTimestampMs = (std::int64_t{1} << 48) - 1;
+
+// Wall-clock Unix time in milliseconds, rounded down.
+std::int64_t now_ms();
+
+// A new id for `ts_ms` (default: now_ms()). Throws std::out_of_range if ts_ms is outside
+// 0 ... kMaxTimestampMs, and std::system_error if the kernel's random source fails.
+std::string generate(std::int64_t ts_ms);
+std::string generate();
+
+// Same as generate(ts_ms), written to out[0..36) without a terminator and without
+// allocating: the form for hot loops that keep ids in their own buffers.
+void generate_to(std::int64_t ts_ms, char* out);
+
+// True when `text` is exactly a UUIDv7 in text form: hex digits in either case, dashes
+// at 8, 13, 18 and 23, version '7', variant 8, 9, a, b, A or B. Nothing may precede or
+// follow it (a trailing "\n" fails).
+bool is_valid(std::string_view text) noexcept;
+
+// Throws std::invalid_argument("Invalid UUIDv7 value.") unless is_valid(text).
+void assert_valid(std::string_view text);
+
+// The timestamp of a valid id (either case). Throws like assert_valid.
+std::int64_t timestamp_ms(std::string_view id);
+
+// The smallest and largest id text possible for a timestamp:
+//   min: <ts>-7000-8000-000000000000    max: <ts>-7fff-bfff-ffffffffffff
+// where <ts> is the 12-hex-digit timestamp split 8-4. Used as inclusive bounds of
+// time-range queries. Throws std::out_of_range outside 0 ... kMaxTimestampMs: storh did
+// not check, and formatted such values into bounds that meant nothing.
+std::string min_for_timestamp_ms(std::int64_t ts_ms);
+std::string max_for_timestamp_ms(std::int64_t ts_ms);
+
+// Forgets the last timestamp and E, so the next id starts a fresh random sequence even
+// within the same millisecond. For tests and benchmarks that need a known starting point.
+void reset_for_tests() noexcept;
+
+}  // namespace storh::engines::uuid_v7

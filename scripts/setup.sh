@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages storh-host builds against, only when one is missing.
+# Safe to run again: it does nothing when everything is present.
+set -euo pipefail
+
+packages=(
+  build-essential cmake            # g++ 12, CMake 3.25
+  libboost-dev                     # Boost 1.74 headers, Boost.DLL included (header-only)
+  libtomlplusplus-dev              # toml++ 3.3: suite files with source positions
+  libfmt-dev                       # fmt 9: formatting of reports and messages
+  catch2                           # Catch2 2.13: the test framework
+  libxxhash-dev                    # xxHash 0.8: checksums and fingerprints
+  libsqlite3-dev                   # SQLite 3.40: the mirror engine
+  nlohmann-json3-dev               # nlohmann-json 3.11: result files in and out
+  clang-format                     # formatting check (.clang-format)
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+echo "setup: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian 12 machine, builds, and runs every test twice: a normal build
+# (build-test/) and an AddressSanitizer + UndefinedBehaviorSanitizer build (build-asan/).
+# STORH_TEST_SANITIZE=0 skips the sanitizer build for a quicker local loop.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+./scripts/setup.sh
+jobs=$(nproc)
+
+run_suite() {  # <build dir> <cmake options...>
+  local dir=$1
+  shift
+  cmake -S . -B "$dir" -DSTORH_BUILD_TESTS=ON -DSTORH_WARNINGS_AS_ERRORS=ON "$@" >/dev/null
+  cmake --build "$dir" -j"$jobs"
+  ctest --test-dir "$dir" -j"$jobs" --output-on-failure --timeout 600
+}
+
+run_suite build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo
+if [[ "${STORH_TEST_SANITIZE:-1}" != 0 ]]; then
+  # handle_segv=0: a fixture plugin's deliberate SIGSEGV must stay a signal.
+  ASAN_OPTIONS=handle_segv=0:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DSTORH_SANITIZE=ON
+fi

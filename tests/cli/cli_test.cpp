@@ -1,0 +1,227 @@
+// End to end through run_cli: suites in, result files and reports out, with workers
+// as real processes of the built storh-host.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "result/json.h"
+#include "test_support.h"
+
+using storh::test::cli;
+using storh::test::contains;
+using storh::test::ScratchDir;
+
+namespace {
+
+const std::string kFixtureSuites = std::string(STORH_TEST_SOURCE_DIR) + "/tests/fixtures/suites/";
+const std::string kFixturePath = std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR;
+
+nlohmann::json read_json(const std::filesystem::path& file) {
+  return nlohmann::json::parse(storh::test::read_text(file));
+}
+
+const nlohmann::json* failure_for(const nlohmann::json& result, const std::string& behaviour) {
+  for (const nlohmann::json& f : result["failures"]) {
+    if (f["params"]["behaviour"] == behaviour) return &f;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("cli: each misbehaving worker becomes a failure record and the others still run",
+          "[cli][containment]") {
+  ScratchDir dir;
+  const auto output = dir / "containment.json";
+  const auto run = cli({kFixtureSuites + "containment.toml", kFixturePath,
+                        "--output=" + output.string(), "--work-dir=" + (dir / "work").string()});
+  INFO(run.out << run.err);
+  CHECK(run.code == 1);
+  REQUIRE(std::filesystem::exists(output));
+  const nlohmann::json result = read_json(output);
+  CHECK(result["interrupted"] == false);
+  REQUIRE(result["failures"].size() == 6);
+
+  const nlohmann::json* crash = failure_for(result, "crash");
+  REQUIRE(crash != nullptr);
+  CHECK((*crash)["kind"] == "crashed");
+  CHECK((*crash)["signal"] == 11);
+  CHECK((*crash)["operation"] == "second");
+  CHECK(contains((*crash)["stderr_tail"].get<std::string>(), "misbehave: first done, now crash"));
+
+  const nlohmann::json* hang = failure_for(result, "hang");
+  REQUIRE(hang != nullptr);
+  CHECK((*hang)["kind"] == "timeout");
+  CHECK((*hang)["operation"] == "second");
+
+  const nlohmann::json* oom = failure_for(result, "oom");
+  REQUIRE(oom != nullptr);
+  CHECK((*oom)["kind"] == "memory");
+  CHECK(contains((*oom)["message"].get<std::string>(), "memory limit"));
+
+  const nlohmann::json* fail = failure_for(result, "fail");
+  REQUIRE(fail != nullptr);
+  CHECK((*fail)["kind"] == "failed");
+  CHECK((*fail)["message"] == "second: counted 3 rows, expected 4");
+  CHECK((*fail)["exit_code"] == 1);
+
+  const nlohmann::json* thrown = failure_for(result, "throw");
+  REQUIRE(thrown != nullptr);
+  CHECK((*thrown)["kind"] == "failed");
+  CHECK((*thrown)["message"] == "second: engine threw");
+
+  const nlohmann::json* exited = failure_for(result, "exit");
+  REQUIRE(exited != nullptr);
+  CHECK((*exited)["kind"] == "exit");
+  CHECK((*exited)["exit_code"] == 7);
+
+  // The healthy cell has every operation; failed cells keep what finished before.
+  const nlohmann::json& flat = result["results"]["misbehave"];
+  CHECK(flat.contains("second[behaviour=ok]"));
+  CHECK(flat.contains("latency[behaviour=ok]"));
+  CHECK(flat.contains("first[behaviour=crash]"));
+  CHECK_FALSE(flat.contains("second[behaviour=crash]"));
+  // A failed step never reports a time.
+  CHECK_FALSE(flat.contains("second[behaviour=fail]"));
+
+  // Work directories are removed after the suite.
+  CHECK(std::filesystem::is_empty(dir / "work"));
+  CHECK(contains(run.out, "[misbehave]"));
+  CHECK(contains(run.out, "crashed"));
+}
+
+TEST_CASE("cli: per-item latencies are summarised with only the percentiles the count supports",
+          "[cli]") {
+  ScratchDir dir;
+  const auto output = dir / "latency.json";
+  const auto run = cli({kFixtureSuites + "containment.toml", kFixturePath, "--output=" + output.string(),
+                        "--set", "misbehave.behaviour=ok", "--set", "misbehave.items=150",
+                        "--repeat=2"});
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 0);
+  const nlohmann::json result = read_json(output);
+  const nlohmann::json* latency = nullptr;
+  for (const nlohmann::json& m : result["metrics"]) {
+    if (m["key"] == "misbehave.latency") latency = &m;
+  }
+  REQUIRE(latency != nullptr);
+  CHECK((*latency)["samples"].size() == 2);
+  CHECK((*latency)["latency"]["count"] == 300);
+  CHECK((*latency)["latency"]["p99"].is_number());
+  CHECK((*latency)["latency"]["p99_9"].is_null());
+  CHECK(result["runs"].size() == 2);
+  CHECK(result["runs"][0]["peak_rss_bytes"].get<std::uint64_t>() > 0);
+}
+
+TEST_CASE("cli: the result file reads back and the report is a function of it", "[cli][report]") {
+  ScratchDir dir;
+  const auto output = dir / "r.json";
+  const auto run = cli({kFixtureSuites + "containment.toml", kFixturePath,
+                        "--output=" + output.string(), "--set=misbehave.behaviour=ok,fail"});
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 1);
+  auto parsed = storh::result::read_result_file(output);
+  REQUIRE(parsed.ok());
+  // Writing what was read gives the same bytes.
+  CHECK(storh::result::to_json_text(*parsed) == storh::test::read_text(output));
+
+  const auto text = cli({"report", output.string()});
+  CHECK(text.code == 0);
+  CHECK(contains(text.out, "[misbehave]"));
+  const auto md = cli({"report", output.string(), "--format=md"});
+  CHECK(md.code == 0);
+  CHECK(contains(md.out, "|"));
+  CHECK(cli({"report", output.string()}).out == text.out);
+}
+
+TEST_CASE("cli: a corrupt or foreign result file is an error, not a crash", "[cli][report]") {
+  ScratchDir dir;
+  storh::test::write_text(dir / "bad.json", "{\"schema_version\": 1, \"metrics\": [");
+  auto run = cli({"report", (dir / "bad.json").string()});
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "bad.json: not valid JSON"));
+
+  storh::test::write_text(dir / "old.json", R"({"dataset": 1000, "results": {"doc": {"put": 0.4}}})");
+  run = cli({"report", (dir / "old.json").string()});
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "not a storh-host result file"));
+
+  storh::test::write_text(dir / "typed.json",
+                          R"({"schema_version": 1, "interrupted": "no"})");
+  run = cli({"report", (dir / "typed.json").string()});
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "/interrupted: expected true or false, got string"));
+
+  run = cli({"report", (dir / "missing.json").string()});
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "missing.json: cannot open"));
+}
+
+TEST_CASE("cli: validate names file, line and column of a bad suite", "[cli][suite]") {
+  ScratchDir dir;
+  storh::test::write_text(dir / "typo.toml", "name = \"x\"\n[engines.misbehav]\n");
+  auto run = cli({"validate", (dir / "typo.toml").string(), kFixturePath});
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "typo.toml:2:"));
+  CHECK(contains(run.err, "unknown engine \"misbehav\""));
+  CHECK(contains(run.err, "misbehave"));
+
+  storh::test::write_text(dir / "value.toml",
+                          "[engines.misbehave.params]\nbehaviour = \"explode\"\n");
+  run = cli({"validate", (dir / "value.toml").string(), kFixturePath});
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "value.toml:2:"));
+  CHECK(contains(run.err, "crash"));  // the allowed values are listed
+
+  run = cli({"validate", kFixtureSuites + "containment.toml", kFixturePath});
+  CHECK(run.code == 0);
+  CHECK(contains(run.out, "7 cell(s)"));
+}
+
+TEST_CASE("cli: list shows plugins and names every refused one", "[cli][loader]") {
+  auto run = cli({"list", kFixturePath});
+  CHECK(run.code == 1);  // crash_on_load cannot be described
+  CHECK(contains(run.out, "misbehave 1.0.0"));
+  CHECK(contains(run.out, "behaviour"));
+  CHECK(contains(run.err, "storh_crash_on_load.so"));
+  CHECK(contains(run.err, "signal 11"));
+
+  run = cli({"list", std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR + "/refused"});
+  CHECK(run.code == 1);
+  CHECK(contains(run.err, "check \"ABI major\" failed"));
+  CHECK(contains(run.err, "check \"toolchain\" failed"));
+  CHECK(contains(run.err, "no storh_plugin_manifest symbol"));
+  CHECK(contains(run.err, "undefined symbol"));
+}
+
+TEST_CASE("cli: a plugin that crashes while loading fails its cells, not the run", "[cli]") {
+  ScratchDir dir;
+  storh::test::write_text(dir / "s.toml",
+                          "datasets = [5]\n[engines.crash_on_load]\n[engines.misbehave]\n");
+  const auto run = cli({(dir / "s.toml").string(), kFixturePath,
+                        "--output=" + (dir / "o.json").string()});
+  INFO(run.out << run.err);
+  CHECK(run.code == 1);
+  const nlohmann::json result = read_json(dir / "o.json");
+  REQUIRE(result["failures"].size() == 1);
+  CHECK(result["failures"][0]["engine"] == "crash_on_load");
+  CHECK(result["failures"][0]["kind"] == "load");
+  CHECK(result["results"]["misbehave"].contains("first"));
+}
+
+TEST_CASE("cli: help, version and bad arguments", "[cli]") {
+  for (const char* command : {"run", "validate", "list", "report"}) {
+    const auto run = cli({command, "--help"});
+    CHECK(run.code == 0);
+    CHECK(contains(run.out, std::string("Usage: storh-host ") + (std::string(command) == "run" ? "[run]" : command)));
+  }
+  CHECK(cli({"--help"}).code == 0);
+  CHECK(contains(cli({"--version"}).out, "storh-host "));
+  auto run = cli({"frobnicate"});
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "unknown command \"frobnicate\""));
+  run = cli({"run", kFixtureSuites + "containment.toml", "--repeats=3"});
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "unknown option \"--repeats=3\""));
+  CHECK(contains(run.err, "--repeat=..."));
+  CHECK(cli({}).code == 2);
+}

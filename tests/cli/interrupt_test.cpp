@@ -1,0 +1,54 @@
+// Ctrl-C (here SIGTERM, handled the same way) stops the worker, removes the work
+// directories and writes the partial result marked interrupted.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "test_support.h"
+#include "worker/process.h"
+
+using storh::test::ScratchDir;
+
+TEST_CASE("cli: an interrupted run writes a partial result and cleans up", "[cli][interrupt]") {
+  ScratchDir dir;
+  const auto output = dir / "hang.json";
+  const auto work = dir / "work";
+  std::atomic<bool> cancel{false};
+  storh::worker::ProcessOptions options;
+  options.argv = {STORH_TEST_HOST,
+                  std::string(STORH_TEST_SOURCE_DIR) + "/tests/fixtures/suites/hang.toml",
+                  std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR,
+                  "--output=" + output.string(), "--work-dir=" + work.string()};
+  options.cancel = &cancel;
+  options.timeout_seconds = 120;
+  options.kill_grace_seconds = 60;  // the host needs time to write its partial result  // a safety net for a broken build, not a measurement
+
+  // Interrupt once the hanging worker's directory exists, i.e. the cell is running.
+  std::thread interrupter([&] {
+    for (int i = 0; i < 3000 && !cancel.load(); ++i) {
+      std::error_code ec;
+      for (const auto& root : std::filesystem::directory_iterator(work, ec)) {
+        for (const auto& run : std::filesystem::directory_iterator(root.path(), ec)) {
+          (void)run;
+          cancel.store(true);
+        }
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    cancel.store(true);
+  });
+  const storh::worker::ProcessOutcome outcome = storh::worker::run_process(options);
+  interrupter.join();
+
+  INFO(outcome.stderr_tail);
+  REQUIRE(outcome.exit_code.has_value());
+  CHECK(*outcome.exit_code == 130);
+  const nlohmann::json result = nlohmann::json::parse(storh::test::read_text(output));
+  CHECK(result["interrupted"] == true);
+  REQUIRE(result["failures"].size() == 1);
+  CHECK(result["failures"][0]["kind"] == "interrupted");
+  CHECK(std::filesystem::is_empty(work));
+}
