@@ -120,14 +120,29 @@ void append_json_string(std::string& out, std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
     switch (c) {
-      case '"': out += "\\\""; continue;
-      case '\\': out += "\\\\"; continue;
-      case '\b': out += "\\b"; continue;
-      case '\f': out += "\\f"; continue;
-      case '\n': out += "\\n"; continue;
-      case '\r': out += "\\r"; continue;
-      case '\t': out += "\\t"; continue;
-      default: break;
+      case '"':
+        out += "\\\"";
+        continue;
+      case '\\':
+        out += "\\\\";
+        continue;
+      case '\b':
+        out += "\\b";
+        continue;
+      case '\f':
+        out += "\\f";
+        continue;
+      case '\n':
+        out += "\\n";
+        continue;
+      case '\r':
+        out += "\\r";
+        continue;
+      case '\t':
+        out += "\\t";
+        continue;
+      default:
+        break;
     }
     if (c < 0x20) {
       out += "\\u00";
@@ -145,7 +160,9 @@ void append_json_string(std::string& out, std::string_view text) {
   out += '"';
 }
 
-void append_compact(std::string& out, const Json& value) { append_value(out, value, -1); }
+void append_compact(std::string& out, const Json& value) {
+  append_value(out, value, -1);
+}
 
 void append_pretty(std::string& out, const Json& value, int indent_level) {
   append_value(out, value, indent_level);

@@ -16,7 +16,6 @@
 namespace storh::engines::uuid_v7 {
 namespace {
 
-constexpr std::size_t kEntropySize = 10;
 constexpr std::size_t kPoolSize = 4096;  // one getrandom(2) call per ~400 new milliseconds
 constexpr char kHexDigits[] = "0123456789abcdef";
 
@@ -91,15 +90,16 @@ void draw_entropy() {
 
 void check_timestamp(std::int64_t ts_ms) {
   if (ts_ms < 0 || ts_ms > kMaxTimestampMs) {
-    throw std::out_of_range("UUIDv7 timestamp " + std::to_string(ts_ms) +
-                            " ms is outside 0 .. " + std::to_string(kMaxTimestampMs));
+    throw std::out_of_range("UUIDv7 timestamp " + std::to_string(ts_ms) + " ms is outside 0 .. " +
+                            std::to_string(kMaxTimestampMs));
   }
 }
 
 // Both hex digits of every byte value: one copy per byte instead of two lookups.
 constexpr std::array<std::array<char, 2>, 256> kHexPairs = [] {
   std::array<std::array<char, 2>, 256> table{};
-  for (std::size_t byte = 0; byte < 256; ++byte) table[byte] = {kHexDigits[byte >> 4], kHexDigits[byte & 0xf]};
+  for (std::size_t byte = 0; byte < 256; ++byte)
+    table[byte] = {kHexDigits[byte >> 4], kHexDigits[byte & 0xf]};
   return table;
 }();
 
@@ -203,7 +203,9 @@ std::string generate(std::int64_t ts_ms) {
   return id;
 }
 
-std::string generate() { return generate(now_ms()); }
+std::string generate() {
+  return generate(now_ms());
+}
 
 bool is_valid(std::string_view text) noexcept {
   if (text.size() != kTextSize) return false;
@@ -257,6 +259,14 @@ void reset_for_tests() noexcept {
   const std::lock_guard<SpinLock> guard(g_state.lock);
   g_state.last_ts = -1;
   g_state.has_entropy = false;
+}
+
+void set_state_for_tests(std::int64_t last_ts_ms,
+                         const std::array<unsigned char, kEntropySize>& entropy) noexcept {
+  const std::lock_guard<SpinLock> guard(g_state.lock);
+  g_state.last_ts = last_ts_ms;
+  g_state.entropy = entropy;
+  g_state.has_entropy = true;
 }
 
 }  // namespace storh::engines::uuid_v7

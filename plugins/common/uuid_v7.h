@@ -19,6 +19,7 @@
 // Randomness comes from getrandom(2), read 4 KiB at a time.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -27,6 +28,8 @@
 namespace storh::engines::uuid_v7 {
 
 inline constexpr std::size_t kTextSize = 36;
+// Bytes of the entropy buffer E: 74 of its 80 bits appear in an id.
+inline constexpr std::size_t kEntropySize = 10;
 // Timestamps are 48-bit: 0 ... kMaxTimestampMs (year 10889).
 inline constexpr std::int64_t kMaxTimestampMs = (std::int64_t{1} << 48) - 1;
 
@@ -64,5 +67,10 @@ std::string max_for_timestamp_ms(std::int64_t ts_ms);
 // Forgets the last timestamp and E, so the next id starts a fresh random sequence even
 // within the same millisecond. For tests and benchmarks that need a known starting point.
 void reset_for_tests() noexcept;
+
+// For tests of the counter: continue as if the last id had been made from `last_ts_ms`
+// and entropy buffer `entropy` (E0..E9), so generate(last_ts_ms) yields E + 1.
+void set_state_for_tests(std::int64_t last_ts_ms,
+                         const std::array<unsigned char, kEntropySize>& entropy) noexcept;
 
 }  // namespace storh::engines::uuid_v7

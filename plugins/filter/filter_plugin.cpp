@@ -88,7 +88,8 @@ class FilterEngine final : public storh::Engine {
       return s;
     }
     const auto last = static_cast<std::int64_t>(n);
-    const auto in_range = engines::RecordQuery::all().time_range_ms(kStartMs + 10, kStartMs + last - 10);
+    const auto in_range =
+        engines::RecordQuery::all().time_range_ms(kStartMs + 10, kStartMs + last - 10);
     if (Status s = count_step(ctx, "record_range", table, in_range, n >= 19 ? n - 19 : 0);
         !s.ok()) {
       return s;

@@ -23,9 +23,12 @@ int three_way(const T& a, const T& b) noexcept {
 // mantissa), so no two distinct numbers compare equal through rounding.
 long double as_long_double(const Json& v) noexcept {
   switch (v.type()) {
-    case Type::number_integer: return static_cast<long double>(v.get<std::int64_t>());
-    case Type::number_unsigned: return static_cast<long double>(v.get<std::uint64_t>());
-    default: return static_cast<long double>(v.get<double>());
+    case Type::number_integer:
+      return static_cast<long double>(v.get<std::int64_t>());
+    case Type::number_unsigned:
+      return static_cast<long double>(v.get<std::uint64_t>());
+    default:
+      return static_cast<long double>(v.get<double>());
   }
 }
 
@@ -79,11 +82,16 @@ bool strict_equal(const Json& a, const Json& b) noexcept {
   }
   if (a.type() != b.type()) return false;
   switch (a.type()) {
-    case Type::null: return true;
-    case Type::boolean: return a.get<bool>() == b.get<bool>();
-    case Type::number_float: return a.get<double>() == b.get<double>();
-    case Type::string: return a.get_ref<const std::string&>() == b.get_ref<const std::string&>();
-    default: return false;  // binary and discarded values are never query values
+    case Type::null:
+      return true;
+    case Type::boolean:
+      return a.get<bool>() == b.get<bool>();
+    case Type::number_float:
+      return a.get<double>() == b.get<double>();
+    case Type::string:
+      return a.get_ref<const std::string&>() == b.get_ref<const std::string&>();
+    default:
+      return false;  // binary and discarded values are never query values
   }
 }
 

@@ -36,17 +36,37 @@ QueryOperator checked_operator(std::string_view name) {
 
 // Uniform access to an actual value that is either a Json (nullptr = missing) or a
 // string known to be present (the record id), so evaluate() is written once.
-bool present(const Json* actual) { return actual != nullptr; }
-bool present(std::string_view) { return true; }
-bool equal_to(const Json* actual, const Json& v) { return strict_equal(*actual, v); }
-bool equal_to(std::string_view actual, const Json& v) { return strict_equal(actual, v); }
-int compare_to(const Json* actual, const Json& v) { return compare(*actual, v); }
-int compare_to(std::string_view actual, const Json& v) { return compare(actual, v); }
-bool is_string(const Json* actual) { return actual->is_string(); }
-bool is_string(std::string_view) { return true; }
+bool present(const Json* actual) {
+  return actual != nullptr;
+}
+bool present(std::string_view) {
+  return true;
+}
+bool equal_to(const Json* actual, const Json& v) {
+  return strict_equal(*actual, v);
+}
+bool equal_to(std::string_view actual, const Json& v) {
+  return strict_equal(actual, v);
+}
+int compare_to(const Json* actual, const Json& v) {
+  return compare(*actual, v);
+}
+int compare_to(std::string_view actual, const Json& v) {
+  return compare(actual, v);
+}
+bool is_string(const Json* actual) {
+  return actual->is_string();
+}
+bool is_string(std::string_view) {
+  return true;
+}
 // Only after is_string().
-std::string_view string_of(const Json* actual) { return actual->get_ref<const std::string&>(); }
-std::string_view string_of(std::string_view actual) { return actual; }
+std::string_view string_of(const Json* actual) {
+  return actual->get_ref<const std::string&>();
+}
+std::string_view string_of(std::string_view actual) {
+  return actual;
+}
 
 template <typename Actual>
 bool in_list(const Actual& actual, const Json& list) {
@@ -72,13 +92,13 @@ std::optional<QueryOperator> parse_operator(std::string_view name) noexcept {
   return std::nullopt;
 }
 
-QueryCondition::QueryCondition(std::string field, QueryOperator op, Json value,
-                               Json second_value)
+QueryCondition::QueryCondition(std::string field, QueryOperator op, Json value, Json second_value)
     : field_(std::move(field)),
       op_(op),
       value_(std::move(value)),
       second_value_(std::move(second_value)) {
-  if (is_blank_field(field_)) throw std::invalid_argument("QueryCondition: field must not be blank");
+  if (is_blank_field(field_))
+    throw std::invalid_argument("QueryCondition: field must not be blank");
 }
 
 QueryCondition::QueryCondition(std::string field, std::string_view op, Json value,
@@ -90,19 +110,28 @@ template <typename Actual>
 bool QueryCondition::evaluate(const Actual& actual) const {
   const bool exists = present(actual);
   switch (op_) {
-    case QueryOperator::eq: return exists && equal_to(actual, value_);
-    case QueryOperator::neq: return !exists || !equal_to(actual, value_);
-    case QueryOperator::in: return exists && value_.is_array() && in_list(actual, value_);
+    case QueryOperator::eq:
+      return exists && equal_to(actual, value_);
+    case QueryOperator::neq:
+      return !exists || !equal_to(actual, value_);
+    case QueryOperator::in:
+      return exists && value_.is_array() && in_list(actual, value_);
     case QueryOperator::not_in:
       return !exists || (value_.is_array() && !in_list(actual, value_));
-    case QueryOperator::gt: return exists && compare_to(actual, value_) > 0;
-    case QueryOperator::gte: return exists && compare_to(actual, value_) >= 0;
-    case QueryOperator::lt: return exists && compare_to(actual, value_) < 0;
-    case QueryOperator::lte: return exists && compare_to(actual, value_) <= 0;
+    case QueryOperator::gt:
+      return exists && compare_to(actual, value_) > 0;
+    case QueryOperator::gte:
+      return exists && compare_to(actual, value_) >= 0;
+    case QueryOperator::lt:
+      return exists && compare_to(actual, value_) < 0;
+    case QueryOperator::lte:
+      return exists && compare_to(actual, value_) <= 0;
     case QueryOperator::between:
       return exists && compare_to(actual, value_) >= 0 && compare_to(actual, second_value_) <= 0;
-    case QueryOperator::exists: return exists;
-    case QueryOperator::missing: return !exists;
+    case QueryOperator::exists:
+      return exists;
+    case QueryOperator::missing:
+      return !exists;
     case QueryOperator::prefix:
       return exists && is_string(actual) && value_.is_string() &&
              string_of(actual).starts_with(value_.get_ref<const std::string&>());
@@ -110,9 +139,13 @@ bool QueryCondition::evaluate(const Actual& actual) const {
   throw std::logic_error("QueryCondition: corrupt operator");
 }
 
-bool QueryCondition::matches_value(const Json* actual) const { return evaluate(actual); }
+bool QueryCondition::matches_value(const Json* actual) const {
+  return evaluate(actual);
+}
 
-bool QueryCondition::matches_value(std::string_view actual) const { return evaluate(actual); }
+bool QueryCondition::matches_value(std::string_view actual) const {
+  return evaluate(actual);
+}
 
 bool QueryCondition::matches_data(std::string_view id, const Json& data) const {
   if (targets_id()) return evaluate(id);

@@ -12,7 +12,20 @@
 
 namespace storh::engines {
 
-enum class QueryOperator { eq, neq, in, not_in, gt, gte, lt, lte, between, exists, missing, prefix };
+enum class QueryOperator {
+  eq,
+  neq,
+  in,
+  not_in,
+  gt,
+  gte,
+  lt,
+  lte,
+  between,
+  exists,
+  missing,
+  prefix
+};
 
 // The names storh uses: "eq", "neq", "in", "notIn", "gt", "gte", "lt", "lte",
 // "between", "exists", "missing", "prefix".

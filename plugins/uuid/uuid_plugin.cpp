@@ -126,8 +126,8 @@ class UuidEngine final : public storh::Engine {
         std::uint64_t valid = 0;
         for (std::uint64_t i = 0; i < n; ++i) valid += uuid_v7::is_valid(i % 2 == 0 ? even : odd);
         if (valid != n) {
-          return Status::error("validate: " + std::to_string(valid) + " of " +
-                               std::to_string(n) + " ids were valid, expected all");
+          return Status::error("validate: " + std::to_string(valid) + " of " + std::to_string(n) +
+                               " ids were valid, expected all");
         }
         return {};
       });

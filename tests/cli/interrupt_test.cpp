@@ -23,6 +23,7 @@ TEST_CASE("cli: an interrupted run writes a partial result and cleans up", "[cli
                   std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR,
                   "--output=" + output.string(), "--work-dir=" + work.string()};
   options.cancel = &cancel;
+  options.capture_stdout = true;  // the report; the test reads the result file
   options.timeout_seconds = 120;
   options.kill_grace_seconds = 60;  // the host needs time to write its partial result  // a safety net for a broken build, not a measurement
 

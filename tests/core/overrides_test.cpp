@@ -1,8 +1,8 @@
 // Command-line overrides applied to a parsed suite.
 #include <stdexcept>
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 
 #include "suite/parse.h"
 #include "suite_test_util.h"
@@ -109,8 +109,7 @@ TEST_CASE("overrides: --engine keeps the named engines in suite order", "[suite]
   CHECK(engine_names(suite) == std::vector<std::string>{"doc", "log"});
 }
 
-TEST_CASE("overrides: --engine adds an engine the suite does not configure",
-          "[suite][overrides]") {
+TEST_CASE("overrides: --engine adds an engine the suite does not configure", "[suite][overrides]") {
   Overrides overrides;
   overrides.engines = {"filter,doc,cache"};
   const Suite suite = overridden(overrides);
@@ -205,8 +204,8 @@ TEST_CASE("overrides: --output, --work-dir and --plugin-path", "[suite][override
 
 TEST_CASE("overrides: --set parses values as TOML scalars", "[suite][overrides]") {
   Overrides overrides;
-  overrides.sets = {"log.segment_size=4096", "doc.ratio=1.5", "doc.fsync=true",
-                    "doc.mode=\"fast\"", "doc.validation=hash", "doc.when=2024-01-01"};
+  overrides.sets = {"log.segment_size=4096", "doc.ratio=1.5",       "doc.fsync=true",
+                    "doc.mode=\"fast\"",     "doc.validation=hash", "doc.when=2024-01-01"};
   const Suite suite = overridden(overrides);
   const ParamSetting& segment_size = param(suite, "log", "segment_size");
   CHECK_FALSE(segment_size.is_list);

@@ -13,8 +13,8 @@ using namespace storh::suite::testing;
 
 TEST_CASE("suite: unknown top-level key lists the valid keys and the closest one", "[suite]") {
   std::vector<SuiteError> errors;
-  const auto suite = parse_suite("name = \"x\"\ndatasets = [1000]\nrepeats = 3\n[engines.doc]\n",
-                                 kOrigin, errors);
+  const auto suite =
+      parse_suite("name = \"x\"\ndatasets = [1000]\nrepeats = 3\n[engines.doc]\n", kOrigin, errors);
   CHECK_FALSE(suite.has_value());
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].str() ==
@@ -155,11 +155,21 @@ operations = []
 )"),
                                  kOrigin, errors);
   CHECK_FALSE(suite.has_value());
-  CHECK(errors.size() == 4);
+  REQUIRE(errors.size() == 4);
+  CHECK(errors[3].pos.line == 5);  // in file order
   error_should_be_reported(errors, kOrigin, "1:10", "\"repeat\"");
   error_should_be_reported(errors, kOrigin, "2:10", "\"warmup\"");
   error_should_be_reported(errors, kOrigin, "3:10", "\"Doc\"");
   error_should_be_reported(errors, kOrigin, "5:14", "\"engines.doc.operations\"");
+}
+
+TEST_CASE("suite: unknown keys are reported in file order with the other errors", "[suite]") {
+  std::vector<SuiteError> errors;
+  CHECK_FALSE(parse_suite("repeat = 0\nrepaet = 1\n[engines.doc]\n", kOrigin, errors));
+  REQUIRE(errors.size() == 2);
+  CHECK(errors[0].pos.str() == "suites/x.toml:1:10");
+  CHECK(errors[1].pos.str() == "suites/x.toml:2:1");
+  CHECK(errors[1].message.find("did you mean \"repeat\"?") != std::string::npos);
 }
 
 TEST_CASE("suite: a minimal suite gets the documented defaults", "[suite]") {
@@ -280,8 +290,7 @@ middle = [1]
 }
 
 TEST_CASE("suite: engines may be written inline or with dotted keys", "[suite]") {
-  const Suite suite =
-      parse_ok("engines = { uuid = {}, doc = { params = { n = 1 } } }\n");
+  const Suite suite = parse_ok("engines = { uuid = {}, doc = { params = { n = 1 } } }\n");
   REQUIRE(suite.engines.size() == 2);
   CHECK(suite.engines[0].name == "uuid");
   CHECK(suite.engines[1].name == "doc");

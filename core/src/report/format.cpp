@@ -40,7 +40,8 @@ Scaled scale(double value, int digits, int min_power, int max_power) {
 std::string format_seconds(double seconds) {
   constexpr std::array<const char*, 4> kUnits = {"ns", "us", "ms", "s"};  // powers -3..0
   const Scaled scaled = scale(seconds, 4, -3, 0);
-  return fmt::format("{} {}", scaled.number, kUnits[static_cast<std::size_t>(scaled.power + 3)]);
+  const int unit = scaled.power + 3;
+  return fmt::format("{} {}", scaled.number, kUnits[static_cast<std::size_t>(unit)]);
 }
 
 std::string format_rate(double per_second, std::string_view unit) {

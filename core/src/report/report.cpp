@@ -5,12 +5,12 @@
 #include <optional>
 #include <string_view>
 #include <tuple>
-#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "report/format.h"
+#include "suite/parse.h"  // param_value_text: the one canonical text of a value
 
 namespace storh::report {
 namespace {
@@ -40,12 +40,12 @@ std::vector<EngineBlock> engine_blocks(const ResultFile& result) {
     return blocks.size() - 1;
   };
   for (const auto& engine : result.experiment.engines) {
-    block_of(engine.name);
-    scenarios.back() = &engine.operations;
+    scenarios[block_of(engine.name)] = &engine.operations;
   }
   const std::size_t listed = blocks.size();
-  for (const Metric& metric : result.metrics)
+  for (const Metric& metric : result.metrics) {
     blocks[block_of(metric.engine)].metrics.push_back(&metric);
+  }
   std::sort(blocks.begin() + static_cast<std::ptrdiff_t>(listed), blocks.end(),
             [](const EngineBlock& a, const EngineBlock& b) { return a.name < b.name; });
 
@@ -73,24 +73,12 @@ std::string label_of(const Metric& metric) {
   return metric.key.empty() ? metric.operation : metric.key;
 }
 
-// The canonical text of a parameter value, as in metric keys: 42, 1.5, true, hash.
-std::string value_text(const ParamValue& value) {
-  return std::visit(
-      [](const auto& v) -> std::string {
-        using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, bool>)
-          return v ? "true" : "false";
-        else if constexpr (std::is_same_v<T, std::string>)
-          return v;
-        else
-          return fmt::format("{}", v);
-      },
-      value);
-}
-
 std::string params_text(const std::vector<result::Param>& params) {
   std::vector<std::string> parts;
-  for (const auto& [name, value] : params) parts.push_back(name + "=" + value_text(value));
+  parts.reserve(params.size());
+  for (const auto& [name, value] : params) {
+    parts.push_back(name + "=" + suite::param_value_text(value));
+  }
   return fmt::format("{}", fmt::join(parts, " "));
 }
 
@@ -189,12 +177,16 @@ std::string metric_line(const Metric& metric, std::uint32_t repeat) {
     line += fmt::format("  ±{:.1f}%  ({} .. {})", *spread, format_seconds(metric.seconds.min),
                         format_seconds(metric.seconds.max));
   }
-  if (metric.seconds.runs < repeat)
+  // Fewer runs than repeats means some failed: the spread covers only the rest.
+  if (metric.seconds.runs < repeat) {
     line += fmt::format("  runs={}/{}", metric.seconds.runs, repeat);
-  if (metric.latency && metric.latency->p50)
+  }
+  if (metric.latency && metric.latency->p50) {
     line += "  p50 " + format_seconds(*metric.latency->p50);
-  if (metric.latency && metric.latency->p99)
+  }
+  if (metric.latency && metric.latency->p99) {
     line += "  p99 " + format_seconds(*metric.latency->p99);
+  }
   return line;
 }
 
@@ -318,10 +310,9 @@ void render_markdown(const ResultFile& result, std::string& out) {
   for (const auto& block : engine_blocks(result)) render_engine_table(block, out);
 
   if (result.failures.empty()) return;
-  out +=
-      "## Failures\n\n| engine | dataset | params | repeat | operation | kind | status | message "
-      "|\n"
-      "|---|---:|---|---:|---|---|---|---|\n";
+  out += "## Failures\n\n";
+  out += "| engine | dataset | params | repeat | operation | kind | status | message |\n";
+  out += "|---|---:|---|---:|---|---|---|---|\n";
   for (const Failure& failure : result.failures) {
     const std::string status = status_text(failure);
     out +=

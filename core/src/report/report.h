@@ -30,7 +30,9 @@ enum class ReportFormat { text, markdown };
 // Text: `storh-host suite=<name> datasets=<list> repeat=<k> fingerprint=<fp>`, an
 // `environment:` line, `warning: ...` lines, then `[engine]` blocks of lines
 // "  %-28s <median> <rate> ±x.x% (min .. max) p50 .. p99 ..", then `failures (n):`
-// with one line per failure and its stderr tail indented below it ("    | ...").
+// with one line per failure and the last 5 lines of its stderr indented below it
+// ("    | ..."). Repeats are shown as the result file numbers them (0-based, "warmup"
+// for a warm-up run) so a line can be matched with the JSON.
 //
 // Markdown: a title, the experiment as a list, warnings as quotes, an environment
 // table, one table per engine (operation | median | rate | ± | runs [| p50 | p99]),

@@ -1,6 +1,7 @@
 #include "stats/stats.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -150,16 +151,17 @@ Expected<LatencyHistogram> LatencyHistogram::from_json(const nlohmann::json& jso
   };
   if (!json.is_object()) return fail(fmt::format("expected an object, got {}", json.type_name()));
 
-  std::uint64_t fields[5] = {};
-  const char* const kNames[5] = {"count", "sum_ns", "min_ns", "max_ns", "sub_buckets"};
-  for (std::size_t i = 0; i < 5; ++i) {
-    const auto it = json.find(kNames[i]);
-    if (it == json.end()) return fail(fmt::format("missing \"{}\"", kNames[i]));
+  constexpr std::array<const char*, 5> kFields = {"count", "sum_ns", "min_ns", "max_ns",
+                                                  "sub_buckets"};
+  std::array<std::uint64_t, 5> values{};
+  for (std::size_t i = 0; i < kFields.size(); ++i) {
+    const auto it = json.find(kFields[i]);
+    if (it == json.end()) return fail(fmt::format("missing \"{}\"", kFields[i]));
     const auto value = unsigned_of(*it);
-    if (!value) return fail(fmt::format("\"{}\": expected a non-negative integer", kNames[i]));
-    fields[i] = *value;
+    if (!value) return fail(fmt::format("\"{}\": expected a non-negative integer", kFields[i]));
+    values[i] = *value;
   }
-  const auto [count, sum_ns, min_ns, max_ns, sub_buckets] = fields;
+  const auto [count, sum_ns, min_ns, max_ns, sub_buckets] = values;
   if (sub_buckets != kSubBucketCount) {
     return fail(
         fmt::format("\"sub_buckets\" is {}, this host uses {}", sub_buckets, kSubBucketCount));

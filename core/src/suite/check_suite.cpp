@@ -10,8 +10,8 @@ namespace storh::suite {
 namespace {
 
 using detail::did_you_mean;
-using detail::join;
 using detail::in_quotes;
+using detail::join;
 
 class Checker {
  public:
@@ -26,10 +26,14 @@ class Checker {
 
 std::string_view type_name(ParamType type) {
   switch (type) {
-    case ParamType::integer: return "an integer";
-    case ParamType::number: return "a number";
-    case ParamType::string: return "a string";
-    case ParamType::boolean: return "a boolean (true or false)";
+    case ParamType::integer:
+      return "an integer";
+    case ParamType::number:
+      return "a number";
+    case ParamType::string:
+      return "a string";
+    case ParamType::boolean:
+      return "a boolean (true or false)";
   }
   return "a value";
 }
@@ -37,11 +41,14 @@ std::string_view type_name(ParamType type) {
 // An integer is accepted where a number is declared, as written (no conversion).
 bool has_type(const ParamValue& value, ParamType type) {
   switch (type) {
-    case ParamType::integer: return std::holds_alternative<std::int64_t>(value);
+    case ParamType::integer:
+      return std::holds_alternative<std::int64_t>(value);
     case ParamType::number:
       return std::holds_alternative<double>(value) || std::holds_alternative<std::int64_t>(value);
-    case ParamType::string: return std::holds_alternative<std::string>(value);
-    case ParamType::boolean: return std::holds_alternative<bool>(value);
+    case ParamType::string:
+      return std::holds_alternative<std::string>(value);
+    case ParamType::boolean:
+      return std::holds_alternative<bool>(value);
   }
   return false;
 }
@@ -117,8 +124,9 @@ void check_params(Checker& checker, const EngineInfo& info, const EngineSetting&
     if (spec != info.params.end()) {
       check_values(checker, *spec, engine.name, param);
     } else if (names.empty()) {
-      checker.add(param.pos, fmt::format("unknown parameter {} for engine {} (it has no parameters)",
-                                         in_quotes(param.name), in_quotes(engine.name)));
+      checker.add(param.pos,
+                  fmt::format("unknown parameter {} for engine {} (it has no parameters)",
+                              in_quotes(param.name), in_quotes(engine.name)));
     } else {
       checker.add(param.pos, fmt::format("unknown parameter {} for engine {} (parameters: {}){}",
                                          in_quotes(param.name), in_quotes(engine.name), join(names),
@@ -153,10 +161,9 @@ void check_gate(Checker& checker, const Suite& suite,
     if (info == infos.end()) continue;  // unknown or not loaded: reported elsewhere
     const std::vector<std::string> names = operation_names(info->second);
     if (!contains(names, operation)) {
-      checker.add(metric.pos,
-                  fmt::format("gate metric {}: unknown operation {} (operations: {}){}",
-                              in_quotes(metric.value), in_quotes(operation), join(names),
-                              did_you_mean(operation, names)));
+      checker.add(metric.pos, fmt::format("gate metric {}: unknown operation {} (operations: {}){}",
+                                          in_quotes(metric.value), in_quotes(operation),
+                                          join(names), did_you_mean(operation, names)));
       continue;
     }
     const auto selected = [&](const Located<std::string>& op) { return op.value == operation; };
@@ -165,8 +172,8 @@ void check_gate(Checker& checker, const Suite& suite,
       std::vector<std::string> run;
       for (const Located<std::string>& op : engine->operations) run.push_back(op.value);
       checker.add(metric.pos,
-                  fmt::format("gate metric {} is never measured: the suite runs only {} of {}",
-                              in_quotes(metric.value), join(run), in_quotes(engine_name)));
+                  fmt::format("gate metric {} is never measured (operations run for {}: {})",
+                              in_quotes(metric.value), in_quotes(engine_name), join(run)));
     }
   }
 }
@@ -174,8 +181,7 @@ void check_gate(Checker& checker, const Suite& suite,
 }  // namespace
 
 bool check_suite(const Suite& suite, const std::vector<std::string>& known_engines,
-                 const std::map<std::string, EngineInfo>& infos,
-                 std::vector<SuiteError>& errors) {
+                 const std::map<std::string, EngineInfo>& infos, std::vector<SuiteError>& errors) {
   const std::size_t first_error = errors.size();
   Checker checker(errors);
   std::vector<std::string> known = known_engines;
@@ -186,11 +192,12 @@ bool check_suite(const Suite& suite, const std::vector<std::string>& known_engin
   for (const EngineSetting& engine : suite.engines) {
     if (!contains(known, engine.name)) {
       checker.add(engine.pos,
-                  known.empty() ? fmt::format("unknown engine {} (no engines found on the plugin "
-                                              "path)",
-                                              in_quotes(engine.name))
-                                : fmt::format("unknown engine {} (known: {}){}", in_quotes(engine.name),
-                                              join(known), did_you_mean(engine.name, known)));
+                  known.empty()
+                      ? fmt::format("unknown engine {} (no engines found on the plugin "
+                                    "path)",
+                                    in_quotes(engine.name))
+                      : fmt::format("unknown engine {} (known: {}){}", in_quotes(engine.name),
+                                    join(known), did_you_mean(engine.name, known)));
       continue;
     }
     const auto info = infos.find(engine.name);

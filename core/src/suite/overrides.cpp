@@ -38,15 +38,23 @@ std::optional<std::uint64_t> parse_count(std::string_view text) {
   if (!text.empty()) {
     switch (text.back()) {
       case 'k':
-      case 'K': multiple = 1'000; break;
-      case 'M': multiple = 1'000'000; break;
-      case 'G': multiple = 1'000'000'000; break;
-      default: break;
+      case 'K':
+        multiple = 1'000;
+        break;
+      case 'M':
+        multiple = 1'000'000;
+        break;
+      case 'G':
+        multiple = 1'000'000'000;
+        break;
+      default:
+        break;
     }
   }
   if (multiple != 1) text.remove_suffix(1);
   const std::optional<std::uint64_t> number = parse_whole(text);
-  if (!number || *number > std::numeric_limits<std::uint64_t>::max() / multiple) return std::nullopt;
+  if (!number || *number > std::numeric_limits<std::uint64_t>::max() / multiple)
+    return std::nullopt;
   return *number * multiple;
 }
 
@@ -91,7 +99,8 @@ void apply_engines(FlagErrors& errors, const std::vector<std::string>& flags, Su
     for (std::string_view part : detail::split_unquoted(flag, ',')) {
       part = trim(part);
       if (!detail::is_engine_name(part)) {
-        errors.add(kFlag, fmt::format("{} is not an engine name (use a-z, 0-9 and _)", in_quotes(part)));
+        errors.add(kFlag,
+                   fmt::format("{} is not an engine name (use a-z, 0-9 and _)", in_quotes(part)));
         ok = false;
       } else if (std::find(names.begin(), names.end(), part) == names.end()) {
         names.emplace_back(part);
@@ -136,7 +145,8 @@ void apply_set(FlagErrors& errors, std::string_view text, Suite& suite) {
   const std::size_t dot = target.find('.');
   if (equals == std::string_view::npos || dot == std::string_view::npos || dot == 0 ||
       dot + 1 == target.size()) {
-    errors.add(kFlag, fmt::format("expected engine.param=value[,value...], got {}", in_quotes(text)));
+    errors.add(kFlag,
+               fmt::format("expected engine.param=value[,value...], got {}", in_quotes(text)));
     return;
   }
   const std::string_view engine_name = target.substr(0, dot);
@@ -145,9 +155,9 @@ void apply_set(FlagErrors& errors, std::string_view text, Suite& suite) {
   if (engine == suite.engines.end()) {
     std::vector<std::string> names;
     for (const EngineSetting& e : suite.engines) names.push_back(e.name);
-    errors.add(kFlag, fmt::format("engine {} is not in the suite (engines: {}){}",
-                                  in_quotes(engine_name), detail::join(names),
-                                  detail::did_you_mean(engine_name, names)));
+    errors.add(kFlag,
+               fmt::format("engine {} is not in the suite (engines: {}){}", in_quotes(engine_name),
+                           detail::join(names), detail::did_you_mean(engine_name, names)));
     return;
   }
 
@@ -169,9 +179,8 @@ void apply_set(FlagErrors& errors, std::string_view text, Suite& suite) {
   }
   param.is_list = param.values.size() > 1;
 
-  const auto existing =
-      std::find_if(engine->params.begin(), engine->params.end(),
-                   [&](const ParamSetting& p) { return p.name == param.name; });
+  const auto existing = std::find_if(engine->params.begin(), engine->params.end(),
+                                     [&](const ParamSetting& p) { return p.name == param.name; });
   if (existing != engine->params.end()) {
     *existing = std::move(param);
   } else {
@@ -183,10 +192,10 @@ void apply_set(FlagErrors& errors, std::string_view text, Suite& suite) {
 template <typename T, typename Parse>
 void apply_limit(FlagErrors& errors, std::string_view flag, const std::string& text,
                  std::string_view expected, Parse parse, std::optional<T>& limit) {
-  if (text == "none") {
-    limit.reset();
-  } else if (const std::optional<T> value = parse(text); !value) {
-    errors.add(flag, fmt::format("expected {} (0 or none: unlimited), got {}", expected, in_quotes(text)));
+  const std::optional<T> value = text == "none" ? std::optional<T>(0) : parse(text);
+  if (!value) {
+    errors.add(
+        flag, fmt::format("expected {} (0 or none: unlimited), got {}", expected, in_quotes(text)));
   } else if (*value == 0) {
     limit.reset();
   } else {
@@ -228,7 +237,8 @@ bool apply_overrides(Suite& suite, const Overrides& overrides, std::vector<Suite
   }
   std::vector<std::filesystem::path> plugin_path;
   for (const std::string& dir : overrides.plugin_path) {
-    if (auto checked = non_empty(flag_errors, "--plugin-path", dir)) plugin_path.emplace_back(*checked);
+    if (auto checked = non_empty(flag_errors, "--plugin-path", dir))
+      plugin_path.emplace_back(*checked);
   }
   plugin_path.insert(plugin_path.end(), suite.plugin_path.begin(), suite.plugin_path.end());
   suite.plugin_path = std::move(plugin_path);

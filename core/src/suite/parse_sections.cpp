@@ -1,5 +1,6 @@
 // The [engines.<name>] and [gate] sections of a suite file.
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -9,10 +10,12 @@
 namespace storh::suite::detail {
 namespace {
 
-const std::vector<std::string> kEngineKeys = {"operations", "params"};
-const std::vector<std::string> kGateKeys = {"baseline", "metrics", "threshold"};
+constexpr std::array<std::string_view, 2> kEngineKeys = {"operations", "params"};
+constexpr std::array<std::string_view, 3> kGateKeys = {"baseline", "metrics", "threshold"};
 
-std::string line_col(const SourcePos& pos) { return fmt::format("{}:{}", pos.line, pos.column); }
+std::string line_col(const SourcePos& pos) {
+  return fmt::format("{}:{}", pos.line, pos.column);
+}
 
 template <typename T>
 const Located<T>* find_value(const std::vector<Located<T>>& items, const T& value) {
@@ -97,7 +100,8 @@ void read_engine(Reader& reader, const toml::key& key, const toml::node& node, S
       read_operations(reader, *section, path, engine);
     } else if (const auto* params = section->as_table()) {
       for (const auto& [param_key, value] : Reader::in_file_order(*params)) {
-        read_param(reader, *param_key, *value, fmt::format("{}.{}", path, param_key->str()), engine);
+        read_param(reader, *param_key, *value, fmt::format("{}.{}", path, param_key->str()),
+                   engine);
       }
     } else {
       reader.type_error(*section, path, "a table of parameter values");
@@ -124,8 +128,9 @@ void read_metrics(Reader& reader, const toml::node& node, GateSetting& gate) {
     if (metric == nullptr) {
       reader.type_error(item, "gate.metrics", kExpected);
     } else if (!is_metric_name(metric->get())) {
-      reader.error(item, fmt::format("gate metric {} must be \"engine.operation\", e.g. \"doc.put\"",
-                                     in_quotes(metric->get())));
+      reader.error(item,
+                   fmt::format("gate metric {} must be \"engine.operation\", e.g. \"doc.put\"",
+                               in_quotes(metric->get())));
     } else if (const auto* same = find_value(gate.metrics, metric->get())) {
       reader.error(item, fmt::format("duplicate gate metric {} (first at {})",
                                      in_quotes(metric->get()), line_col(same->pos)));

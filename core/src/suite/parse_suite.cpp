@@ -1,8 +1,10 @@
 #include "suite/parse.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -16,8 +18,8 @@ using detail::in_quotes;
 using detail::Reader;
 
 // Scalars first, then the sections, as a suite file is usually laid out.
-const std::vector<std::string> kTopKeys = {
-    "datasets", "memory_limit", "name", "output",  "plugin_path", "repeat",
+constexpr std::array<std::string_view, 11> kTopKeys = {
+    "datasets", "memory_limit", "name",     "output",  "plugin_path", "repeat",
     "timeout",  "warmup",       "work_dir", "engines", "gate"};
 
 std::optional<std::string> read_string(Reader& reader, const toml::node& node,
@@ -185,7 +187,15 @@ std::optional<Suite> parse_suite(std::string_view toml_text, const std::string& 
   Suite suite;
   suite.file = origin;
   read_top_level(reader, root, suite);
-  if (errors.size() != first_error) return std::nullopt;
+  if (errors.size() != first_error) {
+    // Unknown keys are found before the values are read; report in file order.
+    std::stable_sort(errors.begin() + static_cast<std::ptrdiff_t>(first_error), errors.end(),
+                     [](const SuiteError& a, const SuiteError& b) {
+                       return std::pair(a.pos.line, a.pos.column) <
+                              std::pair(b.pos.line, b.pos.column);
+                     });
+    return std::nullopt;
+  }
 
   if (suite.name.empty()) suite.name = std::filesystem::path(origin).stem().string();
   if (suite.name.empty()) suite.name = "suite";

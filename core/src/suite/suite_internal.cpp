@@ -30,9 +30,13 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-std::string in_quotes(std::string_view text) { return fmt::format("\"{}\"", text); }
+std::string in_quotes(std::string_view text) {
+  return fmt::format("\"{}\"", text);
+}
 
-std::string join(const std::vector<std::string>& items) { return fmt::format("{}", fmt::join(items, ", ")); }
+std::string join(const std::vector<std::string>& items) {
+  return fmt::format("{}", fmt::join(items, ", "));
+}
 
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& choices) {
   // One edit per three characters keeps "dok" -> "doc" but not "x" -> "doc".
@@ -113,15 +117,16 @@ std::vector<Reader::Entry> Reader::in_file_order(const toml::table& table) {
 }
 
 std::vector<Reader::Entry> Reader::known_entries(const toml::table& table,
-                                                 const std::vector<std::string>& valid,
+                                                 std::span<const std::string_view> valid,
                                                  std::string_view context) {
   std::vector<Entry> entries = in_file_order(table);
   std::erase_if(entries, [&](const Entry& entry) {
     const std::string_view name = entry.first->str();
     if (std::find(valid.begin(), valid.end(), name) != valid.end()) return false;
-    error(pos(*entry.first),
-          fmt::format("unknown key {}{}{} (valid: {}){}", in_quotes(name), context.empty() ? "" : " in ",
-                      context, join(valid), did_you_mean(name, valid)));
+    const std::vector<std::string> choices(valid.begin(), valid.end());
+    error(pos(*entry.first), fmt::format("unknown key {}{}{} (valid: {}){}", in_quotes(name),
+                                         context.empty() ? "" : " in ", context, join(choices),
+                                         did_you_mean(name, choices)));
     return true;
   });
   return entries;
@@ -134,12 +139,18 @@ void Reader::type_error(const toml::node& node, std::string_view name, std::stri
 std::string Reader::describe(const toml::node& node) {
   if (std::optional<ParamValue> value = scalar(node)) return detail::describe(*value);
   switch (node.type()) {
-    case toml::node_type::array: return "array";
-    case toml::node_type::table: return "table";
-    case toml::node_type::date: return "date";
-    case toml::node_type::time: return "time";
-    case toml::node_type::date_time: return "date-time";
-    default: return "nothing";
+    case toml::node_type::array:
+      return "array";
+    case toml::node_type::table:
+      return "table";
+    case toml::node_type::date:
+      return "date";
+    case toml::node_type::time:
+      return "time";
+    case toml::node_type::date_time:
+      return "date-time";
+    default:
+      return "nothing";
   }
 }
 

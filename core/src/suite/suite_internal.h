@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -17,7 +19,7 @@ namespace storh::suite::detail {
 inline constexpr std::string_view kNoEngines =
     "no engines: add at least one [engines.<name>] table, e.g. [engines.doc]";
 
-// "\"text\"".
+// "\"text\"". Not called quoted(): ADL would pick std::quoted for a std::string.
 std::string in_quotes(std::string_view text);
 
 // "a, b, c".
@@ -38,7 +40,8 @@ std::vector<std::string_view> split_unquoted(std::string_view text, char separat
 // A parameter value as a message shows it: `string "hash"`, `integer 3`.
 std::string describe(const ParamValue& value);
 
-// Reads a parsed TOML document for one origin, appending errors as it goes.
+// Reads a parsed TOML document for one origin, appending errors as it goes. Keeps
+// references to `origin` and `errors`: it lives for one parse.
 class Reader {
  public:
   Reader(const std::string& origin, std::vector<SuiteError>& errors)
@@ -59,7 +62,8 @@ class Reader {
 
   // Like in_file_order, but reports (and drops) keys not in `valid`. `context` names
   // the table in the message ("" for the top level, "[gate]" otherwise).
-  std::vector<Entry> known_entries(const toml::table& table, const std::vector<std::string>& valid,
+  std::vector<Entry> known_entries(const toml::table& table,
+                                   std::span<const std::string_view> valid,
                                    std::string_view context);
 
   // `"name" must be <expected>, got <value>` at the node.

@@ -16,7 +16,9 @@
 namespace storh::suite {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 std::size_t count_digits(std::string_view text, std::size_t from) {
   std::size_t end = from;
@@ -26,8 +28,9 @@ std::size_t count_digits(std::string_view text, std::size_t from) {
 
 std::string lowercase(std::string_view text) {
   std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](char c) {
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  });
   return lower;
 }
 
@@ -37,11 +40,20 @@ std::string lowercase(std::string_view text) {
 // nobody sizes a memory limit in powers of ten, and one reading is less surprising.
 std::optional<std::uint64_t> parse_size(std::string_view text) {
   constexpr std::array<std::pair<std::string_view, int>, 14> kSuffixes = {{
-      {"", 0}, {"b", 0},
-      {"k", 10}, {"kb", 10}, {"kib", 10},
-      {"m", 20}, {"mb", 20}, {"mib", 20},
-      {"g", 30}, {"gb", 30}, {"gib", 30},
-      {"t", 40}, {"tb", 40}, {"tib", 40},
+      {"", 0},
+      {"b", 0},
+      {"k", 10},
+      {"kb", 10},
+      {"kib", 10},
+      {"m", 20},
+      {"mb", 20},
+      {"mib", 20},
+      {"g", 30},
+      {"gb", 30},
+      {"gib", 30},
+      {"t", 40},
+      {"tb", 40},
+      {"tib", 40},
   }};
   const std::size_t digits = count_digits(text, 0);
   if (digits == 0) return std::nullopt;
@@ -69,8 +81,8 @@ std::optional<double> parse_duration(std::string_view text) {
     number_end += 1 + fraction;
   }
   double number = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + number_end, number,
-                                         std::chars_format::fixed);
+  const auto [end, ec] =
+      std::from_chars(text.data(), text.data() + number_end, number, std::chars_format::fixed);
   if (ec != std::errc() || end != text.data() + number_end) return std::nullopt;
 
   const std::string_view suffix = text.substr(number_end);
@@ -103,8 +115,8 @@ std::string param_value_text(const ParamValue& value) {
         } else {
           // Shortest round-trip text, with ".0" kept so 2.0 does not read as an integer.
           std::string text = fmt::format("{}", v);
-          const bool integral = std::all_of(text.begin(), text.end(),
-                                            [](char c) { return is_digit(c) || c == '-'; });
+          const bool integral =
+              std::all_of(text.begin(), text.end(), [](char c) { return is_digit(c) || c == '-'; });
           if (integral) text += ".0";
           return text;
         }

@@ -1,0 +1,90 @@
+// fake_run_context.h: a RunContext for driving engine plugins in tests, and a loader
+// for plugin modules (the host's real loader lives in core/; this one only needs the
+// factory).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/dll/shared_library.hpp>
+
+#include "storh/engine.h"
+#include "storh/plugin.h"
+
+namespace storh_test {
+
+struct Measurement {
+  std::string operation;
+  std::uint64_t items = 0;
+  double seconds = 0;
+};
+
+class FakeRunContext final : public storh::RunContext {
+ public:
+  // `selected` empty means every operation is selected.
+  explicit FakeRunContext(std::uint64_t dataset_size, std::set<std::string> selected = {})
+      : dataset_size_(dataset_size), selected_(std::move(selected)) {}
+
+  std::uint64_t dataset_size() const noexcept override { return dataset_size_; }
+  const storh::ParamValue* param(std::string_view) const noexcept override { return nullptr; }
+  const std::filesystem::path& work_dir() const noexcept override { return work_dir_; }
+  bool selected(std::string_view operation) const noexcept override {
+    return selected_.empty() || selected_.count(std::string(operation)) > 0;
+  }
+
+  storh::Status measure(std::string_view operation, std::uint64_t items,
+                        storh::FunctionRef<storh::Status()> step) noexcept override {
+    const auto start = std::chrono::steady_clock::now();
+    storh::Status status = step();
+    const auto stop = std::chrono::steady_clock::now();
+    if (status.ok()) {
+      measurements.push_back(
+          {std::string(operation), items, std::chrono::duration<double>(stop - start).count()});
+    }
+    return status;
+  }
+
+  storh::Status measure_each(
+      std::string_view operation, std::uint64_t items,
+      storh::FunctionRef<storh::Status(std::uint64_t)> item) noexcept override {
+    return measure(operation, items, [&]() -> storh::Status {
+      for (std::uint64_t i = 0; i < items; ++i) {
+        if (storh::Status status = item(i); !status.ok()) return status;
+      }
+      return {};
+    });
+  }
+
+  void progress(std::string_view message) noexcept override {
+    progress_messages.emplace_back(message);
+  }
+
+  std::vector<Measurement> measurements;
+  std::vector<std::string> progress_messages;
+
+ private:
+  std::uint64_t dataset_size_;
+  std::set<std::string> selected_;
+  std::filesystem::path work_dir_ = std::filesystem::temp_directory_path();
+};
+
+// A loaded plugin module and one engine from it. Members are destroyed in reverse
+// order, so the engine dies before its library is unloaded.
+struct LoadedPlugin {
+  explicit LoadedPlugin(const std::string& path)
+      : library(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local),
+        manifest(library.get<StorhManifestFunction>(storh::kManifestSymbol)()),
+        engine(library.get_alias<storh::EngineFactory>(storh::kFactorySymbol)()) {}
+
+  boost::dll::shared_library library;
+  const StorhManifest* manifest;
+  std::unique_ptr<storh::Engine> engine;
+};
+
+}  // namespace storh_test
