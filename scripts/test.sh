@@ -19,6 +19,6 @@ run_suite() {  # <build dir> <cmake options...>
 run_suite build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo
 if [[ "${STORH_TEST_SANITIZE:-1}" != 0 ]]; then
   # handle_segv=0: a fixture plugin's deliberate SIGSEGV must stay a signal.
-  ASAN_OPTIONS=handle_segv=0:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DSTORH_SANITIZE=ON
+  export ASAN_OPTIONS=handle_segv=0:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+  run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DSTORH_SANITIZE=ON
 fi

@@ -9,9 +9,11 @@
 namespace storh::cli {
 namespace {
 
-const std::vector<std::string> kValuedFlags = {
-    "dataset", "engine", "repeat", "warmup", "output", "memory-limit", "timeout",
-    "plugin-path", "work-dir", "set", "format"};
+// The flags `run` and `validate` accept, all of them taking a value.
+std::vector<std::string> valued_flags() {
+  return {"dataset", "engine",      "repeat",   "warmup", "output", "memory-limit",
+          "timeout", "plugin-path", "work-dir", "set",    "format"};
+}
 
 suite::Overrides overrides_from(const ParsedArgs& args) {
   suite::Overrides o;
@@ -42,7 +44,7 @@ void print_errors(const std::vector<suite::SuiteError>& errors, std::ostream& er
 }  // namespace
 
 std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const CommandIo& io) {
-  Expected<ParsedArgs> args = parse_args(raw_args, kValuedFlags, {});
+  Expected<ParsedArgs> args = parse_args(raw_args, valued_flags(), {});
   if (!args) {
     io.err << "storh-host: " << args.error() << '\n';
     return std::nullopt;

@@ -1,0 +1,110 @@
+// The result file format is pinned: a hand-built result must serialise to the golden
+// file byte for byte, and read back to the same bytes.
+#include <catch2/catch.hpp>
+
+#include "result/json.h"
+#include "test_support.h"
+
+namespace {
+
+using namespace storh::result;
+
+ResultFile sample_result() {
+  ResultFile r;
+  Experiment& e = r.experiment;
+  e.suite = "golden";
+  e.suite_file = "suites/golden.toml";
+  e.fingerprint = "0123456789abcdef";
+  e.datasets = {1000, 10000};
+  e.repeat = 2;
+  e.memory_limit_bytes = 536870912;
+  e.host_version = "0.1.0";
+  e.engines = {{"uuid", "1.0.0", "build/plugins/storh_uuid.so", {"monotonic"}}};
+  e.params = {{"uuid", {{"mode", {storh::ParamValue(std::string("fast")), storh::ParamValue(std::int64_t{2})}}}}};
+  e.work_dir = "/tmp/storh-host-1-00000000";
+  e.work_dir_cleanup = "removed";
+  Environment& v = r.environment;
+  v.os = "Debian GNU/Linux 12 (bookworm)";
+  v.kernel = "Linux 6.1";
+  v.cpu_model = "CPU";
+  v.cpu_count = 2;
+  v.memory_bytes = 1024;
+  v.work_dir_filesystem = "ext4";
+  v.compiler = "g++ 12.2.0";
+  v.build_type = "Release";
+  v.build_flags = "-O3 -DNDEBUG";
+  v.time = "2026-11-30T03:22:07Z";
+  v.warnings = {"a warning"};
+  Metric m;
+  m.key = "uuid.monotonic[n=1000]";
+  m.engine = "uuid";
+  m.operation = "monotonic";
+  m.dataset = 1000;
+  m.params = {{"mode", std::string("fast")}};
+  m.unit = "ids";
+  m.samples = {{0.5e-5, 1000}, {0.25, 1000}};
+  m.seconds = {2, 0.1250025, 0.5e-5, 0.25, 0.1250025, 0.17677316};
+  m.rate = 8000.0;
+  m.latency = Latency{2000, 1e-7, 5e-8, 2e-6, 9e-8, 1.5e-7, 8e-7, std::nullopt};
+  r.metrics.push_back(m);
+  Failure f;
+  f.engine = "uuid";
+  f.dataset = 10000;
+  f.repeat = 1;
+  f.operation = "spread";
+  f.kind = "crashed";
+  f.message = "worker killed by signal 11 (Segmentation fault)";
+  f.signal = 11;
+  f.stderr_tail = "line one\nline \"two\"";
+  r.failures.push_back(f);
+  r.runs.push_back({"uuid", 1000, {{"mode", std::string("fast")}}, 0, true, 0.01, 1048576, 0.002});
+  return r;
+}
+
+const std::string kGolden = std::string(STORH_TEST_SOURCE_DIR) + "/tests/fixtures/golden/result-v1.json";
+
+}  // namespace
+
+TEST_CASE("result json: a result serialises to the golden file byte for byte", "[result]") {
+  const std::string text = to_json_text(sample_result());
+  if (std::getenv("STORH_UPDATE_GOLDEN") != nullptr) storh::test::write_text(kGolden, text);
+  CHECK(text == storh::test::read_text(kGolden));
+}
+
+TEST_CASE("result json: reading and writing again gives the same bytes", "[result]") {
+  const std::string text = storh::test::read_text(kGolden);
+  auto parsed = from_json(nlohmann::json::parse(text), "golden");
+  REQUIRE(parsed.ok());
+  CHECK(to_json_text(*parsed) == text);
+  CHECK(parsed->metrics.at(0).latency->p999 == std::nullopt);
+  CHECK(parsed->failures.at(0).exit_code == std::nullopt);
+  CHECK(std::get<std::int64_t>(parsed->experiment.params.at(0).second.at(0).second.at(1)) == 2);
+}
+
+TEST_CASE("result json: the storh view holds medians by engine and qualified operation",
+          "[result]") {
+  const nlohmann::ordered_json j = to_json(sample_result());
+  CHECK(j["results"]["uuid"]["monotonic[n=1000]"] == 0.1250025);
+  CHECK(j["dataset"] == 1000);
+  CHECK(j["engine"] == "uuid");
+}
+
+TEST_CASE("result json: a wrong type names the JSON path", "[result]") {
+  nlohmann::json j = nlohmann::json::parse(storh::test::read_text(kGolden));
+  j["metrics"][0]["samples"][1]["items"] = -3;
+  auto parsed = from_json(j, "x.json");
+  REQUIRE_FALSE(parsed.ok());
+  CHECK(parsed.error() == "x.json: /metrics/0/samples/1/items: expected a whole number >= 0, got number");
+
+  j = nlohmann::json::parse(storh::test::read_text(kGolden));
+  j["schema_version"] = 2;
+  parsed = from_json(j, "x.json");
+  REQUIRE_FALSE(parsed.ok());
+  CHECK(parsed.error() == "x.json: schema_version 2 is not supported (this host reads 1)");
+
+  j = nlohmann::json::parse(storh::test::read_text(kGolden));
+  j["experiment"].erase("fingerprint");
+  parsed = from_json(j, "x.json");
+  REQUIRE_FALSE(parsed.ok());
+  CHECK(parsed.error() == "x.json: /experiment: missing key \"fingerprint\"");
+}
