@@ -19,9 +19,9 @@ namespace {
 constexpr std::size_t kPoolSize = 4096;  // one getrandom(2) call per ~400 new milliseconds
 constexpr char kHexDigits[] = "0123456789abcdef";
 
-// A lock costs one atomic exchange to take and a plain store to release, about half of
-// std::mutex's price on the ~30 ns path. Holders never block for long (the slowest
-// section is one getrandom of 4 KiB), and a forked child can simply reset it.
+// Taking the lock is one atomic exchange and releasing it a plain store, which matters
+// on a ~20 ns path. Holders never block for long (the slowest section is one
+// getrandom of 4 KiB), and a forked child can simply reset it.
 class SpinLock {
  public:
   void lock() noexcept {
@@ -98,8 +98,9 @@ void check_timestamp(std::int64_t ts_ms) {
 // Both hex digits of every byte value: one copy per byte instead of two lookups.
 constexpr std::array<std::array<char, 2>, 256> kHexPairs = [] {
   std::array<std::array<char, 2>, 256> table{};
-  for (std::size_t byte = 0; byte < 256; ++byte)
+  for (std::size_t byte = 0; byte < 256; ++byte) {
     table[byte] = {kHexDigits[byte >> 4], kHexDigits[byte & 0xf]};
+  }
   return table;
 }();
 
