@@ -118,9 +118,11 @@ std::string status_text(const Failure& failure) {
 // "cache dataset=1000 validation=hash repeat=1 operation=cold"
 std::string failure_context(const Failure& failure) {
   std::string text = fmt::format("{} dataset={}", failure.engine, failure.dataset);
-  if (!failure.params.empty()) text += " " + params_text(failure.params);
-  text += " repeat=" + repeat_text(failure.repeat);
-  if (!failure.operation.empty()) text += " operation=" + failure.operation;
+  // fmt::format rather than operator+ on temporaries: GCC 12 at -O2 reports a false
+  // -Wrestrict on `" " + std::string&&`.
+  if (!failure.params.empty()) text += fmt::format(" {}", params_text(failure.params));
+  text += fmt::format(" repeat={}", repeat_text(failure.repeat));
+  if (!failure.operation.empty()) text += fmt::format(" operation={}", failure.operation);
   return text;
 }
 
