@@ -15,8 +15,10 @@
 
 namespace storh {
 
-// Bump the major on any incompatible change to Engine, RunContext or the manifest;
-// bump the minor when a virtual function is appended (old plugins keep working).
+// Bump the major on any incompatible change to Engine, RunContext or the manifest.
+// Bump the minor when a virtual function is appended to RunContext (the host's
+// class: old plugins never call it). A function appended to Engine may only be
+// called on plugins whose manifest abi_minor says they have it.
 inline constexpr std::uint32_t kAbiMajor = 1;
 inline constexpr std::uint32_t kAbiMinor = 0;
 

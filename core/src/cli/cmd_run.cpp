@@ -59,15 +59,20 @@ void add_load_failures(const Prepared& prepared, result::ResultFile& result) {
 }  // namespace
 
 int run_command(const std::vector<std::string>& args, const CommandIo& io) {
+  InterruptGuard guard;  // before describing plugins, so Ctrl-C never leaves a worker behind
   std::optional<Prepared> prepared = prepare(args, io);
   if (!prepared) return kExitBadInput;
 
-  InterruptGuard guard;
   run::RunnerOptions options;
   options.host_executable = io.environment.host_executable;
   options.progress = io.environment.interactive ? &io.err : nullptr;
   options.cancel = &g_interrupted;
-  result::ResultFile result = run::run_plan(prepared->suite, prepared->plan, options);
+  Expected<result::ResultFile> ran = run::run_plan(prepared->suite, prepared->plan, options);
+  if (!ran) {
+    io.err << "storh-host: " << ran.error() << '\n';
+    return kExitBadInput;
+  }
+  result::ResultFile& result = *ran;
   add_load_failures(*prepared, result);
 
   const std::filesystem::path& output = prepared->suite.output;

@@ -1,3 +1,5 @@
+#include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <iostream>
@@ -5,10 +7,14 @@
 #include "cli/cli.h"
 
 int main(int argc, char** argv) {
-  std::error_code ec;
-  storh::cli::CliEnvironment environment{std::filesystem::read_symlink("/proc/self/exe", ec),
-                                         ::isatty(STDERR_FILENO) != 0};
-  if (ec) environment.host_executable = argv[0];
+  // Descriptors 0-2 must exist, or the worker's event pipe could land on one of them.
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) < 0) ::open("/dev/null", O_RDWR);
+  }
+  // The runner waits for its workers itself; an inherited "ignore" would reap them.
+  ::signal(SIGCHLD, SIG_DFL);
+  // Re-executing /proc/self/exe runs this very binary even if it is rebuilt meanwhile.
+  storh::cli::CliEnvironment environment{"/proc/self/exe", ::isatty(STDERR_FILENO) != 0};
   const std::vector<std::string> args(argv + 1, argv + argc);
   return storh::cli::run_cli(args, std::cout, std::cerr, environment);
 }

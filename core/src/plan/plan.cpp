@@ -31,7 +31,13 @@ std::vector<Dimension> dimensions_of(const suite::EngineSetting& setting, const 
                            [&](const suite::ParamSetting& p) { return p.name == spec.name; });
     if (it == setting.params.end()) continue;
     Dimension dim{spec.name, {}};
-    for (const auto& located : it->values) dim.values.push_back(as_declared(located.value, spec.type));
+    for (const auto& located : it->values) {
+      // [1, 1.0] for a number parameter is one value, not two cells with one key.
+      ParamValue value = as_declared(located.value, spec.type);
+      if (std::find(dim.values.begin(), dim.values.end(), value) == dim.values.end()) {
+        dim.values.push_back(std::move(value));
+      }
+    }
     dims.push_back(std::move(dim));
   }
   return dims;

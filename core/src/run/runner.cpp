@@ -3,9 +3,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <functional>
 #include <cstring>
 #include <map>
-#include <random>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -13,6 +13,7 @@
 #include "env/environment.h"
 #include "plugin/describe.h"
 #include "run/aggregate.h"
+#include "util/expected.h"
 #include "worker/process.h"
 
 namespace storh::run {
@@ -20,11 +21,21 @@ namespace {
 
 using nlohmann::json;
 
-std::filesystem::path make_work_root(const suite::Suite& suite) {
+// A new, empty directory for this run's work directories.
+Expected<std::filesystem::path> make_work_root(const suite::Suite& suite) {
+  std::error_code ec;
   const std::filesystem::path parent =
-      suite.work_dir ? *suite.work_dir : std::filesystem::temp_directory_path();
-  std::random_device random;
-  return parent / fmt::format("storh-host-{}-{:08x}", ::getpid(), random());
+      suite.work_dir ? *suite.work_dir : std::filesystem::temp_directory_path(ec);
+  if (ec) return Error{fmt::format("no temporary directory for the work directories: {}", ec.message())};
+  const auto nonce = static_cast<std::uint32_t>(
+      std::chrono::steady_clock::now().time_since_epoch().count() * 2654435761u);
+  const std::filesystem::path root =
+      parent / fmt::format("storh-host-{}-{:08x}", ::getpid(), nonce);
+  if (!std::filesystem::create_directories(root, ec) || ec) {
+    return Error{fmt::format("{}: cannot create the work directory: {}", root.string(),
+                             ec ? ec.message() : "it already exists")};
+  }
+  return root;
 }
 
 std::string params_argument(const plan::Cell& cell) {
@@ -41,7 +52,8 @@ std::string describe_signal(int signal) {
 // What one worker said, assembled from its event lines.
 class EventCollector {
  public:
-  explicit EventCollector(CellRun& run) : run_(run) {}
+  EventCollector(CellRun& run, std::function<void(const std::string&)> on_progress)
+      : run_(run), on_progress_(std::move(on_progress)) {}
 
   void on_line(std::string_view line) {
     const json event = json::parse(line, nullptr, false);
@@ -71,11 +83,13 @@ class EventCollector {
       }
     } else if (kind == "progress") {
       run_.progress_message = event.value("message", "");
+      if (on_progress_) on_progress_(run_.progress_message);
     }
   }
 
  private:
   CellRun& run_;
+  std::function<void(const std::string&)> on_progress_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
@@ -83,7 +97,7 @@ class EventCollector {
 std::optional<result::Failure> failure_of(const plan::Cell& cell, int repeat,
                                           const worker::ProcessOutcome& outcome,
                                           const CellRun& run, const RunnerOptions& options) {
-  if (outcome.succeeded() && run.done) return std::nullopt;
+  if (outcome.succeeded() && run.done && run.failure_message.empty()) return std::nullopt;
   result::Failure f;
   f.engine = cell.engine;
   f.dataset = cell.dataset;
@@ -148,11 +162,12 @@ class ProgressLine {
 
 }  // namespace
 
-result::ResultFile run_plan(const suite::Suite& suite, const plan::Plan& plan,
-                            const RunnerOptions& options) {
-  const std::filesystem::path work_root = make_work_root(suite);
+Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Plan& plan,
+                                      const RunnerOptions& options) {
+  Expected<std::filesystem::path> made_root = make_work_root(suite);
+  if (!made_root) return Error{made_root.error()};
+  const std::filesystem::path work_root = *made_root;
   std::error_code ec;
-  std::filesystem::create_directories(work_root, ec);
 
   std::vector<CellRuns> all_runs(plan.cells.size());
   result::ResultFile result;
@@ -171,18 +186,27 @@ result::ResultFile run_plan(const suite::Suite& suite, const plan::Plan& plan,
         break;
       }
       ++started;
-      progress.show(fmt::format("[{}/{}] {} n={} {} {}", started, total, cell.engine,
-                                cell.dataset, repeat < 0 ? "warm-up" : "repeat",
-                                repeat < 0 ? repeat - first + 1 : repeat + 1));
+      const std::string where = fmt::format("[{}/{}] {} n={} {} {}", started, total, cell.engine,
+                                            cell.dataset, repeat < 0 ? "warm-up" : "repeat",
+                                            repeat < 0 ? repeat - first + 1 : repeat + 1);
+      progress.show(where);
       // A fresh directory per run, never reused (see the header on deletions).
       const std::filesystem::path work_dir =
           work_root / (repeat < 0 ? fmt::format("c{:03}-{}-warmup{}", c, cell.engine, repeat - first)
                                   : fmt::format("c{:03}-{}-r{}", c, cell.engine, repeat));
-      std::filesystem::create_directories(work_dir, ec);
+      if (!std::filesystem::create_directories(work_dir, ec)) {
+        result.failures.push_back({cell.engine, cell.dataset, cell.params, repeat, "", "exit",
+                                   fmt::format("{}: cannot create the work directory: {}",
+                                               work_dir.string(), ec.message()),
+                                   std::nullopt, std::nullopt, ""});
+        continue;
+      }
 
       CellRun run;
       run.repeat = repeat;
-      EventCollector collector(run);
+      EventCollector collector(run, [&](const std::string& message) {
+        progress.show(fmt::format("{}: {}", where, message));
+      });
       worker::ProcessOptions process;
       process.argv = {options.host_executable.string(),
                       "__worker",

@@ -16,6 +16,7 @@
 #include "plan/plan.h"
 #include "result/result.h"
 #include "suite/suite.h"
+#include "util/expected.h"
 
 namespace storh::run {
 
@@ -25,8 +26,9 @@ struct RunnerOptions {
   const std::atomic<bool>* cancel = nullptr;  // Ctrl-C: stop, clean up, mark interrupted
 };
 
-// Runs every cell and returns the complete result (environment included).
-result::ResultFile run_plan(const suite::Suite& suite, const plan::Plan& plan,
+// Runs every cell and returns the complete result (environment included). Fails only
+// when the work directory cannot be created; everything a cell does is a Failure.
+Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Plan& plan,
                             const RunnerOptions& options);
 
 }  // namespace storh::run

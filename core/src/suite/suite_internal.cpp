@@ -1,6 +1,7 @@
 #include "suite/suite_internal.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cctype>
 #include <type_traits>
 #include <variant>
@@ -157,7 +158,11 @@ std::string Reader::describe(const toml::node& node) {
 std::optional<ParamValue> Reader::scalar(const toml::node& node) {
   if (const auto* s = node.as_string()) return ParamValue(s->get());
   if (const auto* i = node.as_integer()) return ParamValue(i->get());
-  if (const auto* f = node.as_floating_point()) return ParamValue(f->get());
+  if (const auto* f = node.as_floating_point()) {
+    // nan and inf have no JSON form: they could not reach a worker or a result file.
+    if (!std::isfinite(f->get())) return std::nullopt;
+    return ParamValue(f->get());
+  }
   if (const auto* b = node.as_boolean()) return ParamValue(b->get());
   return std::nullopt;
 }

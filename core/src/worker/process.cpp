@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -51,9 +52,17 @@ std::uint64_t resident_bytes(pid_t pid) {
 }
 
 // In the child, between fork and exec: only async-signal-safe calls.
-[[noreturn]] void exec_child(char* const* argv, int stdout_fd, int stderr_fd, int event_fd) {
+[[noreturn]] void exec_child(char* const* argv, pid_t parent, int null_fd, int stdout_fd,
+                             int stderr_fd, int event_fd) {
   ::setpgid(0, 0);  // own group, so a timeout can stop anything the plugin spawned
-  if (stdout_fd >= 0) ::dup2(stdout_fd, STDOUT_FILENO);
+  // Nobody else watches the timeout: die with the host. The check after prctl closes
+  // the race with a host that died before it.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(127);
+  // A background group reading the terminal would be stopped, not killed; plugins get
+  // no input, and their stdout joins the stderr tail unless the caller captures it.
+  ::dup2(null_fd, STDIN_FILENO);
+  ::dup2(stdout_fd >= 0 ? stdout_fd : stderr_fd, STDOUT_FILENO);
   ::dup2(stderr_fd, STDERR_FILENO);
   ::dup2(event_fd, kEventFd);  // dup2 clears FD_CLOEXEC on the new descriptor
   ::signal(SIGINT, SIG_DFL);
@@ -78,7 +87,11 @@ class Watcher {
     for (const Stream& stream : streams_) {
       if (stream.fd >= 0) fds.push_back({stream.fd, POLLIN, 0});
     }
-    if (fds.empty()) return false;
+    if (fds.empty()) {
+      // Every stream is closed but the caller still waits for the child: do not spin.
+      ::poll(nullptr, 0, timeout_millis);
+      return false;
+    }
     if (::poll(fds.data(), fds.size(), timeout_millis) <= 0) return true;
     std::size_t index = 0;
     for (Stream& stream : streams_) {
@@ -113,7 +126,11 @@ class Watcher {
       std::size_t newline;
       while ((newline = pending_events_.find('\n')) != std::string::npos) {
         if (options_.on_event_line) {
-          options_.on_event_line(std::string_view(pending_events_).substr(0, newline));
+          try {
+            options_.on_event_line(std::string_view(pending_events_).substr(0, newline));
+          } catch (...) {
+            // A line the consumer cannot handle is dropped; the child stays watched.
+          }
         }
         pending_events_.erase(0, newline + 1);
       }
@@ -143,29 +160,39 @@ ProcessOutcome run_process(const ProcessOptions& options) {
   argv.push_back(nullptr);
 
   Pipe out_pipe, err_pipe, event_pipe;
-  if ((options.capture_stdout && !open_pipe(out_pipe)) || !open_pipe(err_pipe) ||
+  int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+  auto close_everything = [&] {
+    for (int* fd : {&out_pipe.read_end, &out_pipe.write_end, &err_pipe.read_end,
+                    &err_pipe.write_end, &event_pipe.read_end, &event_pipe.write_end, &null_fd}) {
+      close_fd(*fd);
+    }
+  };
+  if (null_fd < 0 || (options.capture_stdout && !open_pipe(out_pipe)) || !open_pipe(err_pipe) ||
       !open_pipe(event_pipe)) {
     outcome.error = fmt::format("cannot create pipes: {}", std::strerror(errno));
+    close_everything();
     return outcome;
   }
 
   const Clock::time_point start = Clock::now();
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     outcome.error = fmt::format("cannot fork: {}", std::strerror(errno));
-    for (int* fd : {&out_pipe.read_end, &out_pipe.write_end, &err_pipe.read_end,
-                    &err_pipe.write_end, &event_pipe.read_end, &event_pipe.write_end}) {
-      close_fd(*fd);
-    }
+    close_everything();
     return outcome;
   }
-  if (pid == 0) exec_child(argv.data(), out_pipe.write_end, err_pipe.write_end, event_pipe.write_end);
+  if (pid == 0) {
+    exec_child(argv.data(), parent, null_fd, out_pipe.write_end, err_pipe.write_end,
+               event_pipe.write_end);
+  }
 
   ::setpgid(pid, pid);  // also from the parent, so the group exists before we signal it
   outcome.started = true;
   close_fd(out_pipe.write_end);
   close_fd(err_pipe.write_end);
   close_fd(event_pipe.write_end);
+  close_fd(null_fd);
 
   Watcher watcher(options, outcome);
   if (options.capture_stdout) watcher.add(out_pipe.read_end, &outcome.stdout_text, false);
@@ -188,6 +215,12 @@ ProcessOutcome run_process(const ProcessOptions& options) {
     const pid_t waited = ::wait4(pid, &status, WNOHANG, &usage);
     if (waited == pid) {
       exited = true;
+      break;
+    }
+    if (waited < 0 && errno != EINTR) {
+      // ECHILD: someone else reaped it (SIGCHLD ignored). It is gone; status unknown.
+      outcome.error = fmt::format("cannot wait for the child: {}", std::strerror(errno));
+      status = 0;
       break;
     }
     const Clock::time_point now = Clock::now();
@@ -223,8 +256,8 @@ ProcessOutcome run_process(const ProcessOptions& options) {
   outcome.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   outcome.peak_rss_bytes =
       std::max(outcome.peak_rss_bytes, static_cast<std::uint64_t>(usage.ru_maxrss) * 1024);
-  if (WIFEXITED(status)) outcome.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) outcome.signal = WTERMSIG(status);
+  if (exited && WIFEXITED(status)) outcome.exit_code = WEXITSTATUS(status);
+  if (exited && WIFSIGNALED(status)) outcome.signal = WTERMSIG(status);
   outcome.stderr_tail = tail_lines(outcome.stderr_tail, 20);
   if (outcome.stderr_tail.size() > options.stderr_tail_bytes) {
     outcome.stderr_tail.erase(0, outcome.stderr_tail.size() - options.stderr_tail_bytes);

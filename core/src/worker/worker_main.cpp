@@ -95,6 +95,10 @@ class WorkerContext final : public RunContext {
   }
 
   const std::string& current_operation() const { return current_; }
+  // The first step that failed, even if the engine ignored the Status it got back:
+  // a wrong answer must fail the run.
+  const std::string& first_failure() const { return first_failure_; }
+  const std::string& first_failure_operation() const { return first_failure_operation_; }
   const std::set<std::string, std::less<>>& measured() const { return measured_; }
 
  private:
@@ -110,6 +114,10 @@ class WorkerContext final : public RunContext {
                 const stats::LatencyHistogram* histogram) noexcept {
     try {
       if (!status.ok()) {
+        if (first_failure_.empty()) {
+          first_failure_operation_ = operation;
+          first_failure_ = status.message();
+        }
         emit({{"event", "fail"}, {"op", operation}, {"message", status.message()}});
         return status;
       }
@@ -132,8 +140,18 @@ class WorkerContext final : public RunContext {
   std::filesystem::path work_dir_;
   std::set<std::string, std::less<>> selected_;
   std::string current_;
+  std::string first_failure_;
+  std::string first_failure_operation_;
   std::set<std::string, std::less<>> measured_;
 };
+
+// Ends the worker without unloading the plugin: threads or static destructors a
+// plugin left behind must not turn a finished run into a crash after "done".
+[[noreturn]] void finish_worker(int code) {
+  std::cout.flush();
+  std::cerr.flush();
+  ::_exit(code);
+}
 
 // "--key=value" arguments into a map; anything else is an error.
 std::optional<std::map<std::string, std::string>> parse_flags(const std::vector<std::string>& args,
@@ -219,18 +237,23 @@ int worker_main(const std::vector<std::string>& args) {
   if (!status.ok()) {
     emit({{"event", "done"}, {"ok", false}, {"op", context.current_operation()},
           {"message", status.message()}});
-    return kExitFailed;
+    finish_worker(kExitFailed);
+  }
+  if (!context.first_failure().empty()) {
+    emit({{"event", "done"}, {"ok", false}, {"op", context.first_failure_operation()},
+          {"message", context.first_failure()}});
+    finish_worker(kExitFailed);
   }
   for (const std::string& op : selected) {
     if (context.measured().count(op) == 0) {
       const std::string message =
           fmt::format("operation \"{}\" was selected but the engine never measured it", op);
       emit({{"event", "done"}, {"ok", false}, {"op", op}, {"message", message}});
-      return kExitFailed;
+      finish_worker(kExitFailed);
     }
   }
   emit({{"event", "done"}, {"ok", true}});
-  return kExitOk;
+  finish_worker(kExitOk);
 }
 
 int describe_main(const std::vector<std::string>& args) {
@@ -243,7 +266,9 @@ int describe_main(const std::vector<std::string>& args) {
     return kExitBadInput;
   }
   plugin::Description description{(*loaded)->manifest(), (*loaded)->engine().describe(), args[1]};
-  std::cout << plugin::description_json(description).dump(2) << '\n';
+  std::cout << plugin::description_json(description)
+                   .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+            << '\n';
   return kExitOk;
 }
 
