@@ -41,7 +41,7 @@ repeat = "3"
   suite_should_fail("repeat = 0\n[engines.doc]", "1:10",
                     "\"repeat\" must be an integer >= 1, got integer 0");
   suite_should_fail("repeat = 5000000000\n[engines.doc]", "1:10",
-                    "\"repeat\" must be an integer from 1 to 4294967295, got integer 5000000000");
+                    "\"repeat\" must be an integer from 1 to 1000000, got integer 5000000000");
   suite_should_fail("warmup = -1\n[engines.doc]", "1:10",
                     "\"warmup\" must be an integer >= 0, got integer -1");
   suite_should_fail("name = \"\"\n[engines.doc]", "1:8",
