@@ -10,7 +10,7 @@
 namespace storh::cli {
 namespace {
 
-constexpr const char* kCommands[] = {"run", "validate", "list", "report"};
+constexpr const char* kCommands[] = {"run", "validate", "list", "report", "compare", "gate"};
 
 bool wants_help(const std::vector<std::string>& args) {
   return std::any_of(args.begin(), args.end(),
@@ -48,14 +48,17 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     return kExitOk;
   }
   if (!is_command && !first.ends_with(".toml") && !first.starts_with("-")) {
-    err << fmt::format("storh-host: unknown command \"{}\" (commands: run, validate, list, "
-                       "report; or give a suite file ending in .toml)\n",
-                       first);
+    err << fmt::format(
+        "storh-host: unknown command \"{}\" (commands: {}; or give a suite file "
+        "ending in .toml)\n",
+        first, fmt::join(kCommands, ", "));
     return kExitBadInput;
   }
   if (command == "run") return run_command(rest, io);
   if (command == "validate") return validate_command(rest, io);
   if (command == "list") return list_command(rest, io);
+  if (command == "compare") return compare_command(rest, io);
+  if (command == "gate") return gate_command(rest, io);
   return report_command(rest, io);
 }
 

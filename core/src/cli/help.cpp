@@ -54,6 +54,70 @@ Prints the report of a result file. The report is a pure function of the file.
 Exit codes: 0 ok, 2 unreadable or invalid result file.
 )";
   }
+  if (command == "compare") {
+    return R"(Usage: storh-host compare BASE.json NEW.json [MORE.json...] [--format=text|md|csv|json]
+
+Compares result files: storh-host results and storh PHP bench.php / repeat.php
+files, in any mix (the PHP metric recovery.recover reads as log.recover).
+
+Two files: per metric the base and new medians, delta % = (new - base) / base
+(0 when base is 0), a verdict that knows the direction (a time that grows or a
+rate that shrinks is slower), `new` for metrics only in NEW, `missing` for
+metrics only in BASE, runs per side, and significance by a two-sided
+Mann-Whitney U test (exact for small samples without ties). Below the minimum
+sample count it says "too few samples": at alpha 0.05 that is 4 per side (with
+3 per side no data can give p < 0.1). A geomean row summarises the metrics on
+both sides (direction-normalised; > 0% is slower overall).
+
+Three or more files: one table, metrics as rows, files as columns; each cell is
+the median and its ratio to the first file.
+
+Warnings (stderr) name what differs between the files: experiment fingerprint,
+suite, datasets, durability, plugin versions, build type, CPU model, harness.
+
+Options:
+  --format=text|md|csv|json  text (default), Markdown for a pull request,
+                             CSV for spreadsheets, JSON for tools
+  --alpha=A                  significance level (default 0.05)
+
+Exit codes: 0 compared (whatever the deltas), 2 bad arguments or an unusable
+file (unreadable, not JSON, unknown schema_version, not a result file).
+)";
+  }
+  if (command == "gate") {
+    return R"(Usage: storh-host gate BASE.json CURRENT.json [--threshold=PCT] [--metric=ENGINE.OP]...
+
+Fails when CURRENT is slower than BASE, with the storh harness's rules: a metric
+fails when it is slower by strictly more than the threshold (percent; faster
+never fails); without --metric every baseline metric is checked, sorted; a
+metric missing on either side fails. Every checked metric is printed, then the
+verdict ("Benchmark regression gate passed|failed at threshold +10.00%.").
+Accepts storh-host and storh PHP result files (recovery.recover = log.recover).
+
+Options:
+  --threshold=PCT           allowed slowdown for every metric (default 10)
+  --threshold=METRIC=PCT    for one metric, repeatable; METRIC is a full key
+                            (cache.cold[validation=hash]=25) or an operation
+                            (doc.put=20: every cell of it); a full key wins
+  --metric=ENGINE.OP        check only these, in this order (repeatable)
+  --significant             fail only when the slowdown is also significant
+                            (two-sided Mann-Whitney U at --alpha); with too few
+                            samples (< 4 per side at 0.05) the threshold alone
+                            decides, and the output says so
+  --alpha=A                 significance level (default 0.05)
+  --min-effect=SECONDS      do not fail when the medians differ by less than
+                            this many seconds (e.g. 0.0005)
+  --lenient-missing         a missing metric is a warning, not a failure
+  --format=text|md|json     text (default, storh's layout), Markdown, JSON
+
+Warnings (stderr) name what differs between the two files (fingerprint, suite,
+datasets, plugin versions, build type, CPU model).
+
+Exit codes: 0 passed, 1 a metric regressed (or is missing), 2 bad arguments or
+an unusable file (unreadable, not JSON, unknown schema_version, a negative
+threshold, not exactly two files).
+)";
+  }
   return R"(storh-host: a benchmark framework for storage-engine plugins.
 
 Usage:
@@ -62,10 +126,12 @@ Usage:
   storh-host validate SUITE.toml        check a suite without running it
   storh-host list [--plugin-path=DIR]   plugins found, their operations and parameters
   storh-host report RESULT.json [--format=text|md]
+  storh-host compare BASE.json NEW.json [MORE.json...] [--format=text|md|csv|json]
+  storh-host gate BASE.json CURRENT.json [--threshold=10] [--metric=ENGINE.OP]...
   storh-host COMMAND --help             help for one command
   storh-host --version
 
-Exit codes: 0 ok, 1 a cell failed, 2 bad input, 130 interrupted.
+Exit codes: 0 ok, 1 a cell failed (gate: a regression), 2 bad input, 130 interrupted.
 )";
 }
 

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "report/format.h"
+#include "report/table.h"
 #include "suite/parse.h"  // param_value_text: the one canonical text of a value
 
 namespace storh::report {
@@ -229,12 +230,7 @@ void render_text(const ResultFile& result, std::string& out) {
 // ----------------------------------------------------------------------------------
 
 std::string cell(std::string_view text) {
-  std::string out;
-  for (char c : one_line(text)) {
-    if (c == '|') out += '\\';
-    out += c;
-  }
-  return out;
+  return markdown_cell(text);
 }
 
 // A row of already-escaped cells.

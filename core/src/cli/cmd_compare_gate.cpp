@@ -1,0 +1,177 @@
+// `storh-host compare` and `storh-host gate`: argument parsing around the compare
+// and gate libraries. Every unusable input is exit 2 with a message naming the file
+// or flag; warnings go to stderr so stdout stays the requested format.
+#include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "compare/comparable.h"
+#include "compare/compare.h"
+#include "compare/render.h"
+#include "gate/gate.h"
+#include "gate/render_gate.h"
+
+namespace storh::cli {
+namespace {
+
+// A whole-string decimal number ("10", "2.5", "1e-3"); the error names the flag.
+Expected<double> parse_number(const std::string& flag, const std::string& text) {
+  double value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || error != std::errc() || stop != end || !std::isfinite(value)) {
+    return Error{fmt::format("--{}: \"{}\" is not a number", flag, text)};
+  }
+  return value;
+}
+
+// --format; gate has no CSV form (its output is a verdict, not a table of numbers).
+Expected<compare::OutputFormat> output_format(const ParsedArgs& args, bool allow_csv) {
+  const std::string name = args.last("format").value_or("text");
+  const auto format = compare::parse_output_format(name);
+  if (!format || (!allow_csv && *format == compare::OutputFormat::csv)) {
+    return Error{fmt::format("--format: unknown format \"{}\" (valid: text, md, {}json)", name,
+                             allow_csv ? "csv, " : "")};
+  }
+  return *format;
+}
+
+// Loads every file, or says which one is unusable.
+Expected<std::vector<compare::ComparableFile>> load_all(const std::vector<std::string>& paths) {
+  std::vector<compare::ComparableFile> files;
+  for (const std::string& path : paths) {
+    Expected<compare::ComparableFile> file = compare::load_comparable(path);
+    if (!file) return Error{file.error()};
+    files.push_back(std::move(file).value());
+  }
+  return files;
+}
+
+void print_warnings(const std::vector<std::string>& warnings, std::ostream& err) {
+  for (const std::string& warning : warnings) err << "warning: " << warning << '\n';
+}
+
+// --threshold=10 (every metric) or --threshold=doc.put=20 (one metric, or every cell
+// of it). The key is everything before the last '=', so qualified keys work:
+// --threshold=cache.cold[validation=hash]=25.
+Expected<gate::GateOptions> gate_options(const ParsedArgs& args) {
+  gate::GateOptions options;
+  for (const std::string& value : args.all("threshold")) {
+    const std::size_t equals = value.rfind('=');
+    const std::string number = equals == std::string::npos ? value : value.substr(equals + 1);
+    Expected<double> percent = parse_number("threshold", number);
+    if (!percent) return Error{percent.error()};
+    if (equals == std::string::npos) {
+      options.threshold_percent = *percent;
+    } else {
+      options.metric_thresholds.push_back({value.substr(0, equals), *percent});
+    }
+  }
+  options.metrics = args.all("metric");
+  options.require_significance = args.has("significant");
+  options.lenient_missing = args.has("lenient-missing");
+  if (auto alpha = args.last("alpha")) {
+    Expected<double> parsed = parse_number("alpha", *alpha);
+    if (!parsed) return Error{parsed.error()};
+    options.alpha = *parsed;
+  }
+  if (auto effect = args.last("min-effect")) {
+    Expected<double> parsed = parse_number("min-effect", *effect);
+    if (!parsed) return Error{parsed.error()};
+    options.min_effect_seconds = *parsed;
+  }
+  if (std::string problem = gate::validate(options); !problem.empty()) return Error{problem};
+  return options;
+}
+
+}  // namespace
+
+int compare_command(const std::vector<std::string>& raw_args, const CommandIo& io) {
+  Expected<ParsedArgs> args = parse_args(raw_args, {"format", "alpha"}, {});
+  if (!args || args->positional.size() < 2) {
+    io.err << "storh-host compare: "
+           << (args ? "expected two or more result files (storh-host compare BASE.json "
+                      "NEW.json [MORE.json...])"
+                    : args.error())
+           << '\n';
+    return kExitBadInput;
+  }
+  Expected<compare::OutputFormat> format = output_format(*args, true);
+  if (!format) {
+    io.err << "storh-host compare: " << format.error() << '\n';
+    return kExitBadInput;
+  }
+  compare::CompareOptions options;
+  if (auto alpha = args->last("alpha")) {
+    Expected<double> parsed = parse_number("alpha", *alpha);
+    if (!parsed || !(*parsed > 0 && *parsed < 1)) {
+      io.err << "storh-host compare: "
+             << (parsed ? fmt::format("--alpha: {} is not in (0, 1), e.g. 0.05", *alpha)
+                        : parsed.error())
+             << '\n';
+      return kExitBadInput;
+    }
+    options.alpha = *parsed;
+  }
+  Expected<std::vector<compare::ComparableFile>> files = load_all(args->positional);
+  if (!files) {
+    io.err << "storh-host compare: " << files.error() << '\n';
+    return kExitBadInput;
+  }
+  if (files->size() == 2) {
+    const compare::PairComparison pair = compare::compare_pair((*files)[0], (*files)[1], options);
+    print_warnings(pair.warnings, io.err);
+    io.out << compare::render_pair(pair, *format);
+    return kExitOk;
+  }
+  std::vector<const compare::ComparableFile*> pointers;
+  for (const compare::ComparableFile& file : *files) pointers.push_back(&file);
+  const compare::MatrixComparison matrix = compare::compare_matrix(pointers);
+  print_warnings(matrix.warnings, io.err);
+  io.out << compare::render_matrix(matrix, *format);
+  return kExitOk;
+}
+
+int gate_command(const std::vector<std::string>& raw_args, const CommandIo& io) {
+  Expected<ParsedArgs> args =
+      parse_args(raw_args, {"threshold", "metric", "format", "alpha", "min-effect"},
+                 {"significant", "lenient-missing"});
+  if (!args || args->positional.size() != 2) {
+    io.err << "storh-host gate: "
+           << (args ? fmt::format("expected exactly two result files, got {} (storh-host gate "
+                                  "BASE.json NEW.json [--threshold=10] [--metric=engine.op]...)",
+                                  args->positional.size())
+                    : args.error())
+           << '\n';
+    return kExitBadInput;
+  }
+  Expected<compare::OutputFormat> format = output_format(*args, false);
+  if (!format) {
+    io.err << "storh-host gate: " << format.error() << '\n';
+    return kExitBadInput;
+  }
+  Expected<gate::GateOptions> options = gate_options(*args);
+  if (!options) {
+    io.err << "storh-host gate: " << options.error() << '\n';
+    return kExitBadInput;
+  }
+  Expected<std::vector<compare::ComparableFile>> files = load_all(args->positional);
+  if (!files) {
+    io.err << "storh-host gate: " << files.error() << '\n';
+    return kExitBadInput;
+  }
+  Expected<gate::GateOutcome> outcome = gate::run_gate((*files)[0], (*files)[1], *options);
+  if (!outcome) {
+    io.err << "storh-host gate: " << outcome.error() << '\n';
+    return kExitBadInput;
+  }
+  const gate::GateReport report = gate::render_gate(*outcome, *format);
+  io.out << report.out;
+  io.err << report.err;
+  return outcome->passed() ? kExitOk : kExitRegression;
+}
+
+}  // namespace storh::cli

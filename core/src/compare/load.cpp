@@ -1,0 +1,111 @@
+// Reading any result file into a ComparableFile: detection of the kind, and the
+// storh-host (schema 1) conversion. The storh PHP side is in storh_php.cpp.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "compare/comparable.h"
+#include "result/json.h"
+#include "util/files.h"
+
+namespace storh::compare {
+namespace {
+
+void add_fact(std::vector<Fact>& facts, std::string name, std::string value) {
+  if (!value.empty()) facts.emplace_back(std::move(name), std::move(value));
+}
+
+}  // namespace
+
+std::string_view file_kind_name(FileKind kind) {
+  switch (kind) {
+    case FileKind::storh_host_v1:
+      return "storh-host schema 1";
+    case FileKind::storh_php_bench:
+      return "storh PHP bench.php";
+    case FileKind::storh_php_repeat:
+      return "storh PHP repeat.php";
+  }
+  return "unknown";
+}
+
+const ComparableMetric* ComparableFile::find(std::string_view key) const {
+  for (const ComparableMetric& metric : metrics) {
+    if (metric.key == key) return &metric;
+  }
+  return nullptr;
+}
+
+ComparableFile comparable_from_result(const result::ResultFile& result, const std::string& name) {
+  ComparableFile file;
+  file.name = name;
+  file.kind = FileKind::storh_host_v1;
+  for (const result::Metric& m : result.metrics) {
+    ComparableMetric metric;
+    metric.key = m.key;
+    metric.unit = m.unit;
+    metric.direction = m.direction;
+    for (const result::Sample& sample : m.samples) metric.samples.push_back(sample.seconds);
+    metric.median = m.seconds.median;
+    metric.min = m.seconds.min;
+    metric.max = m.seconds.max;
+    metric.runs = m.seconds.runs;
+    file.metrics.push_back(std::move(metric));
+  }
+
+  // The facts that decide whether two runs measured the same thing. The fingerprint
+  // covers the plan; the others say which part differs when it does not match.
+  const result::Experiment& e = result.experiment;
+  add_fact(file.facts, "harness", "storh-host");
+  add_fact(file.facts, "experiment fingerprint", e.fingerprint);
+  add_fact(file.facts, "suite", e.suite);
+  add_fact(file.facts, "datasets", fmt::format("{}", fmt::join(e.datasets, ",")));
+  add_fact(file.facts, "durability", e.durability);
+  for (const result::EngineRecord& engine : e.engines) {
+    add_fact(file.facts, fmt::format("plugin version of {}", engine.name), engine.version);
+  }
+  add_fact(file.facts, "build type", result.environment.build_type);
+  add_fact(file.facts, "CPU model", result.environment.cpu_model);
+
+  if (result.interrupted) {
+    file.notes.push_back("the run was interrupted: only what finished is in the file");
+  }
+  if (!result.failures.empty()) {
+    file.notes.push_back(fmt::format("{} worker run{} failed: {} metrics may be missing",
+                                     result.failures.size(), result.failures.size() == 1 ? "" : "s",
+                                     result.failures.size() == 1 ? "its" : "their"));
+  }
+  for (const std::string& warning : result.environment.warnings) {
+    file.notes.push_back("recorded warning: " + warning);
+  }
+  return file;
+}
+
+Expected<ComparableFile> comparable_from_json(const nlohmann::ordered_json& json,
+                                              const std::string& name) {
+  if (!json.is_object()) {
+    return Error{fmt::format("{}: not a result file: expected a JSON object, got {}", name,
+                             json.type_name())};
+  }
+  if (json.contains("schema_version")) {
+    Expected<result::ResultFile> parsed = result::from_json(nlohmann::json(json), name);
+    if (!parsed) return Error{parsed.error()};
+    return comparable_from_result(*parsed, name);
+  }
+  if (json.contains("results")) return comparable_from_storh_php(json, name);
+  return Error{fmt::format("{}: not a result file: no schema_version and no results map", name)};
+}
+
+Expected<ComparableFile> load_comparable(const std::filesystem::path& file) {
+  Expected<std::string> text = read_file(file);
+  if (!text) return Error{text.error()};
+  nlohmann::ordered_json parsed;
+  try {
+    parsed = nlohmann::ordered_json::parse(*text);
+  } catch (const nlohmann::ordered_json::parse_error& e) {
+    return Error{fmt::format("{}: not valid JSON: {}", file.string(), e.what())};
+  }
+  return comparable_from_json(parsed, file.string());
+}
+
+}  // namespace storh::compare

@@ -1,0 +1,213 @@
+// Rendering a two-file comparison in every format, and the number formats that all
+// compare and gate renderers share.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "compare/render.h"
+#include "plugin/describe.h"
+#include "report/format.h"
+#include "report/table.h"
+
+namespace storh::compare {
+namespace {
+
+using nlohmann::ordered_json;
+using report::Align;
+using report::Column;
+
+constexpr const char* kAbsent = "-";
+
+std::string runs_text(const std::optional<ComparableMetric>& metric) {
+  if (!metric) return kAbsent;
+  return metric->runs == 0 ? std::string("?") : std::to_string(metric->runs);
+}
+
+std::string median_text(const std::optional<ComparableMetric>& metric) {
+  return metric ? format_value(metric->direction, metric->median) : kAbsent;
+}
+
+Verdict geomean_verdict(double ratio) {
+  return ratio > 1 ? Verdict::slower : ratio < 1 ? Verdict::faster : Verdict::same;
+}
+
+// The table rows of text and md; `code` wraps metric keys for Markdown.
+report::Rows table_rows(const PairComparison& c, bool markdown) {
+  report::Rows rows;
+  for (const PairRow& row : c.rows) {
+    const bool both = row.status == RowStatus::both;
+    rows.push_back({markdown ? "`" + row.key + "`" : row.key, median_text(row.base),
+                    median_text(row.next), both ? format_percent(row.delta_percent) : "",
+                    std::string(verdict_name(row.verdict)),
+                    fmt::format("{}/{}", runs_text(row.base), runs_text(row.next)),
+                    row.significance ? row.significance->text : ""});
+  }
+  const std::string label = fmt::format("geomean ({})", c.geomean.metrics);
+  if (c.geomean.ratio) {
+    const double ratio = *c.geomean.ratio;
+    rows.push_back({markdown ? "**" + label + "**" : label, "", "",
+                    format_percent((ratio - 1) * 100),
+                    std::string(verdict_name(geomean_verdict(ratio))), "", ""});
+  } else {
+    rows.push_back({label, "", "", "", "no metric on both sides", "", ""});
+  }
+  return rows;
+}
+
+const std::vector<Column>& pair_columns() {
+  static const std::vector<Column> kColumns = {
+      {"metric", Align::left},      {"base", Align::right},   {"new", Align::right},
+      {"delta", Align::right},      {"verdict", Align::left}, {"runs", Align::right},
+      {"significance", Align::left}};
+  return kColumns;
+}
+
+std::string skipped_note(const Geomean& geomean) {
+  if (geomean.skipped == 0) return "";
+  return fmt::format("geomean leaves out {} metric{} with a zero median\n", geomean.skipped,
+                     geomean.skipped == 1 ? "" : "s");
+}
+
+std::string render_text(const PairComparison& c) {
+  std::string out =
+      fmt::format("base: {} ({})\nnew:  {} ({})\n\n", c.base_name, file_kind_name(c.base_kind),
+                  c.new_name, file_kind_name(c.new_kind));
+  out += report::text_table(pair_columns(), table_rows(c, false));
+  out += skipped_note(c.geomean);
+  return out;
+}
+
+std::string render_markdown(const PairComparison& c) {
+  std::string out = "### storh-host compare\n\n";
+  out += fmt::format("Base `{}` ({}) vs new `{}` ({}).\n\n", report::markdown_cell(c.base_name),
+                     file_kind_name(c.base_kind), report::markdown_cell(c.new_name),
+                     file_kind_name(c.new_kind));
+  for (const std::string& warning : c.warnings) {
+    out += fmt::format("> **Warning:** {}\n\n", report::markdown_cell(warning));
+  }
+  out += report::markdown_table(pair_columns(), table_rows(c, true));
+  out += fmt::format(
+      "\nDelta is (new - base) / base. Geomean: direction-normalised ratios of the metrics on "
+      "both sides. Significance: two-sided Mann-Whitney U test at alpha {}.\n",
+      c.alpha);
+  if (c.geomean.skipped > 0) out += "\n" + skipped_note(c.geomean);
+  return out;
+}
+
+std::string number(double value) {
+  return fmt::format("{}", value);
+}
+
+std::string render_csv(const PairComparison& c) {
+  std::string out = report::csv_line({"metric", "status", "unit", "direction", "base_median",
+                                      "new_median", "delta_percent", "verdict", "base_runs",
+                                      "new_runs", "p_value", "significance"});
+  for (const PairRow& row : c.rows) {
+    const ComparableMetric& any = row.base ? *row.base : *row.next;
+    const bool tested = row.significance && row.significance->test;
+    out += report::csv_line(
+        {row.key, row.status == RowStatus::both ? "both" : std::string(verdict_name(row.verdict)),
+         any.unit, plugin::direction_name(any.direction), row.base ? number(row.base->median) : "",
+         row.next ? number(row.next->median) : "",
+         row.status == RowStatus::both ? number(row.delta_percent) : "",
+         std::string(verdict_name(row.verdict)), row.base ? std::to_string(row.base->runs) : "",
+         row.next ? std::to_string(row.next->runs) : "",
+         tested ? number(row.significance->test->p_value) : "",
+         row.significance ? row.significance->text : ""});
+  }
+  const std::optional<double> ratio = c.geomean.ratio;
+  out += report::csv_line(
+      {"geomean", "summary", "", "", "", "", ratio ? number((*ratio - 1) * 100) : "",
+       ratio ? std::string(verdict_name(geomean_verdict(*ratio))) : "", "", "", "", ""});
+  return out;
+}
+
+ordered_json side_json(const std::optional<ComparableMetric>& metric) {
+  if (!metric) return nullptr;
+  return {{"median", metric->median},
+          {"min", metric->min},
+          {"max", metric->max},
+          {"runs", metric->runs},
+          {"samples", metric->samples}};
+}
+
+std::string render_json(const PairComparison& c) {
+  ordered_json metrics = ordered_json::array();
+  for (const PairRow& row : c.rows) {
+    const ComparableMetric& any = row.base ? *row.base : *row.next;
+    ordered_json significance = nullptr;
+    if (row.significance) {
+      const auto& s = *row.significance;
+      significance = {{"p_value", s.test ? ordered_json(s.test->p_value) : ordered_json(nullptr)},
+                      {"u", s.test ? ordered_json(s.test->u) : ordered_json(nullptr)},
+                      {"exact", s.test ? ordered_json(s.test->exact) : ordered_json(nullptr)},
+                      {"significant", s.significant},
+                      {"text", s.text}};
+    }
+    const bool both = row.status == RowStatus::both;
+    metrics.push_back(
+        {{"key", row.key},
+         {"status", both ? "both" : std::string(verdict_name(row.verdict))},
+         {"unit", any.unit},
+         {"direction", plugin::direction_name(any.direction)},
+         {"base", side_json(row.base)},
+         {"new", side_json(row.next)},
+         {"delta_percent", both ? ordered_json(row.delta_percent) : ordered_json(nullptr)},
+         {"verdict", verdict_name(row.verdict)},
+         {"significance", significance}});
+  }
+  const std::optional<double> ratio = c.geomean.ratio;
+  const ordered_json root = {
+      {"base", {{"file", c.base_name}, {"kind", file_kind_name(c.base_kind)}}},
+      {"new", {{"file", c.new_name}, {"kind", file_kind_name(c.new_kind)}}},
+      {"alpha", c.alpha},
+      {"warnings", c.warnings},
+      {"metrics", metrics},
+      {"geomean",
+       {{"ratio", ratio ? ordered_json(*ratio) : ordered_json(nullptr)},
+        {"delta_percent", ratio ? ordered_json((*ratio - 1) * 100) : ordered_json(nullptr)},
+        {"verdict",
+         ratio ? ordered_json(verdict_name(geomean_verdict(*ratio))) : ordered_json(nullptr)},
+        {"metrics", c.geomean.metrics},
+        {"skipped", c.geomean.skipped}}}};
+  return root.dump(2) + "\n";
+}
+
+}  // namespace
+
+std::optional<OutputFormat> parse_output_format(std::string_view name) {
+  if (name == "text") return OutputFormat::text;
+  if (name == "md" || name == "markdown") return OutputFormat::markdown;
+  if (name == "csv") return OutputFormat::csv;
+  if (name == "json") return OutputFormat::json;
+  return std::nullopt;
+}
+
+std::string format_value(Direction direction, double value) {
+  return direction == Direction::lower_is_better ? report::format_seconds(value)
+                                                 : fmt::format("{:.4g}", value);
+}
+
+std::string format_percent(double percent) {
+  return fmt::format("{:+.2f}%", percent);
+}
+
+std::string format_ratio(double ratio) {
+  return fmt::format("x{:.3f}", ratio);
+}
+
+std::string render_pair(const PairComparison& comparison, OutputFormat format) {
+  switch (format) {
+    case OutputFormat::text:
+      return render_text(comparison);
+    case OutputFormat::markdown:
+      return render_markdown(comparison);
+    case OutputFormat::csv:
+      return render_csv(comparison);
+    case OutputFormat::json:
+      return render_json(comparison);
+  }
+  return "";
+}
+
+}  // namespace storh::compare

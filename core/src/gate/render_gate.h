@@ -1,0 +1,34 @@
+// gate/render_gate.h: the gate's output. Pure functions of a GateOutcome.
+#pragma once
+
+#include <string>
+
+#include "compare/render.h"
+#include "gate/gate.h"
+
+namespace storh::gate {
+
+// What goes to stdout and what to stderr.
+struct GateReport {
+  std::string out;
+  std::string err;
+};
+
+// Text (the storh gate.php layout, byte for byte when no addition applies):
+//   stdout: one line per checked metric, in checked order:
+//     "%-36s base %.6fs current %.6fs %+0.2f%%" plus " FAIL" when it fails, or
+//     "%-36s missing in baseline" / "%-36s missing in current";
+//     any notes follow in brackets: " [threshold +20.00%; p=0.008 significant]";
+//     then, when passed, "Benchmark regression gate passed at threshold +10.00%.";
+//   stderr: "warning: ..." lines, then, when failed,
+//     "Benchmark regression gate failed at threshold +10.00%.".
+// A value that is not a time (higher_is_better) prints without the "s".
+//
+// Markdown (stdout): heading, files and threshold, warnings as quotes, a table
+// (metric | base | current | delta | threshold | result | note) and the verdict in
+// bold. JSON (stdout): the whole outcome. For both, stderr gets the warnings and,
+// when failed, the verdict line, so a CI log shows why the step failed.
+// CSV is not a gate format; it renders as text.
+GateReport render_gate(const GateOutcome& outcome, compare::OutputFormat format);
+
+}  // namespace storh::gate
