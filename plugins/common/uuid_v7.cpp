@@ -1,27 +1,25 @@
 #include "common/uuid_v7.h"
 
 #include <pthread.h>
-#include <sys/random.h>
 
 #include <array>
 #include <atomic>
-#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
-#include <system_error>
 #include <thread>
+
+#include "common/csprng.h"
 
 namespace storh::engines::uuid_v7 {
 namespace {
 
-constexpr std::size_t kPoolSize = 4096;  // one getrandom(2) call per ~400 new milliseconds
 constexpr char kHexDigits[] = "0123456789abcdef";
 
 // Taking the lock is one atomic exchange and releasing it a plain store, which matters
-// on a ~20 ns path. Holders never block for long (the slowest section is one
-// getrandom of 4 KiB), and a forked child can simply reset it.
+// on a ~20 ns path. Holders never block for long (the slowest section is a Csprng
+// refill, ~0.25 us, or its 32-byte getrandom), and a forked child can simply reset it.
 class SpinLock {
  public:
   void lock() noexcept {
@@ -44,48 +42,33 @@ struct GeneratorState {
   bool has_entropy = false;
   bool atfork_registered = false;
   std::array<unsigned char, kEntropySize> entropy{};
-  std::array<unsigned char, kPoolSize> pool{};
-  std::size_t pool_used = kPoolSize;  // pool[pool_used..] is unread randomness
+  // Not thread-safe by itself: used only under `lock`. It detects fork() on its own and
+  // then draws a new key, so the child never reuses the parent's keystream.
+  Csprng random;
 };
 
 constinit GeneratorState g_state;
 
 // In a forked child only the forking thread exists, so whoever held the lock is gone;
-// the inherited state and randomness are the parent's and must not be reused.
+// the inherited E is the parent's and must not be continued. (g_state.random notices
+// the fork by itself and draws a new key.)
 void forget_state_in_child() noexcept {
   g_state.lock.reset_in_child();
   g_state.last_ts = -1;
   g_state.has_entropy = false;
-  g_state.pool_used = kPoolSize;
 }
 
-void fill_random(unsigned char* out, std::size_t size) {
-  while (size > 0) {
-    const ssize_t got = ::getrandom(out, size, 0);
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      throw std::system_error(errno, std::generic_category(), "UUIDv7: getrandom failed");
-    }
-    out += got;
-    size -= static_cast<std::size_t>(got);
-  }
-}
-
-// Caller holds the lock.
+// Caller holds the lock. Throws std::system_error if the kernel's random source fails,
+// leaving E as it was.
 void draw_entropy() {
-  if (g_state.pool_used + kEntropySize > kPoolSize) {
-    if (!g_state.atfork_registered) {
-      // Registered by the DSO that owns g_state, so dlclose unregisters it.
-      ::pthread_atfork(nullptr, nullptr, &forget_state_in_child);
-      g_state.atfork_registered = true;
-    }
-    fill_random(g_state.pool.data(), kPoolSize);
-    g_state.pool_used = 0;
+  if (!g_state.atfork_registered) {
+    // Registered by the DSO that owns g_state, so dlclose unregisters it.
+    ::pthread_atfork(nullptr, nullptr, &forget_state_in_child);
+    g_state.atfork_registered = true;
   }
-  for (std::size_t i = 0; i < kEntropySize; ++i) {
-    g_state.entropy[i] = g_state.pool[g_state.pool_used + i];
-  }
-  g_state.pool_used += kEntropySize;
+  std::array<unsigned char, kEntropySize> fresh;
+  g_state.random.fill(fresh);
+  g_state.entropy = fresh;
 }
 
 void check_timestamp(std::int64_t ts_ms) {

@@ -16,7 +16,8 @@
 // the state and the random bytes it inherited, so parent and child never repeat each
 // other's ids.
 //
-// Randomness comes from getrandom(2), read 4 KiB at a time.
+// Random bytes come from a common/csprng.h generator (ChaCha20 keyed from getrandom(2)),
+// so a new millisecond costs ~10 ns of keystream rather than a system call.
 #pragma once
 
 #include <array>

@@ -43,7 +43,8 @@ ResultFile sample_result() {
   m.params = {{"mode", std::string("fast")}};
   m.unit = "ids";
   m.samples = {{0.5e-5, 1000}, {0.25, 1000}};
-  m.seconds = {2, 0.1250025, 0.5e-5, 0.25, 0.1250025, 0.17677316};
+  m.seconds = {2, 0.1250025, 0.5e-5, 0.25, 0.1250025, 0.17677316, 0.1249975};
+  m.warnings = {"spread too wide to trust: coefficient of variation 141.4% > 10%"};
   m.rate = 8000.0;
   m.latency = Latency{2000, 1e-7, 5e-8, 2e-6, 9e-8, 1.5e-7, 8e-7, std::nullopt};
   r.metrics.push_back(m);

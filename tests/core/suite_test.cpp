@@ -18,8 +18,9 @@ TEST_CASE("suite: unknown top-level key lists the valid keys and the closest one
   CHECK_FALSE(suite.has_value());
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].str() ==
-        "suites/x.toml:3:1: unknown key \"repeats\" (valid: datasets, memory_limit, name, output, "
-        "plugin_path, repeat, timeout, warmup, work_dir, engines, gate); did you mean \"repeat\"?");
+        "suites/x.toml:3:1: unknown key \"repeats\" (valid: datasets, memory_limit, name, order, "
+        "output, plugin_path, range_output, repeat, timeout, warmup, work_dir, engines, gate); did "
+        "you mean \"repeat\"?");
 }
 
 TEST_CASE("suite: unknown key without a close match gets no suggestion", "[suite]") {
@@ -129,8 +130,19 @@ TEST_CASE("suite: bad parameter values", "[suite]") {
 
 TEST_CASE("suite: bad gate tables", "[suite]") {
   suite_should_fail("[engines.doc]\n[gate]\nmetric = [\"doc.put\"]\n", "3:1",
-                    "unknown key \"metric\" in [gate] (valid: baseline, metrics, threshold); did "
-                    "you mean \"metrics\"?");
+                    "unknown key \"metric\" in [gate] (valid: alpha, baseline, confirm, "
+                    "lenient_missing, metrics, min_effect, significant, threshold, thresholds); "
+                    "did you mean \"metrics\"?");
+  suite_should_fail("[engines.doc]\n[gate]\nconfirm = 500\n", "3:11",
+                    "\"gate.confirm\" must be an integer from 0 to 100");
+  suite_should_fail("[engines.doc]\n[gate]\nalpha = 1.5\n", "3:9",
+                    "\"gate.alpha\" must be a number between 0 and 1");
+  suite_should_fail("[engines.doc]\n[gate]\nmin_effect = \"soon\"\n", "3:14",
+                    "\"gate.min_effect\" must be a duration");
+  suite_should_fail("[engines.doc]\n[gate]\nthresholds = { put = 5 }\n", "3:22",
+                    "the key must be \"engine.operation\"");
+  suite_should_fail("order = \"random\"\n[engines.doc]\n", "1:9",
+                    "\"order\" must be \"sequential\" or \"interleave\"");
   suite_should_fail("[engines.doc]\n[gate]\nthreshold = \"10%\"\n", "3:13",
                     "\"gate.threshold\" must be a number >= 0 (percent), got string \"10%\"");
   suite_should_fail("[engines.doc]\n[gate]\nthreshold = -1.5\n", "3:13", "got float -1.5");

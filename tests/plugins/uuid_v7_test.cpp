@@ -145,6 +145,30 @@ TEST_CASE("uuid: a forked child does not repeat its parent's ids", "[uuid]") {
   CHECK(std::string(buffer, 36) != parent_id);
 }
 
+TEST_CASE("uuid: a forked child draws random bits its parent never sees", "[uuid]") {
+  // Regression guard for the userspace CSPRNG: the child inherits its key and buffered
+  // keystream, so a new millisecond in both processes must still give different bits.
+  uuid_v7::reset_for_tests();
+  (void)uuid_v7::generate(kTs);
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    const std::string id = uuid_v7::generate(kTs + 1);
+    const ssize_t written = ::write(fds[1], id.data(), id.size());
+    ::_exit(written == static_cast<ssize_t>(id.size()) ? 0 : 1);
+  }
+  const std::string parent_id = uuid_v7::generate(kTs + 1);
+  char buffer[36];
+  REQUIRE(::read(fds[0], buffer, sizeof buffer) == 36);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ::close(fds[0]);
+  ::close(fds[1]);
+  CHECK(std::string(buffer, 36).substr(14) != parent_id.substr(14));
+}
+
 TEST_CASE("uuid: concurrent threads never produce the same id", "[uuid]") {
   uuid_v7::reset_for_tests();
   constexpr int kThreads = 4;

@@ -10,7 +10,7 @@
 namespace storh::cli {
 namespace {
 
-constexpr const char* kCommands[] = {"run", "validate", "list", "report", "compare", "gate"};
+constexpr const char* kCommands[] = {"run", "validate", "list", "report", "compare", "gate", "ci"};
 
 bool wants_help(const std::vector<std::string>& args) {
   return std::any_of(args.begin(), args.end(),
@@ -59,6 +59,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   if (command == "list") return list_command(rest, io);
   if (command == "compare") return compare_command(rest, io);
   if (command == "gate") return gate_command(rest, io);
+  if (command == "ci") return ci_command(rest, io);
   return report_command(rest, io);
 }
 

@@ -4,10 +4,10 @@
 
 #include <fmt/format.h>
 
-#include "cli/prepare.h"
+#include "cli/execute.h"
+#include "range/range.h"
 #include "report/report.h"
 #include "result/json.h"
-#include "run/aggregate.h"
 #include "run/runner.h"
 #include "suite/parse.h"
 
@@ -15,31 +15,10 @@ namespace storh::cli {
 namespace {
 
 std::atomic<bool> g_interrupted{false};
+struct sigaction g_previous_int {};
+struct sigaction g_previous_term {};
 
 void on_interrupt(int) { g_interrupted.store(true); }
-
-// Installs Ctrl-C / SIGTERM handlers for the duration of a run.
-class InterruptGuard {
- public:
-  InterruptGuard() {
-    g_interrupted.store(false);
-    struct sigaction action {};
-    action.sa_handler = on_interrupt;
-    sigemptyset(&action.sa_mask);
-    ::sigaction(SIGINT, &action, &previous_int_);
-    ::sigaction(SIGTERM, &action, &previous_term_);
-  }
-  ~InterruptGuard() {
-    ::sigaction(SIGINT, &previous_int_, nullptr);
-    ::sigaction(SIGTERM, &previous_term_, nullptr);
-  }
-  InterruptGuard(const InterruptGuard&) = delete;
-  InterruptGuard& operator=(const InterruptGuard&) = delete;
-
- private:
-  struct sigaction previous_int_ {};
-  struct sigaction previous_term_ {};
-};
 
 // One failure per (engine, dataset) for an engine whose plugin could not be loaded.
 void add_load_failures(const Prepared& prepared, result::ResultFile& result) {
@@ -56,40 +35,82 @@ void add_load_failures(const Prepared& prepared, result::ResultFile& result) {
   }
 }
 
+// The storh range layout next to the combined file, when the suite asks for it.
+// Returns false (after printing why) when a file cannot be written.
+bool write_range_files(const Prepared& prepared, const result::ResultFile& result,
+                       const CommandIo& io) {
+  if (!prepared.suite.range_output) return true;
+  Expected<std::filesystem::path> index =
+      range::write_range_output(*prepared.suite.range_output, result);
+  if (!index) {
+    io.err << "storh-host: cannot write the range output: " << index.error() << '\n';
+    return false;
+  }
+  io.out << "range: " << index->string() << '\n';
+  return true;
+}
+
 }  // namespace
+
+InterruptGuard::InterruptGuard() {
+  g_interrupted.store(false);
+  struct sigaction action {};
+  action.sa_handler = on_interrupt;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGINT, &action, &g_previous_int);
+  ::sigaction(SIGTERM, &action, &g_previous_term);
+}
+
+InterruptGuard::~InterruptGuard() {
+  ::sigaction(SIGINT, &g_previous_int, nullptr);
+  ::sigaction(SIGTERM, &g_previous_term, nullptr);
+}
+
+const std::atomic<bool>& InterruptGuard::interrupted() { return g_interrupted; }
+
+Expected<result::ResultFile> execute(const Prepared& prepared, const plan::Plan& plan,
+                                     const CommandIo& io) {
+  run::RunnerOptions options;
+  options.host_executable = io.environment.host_executable;
+  options.progress = io.environment.interactive ? &io.err : nullptr;
+  options.cancel = &g_interrupted;
+  Expected<result::ResultFile> ran = run::run_plan(prepared.suite, plan, options);
+  if (ran) add_load_failures(prepared, *ran);
+  return ran;
+}
+
+bool write_and_report(const Prepared& prepared, const result::ResultFile& result,
+                      const CommandIo& io) {
+  const std::filesystem::path& output = prepared.suite.output;
+  if (std::string error = result::write_result_file(output, result); !error.empty()) {
+    io.err << "storh-host: cannot write the result: " << error << '\n';
+    return false;
+  }
+  io.out << report::render_report(result, prepared.format == "md" ? report::ReportFormat::markdown
+                                                                   : report::ReportFormat::text);
+  io.out << "result: " << output.string() << '\n';
+  return true;
+}
 
 int run_command(const std::vector<std::string>& args, const CommandIo& io) {
   InterruptGuard guard;  // before describing plugins, so Ctrl-C never leaves a worker behind
   std::optional<Prepared> prepared = prepare(args, io);
   if (!prepared) return kExitBadInput;
 
-  run::RunnerOptions options;
-  options.host_executable = io.environment.host_executable;
-  options.progress = io.environment.interactive ? &io.err : nullptr;
-  options.cancel = &g_interrupted;
-  Expected<result::ResultFile> ran = run::run_plan(prepared->suite, prepared->plan, options);
-  if (!ran) {
-    io.err << "storh-host: " << ran.error() << '\n';
+  Expected<result::ResultFile> result = execute(*prepared, prepared->plan, io);
+  if (!result) {
+    io.err << "storh-host: " << result.error() << '\n';
     return kExitBadInput;
   }
-  result::ResultFile& result = *ran;
-  add_load_failures(*prepared, result);
-
-  const std::filesystem::path& output = prepared->suite.output;
-  if (std::string error = result::write_result_file(output, result); !error.empty()) {
-    io.err << "storh-host: cannot write the result: " << error << '\n';
-    return kExitFailed;
-  }
-  io.out << report::render_report(result, prepared->format == "md" ? report::ReportFormat::markdown
-                                                                    : report::ReportFormat::text);
-  io.out << "result: " << output.string() << '\n';
-  if (result.interrupted) {
+  if (!write_and_report(*prepared, *result, io)) return kExitFailed;
+  if (!write_range_files(*prepared, *result, io)) return kExitFailed;
+  if (result->interrupted) {
     io.err << "storh-host: interrupted; the partial result is marked \"interrupted\"\n";
     return kExitInterrupted;
   }
-  if (!result.failures.empty()) {
+  if (!result->failures.empty()) {
     io.err << fmt::format("storh-host: {} run(s) failed; see the failures in the report\n",
-                          result.failures.size());
+                          result->failures.size());
     return kExitFailed;
   }
   return kExitOk;
@@ -120,6 +141,9 @@ int validate_command(const std::vector<std::string>& args, const CommandIo& io) 
                           fmt::join(cell.operation_names(), ", "));
   }
   io.out << fmt::format("  output: {}\n", suite.output.string());
+  if (suite.range_output) {
+    io.out << fmt::format("  range output: {}\n", suite.range_output->string());
+  }
   return kExitOk;
 }
 

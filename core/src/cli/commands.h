@@ -21,6 +21,7 @@ int list_command(const std::vector<std::string>& args, const CommandIo& io);
 int report_command(const std::vector<std::string>& args, const CommandIo& io);
 int compare_command(const std::vector<std::string>& args, const CommandIo& io);
 int gate_command(const std::vector<std::string>& args, const CommandIo& io);
+int ci_command(const std::vector<std::string>& args, const CommandIo& io);
 
 // The help text of a command, or of the program for "".
 std::string help_text(const std::string& command);

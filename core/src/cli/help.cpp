@@ -3,6 +3,33 @@
 namespace storh::cli {
 
 std::string help_text(const std::string& command) {
+  if (command == "ci") {
+    return R"(Usage: storh-host ci [SUITE.toml] [--confirm=N] [--update-baseline] [--threshold=PCT]
+                     [run options]
+
+Runs the CI suite (default suites/ci.toml) and gates its result against the
+baseline named in the suite's [gate] table, with the table's settings:
+
+  [gate]
+  baseline        = "suites/baselines/ci-1k.json"
+  threshold       = 10              # percent slower allowed (strictly more fails)
+  metrics         = ["uuid.monotonic"]   # default: every baseline metric
+  thresholds      = { "filter.record_range" = 25 }
+  significant     = true            # fail only if Mann-Whitney also says so
+  alpha           = 0.05
+  min_effect      = "2us"           # ignore smaller absolute differences
+  lenient_missing = false           # a missing metric warns instead of failing
+  confirm         = 2               # re-run failing cells twice before failing
+
+  --confirm=N          re-run the cells of failing metrics N more times, add their
+                       samples, and fail only if the metrics still regress
+  --update-baseline    run, then write the result as the new baseline (no gate)
+  --threshold=PCT      override the table's threshold
+
+Exit codes: 0 pass, 1 regression, 2 bad input (suite, baseline file), 3 the run
+itself failed (a cell failed; nothing was gated), 130 interrupted.
+)";
+  }
   if (command == "run") {
     return R"(Usage: storh-host [run] SUITE.toml [options]
 
@@ -19,6 +46,9 @@ Options (each overrides the suite):
   --timeout=DURATION        per-worker wall-clock limit (30s, 10m; none)
   --plugin-path=DIR         look for plugins here first (repeatable)
   --work-dir=DIR            parent of the per-run work directories (default: $TMPDIR)
+  --range-output=DIR        also write DIR/bench-<n>-<engine>[-<values>].json, one
+                            per dataset, engine and parameter combination, and
+                            DIR/index.json (the storh range layout)
   --set ENGINE.PARAM=V[,V]  set a parameter; a comma list is a matrix dimension
   --format=text|md          report format on stdout (default text)
 
@@ -128,10 +158,12 @@ Usage:
   storh-host report RESULT.json [--format=text|md]
   storh-host compare BASE.json NEW.json [MORE.json...] [--format=text|md|csv|json]
   storh-host gate BASE.json CURRENT.json [--threshold=10] [--metric=ENGINE.OP]...
+  storh-host ci [SUITE.toml] [--confirm=N] [--update-baseline]
   storh-host COMMAND --help             help for one command
   storh-host --version
 
-Exit codes: 0 ok, 1 a cell failed (gate: a regression), 2 bad input, 130 interrupted.
+Exit codes: 0 ok, 1 a cell failed (gate, ci: a regression), 2 bad input,
+3 ci: the run itself failed, 130 interrupted.
 )";
 }
 

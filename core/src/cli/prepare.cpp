@@ -12,7 +12,7 @@ namespace {
 // The flags `run` and `validate` accept, all of them taking a value.
 std::vector<std::string> valued_flags() {
   return {"dataset", "engine",      "repeat",   "warmup", "output", "memory-limit",
-          "timeout", "plugin-path", "work-dir", "set",    "format"};
+          "timeout", "plugin-path", "work-dir", "set",    "format", "range-output"};
 }
 
 suite::Overrides overrides_from(const ParsedArgs& args) {
@@ -33,6 +33,7 @@ suite::Overrides overrides_from(const ParsedArgs& args) {
   o.timeout = args.last("timeout");
   o.plugin_path = args.all("plugin-path");
   o.work_dir = args.last("work-dir");
+  o.range_output = args.last("range-output");
   o.sets = args.all("set");
   return o;
 }
@@ -43,11 +44,17 @@ void print_errors(const std::vector<suite::SuiteError>& errors, std::ostream& er
 
 }  // namespace
 
-std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const CommandIo& io) {
-  Expected<ParsedArgs> args = parse_args(raw_args, valued_flags(), {});
+std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const CommandIo& io,
+                                const PrepareOptions& options) {
+  std::vector<std::string> valued = valued_flags();
+  valued.insert(valued.end(), options.extra_valued.begin(), options.extra_valued.end());
+  Expected<ParsedArgs> args = parse_args(raw_args, valued, options.extra_switches);
   if (!args) {
     io.err << "storh-host: " << args.error() << '\n';
     return std::nullopt;
+  }
+  if (args->positional.empty() && options.default_suite) {
+    args->positional.push_back(*options.default_suite);
   }
   if (args->positional.size() != 1) {
     io.err << "storh-host: expected one suite file, got " << args->positional.size()
@@ -55,6 +62,7 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
     return std::nullopt;
   }
   Prepared prepared;
+  prepared.args = *args;
   prepared.format = args->last("format").value_or("text");
   if (prepared.format != "text" && prepared.format != "md") {
     io.err << fmt::format("storh-host: --format: unknown format \"{}\" (valid: text, md)\n",

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "plan/plan.h"
 #include "plugin/describe.h"
@@ -16,6 +17,7 @@
 namespace storh::cli {
 
 struct Prepared {
+  ParsedArgs args;  // every flag, including the caller's extra ones
   suite::Suite suite;
   std::map<std::string, plugin::Description> descriptions;  // engines that loaded
   // Engines of the suite whose plugin could not be loaded or described, with why.
@@ -26,6 +28,14 @@ struct Prepared {
 
 // Parses arguments, reads the suite, applies overrides, describes the plugins and
 // checks the suite. Prints errors to io.err and returns nullopt on bad input.
-std::optional<Prepared> prepare(const std::vector<std::string>& args, const CommandIo& io);
+// `extra_valued` and `extra_switches` are the calling command's own flags;
+// `default_suite` is used when no suite file is given (ci).
+struct PrepareOptions {
+  std::vector<std::string> extra_valued;
+  std::vector<std::string> extra_switches;
+  std::optional<std::string> default_suite;
+};
+std::optional<Prepared> prepare(const std::vector<std::string>& args, const CommandIo& io,
+                                const PrepareOptions& options = {});
 
 }  // namespace storh::cli

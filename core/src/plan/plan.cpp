@@ -92,6 +92,7 @@ Plan expand_plan(const suite::Suite& suite,
   Plan plan;
   plan.repeat = suite.repeat;
   plan.warmup = suite.warmup;
+  plan.order = suite.order;
   for (const auto& dataset : suite.datasets) {
     for (const suite::EngineSetting& setting : suite.engines) {
       const plugin::Description& description = descriptions.at(setting.name);

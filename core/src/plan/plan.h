@@ -40,6 +40,7 @@ struct Plan {
   std::vector<Cell> cells;
   std::uint32_t repeat = 1;
   std::uint32_t warmup = 0;
+  suite::RunOrder order = suite::RunOrder::sequential;
   std::string fingerprint;  // 16 hex digits
 };
 

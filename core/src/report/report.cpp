@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "report/format.h"
+#include "report/range_section.h"
 #include "report/table.h"
 #include "suite/parse.h"  // param_value_text: the one canonical text of a value
 
@@ -206,10 +207,12 @@ void render_text(const ResultFile& result, std::string& out) {
   for (const auto& warning : run_warnings(result)) line("warning: " + one_line(warning));
   if (result.interrupted) line(fmt::format("interrupted: {}", kInterrupted));
 
+  const bool ranged = has_several_datasets(result);
   for (const auto& block : engine_blocks(result)) {
     line(fmt::format("[{}]", block.name));
     if (block.metrics.empty()) line("  no results");
     for (const Metric* metric : block.metrics) line(metric_line(*metric, experiment.repeat));
+    if (ranged) out += range_section(block.name, block.metrics, ReportFormat::text);
   }
 
   if (result.failures.empty()) return;
@@ -305,7 +308,11 @@ void render_markdown(const ResultFile& result, std::string& out) {
   for (const auto& [name, value] : rows) out += row({name, cell(value)});
   out += '\n';
 
-  for (const auto& block : engine_blocks(result)) render_engine_table(block, out);
+  const bool ranged = has_several_datasets(result);
+  for (const auto& block : engine_blocks(result)) {
+    render_engine_table(block, out);
+    if (ranged) out += range_section(block.name, block.metrics, ReportFormat::markdown);
+  }
 
   if (result.failures.empty()) return;
   out += "## Failures\n\n";

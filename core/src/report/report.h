@@ -17,6 +17,10 @@
 // standard deviation (stddev / mean) and the min..max range, plus latency p50/p99
 // when recorded. Engines that the experiment does not list but that have metrics
 // follow the listed ones, by name.
+//
+// When the metrics span several dataset sizes, each engine block is followed by its
+// rate-by-size table with a fitted complexity per operation (report/range_section.h);
+// a single-dataset report has none.
 #pragma once
 
 #include <string>

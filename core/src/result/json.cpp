@@ -39,7 +39,8 @@ ordered_json metric_json(const Metric& m) {
                       {"min", m.seconds.min},
                       {"max", m.seconds.max},
                       {"mean", m.seconds.mean},
-                      {"stddev", m.seconds.stddev}}},
+                      {"stddev", m.seconds.stddev},
+                      {"mad", m.seconds.mad}}},
                     {"rate", {{"per_second", m.rate}, {"unit", m.unit + "/s"}}}};
   if (m.latency) {
     const Latency& l = *m.latency;
@@ -48,6 +49,7 @@ ordered_json metric_json(const Metric& m) {
                     {"p90", optional_json(l.p90)}, {"p99", optional_json(l.p99)},
                     {"p99_9", optional_json(l.p999)}};
   }
+  j["warnings"] = m.warnings;
   return j;
 }
 

@@ -115,6 +115,7 @@ Metric read_metric(const Node& n) {
   m.seconds.max = seconds.at("max").number();
   m.seconds.mean = seconds.at("mean").number();
   m.seconds.stddev = seconds.at("stddev").number();
+  if (seconds.has("mad")) m.seconds.mad = seconds.at("mad").number();
   m.rate = n.at("rate").at("per_second").number();
   if (m.key.size() <= m.engine.size() || m.key.compare(0, m.engine.size() + 1, m.engine + ".") != 0) {
     throw BadValue{fmt::format("{}: key \"{}\" does not start with \"{}.\"", "/metrics", m.key, m.engine)};
@@ -132,6 +133,9 @@ Metric read_metric(const Node& n) {
     latency.p99 = optional_of<double>(l.at("p99"), number);
     latency.p999 = optional_of<double>(l.at("p99_9"), number);
     m.latency = latency;
+  }
+  if (n.has("warnings")) {
+    for (const Node& w : n.at("warnings").items()) m.warnings.push_back(w.str());
   }
   return m;
 }

@@ -29,6 +29,7 @@ struct Summary {  // of the samples' seconds
   double max = 0;
   double mean = 0;
   double stddev = 0;  // sample standard deviation (n-1); 0 for one sample
+  double mad = 0;     // median absolute deviation from the median
 };
 
 // Per-item latencies recorded with measure_each, merged over the repeats. A
@@ -53,6 +54,8 @@ struct Metric {
   Summary seconds;
   double rate = 0;              // items per second at the median (items of the first sample)
   std::optional<Latency> latency;
+  // Reasons not to trust the numbers: a wide spread, too few samples (stats.h).
+  std::vector<std::string> warnings;
 };
 
 // One worker run that did not complete cleanly.

@@ -5,6 +5,19 @@
 #include "stats/stats.h"
 
 namespace storh::run {
+namespace {
+
+// Summary, rate and warnings from the samples (at least one).
+void summarize_metric(result::Metric& metric) {
+  std::vector<double> seconds;
+  for (const result::Sample& s : metric.samples) seconds.push_back(s.seconds);
+  metric.seconds = stats::summarize(seconds);
+  const auto items = static_cast<double>(metric.samples.front().items);
+  metric.rate = metric.seconds.median > 0 ? items / metric.seconds.median : 0;
+  metric.warnings = stats::spread_warnings(metric.seconds);
+}
+
+}  // namespace
 
 std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
                                               const std::vector<CellRuns>& runs) {
@@ -33,11 +46,7 @@ std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
         }
       }
       if (metric.samples.empty()) continue;
-      std::vector<double> seconds;
-      for (const result::Sample& s : metric.samples) seconds.push_back(s.seconds);
-      metric.seconds = stats::summarize(seconds);
-      const auto items = static_cast<double>(metric.samples.front().items);
-      metric.rate = metric.seconds.median > 0 ? items / metric.seconds.median : 0;
+      summarize_metric(metric);
       metric.latency = stats::latency_summary(latency);
       metrics.push_back(std::move(metric));
     }
@@ -45,6 +54,19 @@ std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
   std::sort(metrics.begin(), metrics.end(),
             [](const result::Metric& a, const result::Metric& b) { return a.key < b.key; });
   return metrics;
+}
+
+
+void add_samples(result::ResultFile& result, const result::ResultFile& extra) {
+  for (const result::Metric& more : extra.metrics) {
+    auto it = std::find_if(result.metrics.begin(), result.metrics.end(),
+                           [&](const result::Metric& m) { return m.key == more.key; });
+    if (it == result.metrics.end()) continue;
+    it->samples.insert(it->samples.end(), more.samples.begin(), more.samples.end());
+    summarize_metric(*it);
+  }
+  result.runs.insert(result.runs.end(), extra.runs.begin(), extra.runs.end());
+  result.failures.insert(result.failures.end(), extra.failures.begin(), extra.failures.end());
 }
 
 result::Experiment describe_experiment(const suite::Suite& suite, const plan::Plan& plan,

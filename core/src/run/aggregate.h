@@ -42,6 +42,11 @@ using CellRuns = std::vector<CellRun>;  // the timed repeats of one cell
 std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
                                               const std::vector<CellRuns>& runs);
 
+// Adds the samples and runs of `extra` (a re-run of some cells of the same plan) to
+// `result`: each metric's samples grow and its summary, rate and warnings are
+// recomputed. The latency block keeps the first run's histogram.
+void add_samples(result::ResultFile& result, const result::ResultFile& extra);
+
 // The experiment block: suite, fingerprint, engines, parameter values, limits.
 result::Experiment describe_experiment(const suite::Suite& suite, const plan::Plan& plan,
                                        const std::filesystem::path& work_root);

@@ -160,6 +160,24 @@ class ProgressLine {
   bool shown_ = false;
 };
 
+// (cell, repeat) in execution order; warm-up runs have negative repeats. Interleaved:
+// every cell's warm-ups, then repeat 0 of every cell, then repeat 1, ...
+std::vector<std::pair<std::size_t, int>> schedule(const plan::Plan& plan) {
+  std::vector<std::pair<std::size_t, int>> runs;
+  const int first = -static_cast<int>(plan.warmup);
+  const int last = static_cast<int>(plan.repeat);
+  if (plan.order == suite::RunOrder::interleave) {
+    for (int repeat = first; repeat < last; ++repeat) {
+      for (std::size_t c = 0; c < plan.cells.size(); ++c) runs.emplace_back(c, repeat);
+    }
+  } else {
+    for (std::size_t c = 0; c < plan.cells.size(); ++c) {
+      for (int repeat = first; repeat < last; ++repeat) runs.emplace_back(c, repeat);
+    }
+  }
+  return runs;
+}
+
 }  // namespace
 
 Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Plan& plan,
@@ -177,10 +195,10 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
       plan.cells.size() * (static_cast<std::size_t>(plan.repeat) + plan.warmup);
   std::size_t started = 0;
 
-  for (std::size_t c = 0; c < plan.cells.size() && !result.interrupted; ++c) {
+  const int first = -static_cast<int>(plan.warmup);
+  for (const auto& [c, repeat] : schedule(plan)) {
     const plan::Cell& cell = plan.cells[c];
-    const int first = -static_cast<int>(plan.warmup);
-    for (int repeat = first; repeat < static_cast<int>(plan.repeat); ++repeat) {
+    {
       if (options.cancel != nullptr && options.cancel->load()) {
         result.interrupted = true;
         break;
@@ -230,8 +248,8 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
         result.failures.push_back(std::move(*failure));
       }
       if (repeat >= 0) all_runs[c].push_back(std::move(run));
-      if (result.interrupted) break;
     }
+    if (result.interrupted) break;
   }
   progress.clear();
 

@@ -47,7 +47,30 @@ result::Summary summarize(std::vector<double> values) {
     for (double value : values) squares += (value - summary.mean) * (value - summary.mean);
     summary.stddev = std::sqrt(squares / static_cast<double>(n - 1));
   }
+  std::vector<double> deviations;
+  deviations.reserve(n);
+  for (double value : values) deviations.push_back(std::fabs(value - summary.median));
+  std::sort(deviations.begin(), deviations.end());
+  summary.mad = n % 2 == 1 ? deviations[n / 2] : (deviations[n / 2 - 1] + deviations[n / 2]) / 2;
   return summary;
+}
+
+std::vector<std::string> spread_warnings(const result::Summary& summary) {
+  std::vector<std::string> warnings;
+  if (summary.runs >= 2 && summary.mean > 0) {
+    const double cv = summary.stddev / summary.mean;
+    if (cv > kMaxTrustedVariation) {
+      warnings.push_back(fmt::format(
+          "spread too wide to trust: coefficient of variation {:.1f}% > {:.0f}%", cv * 100,
+          kMaxTrustedVariation * 100));
+    }
+  }
+  if (summary.runs < kMinSamplesForSignificance) {
+    warnings.push_back(fmt::format(
+        "{} sample(s): a significance test needs at least {} per side (repeat >= {})",
+        summary.runs, kMinSamplesForSignificance, kMinSamplesForSignificance));
+  }
+  return warnings;
 }
 
 LatencyHistogram::LatencyHistogram() : counts_(kBucketCount, 0) {}

@@ -21,7 +21,19 @@ namespace storh::stats {
 // Summary of samples (seconds): runs, median (mean of the two middle values for an
 // even count), min, max, mean and sample standard deviation (n-1; 0 for one value).
 // Empty input gives runs = 0 and all zeros. Values must be finite.
+// Also the median absolute deviation (mad), robust to one outlier repeat.
 result::Summary summarize(std::vector<double> values);
+
+// A coefficient of variation above this makes a metric's median untrustworthy for a
+// gate at a 10% threshold.
+inline constexpr double kMaxTrustedVariation = 0.10;
+// Fewest samples per side for a two-sided Mann-Whitney test to reach p < 0.05
+// (compare/mann_whitney.h): 2 / C(8, 4) = 0.029.
+inline constexpr std::size_t kMinSamplesForSignificance = 4;
+
+// Why a metric's samples may not be trusted: a wide spread, or too few samples for
+// the significance test. Empty when neither applies.
+std::vector<std::string> spread_warnings(const result::Summary& summary);
 
 // A log-linear histogram of durations, HdrHistogram-style. Values are kept in whole
 // nanoseconds: exactly below 256 ns, and above that in 128 sub-buckets per power of

@@ -243,6 +243,9 @@ bool apply_overrides(Suite& suite, const Overrides& overrides, std::vector<Suite
   plugin_path.insert(plugin_path.end(), suite.plugin_path.begin(), suite.plugin_path.end());
   suite.plugin_path = std::move(plugin_path);
   if (auto dir = non_empty(flag_errors, "--work-dir", overrides.work_dir)) suite.work_dir = *dir;
+  if (auto dir = non_empty(flag_errors, "--range-output", overrides.range_output)) {
+    suite.range_output = *dir;
+  }
   for (const std::string& set : overrides.sets) apply_set(flag_errors, set, suite);
   return errors.size() == first_error;
 }

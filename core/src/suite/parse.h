@@ -47,6 +47,7 @@ struct Overrides {
   std::optional<std::string> timeout;       // --timeout=10m ("0" or "none": unlimited)
   std::vector<std::string> plugin_path;     // --plugin-path=DIR, prepended, in order
   std::optional<std::string> work_dir;      // --work-dir=DIR
+  std::optional<std::string> range_output;  // --range-output=DIR
   std::vector<std::string> sets;            // --set engine.param=value[,value...]
 };
 

@@ -11,7 +11,9 @@ namespace storh::suite::detail {
 namespace {
 
 constexpr std::array<std::string_view, 2> kEngineKeys = {"operations", "params"};
-constexpr std::array<std::string_view, 3> kGateKeys = {"baseline", "metrics", "threshold"};
+constexpr std::array<std::string_view, 9> kGateKeys = {
+    "alpha", "baseline", "confirm", "lenient_missing", "metrics", "min_effect",
+    "significant", "threshold", "thresholds"};
 
 std::string line_col(const SourcePos& pos) {
   return fmt::format("{}:{}", pos.line, pos.column);
@@ -157,6 +159,75 @@ void read_engines(Reader& reader, const toml::node& node, Suite& suite) {
   }
 }
 
+std::optional<double> read_percent(Reader& reader, const toml::node& value, const std::string& path) {
+  std::optional<double> percent;
+  if (const auto* whole = value.as_integer()) percent = static_cast<double>(whole->get());
+  if (const auto* real = value.as_floating_point()) percent = real->get();
+  if (!percent || !(*percent >= 0) || !std::isfinite(*percent)) {
+    reader.type_error(value, path, "a number >= 0 (percent)");
+    return std::nullopt;
+  }
+  return percent;
+}
+
+std::optional<bool> read_bool(Reader& reader, const toml::node& value, const std::string& path) {
+  if (const auto* flag = value.as_boolean()) return flag->get();
+  reader.type_error(value, path, "true or false");
+  return std::nullopt;
+}
+
+// The [gate] keys beyond storh's three: what the CI-loop issue adds.
+void read_gate_addition(Reader& reader, const std::string& key, const toml::node& value,
+                        GateSetting& gate) {
+  const std::string path = fmt::format("gate.{}", key);
+  if (key == "thresholds") {
+    const auto* table = value.as_table();
+    if (table == nullptr) {
+      reader.type_error(value, path, "a table of \"engine.operation\" = percent");
+      return;
+    }
+    for (const auto& [metric, percent_node] : Reader::in_file_order(*table)) {
+      const std::string metric_path = fmt::format("{}.{}", path, metric->str());
+      if (metric->str().find('.') == std::string_view::npos) {
+        reader.error(*percent_node, fmt::format("{}: the key must be \"engine.operation\"", metric_path));
+        continue;
+      }
+      if (auto percent = read_percent(reader, *percent_node, metric_path)) {
+        gate.thresholds.emplace_back(
+            Located<std::string>{std::string(metric->str()), reader.pos(*percent_node)}, *percent);
+      }
+    }
+  } else if (key == "significant") {
+    if (auto flag = read_bool(reader, value, path)) gate.significant = *flag;
+  } else if (key == "lenient_missing") {
+    if (auto flag = read_bool(reader, value, path)) gate.lenient_missing = *flag;
+  } else if (key == "alpha") {
+    const std::optional<double> alpha = value.value<double>();
+    if (!alpha || !(*alpha > 0 && *alpha < 1)) {
+      reader.type_error(value, path, "a number between 0 and 1, e.g. 0.05");
+    } else {
+      gate.alpha = *alpha;
+    }
+  } else if (key == "min_effect") {
+    std::optional<double> seconds;
+    if (const auto* text = value.as_string()) seconds = parse_duration(text->get());
+    if (const auto* number = value.as_integer()) seconds = static_cast<double>(number->get());
+    if (const auto* number = value.as_floating_point()) seconds = number->get();
+    if (!seconds || !(*seconds >= 0) || !std::isfinite(*seconds)) {
+      reader.type_error(value, path, "a duration such as \"5us\", \"2ms\" or a number of seconds");
+    } else {
+      gate.min_effect_seconds = *seconds;
+    }
+  } else if (key == "confirm") {
+    const auto* count = value.as_integer();
+    if (count == nullptr || count->get() < 0 || count->get() > 100) {
+      reader.type_error(value, path, "an integer from 0 to 100 (re-runs of failing cells)");
+    } else {
+      gate.confirm = static_cast<std::uint32_t>(count->get());
+    }
+  }
+}
+
 void read_gate(Reader& reader, const toml::node& node, Suite& suite) {
   const auto* table = node.as_table();
   if (table == nullptr) {
@@ -173,16 +244,13 @@ void read_gate(Reader& reader, const toml::node& node, Suite& suite) {
         suite.gate.baseline = Located<std::string>{text->get(), reader.pos(*value)};
       }
     } else if (key->str() == "threshold") {
-      std::optional<double> percent;
-      if (const auto* whole = value->as_integer()) percent = static_cast<double>(whole->get());
-      if (const auto* real = value->as_floating_point()) percent = real->get();
-      if (!percent || !(*percent >= 0) || !std::isfinite(*percent)) {
-        reader.type_error(*value, path, "a number >= 0 (percent)");
-      } else {
+      if (auto percent = read_percent(reader, *value, path)) {
         suite.gate.threshold = Located<double>{*percent, reader.pos(*value)};
       }
-    } else {
+    } else if (key->str() == "metrics") {
       read_metrics(reader, *value, suite.gate);
+    } else {
+      read_gate_addition(reader, std::string(key->str()), *value, suite.gate);
     }
   }
 }

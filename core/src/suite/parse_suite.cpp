@@ -18,9 +18,9 @@ using detail::in_quotes;
 using detail::Reader;
 
 // Scalars first, then the sections, as a suite file is usually laid out.
-constexpr std::array<std::string_view, 11> kTopKeys = {
-    "datasets", "memory_limit", "name",     "output",  "plugin_path", "repeat",
-    "timeout",  "warmup",       "work_dir", "engines", "gate"};
+constexpr std::array<std::string_view, 13> kTopKeys = {
+    "datasets", "memory_limit", "name",   "order",    "output",  "plugin_path", "range_output",
+    "repeat",   "timeout",      "warmup", "work_dir", "engines", "gate"};
 
 std::optional<std::string> read_string(Reader& reader, const toml::node& node,
                                        std::string_view name) {
@@ -148,8 +148,19 @@ void read_top_level(Reader& reader, const toml::table& root, Suite& suite) {
       if (auto text = read_string(reader, *node, name)) suite.output = std::move(*text);
     } else if (name == "plugin_path") {
       read_plugin_path(reader, *node, suite);
+    } else if (name == "order") {
+      const auto* text = node->as_string();
+      if (text != nullptr && text->get() == "sequential") {
+        suite.order = RunOrder::sequential;
+      } else if (text != nullptr && text->get() == "interleave") {
+        suite.order = RunOrder::interleave;
+      } else {
+        reader.type_error(*node, name, "\"sequential\" or \"interleave\"");
+      }
     } else if (name == "work_dir") {
       if (auto text = read_string(reader, *node, name)) suite.work_dir = std::move(*text);
+    } else if (name == "range_output") {
+      if (auto text = read_string(reader, *node, name)) suite.range_output = std::move(*text);
     } else if (name == "engines") {
       has_engines = true;
       detail::read_engines(reader, *node, suite);

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "storh/engine.h"
@@ -53,7 +54,19 @@ struct GateSetting {
   std::optional<Located<std::string>> baseline;  // path
   std::optional<Located<double>> threshold;      // percent, >= 0
   std::vector<Located<std::string>> metrics;     // "engine.operation"
+  // Per-metric thresholds: thresholds = { "doc.put" = 20 } (percent, >= 0).
+  std::vector<std::pair<Located<std::string>, double>> thresholds;
+  bool significant = false;          // fail only if also significant (Mann-Whitney)
+  std::optional<double> alpha;       // significance level, in (0, 1)
+  double min_effect_seconds = 0;     // ignore regressions smaller than this, absolute
+  bool lenient_missing = false;      // a missing metric warns instead of failing
+  std::uint32_t confirm = 0;         // re-run failing cells this many times (ci)
 };
+
+// How repeats are scheduled: every repeat of a cell before the next cell, or repeat
+// k of every cell before repeat k+1 of any (slow drift of the machine then spreads
+// evenly over the cells).
+enum class RunOrder { sequential, interleave };
 
 struct Suite {
   std::filesystem::path file;  // as given on the command line
@@ -61,11 +74,14 @@ struct Suite {
   std::vector<Located<std::uint64_t>> datasets;  // default {1000}; each >= 1
   std::uint32_t repeat = 1;    // >= 1; each repeat runs in a fresh worker process
   std::uint32_t warmup = 0;    // untimed runs per cell before the repeats
+  RunOrder order = RunOrder::sequential;
   std::optional<std::uint64_t> memory_limit_bytes;  // "512M"; none = unlimited
   std::optional<double> timeout_seconds;            // "10m"; none = unlimited
   std::filesystem::path output;                     // default build/bench-<name>.json
   std::vector<std::filesystem::path> plugin_path;   // relative paths are relative to the cwd
   std::optional<std::filesystem::path> work_dir;    // parent of the per-run work directories
+  // Also write the run in the storh `range` layout here (range/range.h); none = do not.
+  std::optional<std::filesystem::path> range_output;
   std::vector<EngineSetting> engines;               // in file order; at least one
   GateSetting gate;
 };

@@ -1,0 +1,187 @@
+// `storh-host ci [SUITE.toml]`: run the CI suite, gate it against its committed
+// baseline, and confirm a regression by re-running the failing cells before failing.
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "cli/execute.h"
+#include "compare/comparable.h"
+#include "gate/gate.h"
+#include "gate/render_gate.h"
+#include "result/json.h"
+#include "run/aggregate.h"
+
+namespace storh::cli {
+namespace {
+
+constexpr const char* kDefaultCiSuite = "suites/ci.toml";
+constexpr int kExitRunFailed = 3;
+
+// The suite's [gate] table, then the command line on top.
+Expected<gate::GateOptions> gate_options(const Prepared& prepared) {
+  const suite::GateSetting& setting = prepared.suite.gate;
+  gate::GateOptions options;
+  if (setting.threshold) options.threshold_percent = setting.threshold->value;
+  for (const auto& metric : setting.metrics) options.metrics.push_back(metric.value);
+  for (const auto& [metric, percent] : setting.thresholds) {
+    options.metric_thresholds.push_back({metric.value, percent});
+  }
+  options.require_significance = setting.significant;
+  if (setting.alpha) options.alpha = *setting.alpha;
+  options.min_effect_seconds = setting.min_effect_seconds;
+  options.lenient_missing = setting.lenient_missing;
+  if (auto threshold = prepared.args.last("threshold")) {
+    try {
+      std::size_t used = 0;
+      options.threshold_percent = std::stod(*threshold, &used);
+      if (used != threshold->size()) throw std::invalid_argument("trailing text");
+    } catch (const std::exception&) {
+      return Error{fmt::format("--threshold: expected a percentage such as 10, got \"{}\"",
+                               *threshold)};
+    }
+  }
+  if (std::string problem = gate::validate(options); !problem.empty()) return Error{problem};
+  return options;
+}
+
+Expected<std::uint32_t> confirm_count(const Prepared& prepared) {
+  std::uint32_t count = prepared.suite.gate.confirm;
+  if (auto text = prepared.args.last("confirm")) {
+    try {
+      std::size_t used = 0;
+      const long value = std::stol(*text, &used);
+      if (used != text->size() || value < 0 || value > 100) throw std::out_of_range("range");
+      count = static_cast<std::uint32_t>(value);
+    } catch (const std::exception&) {
+      return Error{fmt::format("--confirm: expected a whole number from 0 to 100, got \"{}\"", *text)};
+    }
+  }
+  return count;
+}
+
+// The cells of `plan` with a metric among `keys`, each to run `repeat` more times.
+plan::Plan confirm_plan(const plan::Plan& plan, const std::set<std::string>& keys,
+                        std::uint32_t repeat) {
+  plan::Plan subset = plan;
+  subset.cells.clear();
+  subset.repeat = repeat;
+  subset.warmup = 0;
+  for (const plan::Cell& cell : plan.cells) {
+    const auto names = cell.operation_names();
+    if (std::any_of(names.begin(), names.end(),
+                    [&](const std::string& op) { return keys.count(plan::metric_key(cell, op)); })) {
+      subset.cells.push_back(cell);
+    }
+  }
+  return subset;
+}
+
+Expected<gate::GateOutcome> gate_against(const compare::ComparableFile& baseline,
+                                         const result::ResultFile& current,
+                                         const Prepared& prepared,
+                                         const gate::GateOptions& options) {
+  const compare::ComparableFile file =
+      compare::comparable_from_result(current, prepared.suite.output.string());
+  return gate::run_gate(baseline, file, options);
+}
+
+}  // namespace
+
+int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
+  InterruptGuard guard;
+  PrepareOptions prepare_options;
+  prepare_options.extra_valued = {"confirm", "threshold"};
+  prepare_options.extra_switches = {"update-baseline"};
+  prepare_options.default_suite = kDefaultCiSuite;
+  std::optional<Prepared> prepared = prepare(args, io, prepare_options);
+  if (!prepared) return kExitBadInput;
+
+  const auto& baseline_setting = prepared->suite.gate.baseline;
+  if (!baseline_setting) {
+    io.err << fmt::format("storh-host ci: {} has no [gate] baseline = \"PATH\"\n",
+                          prepared->suite.file.string());
+    return kExitBadInput;
+  }
+  const std::filesystem::path baseline_path = baseline_setting->value;
+  Expected<gate::GateOptions> options = gate_options(*prepared);
+  Expected<std::uint32_t> confirm = confirm_count(*prepared);
+  if (!options || !confirm) {
+    io.err << "storh-host ci: " << (!options ? options.error() : confirm.error()) << '\n';
+    return kExitBadInput;
+  }
+  const bool update = prepared->args.has("update-baseline");
+  std::optional<compare::ComparableFile> baseline;
+  if (!update) {
+    Expected<compare::ComparableFile> loaded = compare::load_comparable(baseline_path);
+    if (!loaded) {
+      io.err << "storh-host ci: " << loaded.error()
+             << "\n(create the baseline with: storh-host ci --update-baseline)\n";
+      return kExitBadInput;
+    }
+    baseline = std::move(*loaded);
+  }
+
+  Expected<result::ResultFile> result = execute(*prepared, prepared->plan, io);
+  if (!result) {
+    io.err << "storh-host ci: " << result.error() << '\n';
+    return kExitBadInput;
+  }
+  if (!write_and_report(*prepared, *result, io)) return kExitRunFailed;
+  if (result->interrupted) return kExitInterrupted;
+  if (!result->failures.empty()) {
+    io.err << fmt::format("storh-host ci: the run failed ({} failed run(s)); not gating\n",
+                          result->failures.size());
+    return kExitRunFailed;
+  }
+  if (update) {
+    if (std::string error = result::write_result_file(baseline_path, *result); !error.empty()) {
+      io.err << "storh-host ci: cannot write the baseline: " << error << '\n';
+      return kExitRunFailed;
+    }
+    io.out << "baseline updated: " << baseline_path.string() << '\n';
+    return kExitOk;
+  }
+
+  Expected<gate::GateOutcome> outcome = gate_against(*baseline, *result, *prepared, *options);
+  if (!outcome) {
+    io.err << "storh-host ci: " << outcome.error() << '\n';
+    return kExitBadInput;
+  }
+  if (!outcome->passed() && *confirm > 0) {
+    std::set<std::string> failing;
+    for (const gate::GateCheck& check : outcome->checks) {
+      if (check.failed && check.state == gate::CheckState::regression) failing.insert(check.key);
+    }
+    const plan::Plan again = confirm_plan(prepared->plan, failing, *confirm);
+    if (!again.cells.empty()) {
+      io.out << fmt::format("confirm: {} metric(s) over the threshold; re-running {} cell(s) {} "
+                            "more time(s)\n",
+                            failing.size(), again.cells.size(), *confirm);
+      Expected<result::ResultFile> extra = execute(*prepared, again, io);
+      if (!extra) {
+        io.err << "storh-host ci: " << extra.error() << '\n';
+        return kExitRunFailed;
+      }
+      if (extra->interrupted) return kExitInterrupted;
+      if (!extra->failures.empty()) {
+        io.err << "storh-host ci: a confirmation run failed; not gating\n";
+        return kExitRunFailed;
+      }
+      run::add_samples(*result, *extra);
+      const std::string error = result::write_result_file(prepared->suite.output, *result);
+      if (!error.empty()) {
+        io.err << "storh-host ci: cannot write the result: " << error << '\n';
+        return kExitRunFailed;
+      }
+      outcome = gate_against(*baseline, *result, *prepared, *options);
+      if (!outcome) return kExitBadInput;
+    }
+  }
+  const gate::GateReport report = gate::render_gate(*outcome, compare::OutputFormat::text);
+  io.out << report.out;
+  io.err << report.err;
+  return outcome->passed() ? kExitOk : kExitRegression;
+}
+
+}  // namespace storh::cli

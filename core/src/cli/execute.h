@@ -1,0 +1,35 @@
+// cli/execute.h: running a prepared suite; shared by `run` and `ci`.
+#pragma once
+
+#include <atomic>
+
+#include "cli/prepare.h"
+#include "result/result.h"
+#include "util/expected.h"
+
+namespace storh::cli {
+
+// Ctrl-C / SIGTERM set interrupted() for the lifetime of the guard; the runner then
+// stops its worker, cleans up and returns a partial result.
+class InterruptGuard {
+ public:
+  InterruptGuard();
+  ~InterruptGuard();
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+
+  static const std::atomic<bool>& interrupted();
+};
+
+// Runs `plan` (the prepared plan, or a subset of it for re-runs) and records an
+// engine that could not be loaded as failures. Fails only when no work directory
+// can be made.
+Expected<result::ResultFile> execute(const Prepared& prepared, const plan::Plan& plan,
+                                     const CommandIo& io);
+
+// Writes the result file atomically and prints the report and "result: PATH".
+// Returns false (after printing why) when the file cannot be written.
+bool write_and_report(const Prepared& prepared, const result::ResultFile& result,
+                      const CommandIo& io);
+
+}  // namespace storh::cli

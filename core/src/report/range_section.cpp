@@ -1,0 +1,104 @@
+#include "report/range_section.h"
+
+#include <algorithm>
+#include <set>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "range/range.h"  // without_qualifiers: the same re-keying as the range files
+#include "report/format.h"
+#include "report/table.h"
+#include "stats/complexity.h"
+
+namespace storh::report {
+namespace {
+
+using result::Metric;
+
+// One operation and parameter combination across the dataset sizes.
+struct RangeRow {
+  std::string label;
+  const Metric* first = nullptr;     // identifies the row: operation and params
+  std::vector<const Metric*> cells;  // one per metric, any size order
+};
+
+std::string row_label(const Metric& metric) {
+  const std::string prefix = metric.engine + ".";
+  std::string label = metric.key.starts_with(prefix)
+                          ? metric.key.substr(prefix.size())
+                          : (metric.key.empty() ? metric.operation : metric.key);
+  return range::without_qualifiers(label, {fmt::format("n={}", metric.dataset)});
+}
+
+// Rows in order of first appearance, so the engine block's order carries over.
+std::vector<RangeRow> rows_of(const std::vector<const Metric*>& metrics) {
+  std::vector<RangeRow> rows;
+  for (const Metric* metric : metrics) {
+    auto same = [&](const RangeRow& row) {
+      return row.first->operation == metric->operation && row.first->params == metric->params;
+    };
+    auto row = std::find_if(rows.begin(), rows.end(), same);
+    if (row == rows.end()) row = rows.insert(rows.end(), RangeRow{row_label(*metric), metric, {}});
+    row->cells.push_back(metric);
+  }
+  return rows;
+}
+
+std::string fit_text(const RangeRow& row) {
+  std::vector<stats::SizeTime> points;
+  for (const Metric* metric : row.cells) {
+    // A zero median carries no information for a fit of relative errors.
+    if (metric->seconds.median > 0) points.push_back({metric->dataset, metric->seconds.median});
+  }
+  if (points.size() < stats::kMinComplexitySizes) return "too few sizes";
+  const Expected<stats::ComplexityFit> fit = stats::fit_complexity(points);
+  return fit ? stats::complexity_text(fit.value()) : "no fit: " + fit.error();
+}
+
+}  // namespace
+
+bool has_several_datasets(const result::ResultFile& result) {
+  return std::any_of(result.metrics.begin(), result.metrics.end(), [&](const Metric& metric) {
+    return metric.dataset != result.metrics.front().dataset;
+  });
+}
+
+std::string range_section(const std::string& engine, const std::vector<const Metric*>& metrics,
+                          ReportFormat format) {
+  if (metrics.empty()) return {};
+  std::set<std::uint64_t> sizes;
+  for (const Metric* metric : metrics) sizes.insert(metric->dataset);
+
+  std::vector<Column> columns = {{"operation", Align::left}};
+  for (std::uint64_t n : sizes) columns.push_back({fmt::format("n={}", n), Align::right});
+  columns.push_back({"complexity", Align::left});
+  Rows table;
+  for (const RangeRow& row : rows_of(metrics)) {
+    std::vector<std::string> cells = {row.label};
+    for (std::uint64_t n : sizes) {
+      const auto at = std::find_if(row.cells.begin(), row.cells.end(),
+                                   [n](const Metric* m) { return m->dataset == n; });
+      const bool rated = at != row.cells.end() && (*at)->rate > 0;
+      cells.push_back(rated ? format_rate((*at)->rate, (*at)->unit) : "-");
+    }
+    cells.push_back(fit_text(row));
+    table.push_back(std::move(cells));
+  }
+
+  if (format == ReportFormat::markdown) {
+    return fmt::format("### {}: rate by dataset size\n\n{}\n", markdown_cell(engine),
+                       markdown_table(columns, table));
+  }
+  std::string out = "  rate by dataset size:\n";
+  const std::string text = text_table(columns, table);
+  const std::string_view lines = text;
+  for (std::size_t start = 0; start < lines.size();) {
+    const std::size_t end = std::min(lines.find('\n', start), lines.size() - 1);
+    (out += "    ") += lines.substr(start, end - start + 1);
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace storh::report

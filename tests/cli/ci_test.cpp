@@ -1,0 +1,112 @@
+// `storh-host ci` end to end with the misbehave fixture, whose `cost` parameter sets
+// its speed: a 50x slower `first` is a regression no noise explains, and a `blip`
+// file makes exactly one run 10x slow. Thresholds are wide (100%) so the verdicts
+// do not depend on how noisy the machine is.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "test_support.h"
+
+using storh::test::cli;
+using storh::test::contains;
+using storh::test::ScratchDir;
+
+namespace {
+
+const std::string kFixturePath = std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR;
+
+// A CI suite over misbehave.first, gated at 100% against dir/baseline.json.
+// `params` are extra lines of [engines.misbehave.params]; `gate` of [gate].
+std::string write_suite(const ScratchDir& dir, const std::string& name, const std::string& params,
+                        const std::string& gate = {}) {
+  const auto file = dir / (name + ".toml");
+  storh::test::write_text(
+      file, "datasets = [200000]\nrepeat = 3\norder = \"interleave\"\noutput = \"" +
+                (dir / (name + ".json")).string() +
+                "\"\n[engines.misbehave]\noperations = [\"first\"]\n[engines.misbehave.params]\n" +
+                params + "[gate]\nbaseline = \"" + (dir / "baseline.json").string() +
+                "\"\nthreshold = 100\n" + gate);
+  return file.string();
+}
+
+}  // namespace
+
+TEST_CASE("ci: without a baseline it says how to make one", "[cli][ci]") {
+  ScratchDir dir;
+  const auto run = cli({"ci", write_suite(dir, "a", "cost = 1\n"), kFixturePath});
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "baseline.json: cannot open"));
+  CHECK(contains(run.err, "storh-host ci --update-baseline"));
+}
+
+TEST_CASE("ci: the same build against its own baseline passes", "[cli][ci]") {
+  ScratchDir dir;
+  const std::string suite = write_suite(dir, "a", "cost = 1\n");
+  auto run = cli({"ci", suite, kFixturePath, "--update-baseline"});
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 0);
+  CHECK(contains(run.out, "baseline updated: "));
+  REQUIRE(std::filesystem::exists(dir / "baseline.json"));
+
+  run = cli({"ci", suite, kFixturePath});
+  INFO(run.out << run.err);
+  CHECK(run.code == 0);
+  CHECK(contains(run.out, "misbehave.first"));
+  CHECK(contains(run.out, "Benchmark regression gate passed at threshold +100.00%."));
+}
+
+TEST_CASE("ci: a real regression fails, and confirming does not excuse it", "[cli][ci]") {
+  ScratchDir dir;
+  REQUIRE(cli({"ci", write_suite(dir, "base", "cost = 1\n"), kFixturePath, "--update-baseline"})
+              .code == 0);
+  const auto run = cli({"ci", write_suite(dir, "slow", "cost = 50\n"), kFixturePath,
+                        "--confirm=2"});
+  INFO(run.out << run.err);
+  CHECK(run.code == 1);
+  CHECK(contains(run.out, "confirm: 1 metric(s) over the threshold; re-running 1 cell(s) 2"));
+  CHECK(contains(run.out, "FAIL"));
+  CHECK(contains(run.err, "Benchmark regression gate failed at threshold +100.00%."));
+  // The confirmation samples are kept: 3 repeats + 2 re-runs.
+  const auto result = nlohmann::json::parse(storh::test::read_text(dir / "slow.json"));
+  CHECK(result["metrics"][0]["samples"].size() == 5);
+}
+
+TEST_CASE("ci: a one-run noise blip is confirmed away", "[cli][ci]") {
+  ScratchDir dir;
+  REQUIRE(cli({"ci", write_suite(dir, "base", "cost = 1\n"), kFixturePath, "--update-baseline"})
+              .code == 0);
+  // One repeat, so the blip is the whole first sample; confirm adds three fast ones.
+  const std::string suite =
+      write_suite(dir, "blip", "cost = 1\nblip = \"" + (dir / "blip-marker").string() + "\"\n",
+                  "confirm = 3\n");
+  const auto run = cli({"ci", suite, kFixturePath, "--repeat=1"});
+  INFO(run.out << run.err);
+  CHECK(run.code == 0);
+  CHECK(contains(run.out, "confirm: 1 metric(s) over the threshold"));
+  CHECK(contains(run.out, "Benchmark regression gate passed"));
+}
+
+TEST_CASE("ci: a failed run is exit 3 and is not gated", "[cli][ci]") {
+  ScratchDir dir;
+  REQUIRE(cli({"ci", write_suite(dir, "base", "cost = 1\n"), kFixturePath, "--update-baseline"})
+              .code == 0);
+  storh::test::write_text(
+      dir / "broken.toml",
+      "datasets = [100]\n[engines.misbehave.params]\nbehaviour = \"fail\"\n[gate]\nbaseline = \"" +
+          (dir / "baseline.json").string() + "\"\n");
+  const auto run = cli({"ci", (dir / "broken.toml").string(), kFixturePath,
+                        "--output=" + (dir / "broken.json").string()});
+  CHECK(run.code == 3);
+  CHECK(contains(run.err, "not gating"));
+}
+
+TEST_CASE("ci: bad gate settings are bad input", "[cli][ci]") {
+  ScratchDir dir;
+  storh::test::write_text(dir / "s.toml", "[engines.misbehave]\n");
+  auto run = cli({"ci", (dir / "s.toml").string(), kFixturePath});
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "has no [gate] baseline"));
+  run = cli({"ci", write_suite(dir, "a", "cost = 1\n"), kFixturePath, "--confirm=many"});
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "--confirm: expected a whole number from 0 to 100"));
+}
