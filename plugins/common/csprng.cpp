@@ -265,7 +265,7 @@ Csprng::~Csprng() {
 }
 
 void Csprng::fill_slow(std::span<std::uint8_t> out) {
-  if (fork_generation_ != g_fork_generation.load(std::memory_order_relaxed)) reseed();
+  if (!key_is_current()) reseed();
   while (!out.empty()) {
     if (available_ == 0) refill();
     const std::size_t n = std::min(out.size(), available_);

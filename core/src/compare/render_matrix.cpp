@@ -23,7 +23,7 @@ std::string cell_text(const MatrixRow& row, std::size_t i) {
   const MatrixCell& cell = row.cells[i];
   if (!cell.median) return kAbsent;
   std::string text = format_value(row.direction, *cell.median);
-  if (i > 0) text += " " + (cell.ratio ? format_ratio(*cell.ratio) : std::string(kAbsent));
+  if (i > 0) text += fmt::format(" {}", cell.ratio ? format_ratio(*cell.ratio) : std::string(kAbsent));
   return text;
 }
 
@@ -49,7 +49,7 @@ std::vector<Column> columns(const MatrixComparison& m) {
 report::Rows table_rows(const MatrixComparison& m, bool markdown) {
   report::Rows rows;
   for (const MatrixRow& row : m.rows) {
-    std::vector<std::string> cells = {markdown ? "`" + row.key + "`" : row.key};
+    std::vector<std::string> cells = {markdown ? fmt::format("`{}`", row.key) : row.key};
     for (std::size_t i = 0; i < row.cells.size(); ++i) cells.push_back(cell_text(row, i));
     rows.push_back(std::move(cells));
   }
@@ -70,7 +70,7 @@ std::string render_text(const MatrixComparison& m) {
   for (std::size_t i = 0; i < m.names.size(); ++i) {
     out += fmt::format("  {}. {} ({})\n", i + 1, m.names[i], file_kind_name(m.kinds[i]));
   }
-  out += "\n" + report::text_table(columns(m), table_rows(m, false));
+  out += fmt::format("\n{}", report::text_table(columns(m), table_rows(m, false)));
   return out;
 }
 

@@ -90,7 +90,7 @@ std::string render_markdown(const PairComparison& c) {
       "\nDelta is (new - base) / base. Geomean: direction-normalised ratios of the metrics on "
       "both sides. Significance: two-sided Mann-Whitney U test at alpha {}.\n",
       c.alpha);
-  if (c.geomean.skipped > 0) out += "\n" + skipped_note(c.geomean);
+  if (c.geomean.skipped > 0) out += fmt::format("\n{}", skipped_note(c.geomean));
   return out;
 }
 

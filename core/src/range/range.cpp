@@ -140,7 +140,7 @@ std::string range_file_name(std::uint64_t dataset, std::string_view engine,
                             const std::vector<Param>& params) {
   std::string name = fmt::format("bench-{}-{}", dataset, file_name_part(engine));
   for (const auto& [param, value] : params) {
-    name += "-" + file_name_part(suite::param_value_text(value));
+    name += fmt::format("-{}", file_name_part(suite::param_value_text(value)));
   }
   return name + ".json";
 }
