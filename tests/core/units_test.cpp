@@ -40,6 +40,8 @@ TEST_CASE("units: durations in ms, s, m, h or plain seconds", "[suite][units]") 
   CHECK(parse_duration("30s") == Approx(30));
   CHECK(parse_duration("2.5s") == Approx(2.5));
   CHECK(parse_duration("0.25") == Approx(0.25));
+  CHECK(parse_duration("20us") == Approx(20e-6));
+  CHECK(parse_duration("500ns") == Approx(500e-9));
   CHECK(parse_duration("10m") == Approx(600));
   CHECK(parse_duration("1h") == Approx(3600));
   CHECK(parse_duration("1.5h") == Approx(5400));

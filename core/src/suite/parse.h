@@ -71,7 +71,8 @@ bool check_suite(const Suite& suite, const std::vector<std::string>& known_engin
 // (binary multiples; "KB"/"KiB"/"MB"/"MiB"... too). nullopt for anything else.
 std::optional<std::uint64_t> parse_size(std::string_view text);
 
-// "10m" -> 600. Accepts a non-negative number with an optional ms, s, m or h suffix.
+// "10m" -> 600. Accepts a non-negative number with an optional ns, us, ms, s, m or h
+// suffix.
 std::optional<double> parse_duration(std::string_view text);
 
 // Canonical text of a parameter value, as used in metric keys and reports:

@@ -91,6 +91,10 @@ std::optional<double> parse_duration(std::string_view text) {
     seconds = number;
   } else if (suffix == "ms") {
     seconds = number / 1000;  // divide: 1500 * 0.001 is not exactly 1.5
+  } else if (suffix == "us") {
+    seconds = number / 1e6;  // gate.min_effect is usually microseconds
+  } else if (suffix == "ns") {
+    seconds = number / 1e9;
   } else if (suffix == "m") {
     seconds = number * 60;
   } else if (suffix == "h") {
