@@ -1,7 +1,8 @@
 // `storh-host ci` end to end with the misbehave fixture, whose `cost` parameter sets
-// its speed: a 50x slower `first` is a regression no noise explains, and a `blip`
-// file makes exactly one run 10x slow. Thresholds are wide (100%) so the verdicts
-// do not depend on how noisy the machine is.
+// its speed (busy-waiting cost ns per item: 10 ms a run here, long against a
+// scheduler time slice): a 10x slower `first` is a regression no noise explains, and
+// a `blip` file makes exactly one run 10x slow. Thresholds are wide (100%) so the
+// verdicts do not depend on how loaded the machine is.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -21,7 +22,7 @@ std::string write_suite(const ScratchDir& dir, const std::string& name, const st
                         const std::string& gate = {}) {
   const auto file = dir / (name + ".toml");
   storh::test::write_text(
-      file, "datasets = [200000]\nrepeat = 3\norder = \"interleave\"\noutput = \"" +
+      file, "datasets = [20000]\nrepeat = 3\norder = \"interleave\"\noutput = \"" +
                 (dir / (name + ".json")).string() +
                 "\"\n[engines.misbehave]\noperations = [\"first\"]\n[engines.misbehave.params]\n" +
                 params + "[gate]\nbaseline = \"" + (dir / "baseline.json").string() +
@@ -33,7 +34,7 @@ std::string write_suite(const ScratchDir& dir, const std::string& name, const st
 
 TEST_CASE("ci: without a baseline it says how to make one", "[cli][ci]") {
   ScratchDir dir;
-  const auto run = cli({"ci", write_suite(dir, "a", "cost = 1\n"), kFixturePath});
+  const auto run = cli({"ci", write_suite(dir, "a", "cost = 500\n"), kFixturePath});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "baseline.json: cannot open"));
   CHECK(contains(run.err, "storh-host ci --update-baseline"));
@@ -41,7 +42,7 @@ TEST_CASE("ci: without a baseline it says how to make one", "[cli][ci]") {
 
 TEST_CASE("ci: the same build against its own baseline passes", "[cli][ci]") {
   ScratchDir dir;
-  const std::string suite = write_suite(dir, "a", "cost = 1\n");
+  const std::string suite = write_suite(dir, "a", "cost = 500\n");
   auto run = cli({"ci", suite, kFixturePath, "--update-baseline"});
   INFO(run.out << run.err);
   REQUIRE(run.code == 0);
@@ -57,10 +58,11 @@ TEST_CASE("ci: the same build against its own baseline passes", "[cli][ci]") {
 
 TEST_CASE("ci: a real regression fails, and confirming does not excuse it", "[cli][ci]") {
   ScratchDir dir;
-  REQUIRE(cli({"ci", write_suite(dir, "base", "cost = 1\n"), kFixturePath, "--update-baseline"})
-              .code == 0);
-  const auto run = cli({"ci", write_suite(dir, "slow", "cost = 50\n"), kFixturePath,
-                        "--confirm=2"});
+  REQUIRE(
+      cli({"ci", write_suite(dir, "base", "cost = 500\n"), kFixturePath, "--update-baseline"}).code ==
+      0);
+  const auto run =
+      cli({"ci", write_suite(dir, "slow", "cost = 5000\n"), kFixturePath, "--confirm=2"});
   INFO(run.out << run.err);
   CHECK(run.code == 1);
   CHECK(contains(run.out, "confirm: 1 metric(s) over the threshold; re-running 1 cell(s) 2"));
@@ -73,11 +75,12 @@ TEST_CASE("ci: a real regression fails, and confirming does not excuse it", "[cl
 
 TEST_CASE("ci: a one-run noise blip is confirmed away", "[cli][ci]") {
   ScratchDir dir;
-  REQUIRE(cli({"ci", write_suite(dir, "base", "cost = 1\n"), kFixturePath, "--update-baseline"})
-              .code == 0);
+  REQUIRE(
+      cli({"ci", write_suite(dir, "base", "cost = 500\n"), kFixturePath, "--update-baseline"}).code ==
+      0);
   // One repeat, so the blip is the whole first sample; confirm adds three fast ones.
   const std::string suite =
-      write_suite(dir, "blip", "cost = 1\nblip = \"" + (dir / "blip-marker").string() + "\"\n",
+      write_suite(dir, "blip", "cost = 500\nblip = \"" + (dir / "blip-marker").string() + "\"\n",
                   "confirm = 3\n");
   const auto run = cli({"ci", suite, kFixturePath, "--repeat=1"});
   INFO(run.out << run.err);
@@ -88,8 +91,9 @@ TEST_CASE("ci: a one-run noise blip is confirmed away", "[cli][ci]") {
 
 TEST_CASE("ci: a failed run is exit 3 and is not gated", "[cli][ci]") {
   ScratchDir dir;
-  REQUIRE(cli({"ci", write_suite(dir, "base", "cost = 1\n"), kFixturePath, "--update-baseline"})
-              .code == 0);
+  REQUIRE(
+      cli({"ci", write_suite(dir, "base", "cost = 500\n"), kFixturePath, "--update-baseline"}).code ==
+      0);
   storh::test::write_text(
       dir / "broken.toml",
       "datasets = [100]\n[engines.misbehave.params]\nbehaviour = \"fail\"\n[gate]\nbaseline = \"" +
@@ -106,7 +110,7 @@ TEST_CASE("ci: bad gate settings are bad input", "[cli][ci]") {
   auto run = cli({"ci", (dir / "s.toml").string(), kFixturePath});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "has no [gate] baseline"));
-  run = cli({"ci", write_suite(dir, "a", "cost = 1\n"), kFixturePath, "--confirm=many"});
+  run = cli({"ci", write_suite(dir, "a", "cost = 500\n"), kFixturePath, "--confirm=many"});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "--confirm: expected a whole number from 0 to 100"));
 }

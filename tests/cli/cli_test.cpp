@@ -93,9 +93,9 @@ TEST_CASE("cli: per-item latencies are summarised with only the percentiles the 
           "[cli]") {
   ScratchDir dir;
   const auto output = dir / "latency.json";
-  const auto run = cli({kFixtureSuites + "containment.toml", kFixturePath, "--output=" + output.string(),
-                        "--set", "misbehave.behaviour=ok", "--set", "misbehave.items=150",
-                        "--repeat=2"});
+  const auto run =
+      cli({kFixtureSuites + "containment.toml", kFixturePath, "--output=" + output.string(),
+           "--set", "misbehave.behaviour=ok", "--set", "misbehave.items=150", "--repeat=2"});
   INFO(run.out << run.err);
   REQUIRE(run.code == 0);
   const nlohmann::json result = read_json(output);
@@ -140,13 +140,13 @@ TEST_CASE("cli: a corrupt or foreign result file is an error, not a crash", "[cl
   CHECK(run.code == 2);
   CHECK(contains(run.err, "bad.json: not valid JSON"));
 
-  storh::test::write_text(dir / "old.json", R"({"dataset": 1000, "results": {"doc": {"put": 0.4}}})");
+  storh::test::write_text(dir / "old.json",
+                          R"({"dataset": 1000, "results": {"doc": {"put": 0.4}}})");
   run = cli({"report", (dir / "old.json").string()});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "not a storh-host result file"));
 
-  storh::test::write_text(dir / "typed.json",
-                          R"({"schema_version": 1, "interrupted": "no"})");
+  storh::test::write_text(dir / "typed.json", R"({"schema_version": 1, "interrupted": "no"})");
   run = cli({"report", (dir / "typed.json").string()});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "/interrupted: expected true or false, got string"));
@@ -197,8 +197,8 @@ TEST_CASE("cli: a plugin that crashes while loading fails its cells, not the run
   ScratchDir dir;
   storh::test::write_text(dir / "s.toml",
                           "datasets = [5]\n[engines.crash_on_load]\n[engines.misbehave]\n");
-  const auto run = cli({(dir / "s.toml").string(), kFixturePath,
-                        "--output=" + (dir / "o.json").string()});
+  const auto run =
+      cli({(dir / "s.toml").string(), kFixturePath, "--output=" + (dir / "o.json").string()});
   INFO(run.out << run.err);
   CHECK(run.code == 1);
   const nlohmann::json result = read_json(dir / "o.json");
@@ -212,7 +212,8 @@ TEST_CASE("cli: help, version and bad arguments", "[cli]") {
   for (const char* command : {"run", "validate", "list", "report"}) {
     const auto run = cli({command, "--help"});
     CHECK(run.code == 0);
-    CHECK(contains(run.out, std::string("Usage: storh-host ") + (std::string(command) == "run" ? "[run]" : command)));
+    CHECK(contains(run.out, std::string("Usage: storh-host ") +
+                                (std::string(command) == "run" ? "[run]" : command)));
   }
   CHECK(cli({"--help"}).code == 0);
   CHECK(contains(cli({"--version"}).out, "storh-host "));

@@ -25,7 +25,8 @@ TEST_CASE("cli: an interrupted run writes a partial result and cleans up", "[cli
   options.cancel = &cancel;
   options.capture_stdout = true;  // the report; the test reads the result file
   options.timeout_seconds = 120;
-  options.kill_grace_seconds = 60;  // the host needs time to write its partial result  // a safety net for a broken build, not a measurement
+  options.kill_grace_seconds = 60;  // the host needs time to write its partial result  // a safety
+                                    // net for a broken build, not a measurement
 
   // Interrupt once the hanging worker's directory exists, i.e. the cell is running.
   std::thread interrupter([&] {

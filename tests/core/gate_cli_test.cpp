@@ -159,3 +159,9 @@ TEST_CASE("compare and gate cli: help names options and exit codes", "[compare][
   CHECK(contains(top.out, "storh-host gate BASE.json CURRENT.json"));
   CHECK(contains(cli({"frobnicate"}).err, "compare, gate"));
 }
+
+TEST_CASE("gate cli: --confirm points to ci, which can re-run cells", "[gate][cli]") {
+  const auto run = storh::test::cli({"gate", "a.json", "b.json", "--confirm=2"});
+  CHECK(run.code == 2);
+  CHECK(storh::test::contains(run.err, "storh-host ci [SUITE.toml] --confirm=N"));
+}

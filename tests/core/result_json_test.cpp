@@ -20,7 +20,9 @@ ResultFile sample_result() {
   e.memory_limit_bytes = 536870912;
   e.host_version = "0.1.0";
   e.engines = {{"uuid", "1.0.0", "build/plugins/storh_uuid.so", {"monotonic"}}};
-  e.params = {{"uuid", {{"mode", {storh::ParamValue(std::string("fast")), storh::ParamValue(std::int64_t{2})}}}}};
+  e.params = {
+      {"uuid",
+       {{"mode", {storh::ParamValue(std::string("fast")), storh::ParamValue(std::int64_t{2})}}}}};
   e.work_dir = "/tmp/storh-host-1-00000000";
   e.work_dir_cleanup = "removed";
   Environment& v = r.environment;
@@ -62,7 +64,8 @@ ResultFile sample_result() {
   return r;
 }
 
-const std::string kGolden = std::string(STORH_TEST_SOURCE_DIR) + "/tests/fixtures/golden/result-v1.json";
+const std::string kGolden =
+    std::string(STORH_TEST_SOURCE_DIR) + "/tests/fixtures/golden/result-v1.json";
 
 }  // namespace
 
@@ -95,7 +98,8 @@ TEST_CASE("result json: a wrong type names the JSON path", "[result]") {
   j["metrics"][0]["samples"][1]["items"] = -3;
   auto parsed = from_json(j, "x.json");
   REQUIRE_FALSE(parsed.ok());
-  CHECK(parsed.error() == "x.json: /metrics/0/samples/1/items: expected a whole number >= 0, got number");
+  CHECK(parsed.error() ==
+        "x.json: /metrics/0/samples/1/items: expected a whole number >= 0, got number");
 
   j = nlohmann::json::parse(storh::test::read_text(kGolden));
   j["schema_version"] = 2;

@@ -33,7 +33,7 @@ enum class ParamType { integer, number, string, boolean };
 using ParamValue = std::variant<std::int64_t, double, std::string, bool>;
 
 struct ParamSpec {
-  std::string name;         // snake_case, unique within the engine
+  std::string name;  // snake_case, unique within the engine
   ParamType type = ParamType::string;
   ParamValue default_value;  // must have `type`
   // When non-empty, the only values a suite may choose; the host rejects any other
@@ -48,14 +48,14 @@ struct ParamSpec {
 enum class Direction { lower_is_better, higher_is_better };
 
 struct OperationSpec {
-  std::string name;         // the metric is "<engine>.<name>"
-  std::string unit;         // what one item is, plural: "records", "ids", "rows"
+  std::string name;  // the metric is "<engine>.<name>"
+  std::string unit;  // what one item is, plural: "records", "ids", "rows"
   Direction direction = Direction::lower_is_better;
   std::string description;  // one line: what the timed step does
 };
 
 struct EngineInfo {
-  std::string name;         // equals the plugin manifest's name
+  std::string name;  // equals the plugin manifest's name
   std::string version;
   std::string description;  // one line
   std::vector<ParamSpec> params;

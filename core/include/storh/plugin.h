@@ -54,20 +54,23 @@ inline constexpr const char* kFactorySymbol = "storh_create_engine";
 
 // Defines the manifest and the factory for engine class `engine_class` (default
 // constructible). `name` is a bare identifier, the engine's name.
-#define STORH_PLUGIN(name, version_string, engine_class)                                   \
-  extern "C" BOOST_SYMBOL_EXPORT const StorhManifest* storh_plugin_manifest() {            \
-    static constexpr StorhManifest manifest{                                               \
-        sizeof(StorhManifest), ::storh::kAbiMajor, ::storh::kAbiMinor,                      \
-        STORH_TOOLCHAIN_FINGERPRINT, #name, version_string};                               \
-    return &manifest;                                                                      \
-  }                                                                                        \
-  namespace {                                                                              \
-  std::unique_ptr<::storh::Engine> storh_detail_create_engine() noexcept {                 \
-    try {                                                                                  \
-      return std::make_unique<engine_class>();                                             \
-    } catch (...) {                                                                        \
-      return nullptr;                                                                      \
-    }                                                                                      \
-  }                                                                                        \
-  }                                                                                        \
+#define STORH_PLUGIN(name, version_string, engine_class)                        \
+  extern "C" BOOST_SYMBOL_EXPORT const StorhManifest* storh_plugin_manifest() { \
+    static constexpr StorhManifest manifest{sizeof(StorhManifest),              \
+                                            ::storh::kAbiMajor,                 \
+                                            ::storh::kAbiMinor,                 \
+                                            STORH_TOOLCHAIN_FINGERPRINT,        \
+                                            #name,                              \
+                                            version_string};                    \
+    return &manifest;                                                           \
+  }                                                                             \
+  namespace {                                                                   \
+  std::unique_ptr<::storh::Engine> storh_detail_create_engine() noexcept {      \
+    try {                                                                       \
+      return std::make_unique<engine_class>();                                  \
+    } catch (...) {                                                             \
+      return nullptr;                                                           \
+    }                                                                           \
+  }                                                                             \
+  }                                                                             \
   BOOST_DLL_ALIAS(storh_detail_create_engine, storh_create_engine)

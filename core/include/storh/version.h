@@ -65,7 +65,7 @@ inline constexpr std::uint32_t kAbiMinor = 0;
 #endif
 
 // For example "libstdc++-12 cxx11abi=1 debug=0 asan=0 tsan=0 ubsan=0".
-#define STORH_TOOLCHAIN_FINGERPRINT                                                        \
+#define STORH_TOOLCHAIN_FINGERPRINT                                                    \
   STORH_DETAIL_STDLIB STORH_DETAIL_CXX11_ABI STORH_DETAIL_DEBUG_MODE STORH_DETAIL_ASAN \
       STORH_DETAIL_TSAN STORH_DETAIL_UBSAN
 

@@ -42,9 +42,9 @@ Expected<ParsedArgs> parse_args(const std::vector<std::string>& args,
       continue;
     }
     const std::size_t equals = arg.find('=');
-    const std::string name = arg.substr(arg.starts_with("--") ? 2 : 1,
-                                        equals == std::string::npos ? std::string::npos
-                                                                    : equals - (arg.starts_with("--") ? 2 : 1));
+    const std::string name = arg.substr(
+        arg.starts_with("--") ? 2 : 1,
+        equals == std::string::npos ? std::string::npos : equals - (arg.starts_with("--") ? 2 : 1));
     if (contains(valued, name)) {
       if (equals != std::string::npos) {
         parsed.flags[name].push_back(arg.substr(equals + 1));

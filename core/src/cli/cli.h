@@ -10,10 +10,10 @@
 namespace storh::cli {
 
 // Exit codes, documented in `storh-host --help` and the README.
-inline constexpr int kExitOk = 0;           // everything ran and passed
-inline constexpr int kExitFailed = 1;       // a cell (or plugin) failed; the result was still written
-inline constexpr int kExitRegression = 1;   // gate: a metric regressed (same code as a failure)
-inline constexpr int kExitBadInput = 2;     // bad suite, arguments or input file
+inline constexpr int kExitOk = 0;      // everything ran and passed
+inline constexpr int kExitFailed = 1;  // a cell (or plugin) failed; the result was still written
+inline constexpr int kExitRegression = 1;     // gate: a metric regressed (same code as a failure)
+inline constexpr int kExitBadInput = 2;       // bad suite, arguments or input file
 inline constexpr int kExitInterrupted = 130;  // Ctrl-C: partial result written, marked interrupted
 
 struct CliEnvironment {

@@ -37,8 +37,8 @@ Expected<gate::GateOptions> gate_options(const Prepared& prepared) {
       options.threshold_percent = std::stod(*threshold, &used);
       if (used != threshold->size()) throw std::invalid_argument("trailing text");
     } catch (const std::exception&) {
-      return Error{fmt::format("--threshold: expected a percentage such as 10, got \"{}\"",
-                               *threshold)};
+      return Error{
+          fmt::format("--threshold: expected a percentage such as 10, got \"{}\"", *threshold)};
     }
   }
   if (std::string problem = gate::validate(options); !problem.empty()) return Error{problem};
@@ -54,7 +54,8 @@ Expected<std::uint32_t> confirm_count(const Prepared& prepared) {
       if (used != text->size() || value < 0 || value > 100) throw std::out_of_range("range");
       count = static_cast<std::uint32_t>(value);
     } catch (const std::exception&) {
-      return Error{fmt::format("--confirm: expected a whole number from 0 to 100, got \"{}\"", *text)};
+      return Error{
+          fmt::format("--confirm: expected a whole number from 0 to 100, got \"{}\"", *text)};
     }
   }
   return count;
@@ -69,8 +70,9 @@ plan::Plan confirm_plan(const plan::Plan& plan, const std::set<std::string>& key
   subset.warmup = 0;
   for (const plan::Cell& cell : plan.cells) {
     const auto names = cell.operation_names();
-    if (std::any_of(names.begin(), names.end(),
-                    [&](const std::string& op) { return keys.count(plan::metric_key(cell, op)); })) {
+    if (std::any_of(names.begin(), names.end(), [&](const std::string& op) {
+          return keys.count(plan::metric_key(cell, op));
+        })) {
       subset.cells.push_back(cell);
     }
   }
@@ -155,9 +157,10 @@ int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
     }
     const plan::Plan again = confirm_plan(prepared->plan, failing, *confirm);
     if (!again.cells.empty()) {
-      io.out << fmt::format("confirm: {} metric(s) over the threshold; re-running {} cell(s) {} "
-                            "more time(s)\n",
-                            failing.size(), again.cells.size(), *confirm);
+      io.out << fmt::format(
+          "confirm: {} metric(s) over the threshold; re-running {} cell(s) {} "
+          "more time(s)\n",
+          failing.size(), again.cells.size(), *confirm);
       Expected<result::ResultFile> extra = execute(*prepared, again, io);
       if (!extra) {
         io.err << "storh-host ci: " << extra.error() << '\n';

@@ -1,6 +1,7 @@
 // `storh-host compare` and `storh-host gate`: argument parsing around the compare
 // and gate libraries. Every unusable input is exit 2 with a message naming the file
 // or flag; warnings go to stderr so stdout stays the requested format.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -136,6 +137,14 @@ int compare_command(const std::vector<std::string>& raw_args, const CommandIo& i
 }
 
 int gate_command(const std::vector<std::string>& raw_args, const CommandIo& io) {
+  // Confirming re-runs cells, which needs the suite and plugins, not two files.
+  if (std::any_of(raw_args.begin(), raw_args.end(),
+                  [](const std::string& a) { return a.starts_with("--confirm"); })) {
+    io.err << "storh-host gate: --confirm re-runs the failing cells, which needs the suite: "
+              "use `storh-host ci [SUITE.toml] --confirm=N` (or `confirm = N` in its [gate] "
+              "table)\n";
+    return kExitBadInput;
+  }
   Expected<ParsedArgs> args =
       parse_args(raw_args, {"threshold", "metric", "format", "alpha", "min-effect"},
                  {"significant", "lenient-missing"});

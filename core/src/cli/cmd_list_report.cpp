@@ -23,10 +23,11 @@ void print_description(const plugin::Description& d, std::ostream& out) {
   for (const ParamSpec& p : d.info.params) {
     std::vector<std::string> allowed;
     for (const ParamValue& v : p.allowed) allowed.push_back(suite::param_value_text(v));
-    out << fmt::format("    {:<20} {:<8} default {}{}  {}\n", p.name, plugin::param_type_name(p.type),
-                       suite::param_value_text(p.default_value),
-                       allowed.empty() ? "" : fmt::format(" (one of: {})", fmt::join(allowed, ", ")),
-                       p.description);
+    out << fmt::format(
+        "    {:<20} {:<8} default {}{}  {}\n", p.name, plugin::param_type_name(p.type),
+        suite::param_value_text(p.default_value),
+        allowed.empty() ? "" : fmt::format(" (one of: {})", fmt::join(allowed, ", ")),
+        p.description);
   }
 }
 
@@ -35,7 +36,8 @@ void print_description(const plugin::Description& d, std::ostream& out) {
 int list_command(const std::vector<std::string>& raw_args, const CommandIo& io) {
   Expected<ParsedArgs> args = parse_args(raw_args, {"plugin-path", "format"}, {});
   if (!args || !args->positional.empty()) {
-    io.err << "storh-host list: " << (args ? "takes no positional arguments" : args.error()) << '\n';
+    io.err << "storh-host list: " << (args ? "takes no positional arguments" : args.error())
+           << '\n';
     return kExitBadInput;
   }
   const std::string format = args->last("format").value_or("text");
@@ -95,8 +97,8 @@ int report_command(const std::vector<std::string>& raw_args, const CommandIo& io
     io.err << "storh-host report: " << result.error() << '\n';
     return kExitBadInput;
   }
-  io.out << report::render_report(*result, format == "md" ? report::ReportFormat::markdown
-                                                          : report::ReportFormat::text);
+  io.out << report::render_report(
+      *result, format == "md" ? report::ReportFormat::markdown : report::ReportFormat::text);
   return kExitOk;
 }
 

@@ -18,7 +18,9 @@ std::atomic<bool> g_interrupted{false};
 struct sigaction g_previous_int {};
 struct sigaction g_previous_term {};
 
-void on_interrupt(int) { g_interrupted.store(true); }
+void on_interrupt(int) {
+  g_interrupted.store(true);
+}
 
 // One failure per (engine, dataset) for an engine whose plugin could not be loaded.
 void add_load_failures(const Prepared& prepared, result::ResultFile& result) {
@@ -66,7 +68,9 @@ InterruptGuard::~InterruptGuard() {
   ::sigaction(SIGTERM, &g_previous_term, nullptr);
 }
 
-const std::atomic<bool>& InterruptGuard::interrupted() { return g_interrupted; }
+const std::atomic<bool>& InterruptGuard::interrupted() {
+  return g_interrupted;
+}
 
 Expected<result::ResultFile> execute(const Prepared& prepared, const plan::Plan& plan,
                                      const CommandIo& io) {
@@ -87,7 +91,7 @@ bool write_and_report(const Prepared& prepared, const result::ResultFile& result
     return false;
   }
   io.out << report::render_report(result, prepared.format == "md" ? report::ReportFormat::markdown
-                                                                   : report::ReportFormat::text);
+                                                                  : report::ReportFormat::text);
   io.out << "result: " << output.string() << '\n';
   return true;
 }

@@ -47,10 +47,9 @@ std::vector<OperationSpec> selected_operations(const suite::EngineSetting& setti
                                                const EngineInfo& info) {
   std::vector<OperationSpec> ops;
   for (const OperationSpec& op : info.operations) {
-    const bool chosen =
-        setting.operations.empty() ||
-        std::any_of(setting.operations.begin(), setting.operations.end(),
-                    [&](const auto& located) { return located.value == op.name; });
+    const bool chosen = setting.operations.empty() ||
+                        std::any_of(setting.operations.begin(), setting.operations.end(),
+                                    [&](const auto& located) { return located.value == op.name; });
     if (chosen) ops.push_back(op);
   }
   return ops;
@@ -107,8 +106,10 @@ Plan expand_plan(const suite::Suite& suite,
         cell.engine_version = info.version;
         cell.dataset = dataset.value;
         cell.operations = selected_operations(setting, info);
-        if (suite.datasets.size() > 1) cell.qualifiers.push_back(fmt::format("n={}", dataset.value));
-        for (const ParamSpec& spec : info.params) cell.params.emplace_back(spec.name, spec.default_value);
+        if (suite.datasets.size() > 1)
+          cell.qualifiers.push_back(fmt::format("n={}", dataset.value));
+        for (const ParamSpec& spec : info.params)
+          cell.params.emplace_back(spec.name, spec.default_value);
         for (std::size_t d = 0; d < dims.size(); ++d) {
           const ParamValue& value = dims[d].values[position[d]];
           for (auto& [name, current] : cell.params) {

@@ -19,8 +19,8 @@ Expected<ParamValue> param_value_from_json(const json& value) {
 }
 
 Expected<ParamType> param_type_from(const std::string& name) {
-  for (ParamType type : {ParamType::integer, ParamType::number, ParamType::string,
-                         ParamType::boolean}) {
+  for (ParamType type :
+       {ParamType::integer, ParamType::number, ParamType::string, ParamType::boolean}) {
     if (name == param_type_name(type)) return type;
   }
   return Error{fmt::format("unknown parameter type \"{}\"", name)};
@@ -30,10 +30,14 @@ Expected<ParamType> param_type_from(const std::string& name) {
 
 const char* param_type_name(ParamType type) {
   switch (type) {
-    case ParamType::integer: return "integer";
-    case ParamType::number: return "number";
-    case ParamType::string: return "string";
-    case ParamType::boolean: return "boolean";
+    case ParamType::integer:
+      return "integer";
+    case ParamType::number:
+      return "number";
+    case ParamType::string:
+      return "string";
+    case ParamType::boolean:
+      return "boolean";
   }
   return "unknown";
 }
@@ -142,10 +146,11 @@ Expected<Description> describe_plugin(const std::filesystem::path& host_executab
     if (outcome.timed_out) reason = "timed out after 30 s while loading or describing";
     if (outcome.signal) {
       reason = fmt::format("crashed with signal {} ({}) while loading or describing{}{}",
-                           *outcome.signal, strsignal(*outcome.signal),
-                           reason.empty() ? "" : ": ", reason);
+                           *outcome.signal, strsignal(*outcome.signal), reason.empty() ? "" : ": ",
+                           reason);
     }
-    if (reason.empty()) reason = fmt::format("describe exited with {}", outcome.exit_code.value_or(-1));
+    if (reason.empty())
+      reason = fmt::format("describe exited with {}", outcome.exit_code.value_or(-1));
     // A refusal from the loader already names the file.
     if (reason.starts_with(file.string())) return Error{reason};
     return Error{fmt::format("{}: {}", file.string(), reason)};

@@ -33,12 +33,13 @@ Expected<ManifestInfo> read_manifest(const boost::dll::shared_library& library,
   }
   const StorhManifest* raw = library.get<StorhManifestFunction>(kManifestSymbol)();
   if (raw == nullptr) {
-    return Error{fmt::format("{}: check \"manifest\" failed: {} returned null", where,
-                             kManifestSymbol)};
+    return Error{
+        fmt::format("{}: check \"manifest\" failed: {} returned null", where, kManifestSymbol)};
   }
   if (raw->struct_size < kMinimumManifestSize) {
-    return Error{fmt::format("{}: check \"manifest size\" failed: plugin {} bytes, host needs >= {}",
-                             where, raw->struct_size, kMinimumManifestSize)};
+    return Error{
+        fmt::format("{}: check \"manifest size\" failed: plugin {} bytes, host needs >= {}", where,
+                    raw->struct_size, kMinimumManifestSize)};
   }
   ManifestInfo info;
   info.struct_size = raw->struct_size;
@@ -58,24 +59,28 @@ std::string check_manifest(const ManifestInfo& info, const std::string& where,
   }
   if (info.abi_minor > kAbiMinor) {
     return fmt::format(
-        "{}: refused: check \"ABI minor\" failed: plugin has {}.{}, host has {}.{} (plugin is newer)",
+        "{}: refused: check \"ABI minor\" failed: plugin has {}.{}, host has {}.{} (plugin is "
+        "newer)",
         where, info.abi_major, info.abi_minor, kAbiMajor, kAbiMinor);
   }
   if (info.toolchain != host_toolchain()) {
     return fmt::format(
-        "{}: refused: check \"toolchain\" failed: plugin built with \"{}\", host with \"{}\"", where,
-        info.toolchain, host_toolchain());
+        "{}: refused: check \"toolchain\" failed: plugin built with \"{}\", host with \"{}\"",
+        where, info.toolchain, host_toolchain());
   }
   if (!expected_name.empty() && info.name != expected_name) {
-    return fmt::format("{}: refused: check \"name\" failed: manifest says \"{}\", file name says \"{}\"",
-                       where, info.name, expected_name);
+    return fmt::format(
+        "{}: refused: check \"name\" failed: manifest says \"{}\", file name says \"{}\"", where,
+        info.name, expected_name);
   }
   return {};
 }
 
 }  // namespace
 
-const char* host_toolchain() { return STORH_TOOLCHAIN_FINGERPRINT; }
+const char* host_toolchain() {
+  return STORH_TOOLCHAIN_FINGERPRINT;
+}
 
 Expected<std::unique_ptr<LoadedPlugin>> load_plugin(const std::filesystem::path& file,
                                                     const std::string& expected_name) {
@@ -110,8 +115,8 @@ Expected<std::unique_ptr<LoadedPlugin>> load_plugin(const std::filesystem::path&
   if (!engine) {
     return Error{fmt::format("{}: the engine factory returned no engine", where)};
   }
-  return std::make_unique<LoadedPlugin>(std::move(library), std::move(*manifest),
-                                        std::move(engine), file);
+  return std::make_unique<LoadedPlugin>(std::move(library), std::move(*manifest), std::move(engine),
+                                        file);
 }
 
 }  // namespace storh::plugin

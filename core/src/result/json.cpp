@@ -44,9 +44,13 @@ ordered_json metric_json(const Metric& m) {
                     {"rate", {{"per_second", m.rate}, {"unit", m.unit + "/s"}}}};
   if (m.latency) {
     const Latency& l = *m.latency;
-    j["latency"] = {{"count", l.count}, {"mean", l.mean}, {"min", l.min},
-                    {"max", l.max},     {"p50", optional_json(l.p50)},
-                    {"p90", optional_json(l.p90)}, {"p99", optional_json(l.p99)},
+    j["latency"] = {{"count", l.count},
+                    {"mean", l.mean},
+                    {"min", l.min},
+                    {"max", l.max},
+                    {"p50", optional_json(l.p50)},
+                    {"p90", optional_json(l.p90)},
+                    {"p99", optional_json(l.p99)},
                     {"p99_9", optional_json(l.p999)}};
   }
   j["warnings"] = m.warnings;

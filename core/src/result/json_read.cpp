@@ -52,7 +52,8 @@ class Node {
     return value_.get<double>();
   }
   std::uint64_t count() const {
-    if (!value_.is_number_unsigned() && !(value_.is_number_integer() && value_.get<std::int64_t>() >= 0)) {
+    if (!value_.is_number_unsigned() &&
+        !(value_.is_number_integer() && value_.get<std::int64_t>() >= 0)) {
       fail("expected a whole number >= 0");
     }
     return value_.get<std::uint64_t>();
@@ -75,8 +76,8 @@ class Node {
 
  private:
   [[noreturn]] void fail(const char* what) const {
-    throw BadValue{fmt::format("{}: {}, got {}", path_.empty() ? "/" : path_, what,
-                               value_.type_name())};
+    throw BadValue{
+        fmt::format("{}: {}, got {}", path_.empty() ? "/" : path_, what, value_.type_name())};
   }
 
   const json& value_;
@@ -117,8 +118,10 @@ Metric read_metric(const Node& n) {
   m.seconds.stddev = seconds.at("stddev").number();
   if (seconds.has("mad")) m.seconds.mad = seconds.at("mad").number();
   m.rate = n.at("rate").at("per_second").number();
-  if (m.key.size() <= m.engine.size() || m.key.compare(0, m.engine.size() + 1, m.engine + ".") != 0) {
-    throw BadValue{fmt::format("{}: key \"{}\" does not start with \"{}.\"", "/metrics", m.key, m.engine)};
+  if (m.key.size() <= m.engine.size() ||
+      m.key.compare(0, m.engine.size() + 1, m.engine + ".") != 0) {
+    throw BadValue{
+        fmt::format("{}: key \"{}\" does not start with \"{}.\"", "/metrics", m.key, m.engine)};
   }
   if (n.has("latency")) {
     const Node l = n.at("latency");
@@ -150,8 +153,8 @@ Experiment read_experiment(const Node& n) {
   e.warmup = static_cast<std::uint32_t>(n.at("warmup").count());
   e.memory_limit_bytes = optional_of<std::uint64_t>(n.at("memory_limit_bytes"),
                                                     [](const Node& x) { return x.count(); });
-  e.timeout_seconds = optional_of<double>(n.at("timeout_seconds"),
-                                          [](const Node& x) { return x.number(); });
+  e.timeout_seconds =
+      optional_of<double>(n.at("timeout_seconds"), [](const Node& x) { return x.number(); });
   e.durability = n.at("durability").str();
   e.host_version = n.at("host_version").str();
   for (const Node& r : n.at("engines").items()) {
@@ -230,8 +233,8 @@ Expected<ResultFile> from_json(const json& j, const std::string& origin) {
     }
     r.schema_version = static_cast<int>(root.at("schema_version").integer());
     if (r.schema_version != kSchemaVersion) {
-      return Error{fmt::format("{}: schema_version {} is not supported (this host reads {})", origin,
-                               r.schema_version, kSchemaVersion)};
+      return Error{fmt::format("{}: schema_version {} is not supported (this host reads {})",
+                               origin, r.schema_version, kSchemaVersion)};
     }
     r.interrupted = root.at("interrupted").boolean();
     r.experiment = read_experiment(root.at("experiment"));

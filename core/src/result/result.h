@@ -43,16 +43,16 @@ struct Latency {
 };
 
 struct Metric {
-  std::string key;        // "engine.operation" or "engine.operation[n=1000,validation=hash]"
+  std::string key;  // "engine.operation" or "engine.operation[n=1000,validation=hash]"
   std::string engine;
   std::string operation;
   std::uint64_t dataset = 0;
   std::vector<Param> params;
-  std::string unit;       // plural item noun: "ids"
+  std::string unit;  // plural item noun: "ids"
   Direction direction = Direction::lower_is_better;
   std::vector<Sample> samples;  // in repeat order
   Summary seconds;
-  double rate = 0;              // items per second at the median (items of the first sample)
+  double rate = 0;  // items per second at the median (items of the first sample)
   std::optional<Latency> latency;
   // Reasons not to trust the numbers: a wide spread, too few samples (stats.h).
   std::vector<std::string> warnings;
@@ -63,13 +63,13 @@ struct Failure {
   std::string engine;
   std::uint64_t dataset = 0;
   std::vector<Param> params;
-  int repeat = 0;              // 0-based; -1 for a warm-up run
-  std::string operation;       // empty when not known (crash before the first step)
-  std::string kind;            // "failed", "crashed", "timeout", "memory", "exit", "load", "interrupted"
+  int repeat = 0;         // 0-based; -1 for a warm-up run
+  std::string operation;  // empty when not known (crash before the first step)
+  std::string kind;       // "failed", "crashed", "timeout", "memory", "exit", "load", "interrupted"
   std::string message;
-  std::optional<int> signal;   // terminating signal
+  std::optional<int> signal;  // terminating signal
   std::optional<int> exit_code;
-  std::string stderr_tail;     // the last lines of the worker's stderr
+  std::string stderr_tail;  // the last lines of the worker's stderr
 };
 
 // One worker run, successful or not.
@@ -79,22 +79,22 @@ struct Run {
   std::vector<Param> params;
   int repeat = 0;  // -1 for warm-up
   bool ok = false;
-  double wall_seconds = 0;          // worker start to exit, as the host saw it
-  std::uint64_t peak_rss_bytes = 0; // the worker's maximum resident set
-  double startup_seconds = 0;       // process start + plugin load, until run() began
+  double wall_seconds = 0;           // worker start to exit, as the host saw it
+  std::uint64_t peak_rss_bytes = 0;  // the worker's maximum resident set
+  double startup_seconds = 0;        // process start + plugin load, until run() began
 };
 
 struct EngineRecord {
   std::string name;
   std::string version;
-  std::string plugin;  // path of the module
+  std::string plugin;                   // path of the module
   std::vector<std::string> operations;  // selected, in scenario order
 };
 
 struct Experiment {
-  std::string suite;         // suite name
+  std::string suite;  // suite name
   std::string suite_file;
-  std::string fingerprint;   // 16 hex digits over the expanded plan
+  std::string fingerprint;  // 16 hex digits over the expanded plan
   std::vector<std::uint64_t> datasets;
   std::uint32_t repeat = 1;
   std::uint32_t warmup = 0;
@@ -111,14 +111,14 @@ struct Experiment {
 };
 
 struct Environment {
-  std::string os;            // PRETTY_NAME of /etc/os-release
-  std::string kernel;        // uname -sr
+  std::string os;      // PRETTY_NAME of /etc/os-release
+  std::string kernel;  // uname -sr
   std::string cpu_model;
   unsigned cpu_count = 0;
   std::uint64_t memory_bytes = 0;
   std::string work_dir_filesystem;  // "ext4", "tmpfs", ...
-  std::string compiler;      // "g++ 12.2.0"
-  std::string build_type;    // "Release"
+  std::string compiler;             // "g++ 12.2.0"
+  std::string build_type;           // "Release"
   std::string build_flags;
   std::string cpu_governor;  // empty when not exposed
   std::string time;          // ISO-8601 UTC, "2026-11-30T03:22:07Z"

@@ -56,7 +56,6 @@ std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
   return metrics;
 }
 
-
 void add_samples(result::ResultFile& result, const result::ResultFile& extra) {
   for (const result::Metric& more : extra.metrics) {
     auto it = std::find_if(result.metrics.begin(), result.metrics.end(),
@@ -83,17 +82,18 @@ result::Experiment describe_experiment(const suite::Suite& suite, const plan::Pl
   e.host_version = STORH_VERSION;
   e.work_dir = work_root.string();
   for (const plan::Cell& cell : plan.cells) {
-    auto engine = std::find_if(e.engines.begin(), e.engines.end(),
-                               [&](const result::EngineRecord& r) { return r.name == cell.engine; });
+    auto engine =
+        std::find_if(e.engines.begin(), e.engines.end(),
+                     [&](const result::EngineRecord& r) { return r.name == cell.engine; });
     if (engine == e.engines.end()) {
-      e.engines.push_back({cell.engine, cell.engine_version, cell.plugin.string(),
-                           cell.operation_names()});
+      e.engines.push_back(
+          {cell.engine, cell.engine_version, cell.plugin.string(), cell.operation_names()});
       e.params.emplace_back(cell.engine,
                             std::vector<std::pair<std::string, std::vector<ParamValue>>>{});
     }
-    auto& params = std::find_if(e.params.begin(), e.params.end(),
-                                [&](const auto& p) { return p.first == cell.engine; })
-                       ->second;
+    auto& params = std::find_if(e.params.begin(), e.params.end(), [&](const auto& p) {
+                     return p.first == cell.engine;
+                   })->second;
     for (const auto& [name, value] : cell.params) {
       auto it = std::find_if(params.begin(), params.end(),
                              [&](const auto& p) { return p.first == name; });

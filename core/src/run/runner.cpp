@@ -3,8 +3,8 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <functional>
 #include <cstring>
+#include <functional>
 #include <map>
 
 #include <fmt/format.h>
@@ -26,7 +26,8 @@ Expected<std::filesystem::path> make_work_root(const suite::Suite& suite) {
   std::error_code ec;
   const std::filesystem::path parent =
       suite.work_dir ? *suite.work_dir : std::filesystem::temp_directory_path(ec);
-  if (ec) return Error{fmt::format("no temporary directory for the work directories: {}", ec.message())};
+  if (ec)
+    return Error{fmt::format("no temporary directory for the work directories: {}", ec.message())};
   const auto nonce = static_cast<std::uint32_t>(
       std::chrono::steady_clock::now().time_since_epoch().count() * 2654435761u);
   const std::filesystem::path root =
@@ -95,8 +96,8 @@ class EventCollector {
 
 // Turns a worker's exit into a Failure, or nullopt when it ran cleanly.
 std::optional<result::Failure> failure_of(const plan::Cell& cell, int repeat,
-                                          const worker::ProcessOutcome& outcome,
-                                          const CellRun& run, const RunnerOptions& options) {
+                                          const worker::ProcessOutcome& outcome, const CellRun& run,
+                                          const RunnerOptions& options) {
   if (outcome.succeeded() && run.done && run.failure_message.empty()) return std::nullopt;
   result::Failure f;
   f.engine = cell.engine;
@@ -132,8 +133,8 @@ std::optional<result::Failure> failure_of(const plan::Cell& cell, int repeat,
     f.message = run.failure_message;
   } else {
     f.kind = "exit";
-    f.message = fmt::format("worker exited with code {} before finishing",
-                            outcome.exit_code.value_or(-1));
+    f.message =
+        fmt::format("worker exited with code {} before finishing", outcome.exit_code.value_or(-1));
   }
   return f;
 }
@@ -210,8 +211,9 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
       progress.show(where);
       // A fresh directory per run, never reused (see the header on deletions).
       const std::filesystem::path work_dir =
-          work_root / (repeat < 0 ? fmt::format("c{:03}-{}-warmup{}", c, cell.engine, repeat - first)
-                                  : fmt::format("c{:03}-{}-r{}", c, cell.engine, repeat));
+          work_root / (repeat < 0
+                           ? fmt::format("c{:03}-{}-warmup{}", c, cell.engine, repeat - first)
+                           : fmt::format("c{:03}-{}-r{}", c, cell.engine, repeat));
       if (!std::filesystem::create_directories(work_dir, ec)) {
         result.failures.push_back({cell.engine, cell.dataset, cell.params, repeat, "", "exit",
                                    fmt::format("{}: cannot create the work directory: {}",

@@ -21,14 +21,14 @@
 namespace storh::run {
 
 struct RunnerOptions {
-  std::filesystem::path host_executable;  // re-executed as `__worker`
-  std::ostream* progress = nullptr;       // a terminal to draw a progress line on, or null
+  std::filesystem::path host_executable;      // re-executed as `__worker`
+  std::ostream* progress = nullptr;           // a terminal to draw a progress line on, or null
   const std::atomic<bool>* cancel = nullptr;  // Ctrl-C: stop, clean up, mark interrupted
 };
 
 // Runs every cell and returns the complete result (environment included). Fails only
 // when the work directory cannot be created; everything a cell does is a Failure.
 Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Plan& plan,
-                            const RunnerOptions& options);
+                                      const RunnerOptions& options);
 
 }  // namespace storh::run

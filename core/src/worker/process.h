@@ -38,14 +38,14 @@ struct ProcessOptions {
 };
 
 struct ProcessOutcome {
-  bool started = false;          // false: fork or pipe failed; see error
+  bool started = false;  // false: fork or pipe failed; see error
   std::string error;
   std::optional<int> exit_code;  // set when the child exited normally
   std::optional<int> signal;     // set when a signal ended it
   bool timed_out = false;
   bool memory_exceeded = false;
   bool cancelled = false;
-  std::string stdout_text;       // when capture_stdout
+  std::string stdout_text;  // when capture_stdout
   std::string stderr_tail;
   std::uint64_t peak_rss_bytes = 0;
   double wall_seconds = 0;

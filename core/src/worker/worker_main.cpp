@@ -130,8 +130,8 @@ class WorkerContext final : public RunContext {
       }
       return status;
     } catch (const std::exception& e) {
-      return Status::error(fmt::format("{}: host could not record the sample: {}", operation,
-                                       e.what()));
+      return Status::error(
+          fmt::format("{}: host could not record the sample: {}", operation, e.what()));
     }
   }
 
@@ -182,10 +182,14 @@ std::optional<std::map<std::string, ParamValue, std::less<>>> build_params(
     return std::nullopt;
   }
   for (const auto& [name, value] : chosen.items()) {
-    if (value.is_boolean()) params[name] = value.get<bool>();
-    else if (value.is_number_integer()) params[name] = value.get<std::int64_t>();
-    else if (value.is_number_float()) params[name] = value.get<double>();
-    else if (value.is_string()) params[name] = value.get<std::string>();
+    if (value.is_boolean())
+      params[name] = value.get<bool>();
+    else if (value.is_number_integer())
+      params[name] = value.get<std::int64_t>();
+    else if (value.is_number_float())
+      params[name] = value.get<double>();
+    else if (value.is_string())
+      params[name] = value.get<std::string>();
     else {
       error = fmt::format("--params: value of \"{}\" is not a scalar", name);
       return std::nullopt;
@@ -212,7 +216,8 @@ int worker_main(const std::vector<std::string>& args) {
     return fail_input("--dataset must be a whole number");
   }
 
-  Expected<std::unique_ptr<plugin::LoadedPlugin>> loaded = plugin::load_plugin(plugin_file, get("name"));
+  Expected<std::unique_ptr<plugin::LoadedPlugin>> loaded =
+      plugin::load_plugin(plugin_file, get("name"));
   if (!loaded) return fail_input(loaded.error());
   Engine& engine = (*loaded)->engine();
   const EngineInfo info = engine.describe();
@@ -221,7 +226,8 @@ int worker_main(const std::vector<std::string>& args) {
   auto params = build_params(info, get("params").empty() ? "{}" : get("params"), error);
   if (!params) return fail_input(error);
   std::set<std::string, std::less<>> selected;
-  std::string_view ops = get("ops").empty() ? std::string_view() : std::string_view(flags->at("ops"));
+  std::string_view ops =
+      get("ops").empty() ? std::string_view() : std::string_view(flags->at("ops"));
   while (!ops.empty()) {
     const std::size_t comma = ops.find(',');
     selected.emplace(ops.substr(0, comma));
@@ -235,12 +241,16 @@ int worker_main(const std::vector<std::string>& args) {
   emit({{"event", "loaded"}});
   const Status status = engine.run(context);
   if (!status.ok()) {
-    emit({{"event", "done"}, {"ok", false}, {"op", context.current_operation()},
+    emit({{"event", "done"},
+          {"ok", false},
+          {"op", context.current_operation()},
           {"message", status.message()}});
     finish_worker(kExitFailed);
   }
   if (!context.first_failure().empty()) {
-    emit({{"event", "done"}, {"ok", false}, {"op", context.first_failure_operation()},
+    emit({{"event", "done"},
+          {"ok", false},
+          {"op", context.first_failure_operation()},
           {"message", context.first_failure()}});
     finish_worker(kExitFailed);
   }
@@ -260,7 +270,8 @@ int describe_main(const std::vector<std::string>& args) {
   if (args.size() < 2) return fail_input("usage: storh-host __describe FILE [--name=NAME]");
   std::string expected_name;
   if (args.size() > 2 && args[2].starts_with("--name=")) expected_name = args[2].substr(7);
-  Expected<std::unique_ptr<plugin::LoadedPlugin>> loaded = plugin::load_plugin(args[1], expected_name);
+  Expected<std::unique_ptr<plugin::LoadedPlugin>> loaded =
+      plugin::load_plugin(args[1], expected_name);
   if (!loaded) {
     std::cerr << loaded.error() << '\n';
     return kExitBadInput;
