@@ -18,7 +18,7 @@ namespace {
 constexpr const char* kDefaultCiSuite = "suites/ci.toml";
 constexpr int kExitRunFailed = 3;
 
-// The suite's [gate] table, then the command line on top.
+// The suite's [gate] table, then the gate's command-line flags on top.
 Expected<gate::GateOptions> gate_options(const Prepared& prepared) {
   const suite::GateSetting& setting = prepared.suite.gate;
   gate::GateOptions options;
@@ -31,18 +31,7 @@ Expected<gate::GateOptions> gate_options(const Prepared& prepared) {
   if (setting.alpha) options.alpha = *setting.alpha;
   options.min_effect_seconds = setting.min_effect_seconds;
   options.lenient_missing = setting.lenient_missing;
-  if (auto threshold = prepared.args.last("threshold")) {
-    try {
-      std::size_t used = 0;
-      options.threshold_percent = std::stod(*threshold, &used);
-      if (used != threshold->size()) throw std::invalid_argument("trailing text");
-    } catch (const std::exception&) {
-      return Error{
-          fmt::format("--threshold: expected a percentage such as 10, got \"{}\"", *threshold)};
-    }
-  }
-  if (std::string problem = gate::validate(options); !problem.empty()) return Error{problem};
-  return options;
+  return apply_gate_flags(prepared.args, std::move(options));
 }
 
 Expected<std::uint32_t> confirm_count(const Prepared& prepared) {
@@ -93,8 +82,8 @@ Expected<gate::GateOutcome> gate_against(const compare::ComparableFile& baseline
 int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
   InterruptGuard guard;
   PrepareOptions prepare_options;
-  prepare_options.extra_valued = {"confirm", "threshold"};
-  prepare_options.extra_switches = {"update-baseline"};
+  prepare_options.extra_valued = {"confirm", "threshold", "metric", "alpha", "min-effect"};
+  prepare_options.extra_switches = {"update-baseline", "significant", "lenient-missing"};
   prepare_options.default_suite = kDefaultCiSuite;
   std::optional<Prepared> prepared = prepare(args, io, prepare_options);
   if (!prepared) return kExitBadInput;

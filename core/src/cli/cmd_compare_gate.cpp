@@ -55,11 +55,12 @@ void print_warnings(const std::vector<std::string>& warnings, std::ostream& err)
   for (const std::string& warning : warnings) err << "warning: " << warning << '\n';
 }
 
+}  // namespace
+
 // --threshold=10 (every metric) or --threshold=doc.put=20 (one metric, or every cell
 // of it). The key is everything before the last '=', so qualified keys work:
 // --threshold=cache.cold[validation=hash]=25.
-Expected<gate::GateOptions> gate_options(const ParsedArgs& args) {
-  gate::GateOptions options;
+Expected<gate::GateOptions> apply_gate_flags(const ParsedArgs& args, gate::GateOptions options) {
   for (const std::string& value : args.all("threshold")) {
     const std::size_t equals = value.rfind('=');
     const std::string number = equals == std::string::npos ? value : value.substr(equals + 1);
@@ -71,9 +72,9 @@ Expected<gate::GateOptions> gate_options(const ParsedArgs& args) {
       options.metric_thresholds.push_back({value.substr(0, equals), *percent});
     }
   }
-  options.metrics = args.all("metric");
-  options.require_significance = args.has("significant");
-  options.lenient_missing = args.has("lenient-missing");
+  if (args.has("metric")) options.metrics = args.all("metric");
+  if (args.has("significant")) options.require_significance = true;
+  if (args.has("lenient-missing")) options.lenient_missing = true;
   if (auto alpha = args.last("alpha")) {
     Expected<double> parsed = parse_number("alpha", *alpha);
     if (!parsed) return Error{parsed.error()};
@@ -87,8 +88,6 @@ Expected<gate::GateOptions> gate_options(const ParsedArgs& args) {
   if (std::string problem = gate::validate(options); !problem.empty()) return Error{problem};
   return options;
 }
-
-}  // namespace
 
 int compare_command(const std::vector<std::string>& raw_args, const CommandIo& io) {
   Expected<ParsedArgs> args = parse_args(raw_args, {"format", "alpha"}, {});
@@ -162,7 +161,7 @@ int gate_command(const std::vector<std::string>& raw_args, const CommandIo& io) 
     io.err << "storh-host gate: " << format.error() << '\n';
     return kExitBadInput;
   }
-  Expected<gate::GateOptions> options = gate_options(*args);
+  Expected<gate::GateOptions> options = apply_gate_flags(*args, {});
   if (!options) {
     io.err << "storh-host gate: " << options.error() << '\n';
     return kExitBadInput;

@@ -5,7 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "cli/args.h"
 #include "cli/cli.h"
+#include "gate/gate.h"
+#include "util/expected.h"
 
 namespace storh::cli {
 
@@ -22,6 +25,11 @@ int report_command(const std::vector<std::string>& args, const CommandIo& io);
 int compare_command(const std::vector<std::string>& args, const CommandIo& io);
 int gate_command(const std::vector<std::string>& args, const CommandIo& io);
 int ci_command(const std::vector<std::string>& args, const CommandIo& io);
+
+// The gate's flags (--threshold, --metric, --significant, --alpha, --min-effect,
+// --lenient-missing) applied on top of `options`; shared by `gate` (from the
+// defaults) and `ci` (from the suite's [gate] table).
+Expected<gate::GateOptions> apply_gate_flags(const ParsedArgs& args, gate::GateOptions options);
 
 // The help text of a command, or of the program for "".
 std::string help_text(const std::string& command);

@@ -24,7 +24,9 @@ baseline named in the suite's [gate] table, with the table's settings:
   --confirm=N          re-run the cells of failing metrics N more times, add their
                        samples, and fail only if the metrics still regress
   --update-baseline    run, then write the result as the new baseline (no gate)
-  --threshold=PCT      override the table's threshold
+  --threshold=PCT, --threshold=KEY=PCT, --metric=ENGINE.OP, --significant,
+  --alpha=A, --min-effect=SECONDS, --lenient-missing
+                       as for `gate`, on top of the table's settings
 
 Exit codes: 0 pass, 1 regression, 2 bad input (suite, baseline file), 3 the run
 itself failed (a cell failed; nothing was gated), 130 interrupted.
