@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -32,8 +33,22 @@ class FakeRunContext final : public storh::RunContext {
       : dataset_size_(dataset_size), selected_(std::move(selected)) {}
 
   std::uint64_t dataset_size() const noexcept override { return dataset_size_; }
-  const storh::ParamValue* param(std::string_view) const noexcept override { return nullptr; }
+  const storh::ParamValue* param(std::string_view name) const noexcept override {
+    auto found = params_.find(std::string(name));
+    return found == params_.end() ? nullptr : &found->second;
+  }
   const std::filesystem::path& work_dir() const noexcept override { return work_dir_; }
+
+  // Test set-up: a parameter the engine will see, and the directory it writes in (the
+  // host gives every run a fresh one; tests pass a ScratchDir).
+  FakeRunContext& set_param(std::string name, storh::ParamValue value) {
+    params_[std::move(name)] = std::move(value);
+    return *this;
+  }
+  FakeRunContext& set_work_dir(std::filesystem::path dir) {
+    work_dir_ = std::move(dir);
+    return *this;
+  }
   bool selected(std::string_view operation) const noexcept override {
     return selected_.empty() || selected_.count(std::string(operation)) > 0;
   }
@@ -71,6 +86,7 @@ class FakeRunContext final : public storh::RunContext {
  private:
   std::uint64_t dataset_size_;
   std::set<std::string> selected_;
+  std::map<std::string, storh::ParamValue> params_;
   std::filesystem::path work_dir_ = std::filesystem::temp_directory_path();
 };
 

@@ -1,5 +1,5 @@
-// Helpers shared by the host's tests: scratch directories, files, and running the
-// CLI with captured streams.
+// Helpers shared by the host's tests: scratch directories and files (scratch_dir.h),
+// and running the CLI with captured streams.
 #pragma once
 
 #include <filesystem>
@@ -10,45 +10,9 @@
 #include <vector>
 
 #include "cli/cli.h"
+#include "scratch_dir.h"
 
 namespace storh::test {
-
-// A fresh directory under $STORH_TEST_TMP (or the system temp directory), removed
-// when the object goes out of scope.
-class ScratchDir {
- public:
-  ScratchDir() {
-    const char* root = std::getenv("STORH_TEST_TMP");
-    std::filesystem::path base = root != nullptr ? root : std::filesystem::temp_directory_path();
-    std::random_device random;
-    path_ = base / ("scratch-" + std::to_string(random()) + std::to_string(random()));
-    std::filesystem::create_directories(path_);
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-
-  const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-
- private:
-  std::filesystem::path path_;
-};
-
-inline void write_text(const std::filesystem::path& file, const std::string& text) {
-  std::filesystem::create_directories(file.parent_path());
-  std::ofstream(file, std::ios::binary) << text;
-}
-
-inline std::string read_text(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
-}
 
 struct CliResult {
   int code = -1;

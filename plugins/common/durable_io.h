@@ -1,0 +1,93 @@
+// durable_io.h: the durability primitives every engine with writes uses (engines.md
+// section 1.5): file descriptors that close themselves, complete writes, fsync, atomic
+// replace and durable append.
+//
+// Durability contract: a function documented as durable has called fsync(2) on the file
+// (and, after a rename, on its directory) before it returns; when it throws, nothing it
+// wrote is promised. Every failure throws StoreError naming the operation and the path.
+//
+// `Sync::none` exists so a benchmark can measure what fsync costs (a suite's
+// `durability = "none"`); engines must never default to it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace storh::engines {
+
+enum class Sync { durable, none };
+
+// An owned file descriptor, closed on destruction. Move-only.
+class UniqueFd {
+ public:
+  UniqueFd() noexcept = default;
+  explicit UniqueFd(int fd) noexcept : fd_(fd) {}
+  ~UniqueFd();
+  UniqueFd(UniqueFd&& other) noexcept : fd_(other.release()) {}
+  UniqueFd& operator=(UniqueFd&& other) noexcept;
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+
+  int get() const noexcept { return fd_; }
+  bool valid() const noexcept { return fd_ >= 0; }
+  int release() noexcept {
+    int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
+  // Closes now; throws StoreError if close(2) reports an error (it can carry a deferred
+  // write error on some filesystems). `path` is for the message.
+  void close_or_throw(const std::filesystem::path& path);
+
+ private:
+  int fd_ = -1;
+};
+
+// open(2) with O_CLOEXEC added, retrying on EINTR; throws StoreError("open <path>: ...").
+UniqueFd open_or_throw(const std::filesystem::path& path, int flags, unsigned mode = 0644);
+
+// Writes every byte, looping on short writes and EINTR; a zero-byte write is an error.
+void write_all(int fd, std::string_view bytes, const std::filesystem::path& path);
+// pwrite(2) of every byte at `offset`.
+void pwrite_all(int fd, std::string_view bytes, std::uint64_t offset,
+                const std::filesystem::path& path);
+
+// fsync(2) (Sync::durable) or nothing (Sync::none); throws on failure.
+void sync_file(int fd, const std::filesystem::path& path, Sync sync = Sync::durable);
+// fdatasync(2) variant for appends to a file whose size the caller does not rely on
+// after a crash beyond what the data itself proves (framed lines do).
+void sync_data(int fd, const std::filesystem::path& path, Sync sync = Sync::durable);
+
+// Opens `dir` read-only and fsyncs it. Returns false (never throws) on failure: storh
+// ignores errors of this step (section 1.5), and callers may report them.
+bool sync_directory(const std::filesystem::path& dir, Sync sync = Sync::durable) noexcept;
+
+// Creates `dir` and missing parents (not fsynced, as in storh). Throws on failure.
+// (Not named create_directories: argument-dependent lookup would make every call with a
+// std::filesystem::path ambiguous with std::filesystem::create_directories.)
+void make_directories(const std::filesystem::path& dir);
+
+// Atomic replace (section 1.5 write_atomic): creates the parent if missing, writes
+// `.<basename>.<12 random hex>.tmp` beside `path`, fsyncs it, renames it over `path`
+// and fsyncs the directory. On failure the temp file is unlinked and StoreError thrown;
+// `path` then holds its old content or does not exist.
+void write_atomic(const std::filesystem::path& path, std::string_view bytes,
+                  Sync sync = Sync::durable);
+
+// Durable append (section 1.5 append): O_APPEND|O_CREAT, write, fsync, close. The
+// directory is not fsynced.
+void durable_append(const std::filesystem::path& path, std::string_view bytes,
+                    Sync sync = Sync::durable);
+
+// The whole file. Throws StoreError("read <path>: ...") if it cannot be opened or read.
+std::string read_file_bytes(const std::filesystem::path& path);
+// Same, but returns false (and leaves `out` empty) when the file does not exist.
+bool read_file_if_exists(const std::filesystem::path& path, std::string& out);
+
+// `count` random lower-case hex characters from the process CSPRNG (thread-safe).
+std::string random_hex(std::size_t count);
+
+}  // namespace storh::engines

@@ -1,0 +1,123 @@
+#include "common/jsonc.h"
+
+#include "common/canonical_json.h"
+
+namespace storh::engines {
+namespace {
+
+bool is_space(char c) noexcept {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+std::string_view trim(std::string_view text) noexcept {
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+bool looks_like_object(std::string_view text) noexcept {
+  return text.size() >= 2 && text.front() == '{' && text.back() == '}';
+}
+
+Json parse_object(std::string_view text) {
+  Json value = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (value.is_discarded()) throw JsoncError("Jsonc: invalid JSON");
+  if (!value.is_object()) throw JsoncError("Jsonc: must decode to an object");
+  return value;
+}
+
+}  // namespace
+
+std::string strip_comments(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      out.push_back(c);
+      if (c == '\\' && i + 1 < text.size()) {
+        out.push_back(text[++i]);
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      out.push_back(c);
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      // Drop up to, not including, the line break.
+      while (i + 1 < text.size() && text[i + 1] != '\n' && text[i + 1] != '\r') ++i;
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
+      const std::size_t end = text.find("*/", i + 2);
+      const std::size_t stop = end == std::string_view::npos ? text.size() : end + 2;
+      if (end == std::string_view::npos) {
+        i = text.size();  // unterminated: drop everything to the end
+        break;
+      }
+      for (std::size_t j = i; j < stop; ++j) {
+        out.push_back(text[j] == '\n' || text[j] == '\r' ? text[j] : ' ');
+      }
+      i = stop - 1;
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::string strip_trailing_commas(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      out.push_back(c);
+      if (c == '\\' && i + 1 < text.size()) {
+        out.push_back(text[++i]);
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == ',') {
+      std::size_t next = i + 1;
+      while (next < text.size() && is_space(text[next])) ++next;
+      if (next < text.size() && (text[next] == '}' || text[next] == ']')) continue;
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+Json decode_object(std::string_view text) {
+  const std::string_view trimmed = trim(text);
+  if (looks_like_object(trimmed)) {
+    Json value = Json::parse(trimmed.begin(), trimmed.end(), nullptr, false);
+    if (!value.is_discarded() && value.is_object()) return value;
+  }
+  const std::string cleaned = strip_trailing_commas(strip_comments(trimmed));
+  const std::string_view candidate = trim(cleaned);
+  if (!looks_like_object(candidate)) throw JsoncError("Jsonc: must decode to an object");
+  return parse_object(candidate);
+}
+
+std::string encode_object(const Json& value) {
+  if (value.empty()) return "{}\n";
+  std::string out = encode_pretty(value);
+  out.push_back('\n');
+  return out;
+}
+
+std::string encode_compact_object(const Json& value) {
+  if (value.empty()) return "{}\n";
+  std::string out = encode_compact(value);
+  out.push_back('\n');
+  return out;
+}
+
+}  // namespace storh::engines

@@ -1,0 +1,24 @@
+// row_input.h: the envelope rules for bulk inputs (engines.md section 1.1), shared by
+// putMany/putStream/importJsonl (doc) and appendMany/appendStream (log); the queue uses
+// the same rule with the key "payload".
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/record.h"
+
+namespace storh::engines {
+
+struct RowInput {
+  std::optional<std::string> id;  // set only when row["id"] is a string (not validated here)
+  Json data;
+};
+
+// id = row["id"] when it is a string; data = row[data_key] when that key exists and is an
+// array or object, else the whole row (an "id" key then stays inside the data). A row
+// that is not an object is taken whole as data with no id.
+RowInput split_row(Json row, std::string_view data_key = "data");
+
+}  // namespace storh::engines
