@@ -11,6 +11,8 @@
 #include <span>
 #include <system_error>
 
+#include <fmt/format.h>
+
 #include "common/csprng.h"
 #include "common/store_error.h"
 
@@ -96,7 +98,7 @@ void make_directories(const fs::path& dir) {
 void write_atomic(const fs::path& path, std::string_view bytes, Sync sync) {
   const fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
   make_directories(dir);
-  const fs::path temp = dir / ("." + path.filename().string() + "." + random_hex(12) + ".tmp");
+  const fs::path temp = dir / fmt::format(".{}.{}.tmp", path.filename().string(), random_hex(12));
   try {
     UniqueFd fd = open_or_throw(temp, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC);
     write_all(fd.get(), bytes, temp);

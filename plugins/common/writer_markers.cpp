@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "common/durable_io.h"
 
 namespace storh::engines {
@@ -100,7 +102,7 @@ void sweep(const fs::path& dir, std::time_t now, std::size_t& deleted) {
 }  // namespace
 
 std::string make_writer_prefix() {
-  return std::to_string(::getpid()) + "." + random_hex(8);
+  return fmt::format("{}.{}", ::getpid(), random_hex(8));
 }
 
 bool pid_alive(long long pid) noexcept {
@@ -109,7 +111,7 @@ bool pid_alive(long long pid) noexcept {
   if (errno == EPERM) return true;
   if (errno == ESRCH) return false;
   struct stat info {};
-  return ::stat(("/proc/" + std::to_string(pid)).c_str(), &info) == 0;
+  return ::stat(fmt::format("/proc/{}", pid).c_str(), &info) == 0;
 }
 
 std::size_t cleanup_temp_files(const fs::path& dir) {

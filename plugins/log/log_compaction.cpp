@@ -1,0 +1,98 @@
+// compact() of SegmentedLog (engines.md section 5.8).
+#include <fcntl.h>
+
+#include <fmt/format.h>
+
+#include "common/durable_io.h"
+#include "common/store_error.h"
+#include "log/segment_io.h"
+#include "log/segmented_log.h"
+
+namespace storh::engines::log {
+
+void SegmentedLog::compact() {
+  FileLock::Guard guard(*lock_);
+  // 1. Recovery: a fresh state from disk and fresh manifest statistics.
+  open_locked();
+  // 2. Seal the active segment so every record lives in a sealed one.
+  roll_locked();
+
+  try {
+    const std::string tag = random_hex(8);
+    std::uint64_t number = 0;
+    std::vector<SegmentState> outputs;
+    SyncBatch batch(options_.sync);
+    std::string out;  // the output file being filled
+    SegmentState current;
+    struct Move {
+      IdKey id;
+      Location from;
+      Location to;
+    };
+    std::vector<Move> moves;
+    moves.reserve(static_cast<std::size_t>(live_));
+
+    auto start_output = [&] {
+      current = SegmentState{};
+      current.entry.file = fmt::format("compact-{}-{:06}.ndjson", tag, ++number);
+      current.entry.index = index_file_name(current.entry.file);
+      current.entry.compacted = true;
+      current.file = file_id(current.entry.file);
+      out.clear();
+    };
+    auto close_output = [&] {
+      if (current.entry.records == 0) return;
+      batch.write_file(segment_path(current.entry.file), out);
+      batch.write_file(segment_path(current.entry.index), encode_sparse_index(current.sparse));
+      outputs.push_back(std::move(current));
+      start_output();
+    };
+    start_output();
+
+    std::string buffer;
+    for (const SegmentState& segment : sealed_) {
+      scan_segment(path_of(segment.file), false, options_.sync, buffer,
+                   [&](const LineView& line, std::uint64_t offset, std::uint64_t size) {
+                     const Location here{segment.file, offset};
+                     const StateEntry* entry = state_.find(line.id);
+                     if (entry == nullptr || !(entry->location == here)) return;  // superseded
+                     if (line.op == LineOp::remove) {
+                       // The delete is the id's current state: no tombstone survives.
+                       state_.erase(line.id);
+                       --deleted_;
+                       return;
+                     }
+                     const std::uint64_t at = out.size();
+                     std::size_t written = 0;
+                     if (line.canonical) {
+                       // Byte for byte: `line.json` ends where the LF (or CR LF) starts.
+                       const char* begin = buffer.data() + offset;
+                       out.append(begin, size);
+                       written = size;
+                     } else {
+                       written = append_put_line(out, line.id, line_data(line));
+                     }
+                     current.add_line(line.id, at, written, options_.sparse_index_interval);
+                     moves.push_back({make_key(line.id), here, Location{current.file, at}});
+                     if (out.size() >= options_.max_segment_bytes) close_output();
+                   });
+    }
+    close_output();
+    batch.flush(segments_dir_);
+
+    for (const Move& move : moves) {
+      bool inserted = false;
+      StateEntry& entry = state_.upsert(key_view(move.id), inserted);
+      entry.location = move.to;
+      state_.add_alias(key_view(move.id), move.from);
+    }
+    sealed_ = std::move(outputs);
+    write_manifest_locked();
+    counters_.invalidate();
+  } catch (...) {
+    needs_recovery_ = true;
+    throw;
+  }
+}
+
+}  // namespace storh::engines::log

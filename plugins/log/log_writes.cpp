@@ -1,0 +1,234 @@
+// The write path of SegmentedLog (engines.md section 5.5): single appends, batched
+// appends and rolling.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include <fmt/format.h>
+
+#include "common/row_input.h"
+#include "common/store_error.h"
+#include "common/uuid_v7.h"
+#include "log/segment_io.h"
+#include "log/segmented_log.h"
+
+namespace storh::engines::log {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Batched appends sync at least once per this many bytes (storh's buffer size).
+constexpr std::uint64_t kChunkBytes = 1 << 20;
+
+}  // namespace
+
+Record SegmentedLog::put(Json data, std::optional<std::string_view> id) {
+  if (id) uuid_v7::assert_valid(*id);
+  FileLock::Guard guard(*lock_);
+  ensure_healthy();
+  if (id) return append_one(*id, std::move(data), false);
+  char generated[uuid_v7::kTextSize];
+  uuid_v7::generate_to(uuid_v7::now_ms(), generated);
+  return append_one(std::string_view(generated, sizeof generated), std::move(data), false);
+}
+
+void SegmentedLog::remove(std::string_view id) {
+  uuid_v7::assert_valid(id);
+  FileLock::Guard guard(*lock_);
+  ensure_healthy();
+  append_one(id, nullptr, true);
+}
+
+Record SegmentedLog::append_one(std::string_view id, Json data, bool is_delete) {
+  refresh_manifest_if_changed();
+  std::string line;
+  line.reserve(256);
+  if (is_delete) {
+    append_delete_line(line, id);
+  } else {
+    append_put_line(line, id, data);
+  }
+  const fs::path path = path_of(active_.file);
+  // The file end, not our count: another process may have appended (section 5.11).
+  const off_t end = ::lseek(active_fd_.get(), 0, SEEK_END);
+  if (end < 0) throw_errno("lseek", path);
+  const auto offset = static_cast<std::uint64_t>(end);
+  try {
+    pwrite_all(active_fd_.get(), line, offset, path);
+    sync_data(active_fd_.get(), path, options_.sync);
+  } catch (...) {
+    // Never leave a partial line for the next append to be glued onto.
+    (void)::ftruncate(active_fd_.get(), end);
+    needs_recovery_ = true;
+    throw;
+  }
+  // The state changes only after the fsync (section 13.11).
+  bool inserted = !is_delete && state_.find(id) == nullptr;
+  active_.add_line(id, offset, line.size(), options_.sparse_index_interval);
+  apply_line(id, is_delete, Location{active_.file, offset});
+  active_end_ = offset + line.size();
+  if (inserted) {
+    counters_.add(data);
+  } else {
+    counters_.invalidate();
+  }
+  if (active_end_ >= options_.max_segment_bytes) {
+    try {
+      roll_locked();
+    } catch (...) {
+      needs_recovery_ = true;
+      throw;
+    }
+  }
+  return Record{std::string(id), std::move(data)};
+}
+
+void SegmentedLog::roll_locked() {
+  if (active_.entry.records == 0) return;
+  SyncBatch batch(options_.sync);
+  const std::string index_name = index_file_name(active_.entry.file);
+  batch.write_file(segment_path(index_name), encode_sparse_index(active_.sparse));
+  const std::uint64_t number = pick_next_segment_number();
+  const std::string next_name = segment_file_name(number);
+  UniqueFd next_fd = open_or_throw(segment_path(next_name), O_WRONLY | O_CREAT);
+  // The sealed segment's data was synced by its appends; the index, the new file's
+  // directory entry and segments/ are synced here, before the manifest names them.
+  batch.flush(segments_dir_);
+  active_.entry.index = index_name;
+  sealed_.push_back(std::move(active_));
+  active_ = SegmentState{};
+  active_.file = file_id(next_name);
+  active_.entry.file = next_name;
+  next_segment_ = number + 1;
+  active_fd_ = std::move(next_fd);
+  active_end_ = 0;
+  write_manifest_locked();
+}
+
+std::vector<Record> SegmentedLog::append_many(std::vector<Json> rows) {
+  // Every id is validated (or generated) before anything is written.
+  std::vector<Record> records;
+  records.reserve(rows.size());
+  for (Json& row : rows) {
+    RowInput input = split_row(std::move(row));
+    if (input.id) {
+      uuid_v7::assert_valid(*input.id);
+      records.push_back({std::move(*input.id), std::move(input.data)});
+    } else {
+      records.push_back({uuid_v7::generate(), std::move(input.data)});
+    }
+  }
+  std::size_t next = 0;
+  FileLock::Guard guard(*lock_);
+  ensure_healthy();
+  append_rows_locked([&](std::string_view& id, const Json*& data) {
+    if (next == records.size()) return false;
+    id = records[next].id;
+    data = &records[next].data;
+    ++next;
+    return true;
+  });
+  return records;
+}
+
+std::uint64_t SegmentedLog::append_stream(const RowSource& next) {
+  FileLock::Guard guard(*lock_);
+  ensure_healthy();
+  Json row;
+  RowInput input;
+  return append_rows_locked([&](std::string_view& id, const Json*& data) {
+    if (!next(row)) return false;
+    input = split_row(std::move(row));
+    if (input.id) uuid_v7::assert_valid(*input.id);
+    id = input.id ? std::string_view(*input.id) : std::string_view();
+    data = &input.data;
+    return true;
+  });
+}
+
+std::uint64_t SegmentedLog::append_rows_locked(const PairSource& next) {
+  refresh_manifest_if_changed();
+  const off_t end = ::lseek(active_fd_.get(), 0, SEEK_END);
+  if (end < 0) throw_errno("lseek", path_of(active_.file));
+  active_end_ = static_cast<std::uint64_t>(end);
+
+  SyncBatch batch(options_.sync);
+  std::string buffer;
+  buffer.reserve(64 * 1024);
+  std::uint64_t unsynced = 0;  // bytes written since the last sync pass
+  bool rolled = false;         // the manifest must name new segments
+  std::uint64_t appended = 0;
+
+  auto write_buffer = [&] {
+    if (buffer.empty()) return;
+    write_all(active_fd_.get(), buffer, path_of(active_.file));
+    unsynced += buffer.size();
+    buffer.clear();
+  };
+  auto commit = [&] {
+    write_buffer();
+    batch.flush(segments_dir_, active_fd_.get(), path_of(active_.file));
+    if (rolled) write_manifest_locked();
+    rolled = false;
+    unsynced = 0;
+  };
+  auto seal = [&] {
+    write_buffer();
+    const std::string index_name = index_file_name(active_.entry.file);
+    batch.write_file(segment_path(index_name), encode_sparse_index(active_.sparse));
+    const std::uint64_t number = pick_next_segment_number();
+    const std::string next_name = segment_file_name(number);
+    UniqueFd next_fd = open_or_throw(segment_path(next_name), O_WRONLY | O_CREAT);
+    batch.add(std::move(active_fd_), path_of(active_.file));
+    active_.entry.index = index_name;
+    sealed_.push_back(std::move(active_));
+    active_ = SegmentState{};
+    active_.file = file_id(next_name);
+    active_.entry.file = next_name;
+    next_segment_ = number + 1;
+    active_fd_ = std::move(next_fd);
+    active_end_ = 0;
+    rolled = true;
+  };
+
+  try {
+    std::string_view id;
+    const Json* data = nullptr;
+    char generated[uuid_v7::kTextSize];
+    while (next(id, data)) {
+      if (id.empty()) {
+        uuid_v7::generate_to(uuid_v7::now_ms(), generated);
+        id = std::string_view(generated, sizeof generated);
+      }
+      const bool inserted = state_.find(id) == nullptr;
+      const std::size_t size = append_put_line(buffer, id, *data);
+      const std::uint64_t offset = active_end_;
+      active_.add_line(id, offset, size, options_.sparse_index_interval);
+      apply_line(id, false, Location{active_.file, offset});
+      active_end_ += size;
+      if (inserted) {
+        counters_.add(*data);
+      } else {
+        counters_.invalidate();
+      }
+      ++appended;
+      if (active_end_ >= options_.max_segment_bytes) seal();
+      if (buffer.size() >= 64 * 1024) write_buffer();
+      if (unsynced >= kChunkBytes) commit();
+    }
+    commit();
+  } catch (...) {
+    // What was written may be partly on disk; the next operation re-reads it.
+    needs_recovery_ = true;
+    try {
+      commit();
+      needs_recovery_ = false;
+    } catch (...) {
+    }
+    throw;
+  }
+  return appended;
+}
+
+}  // namespace storh::engines::log

@@ -1,0 +1,57 @@
+// segment_io.h: file-level work on segments: scanning a segment line by line (with the
+// recovery cut at the first bad line), and syncing a batch of written files in one pass.
+//
+// Not thread-safe; every failure throws StoreError naming the file.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/durable_io.h"
+#include "log/segment_line.h"
+
+namespace storh::engines::log {
+
+struct ScanResult {
+  bool missing = false;          // the file does not exist
+  bool clean = true;             // every byte was a good, LF-terminated line
+  std::uint64_t good_bytes = 0;  // where the first bad line (or the torn tail) starts
+  std::uint64_t file_bytes = 0;
+  LineStatus bad_status = LineStatus::ok;  // why the scan stopped (malformed for a tail)
+};
+
+// Called for each good line: the decoded view, its offset and its size with the LF.
+using LineFn = std::function<void(const LineView& line, std::uint64_t offset, std::uint64_t size)>;
+
+// Reads `file` and calls `fn` for each line up to the first that does not decode. A
+// final line without its LF counts as bad (torn), whatever it holds. With `cut` set,
+// the file is truncated where the bad line starts and fsynced (`sync`). `buffer` is
+// reused between calls to avoid reallocations.
+ScanResult scan_segment(const std::filesystem::path& file, bool cut, Sync sync, std::string& buffer,
+                        const LineFn& fn);
+
+// Files written without a sync, synced together: sync_file_range starts writeback of
+// all of them, then each is fdatasynced (the device sees one burst instead of a
+// write-and-wait per file), then the directory is fsynced once.
+class SyncBatch {
+ public:
+  explicit SyncBatch(Sync sync) : sync_(sync) {}
+  // Creates (or truncates) `path`, writes `bytes`, keeps the descriptor until flush().
+  void write_file(const std::filesystem::path& path, std::string_view bytes);
+  // Takes an already written descriptor to sync at flush().
+  void add(UniqueFd fd, std::filesystem::path path);
+  // Syncs every file, closes them, then fsyncs `dir` if a file was created. Also syncs
+  // `also_fd` (an open file the caller keeps, e.g. the active segment) when >= 0.
+  void flush(const std::filesystem::path& dir, int also_fd = -1,
+             const std::filesystem::path& also_path = {});
+  bool empty() const noexcept { return files_.empty(); }
+
+ private:
+  Sync sync_;
+  std::vector<std::pair<UniqueFd, std::filesystem::path>> files_;
+};
+
+}  // namespace storh::engines::log
