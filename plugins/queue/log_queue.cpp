@@ -1,0 +1,381 @@
+#include "queue/log_queue.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <ctime>
+#include <exception>
+#include <stdexcept>
+#include <utility>
+
+#include "common/row_input.h"
+#include "common/store_error.h"
+#include "common/uuid_v7.h"
+#include "queue/log_replay.h"
+#include "queue/queue_event.h"
+
+namespace storh::engines {
+
+namespace fs = std::filesystem;
+using queue::EventOp;
+using queue::JobStatus;
+
+namespace {
+
+std::int64_t now() {
+  return static_cast<std::int64_t>(::time(nullptr));
+}
+
+// The queue directory, created before the lock file inside it is opened.
+fs::path prepared(const fs::path& dir) {
+  make_directories(dir);
+  return dir;
+}
+
+}  // namespace
+
+Json QueueJob::payload_json() const {
+  return Json::parse(payload);
+}
+
+// The frame of every mutating call: holds the lock, catches up with the log, and marks
+// the state stale if the call throws after changing it, so the next call rebuilds it
+// from the log (the file is the truth).
+class LogQueue::Mutation {
+ public:
+  explicit Mutation(LogQueue& queue, bool replay_first = false)
+      : queue_(queue), guard_(queue.lock_), exceptions_(std::uncaught_exceptions()) {
+    if (replay_first) {
+      queue_.replay(true);
+    } else {
+      queue_.sync_from_log();
+    }
+    queue_.lines_.clear();
+    queue_.batch_wrote_ = false;
+  }
+  ~Mutation() {
+    if (std::uncaught_exceptions() > exceptions_) queue_.stale_ = true;
+  }
+  Mutation(const Mutation&) = delete;
+  Mutation& operator=(const Mutation&) = delete;
+
+ private:
+  LogQueue& queue_;
+  FileLock::Guard guard_;
+  int exceptions_;
+};
+
+LogQueue::LogQueue(const fs::path& root, std::string_view name, Sync sync)
+    : dir_(root / name),
+      log_path_(dir_ / "queue.log"),
+      sync_(sync),
+      lock_(prepared(dir_) / "queue.lock", O_RDWR) {
+  log_ = open_or_throw(log_path_, O_RDWR | O_CREAT | O_APPEND);
+  FileLock::Guard guard(lock_);
+  replay(true);
+}
+
+LogQueue::~LogQueue() = default;
+
+// ---------------------------------------------------------------------------------
+// Reading the log
+// ---------------------------------------------------------------------------------
+
+std::uint64_t LogQueue::file_size() {
+  struct stat info {};
+  if (::fstat(log_.get(), &info) != 0) throw_errno("fstat", log_path_);
+  return static_cast<std::uint64_t>(info.st_size);
+}
+
+std::string LogQueue::read_from(std::uint64_t offset, std::uint64_t size) {
+  std::string bytes(static_cast<std::size_t>(size), '\0');
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t got = ::pread(log_.get(), bytes.data() + done, bytes.size() - done,
+                                static_cast<off_t>(offset + done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw_errno("read", log_path_);
+    if (got == 0) break;  // the file shrank meanwhile: take what is there
+    done += static_cast<std::size_t>(got);
+  }
+  bytes.resize(done);
+  return bytes;
+}
+
+void LogQueue::replay(bool truncate_bad_tail) {
+  state_.clear();
+  log_offset_ = 0;
+  bad_tail_ = false;
+  stale_ = true;  // until the replay completes
+  const std::string bytes = read_from(0, file_size());
+  const queue::ReplayOutcome outcome = queue::apply_log_lines(bytes, now(), state_);
+  log_offset_ = outcome.applied_bytes;
+  bad_tail_ = outcome.stopped_at_bad_line;
+  stale_ = false;
+  if (bad_tail_ && truncate_bad_tail) cut_bad_tail();
+}
+
+void LogQueue::sync_from_log() {
+  if (stale_) {
+    replay(false);
+    return;
+  }
+  const std::uint64_t size = file_size();
+  if (size < log_offset_) {  // truncated behind our back: start over
+    replay(false);
+    return;
+  }
+  if (size == log_offset_) {
+    bad_tail_ = false;
+    return;
+  }
+  stale_ = true;  // until the new lines are applied
+  const std::string bytes = read_from(log_offset_, size - log_offset_);
+  const queue::ReplayOutcome outcome = queue::apply_log_lines(bytes, now(), state_);
+  log_offset_ += outcome.applied_bytes;
+  bad_tail_ = outcome.stopped_at_bad_line;
+  stale_ = false;
+}
+
+// ---------------------------------------------------------------------------------
+// Writing the log
+// ---------------------------------------------------------------------------------
+
+void LogQueue::cut_bad_tail() {
+  // Only under the lock: every writer writes whole lines while holding it, so bytes
+  // that do not decode are a dead writer's torn line or foreign garbage, and the next
+  // open would cut them (and anything after them) anyway.
+  if (::ftruncate(log_.get(), static_cast<off_t>(log_offset_)) != 0) {
+    throw_errno("truncate", log_path_);
+  }
+  sync_file(log_.get(), log_path_, sync_);
+  bad_tail_ = false;
+}
+
+void LogQueue::write_lines(std::string_view lines) {
+  if (bad_tail_) cut_bad_tail();
+  write_all(log_.get(), lines, log_path_);  // O_APPEND: at the end, never over a hole
+  log_offset_ += lines.size();
+  batch_wrote_ = true;
+}
+
+void LogQueue::flush_chunk_if_full() {
+  if (lines_.size() < kChunkBytes) return;
+  write_lines(lines_);
+  lines_.clear();
+}
+
+void LogQueue::finish_batch() {
+  if (!lines_.empty()) {
+    write_lines(lines_);
+    lines_.clear();
+  }
+  if (batch_wrote_) sync_data(log_.get(), log_path_, sync_);
+}
+
+std::size_t LogQueue::append_id_events(EventOp op, const std::vector<std::string>& ids,
+                                       std::int64_t ts) {
+  for (const std::string& id : ids) {
+    queue::append_id_line(lines_, scratch_, op, id, ts);
+    if (op == EventOp::requeue) {
+      state_.apply_requeue(id);
+    } else {
+      state_.apply_purge(id);
+    }
+    flush_chunk_if_full();
+  }
+  finish_batch();
+  return ids.size();
+}
+
+// ---------------------------------------------------------------------------------
+// Public calls
+// ---------------------------------------------------------------------------------
+
+std::string LogQueue::enqueue(const Json& payload, std::optional<std::string_view> id) {
+  std::string job_id = id ? std::string(*id) : uuid_v7::generate();
+  if (id) uuid_v7::assert_valid(job_id);
+  payload_.clear();
+  queue::append_normalised_payload(payload_, payload);
+
+  Mutation mutation(*this);
+  queue::append_enqueue_line(lines_, scratch_, job_id, payload_, now());
+  write_lines(lines_);
+  state_.apply_enqueue(job_id, payload_);
+  sync_data(log_.get(), log_path_, sync_);
+  return job_id;
+}
+
+std::vector<std::string> LogQueue::enqueue_many(std::vector<Json> jobs) {
+  std::vector<RowInput> inputs;
+  inputs.reserve(jobs.size());
+  std::vector<std::string> ids;
+  ids.reserve(jobs.size());
+  for (Json& job : jobs) {
+    RowInput input = split_row(std::move(job), "payload");
+    if (input.id) {
+      uuid_v7::assert_valid(*input.id);
+      ids.push_back(std::move(*input.id));
+    } else {
+      ids.push_back(uuid_v7::generate());
+    }
+    inputs.push_back(std::move(input));
+  }
+
+  Mutation mutation(*this);
+  const std::int64_t ts = now();
+  state_.reserve(inputs.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    payload_.clear();
+    queue::append_normalised_payload(payload_, inputs[i].data);
+    queue::append_enqueue_line(lines_, scratch_, ids[i], payload_, ts);
+    state_.apply_enqueue(ids[i], payload_);
+    flush_chunk_if_full();
+  }
+  finish_batch();
+  return ids;
+}
+
+std::optional<QueueJob> LogQueue::claim() {
+  Mutation mutation(*this);
+  std::optional<QueueJob> job;
+  state_.for_each_pending([&](std::string_view id, const queue::JobEntry& entry) {
+    job = QueueJob{std::string(id), entry.has_payload ? entry.payload : std::string("[]")};
+    return false;
+  });
+  if (!job) return std::nullopt;
+  const std::int64_t ts = now();
+  queue::append_id_line(lines_, scratch_, EventOp::claim, job->id, ts);
+  write_lines(lines_);
+  state_.apply_claim(job->id, ts);
+  sync_data(log_.get(), log_path_, sync_);
+  return job;
+}
+
+std::vector<QueueJob> LogQueue::claim_many(std::size_t limit) {
+  if (limit < 1) throw std::invalid_argument("Queue claim limit must be at least 1.");
+  Mutation mutation(*this);
+  std::vector<QueueJob> jobs;
+  jobs.reserve(std::min<std::uint64_t>(limit, state_.counts().pending));
+  state_.for_each_pending([&](std::string_view id, const queue::JobEntry& entry) {
+    jobs.push_back({std::string(id), entry.has_payload ? entry.payload : std::string("[]")});
+    return jobs.size() < limit;
+  });
+  const std::int64_t ts = now();
+  for (const QueueJob& job : jobs) {
+    queue::append_id_line(lines_, scratch_, EventOp::claim, job.id, ts);
+    state_.apply_claim(job.id, ts);
+    flush_chunk_if_full();
+  }
+  finish_batch();
+  return jobs;
+}
+
+bool LogQueue::complete(std::string_view id, bool keep_done) {
+  uuid_v7::assert_valid(id);
+  Mutation mutation(*this);
+  if (state_.status(id) != JobStatus::processing) return false;
+  const std::int64_t ts = now();
+  queue::append_complete_line(lines_, scratch_, id, keep_done, ts);
+  write_lines(lines_);
+  state_.apply_complete(id, keep_done, ts);
+  sync_data(log_.get(), log_path_, sync_);
+  return true;
+}
+
+std::size_t LogQueue::complete_many(const std::vector<std::string>& ids, bool keep_done) {
+  for (const std::string& id : ids) uuid_v7::assert_valid(id);
+  if (ids.empty()) return 0;
+  Mutation mutation(*this);
+  const std::int64_t ts = now();
+  std::size_t completed = 0;
+  for (const std::string& id : ids) {
+    // Applying as we go makes a repeated id no longer processing: duplicates skip.
+    if (state_.status(id) != JobStatus::processing) continue;
+    queue::append_complete_line(lines_, scratch_, id, keep_done, ts);
+    state_.apply_complete(id, keep_done, ts);
+    ++completed;
+    flush_chunk_if_full();
+  }
+  finish_batch();
+  return completed;
+}
+
+std::size_t LogQueue::requeue_timed_out(std::int64_t timeout_s) {
+  Mutation mutation(*this);
+  if (state_.counts().processing == 0) return 0;
+  const std::int64_t ts = now();
+  const std::vector<std::string> ids = state_.ids_with(
+      JobStatus::processing,
+      [&](const queue::JobEntry& job) { return timeout_s <= 0 || ts - job.ts >= timeout_s; });
+  return append_id_events(EventOp::requeue, ids, ts);
+}
+
+std::size_t LogQueue::purge_done(std::int64_t older_than_s) {
+  Mutation mutation(*this);
+  if (state_.counts().done == 0) return 0;
+  const std::int64_t ts = now();
+  const std::vector<std::string> ids = state_.ids_with(
+      JobStatus::done,
+      [&](const queue::JobEntry& job) { return older_than_s <= 0 || ts - job.ts >= older_than_s; });
+  return append_id_events(EventOp::purge, ids, ts);
+}
+
+QueueCounts LogQueue::counts() {
+  FileLock::Guard guard(lock_);
+  sync_from_log();
+  return state_.counts();
+}
+
+QueueStats LogQueue::stats() {
+  FileLock::Guard guard(lock_);
+  sync_from_log();
+  std::error_code error;
+  const std::uintmax_t bytes = fs::file_size(log_path_, error);
+  return {state_.counts(), error ? 0 : static_cast<std::uint64_t>(bytes)};
+}
+
+QueueVerifyReport LogQueue::verify() {
+  FileLock::Guard guard(lock_);
+  QueueVerifyReport report;
+  std::string bytes;
+  bool readable = true;
+  try {
+    bytes = read_file_bytes(log_path_);
+  } catch (const StoreError&) {
+    readable = false;
+    report.errors.emplace_back("Could not read log queue file.");
+  }
+  queue::QueueState replayed;
+  if (readable) {
+    const queue::ReplayOutcome outcome = queue::apply_log_lines(bytes, now(), replayed);
+    if (outcome.stopped_at_bad_line) {
+      report.errors.push_back("line " + std::to_string(outcome.applied_lines + 1) + ": " +
+                              outcome.error);
+    }
+  }
+  sync_from_log();
+  if (readable) {
+    if (const std::string drift = state_.difference(replayed); !drift.empty()) {
+      report.errors.push_back("Log queue state drift. " + drift);
+    }
+  }
+  report.ok = report.errors.empty();
+  std::error_code error;
+  const std::uintmax_t size = fs::file_size(log_path_, error);
+  report.stats = {state_.counts(), error ? 0 : static_cast<std::uint64_t>(size)};
+  return report;
+}
+
+QueueRepairReport LogQueue::repair(std::int64_t timeout_s) {
+  Mutation mutation(*this, /*replay_first=*/true);
+  const std::int64_t ts = now();
+  const std::vector<std::string> ids = state_.ids_with(
+      JobStatus::processing,
+      [&](const queue::JobEntry& job) { return timeout_s <= 0 || ts - job.ts >= timeout_s; });
+  return {true, append_id_events(EventOp::requeue, ids, ts)};
+}
+
+}  // namespace storh::engines

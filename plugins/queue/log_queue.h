@@ -1,0 +1,163 @@
+// log_queue.h: LogQueue, storh's durable job queue over one append-only event log
+// (engines.md section 6), safe to share between processes.
+//
+// Layout: <root>/<name>/queue.log (the events, section 6.1, byte for byte as storh's
+// PHP LogQueue writes them, so either implementation opens the other's queues) and
+// <root>/<name>/queue.lock (an advisory flock). No temp files, no writer markers.
+//
+// Jobs are FIFO: claim() takes the oldest pending job; a requeued job goes to the back,
+// behind every job already pending; the order survives a reopen.
+//
+// Concurrency: every public call takes queue.lock (flock LOCK_EX) for its duration and
+// first catches up with the events other processes appended (one fstat; new lines are
+// read and applied). So any number of processes, each with its own LogQueue, see one
+// queue, and each job is claimed at most once between requeues. One instance is NOT
+// thread-safe; give each thread its own instance (flock then serialises them). After
+// fork() a child must open its own instance (file_lock.h says why).
+//
+// Durability (Sync::durable, the default): when enqueue, claim, complete or a batch
+// call returns, its events are on disk: the lines are written with one write(2) per
+// event (per 1 MiB chunk for batches) and fdatasync(2)ed once per call. fdatasync is
+// enough for an append-only file: it flushes the data and the size change that makes
+// it reachable, skipping only the mtime, and every line carries its own length and
+// checksum. Sync::none skips the syncs (to measure what they cost); never for real data.
+//
+// Crashes: a process killed mid-write leaves at most a torn last line. Opening (and
+// repair()) truncates the log at the first bad line and fsyncs. A live instance that
+// meets a bad tail while catching up stops before it (reads never change the file),
+// and cuts it before it appends its own lines, so an acknowledged event never sits
+// behind garbage that the next open would truncate it with.
+//
+// Failures throw StoreError (I/O, naming the path) or std::invalid_argument (an invalid
+// id: "Invalid UUIDv7 value."). If a call throws after writing part of its events, the
+// instance rebuilds its state from the log on the next call; events reported by a call
+// that returned are never lost.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/durable_io.h"
+#include "common/file_lock.h"
+#include "common/record.h"
+#include "queue/queue_state.h"
+
+namespace storh::engines {
+
+using queue::QueueCounts;
+
+// A claimed job. `payload` is the canonical JSON text of its payload object ("[]" when
+// empty); payload_json() parses it.
+struct QueueJob {
+  std::string id;
+  std::string payload;
+  Json payload_json() const;
+};
+
+struct QueueStats {
+  QueueCounts counts;
+  std::uint64_t bytes = 0;  // size of queue.log
+};
+
+struct QueueVerifyReport {
+  bool ok = true;
+  std::vector<std::string> errors;  // "line N: <why>", "Log queue state drift. <what>"
+  QueueStats stats;
+};
+
+struct QueueRepairReport {
+  bool ok = true;
+  std::uint64_t requeued = 0;
+};
+
+class LogQueue {
+ public:
+  // Bytes of event lines a batch call buffers before it writes them (section 6.3).
+  static constexpr std::size_t kChunkBytes = 1 << 20;
+
+  // Creates <root>/<name>/ if missing, opens (creating) queue.lock and queue.log, and
+  // replays the log under the lock, truncating it at the first bad line. Throws
+  // StoreError when a file cannot be opened, read or truncated.
+  LogQueue(const std::filesystem::path& root, std::string_view name, Sync sync = Sync::durable);
+  ~LogQueue();
+  LogQueue(const LogQueue&) = delete;
+  LogQueue& operator=(const LogQueue&) = delete;
+
+  // Appends an enqueue event and returns the job id: `id` if given (validated), else a
+  // fresh UUIDv7. The payload is normalised (a non-object becomes {}, integer-like keys
+  // are dropped). Re-enqueueing an existing id is allowed and moves it to the back.
+  std::string enqueue(const Json& payload, std::optional<std::string_view> id = std::nullopt);
+  // One event per job, one timestamp, one sync. A job is {"id"?: string, "payload"?:
+  // object} or a bare payload (section 1.1 envelope rules with the key "payload"). All
+  // ids are validated before anything is written. Returns the ids in input order.
+  std::vector<std::string> enqueue_many(std::vector<Json> jobs);
+
+  // The oldest pending job, now processing, or nullopt when none is pending.
+  std::optional<QueueJob> claim();
+  // Up to `limit` jobs in FIFO order, one batch. Throws std::invalid_argument if limit < 1.
+  std::vector<QueueJob> claim_many(std::size_t limit);
+
+  // Marks a processing job completed (kept in `done` when keep_done, else forgotten).
+  // A no-op, returning false, unless the job is processing. Validates the id.
+  bool complete(std::string_view id, bool keep_done = true);
+  // Completes every processing id once (duplicates and others are skipped) in one batch;
+  // returns how many. Validates every id first; an empty list returns 0 without locking.
+  std::size_t complete_many(const std::vector<std::string>& ids, bool keep_done = true);
+
+  // Requeues processing jobs claimed at least `timeout_s` seconds ago (0: all of them),
+  // in the order they were claimed; returns how many. Nothing to requeue costs the
+  // lock and one fstat: no write, no sync.
+  std::size_t requeue_timed_out(std::int64_t timeout_s);
+  // Forgets done jobs: all of them, or those completed at least `older_than_s` seconds
+  // ago when older_than_s > 0. Returns how many.
+  std::size_t purge_done(std::int64_t older_than_s = 0);
+
+  QueueCounts counts();
+  QueueStats stats();
+  // Replays the log into a fresh state (reporting the first bad line), catches up, and
+  // compares the two states (payloads, pending, processing, done, pending order).
+  // Never changes the file.
+  QueueVerifyReport verify();
+  // Replays with truncation of a bad tail, then requeues jobs processing for at least
+  // `timeout_s` seconds.
+  QueueRepairReport repair(std::int64_t timeout_s = 3600);
+
+  const std::filesystem::path& log_path() const noexcept { return log_path_; }
+
+  // Test hook (invariant Q2): make the in-memory state drift from the log.
+  queue::QueueState& state_for_tests() noexcept { return state_; }
+
+ private:
+  class Mutation;
+
+  void sync_from_log();
+  void replay(bool truncate_bad_tail);
+  std::string read_from(std::uint64_t offset, std::uint64_t size);
+  void cut_bad_tail();
+  void write_lines(std::string_view lines);
+  void flush_chunk_if_full();
+  void finish_batch();
+  std::size_t append_id_events(queue::EventOp op, const std::vector<std::string>& ids,
+                               std::int64_t ts);
+  std::uint64_t file_size();
+
+  std::filesystem::path dir_;
+  std::filesystem::path log_path_;
+  Sync sync_;
+  FileLock lock_;
+  UniqueFd log_;
+  queue::QueueState state_;
+  std::uint64_t log_offset_ = 0;  // bytes of the log applied to state_
+  bool bad_tail_ = false;         // the log holds bytes after log_offset_ that do not decode
+  bool stale_ = false;            // a failed call left state_ ahead of the log
+  bool batch_wrote_ = false;
+  std::string lines_;    // event lines not yet written
+  std::string scratch_;  // one event's JSON
+  std::string payload_;  // one payload's JSON
+};
+
+}  // namespace storh::engines

@@ -1,0 +1,262 @@
+#include "queue/queue_event.h"
+
+#include <charconv>
+#include <limits>
+
+#include "common/canonical_json.h"
+#include "common/framing.h"
+#include "common/uuid_v7.h"
+
+namespace storh::engines::queue {
+namespace {
+
+constexpr std::size_t kIdSize = uuid_v7::kTextSize;
+
+void append_int(std::string& out, std::int64_t value) {
+  char digits[24];
+  const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
+  (void)ec;  // 24 characters hold any int64
+  out.append(digits, end);
+}
+
+// Parses a JSON integer that fits in int64 (PHP's is_int); false otherwise.
+bool parse_int(std::string_view text, std::int64_t& value) {
+  if (text.empty()) return false;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  // Canonical decimals only: no leading zeros, no "-0".
+  if ((text.size() > 1 && text[0] == '0') || text.substr(0, 2) == "-0") return false;
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+// `{"op":"<op>","id":"<36>"` + middle + `"ts":<int>}` by position, without a JSON parse.
+// Only exact canonical lines qualify; anything else goes to the full parser.
+bool decode_canonical_id_event(std::string_view json, QueueEvent& event) {
+  constexpr std::string_view kOpPrefix = "{\"op\":\"";
+  if (json.substr(0, kOpPrefix.size()) != kOpPrefix) return false;
+  const std::size_t op_end = json.find('"', kOpPrefix.size());
+  if (op_end == std::string_view::npos) return false;
+  const std::string_view op = json.substr(kOpPrefix.size(), op_end - kOpPrefix.size());
+  if (op == "claim") {
+    event.op = EventOp::claim;
+  } else if (op == "complete") {
+    event.op = EventOp::complete;
+  } else if (op == "requeue") {
+    event.op = EventOp::requeue;
+  } else if (op == "purge") {
+    event.op = EventOp::purge;
+  } else {
+    return false;
+  }
+  std::string_view rest = json.substr(op_end);
+  constexpr std::string_view kIdKey = "\",\"id\":\"";
+  if (rest.substr(0, kIdKey.size()) != kIdKey) return false;
+  rest.remove_prefix(kIdKey.size());
+  if (rest.size() < kIdSize + 1 || rest[kIdSize] != '"') return false;
+  const std::string_view id = rest.substr(0, kIdSize);
+  rest.remove_prefix(kIdSize + 1);
+  event.done = false;
+  if (event.op == EventOp::complete) {
+    constexpr std::string_view kDoneTrue = ",\"done\":true";
+    constexpr std::string_view kDoneFalse = ",\"done\":false";
+    if (rest.substr(0, kDoneTrue.size()) == kDoneTrue) {
+      event.done = true;
+      rest.remove_prefix(kDoneTrue.size());
+    } else if (rest.substr(0, kDoneFalse.size()) == kDoneFalse) {
+      rest.remove_prefix(kDoneFalse.size());
+    } else {
+      return false;
+    }
+  }
+  constexpr std::string_view kTsKey = ",\"ts\":";
+  if (rest.substr(0, kTsKey.size()) != kTsKey || rest.back() != '}') return false;
+  rest.remove_prefix(kTsKey.size());
+  rest.remove_suffix(1);
+  if (!uuid_v7::is_valid(id) || !parse_int(rest, event.ts)) return false;
+  event.id = id;
+  event.payload = {};
+  return true;
+}
+
+DecodeStatus fail(DecodeStatus status, std::string& error, std::string message) {
+  error = std::move(message);
+  return status;
+}
+
+// The slow path: a full parse with PHP's rules (LogQueue::decode_line + apply_event).
+DecodeStatus decode_parsed_event(std::string_view json, std::int64_t now, QueueEvent& event,
+                                 std::string& error) {
+  const Json decoded = Json::parse(json.begin(), json.end(), nullptr, false);
+  if (decoded.is_discarded()) return fail(DecodeStatus::malformed, error, "Syntax error");
+  // PHP: an empty array decodes like an empty object (and then has no op).
+  const bool empty_array = decoded.is_array() && decoded.empty();
+  if (!decoded.is_object() && !empty_array) {
+    return fail(DecodeStatus::not_object, error, "Log queue event must be an object.");
+  }
+  if (decoded.is_object()) {
+    for (const auto& item : decoded.items()) {
+      if (is_integer_like_key(item.key())) {
+        return fail(DecodeStatus::not_object, error, "Log queue event must be an object.");
+      }
+    }
+  }
+  const auto field = [&](const char* key) -> const Json* {
+    if (!decoded.is_object()) return nullptr;
+    const auto found = decoded.find(key);
+    return found == decoded.end() ? nullptr : &*found;
+  };
+  const Json* op = field("op");
+  const Json* id = field("id");
+  const std::string* op_text = op != nullptr ? op->get_ptr<const std::string*>() : nullptr;
+  const std::string* id_text = id != nullptr ? id->get_ptr<const std::string*>() : nullptr;
+  if (op_text == nullptr || op_text->empty() || id_text == nullptr ||
+      !uuid_v7::is_valid(*id_text)) {
+    return fail(DecodeStatus::invalid_event, error, "Invalid log queue event.");
+  }
+  if (*op_text == "enqueue") {
+    event.op = EventOp::enqueue;
+  } else if (*op_text == "claim") {
+    event.op = EventOp::claim;
+  } else if (*op_text == "complete") {
+    event.op = EventOp::complete;
+  } else if (*op_text == "requeue") {
+    event.op = EventOp::requeue;
+  } else if (*op_text == "purge") {
+    event.op = EventOp::purge;
+  } else {
+    return fail(DecodeStatus::unsupported, error, "Unsupported log queue event: " + *op_text);
+  }
+  const Json* ts = field("ts");
+  if (ts != nullptr && ts->is_number_integer() &&
+      !(ts->is_number_unsigned() &&
+        ts->get<std::uint64_t>() >
+            static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))) {
+    event.ts = ts->get<std::int64_t>();
+  } else {
+    event.ts = now;
+  }
+  const Json* done = field("done");
+  event.done = done != nullptr && done->is_boolean() && done->get<bool>();
+  // The id text lives in `decoded`; keep it and the payload in payload_storage.
+  event.payload_storage.clear();
+  if (event.op == EventOp::enqueue) {
+    const Json* payload = field("payload");
+    if (payload != nullptr) {
+      append_normalised_payload(event.payload_storage, *payload);
+    } else {
+      event.payload_storage = "[]";
+    }
+  }
+  const std::size_t payload_size = event.payload_storage.size();
+  event.payload_storage += *id_text;
+  event.payload = std::string_view(event.payload_storage).substr(0, payload_size);
+  event.id = std::string_view(event.payload_storage).substr(payload_size);
+  return DecodeStatus::ok;
+}
+
+}  // namespace
+
+std::string_view op_name(EventOp op) noexcept {
+  switch (op) {
+    case EventOp::enqueue:
+      return "enqueue";
+    case EventOp::claim:
+      return "claim";
+    case EventOp::complete:
+      return "complete";
+    case EventOp::requeue:
+      return "requeue";
+    case EventOp::purge:
+      return "purge";
+  }
+  return "enqueue";
+}
+
+void append_enqueue_line(std::string& out, std::string& scratch, std::string_view id,
+                         std::string_view payload_json, std::int64_t ts) {
+  scratch.assign("{\"op\":\"enqueue\",\"id\":\"");
+  scratch.append(id);
+  scratch.append("\",\"payload\":");
+  scratch.append(payload_json);
+  scratch.append(",\"ts\":");
+  append_int(scratch, ts);
+  scratch.push_back('}');
+  append_frame(out, scratch);
+}
+
+void append_id_line(std::string& out, std::string& scratch, EventOp op, std::string_view id,
+                    std::int64_t ts) {
+  scratch.assign("{\"op\":\"");
+  scratch.append(op_name(op));
+  scratch.append("\",\"id\":\"");
+  scratch.append(id);
+  scratch.append("\",\"ts\":");
+  append_int(scratch, ts);
+  scratch.push_back('}');
+  append_frame(out, scratch);
+}
+
+void append_complete_line(std::string& out, std::string& scratch, std::string_view id, bool done,
+                          std::int64_t ts) {
+  scratch.assign("{\"op\":\"complete\",\"id\":\"");
+  scratch.append(id);
+  scratch.append(done ? "\",\"done\":true,\"ts\":" : "\",\"done\":false,\"ts\":");
+  append_int(scratch, ts);
+  scratch.push_back('}');
+  append_frame(out, scratch);
+}
+
+bool is_integer_like_key(std::string_view key) noexcept {
+  std::int64_t value = 0;
+  if (key.empty() || key.size() > 20) return false;
+  const char first = key[0];
+  if (first != '-' && (first < '0' || first > '9')) return false;
+  return parse_int(key, value);
+}
+
+void append_normalised_payload(std::string& out, const Json& payload) {
+  if (!payload.is_object() || payload.empty()) {
+    out += "[]";
+    return;
+  }
+  bool has_integer_key = false;
+  for (const auto& item : payload.items()) {
+    if (is_integer_like_key(item.key())) {
+      has_integer_key = true;
+      break;
+    }
+  }
+  if (!has_integer_key) {
+    append_compact(out, payload);
+    return;
+  }
+  Json kept = Json::object();
+  for (const auto& item : payload.items()) {
+    if (!is_integer_like_key(item.key())) kept[item.key()] = item.value();
+  }
+  append_compact(out, kept);  // an empty object is written "[]"
+}
+
+std::string normalised_payload(const Json& payload) {
+  std::string out;
+  append_normalised_payload(out, payload);
+  return out;
+}
+
+DecodeStatus decode_event_line(std::string_view line, std::int64_t now, QueueEvent& event,
+                               std::string& error) {
+  if (line.empty() || line.back() != '\n') {
+    return fail(DecodeStatus::torn, error, "Torn log queue line.");
+  }
+  line.remove_suffix(1);
+  const DecodedFrame frame = decode_frame(line);
+  if (frame.status == FrameStatus::malformed) {
+    return fail(DecodeStatus::malformed, error, "Malformed log queue line.");
+  }
+  if (frame.status == FrameStatus::corrupt) {
+    return fail(DecodeStatus::corrupt, error, "Corrupt log queue line.");
+  }
+  if (decode_canonical_id_event(frame.json, event)) return DecodeStatus::ok;
+  return decode_parsed_event(frame.json, now, event, error);
+}
+
+}  // namespace storh::engines::queue

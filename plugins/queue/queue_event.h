@@ -1,0 +1,79 @@
+// queue_event.h: the five events of the queue log (engines.md section 6.1), their exact
+// bytes and their decoding.
+//
+// A queue.log line is the section 5.2 framing `<len>\t<xxh32>\t<json>\n` around one
+// event, written with keys in this order (`ts` is Unix seconds):
+//
+//   {"op":"enqueue","id":"<id>","payload":<object>,"ts":<int>}
+//   {"op":"claim","id":"<id>","ts":<int>}
+//   {"op":"complete","id":"<id>","done":true|false,"ts":<int>}
+//   {"op":"requeue","id":"<id>","ts":<int>}
+//   {"op":"purge","id":"<id>","ts":<int>}
+//
+// The encoders write these bytes exactly as storh's PHP LogQueue does, so a queue written
+// by either implementation opens in the other. The decoder accepts what PHP accepts:
+// any key order, any JSON spacing, a missing `ts` (taken as "now"), and it rejects what
+// PHP rejects: a line without its LF, bad framing or checksum, JSON that is not an
+// object or has an integer-like key (PHP arrays turn "0" into 0; section 13.7), an
+// id that is not a UUIDv7, an empty op, and an op other than the five above.
+//
+// Payloads are kept as text: the canonical JSON of the normalised payload object
+// (section 6.2: a non-object becomes {}, integer-like keys are dropped; an empty
+// payload is written "[]", as PHP writes an empty array).
+//
+// All functions are pure and thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/record.h"
+
+namespace storh::engines::queue {
+
+enum class EventOp : std::uint8_t { enqueue, claim, complete, requeue, purge };
+
+std::string_view op_name(EventOp op) noexcept;
+
+// One decoded event. `id` and `payload` view into the decoded line or into
+// `payload_storage`; copy them before the line goes away.
+struct QueueEvent {
+  EventOp op = EventOp::enqueue;
+  std::string_view id;
+  std::string_view payload;  // enqueue only: canonical JSON of the normalised payload
+  bool done = false;         // complete only
+  std::int64_t ts = 0;
+  std::string payload_storage;  // owns the payload text when it had to be re-encoded
+};
+
+// Appends one framed event line, LF included, to `out`. `scratch` is a reused buffer
+// for the JSON (so a hot loop allocates nothing). `payload_json` must be the canonical
+// text normalised_payload() returns.
+void append_enqueue_line(std::string& out, std::string& scratch, std::string_view id,
+                         std::string_view payload_json, std::int64_t ts);
+void append_id_line(std::string& out, std::string& scratch, EventOp op, std::string_view id,
+                    std::int64_t ts);  // claim, requeue, purge
+void append_complete_line(std::string& out, std::string& scratch, std::string_view id, bool done,
+                          std::int64_t ts);
+
+// The payload as the queue stores it: the canonical compact JSON of `payload` if it is
+// an object, with integer-like keys dropped; "[]" for anything else or an empty object.
+std::string normalised_payload(const Json& payload);
+// Same, appended to `out`.
+void append_normalised_payload(std::string& out, const Json& payload);
+
+// Whether PHP would turn this object key into an integer: "0", "-7", "123", within the
+// 64-bit range; not "007", "-0", "+1", "1.0" or " 1".
+bool is_integer_like_key(std::string_view key) noexcept;
+
+enum class DecodeStatus { ok, torn, malformed, corrupt, not_object, invalid_event, unsupported };
+
+// Decodes one line given WITH its LF (a line without one is `torn`). On failure
+// `error` says why, in PHP's words ("Torn log queue line.", "Corrupt log queue line.",
+// "Unsupported log queue event: <op>", ...). `now` is the ts of an event without an
+// integer `ts`. Canonical claim/complete/requeue/purge lines decode without a JSON parse.
+DecodeStatus decode_event_line(std::string_view line, std::int64_t now, QueueEvent& event,
+                               std::string& error);
+
+}  // namespace storh::engines::queue

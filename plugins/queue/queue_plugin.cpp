@@ -1,0 +1,310 @@
+// The queue plugin: storh's queue benchmark (engines.md section 11.3) over LogQueue,
+// plus the append+fsync floor beside it and a multi-process drain. The only file of the
+// engine that knows about the host.
+//
+// Operations, in order (n = dataset size; every step checks its answer):
+//   append_floor      n x (write one 191-byte enqueue line + fdatasync) on a plain file:
+//                     the durable-append cost every single-event call pays at least
+//   enqueue           n x enqueue(row(i)): one lock, one write, one sync each
+//   claim             n x claim(): n jobs, in enqueue order (FIFO)
+//   complete          complete(id) per claimed id: all n done
+//   requeue           requeue_timed_out(0) with nothing processing: 0, no write, no sync
+//   bulk_enqueue      enqueue_many(rows(n)) on queue-bulk: n ids, one sync per MiB chunk
+//   bulk_claim        claim_many(n): the n ids in order
+//   bulk_complete     complete_many(ids): n
+//   claim_concurrent  `workers` forked processes, each with its own LogQueue, claim and
+//                     complete n jobs (enqueued untimed) until the queue is empty; every
+//                     job must be claimed exactly once
+// After enqueue/complete/bulk_complete the counts are checked outside the timer.
+//
+// Parameters: durability = "durable" (default: fdatasync per call or chunk) | "none"
+// (no syncs, to measure their cost); workers = processes for claim_concurrent (4).
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include <fcntl.h>
+
+#include "common/bench_row.h"
+#include "common/durable_io.h"
+#include "queue/log_queue.h"
+#include "queue/queue_event.h"
+#include "queue/queue_workers.h"
+#include "storh/plugin.h"
+
+namespace {
+
+namespace engines = storh::engines;
+using engines::LogQueue;
+using engines::QueueCounts;
+using storh::Status;
+
+constexpr std::int64_t kMaxWorkers = 256;
+
+std::string describe_counts(const QueueCounts& counts) {
+  return "{pending " + std::to_string(counts.pending) + ", processing " +
+         std::to_string(counts.processing) + ", done " + std::to_string(counts.done) + "}";
+}
+
+Status check_counts(LogQueue& queue, std::string_view after, const QueueCounts& expected) {
+  const QueueCounts counts = queue.counts();
+  if (counts == expected) return {};
+  return Status::error("after " + std::string(after) + " the queue holds " +
+                       describe_counts(counts) + ", expected " + describe_counts(expected));
+}
+
+Status check_same_ids(std::string_view operation, const std::vector<std::string>& got,
+                      const std::vector<std::string>& expected) {
+  if (got.size() != expected.size()) {
+    return Status::error(std::string(operation) + ": got " + std::to_string(got.size()) +
+                         " jobs, expected " + std::to_string(expected.size()));
+  }
+  const auto mismatch = std::mismatch(got.begin(), got.end(), expected.begin());
+  if (mismatch.first != got.end()) {
+    return Status::error(std::string(operation) + ": job " +
+                         std::to_string(mismatch.first - got.begin()) + " is " + *mismatch.first +
+                         ", expected " + *mismatch.second + " (FIFO order)");
+  }
+  return {};
+}
+
+std::vector<engines::Json> bench_rows(std::uint64_t n) {
+  std::vector<engines::Json> rows;
+  rows.reserve(n);
+  for (std::uint64_t i = 0; i < n; ++i) rows.push_back(engines::bench_row(i));
+  return rows;
+}
+
+class QueueEngine final : public storh::Engine {
+ public:
+  storh::EngineInfo describe() const noexcept override {
+    storh::EngineInfo info;
+    info.name = "queue";
+    info.version = "1.0.0";
+    info.description = "durable log-backed job queue (storh LogQueue), safe across processes";
+    info.params = {
+        {"durability",
+         storh::ParamType::string,
+         std::string("durable"),
+         {std::string("durable"), std::string("none")},
+         "durable: fdatasync per call or MiB chunk; none: no syncs (measures their cost)"},
+        {"workers",
+         storh::ParamType::integer,
+         std::int64_t{4},
+         {},
+         "worker processes for claim_concurrent (1-256)"},
+    };
+    const auto op = [](const char* name, const char* description) {
+      return storh::OperationSpec{name, "jobs", storh::Direction::lower_is_better, description};
+    };
+    info.operations = {
+        {"append_floor", "lines", storh::Direction::lower_is_better,
+         "n x (append a 191-byte line + fdatasync) on a plain file: the durable-append floor"},
+        op("enqueue", "n x enqueue(row(i)): lock, write, sync each"),
+        op("claim", "n x claim(), FIFO"),
+        op("complete", "complete(id) for each claimed id"),
+        {"requeue", "calls", storh::Direction::lower_is_better,
+         "requeue_timed_out(0) with nothing processing (lock + fstat)"},
+        op("bulk_enqueue", "enqueue_many(rows(n)): one sync per MiB chunk"),
+        op("bulk_claim", "claim_many(n)"),
+        op("bulk_complete", "complete_many(ids)"),
+        op("claim_concurrent", "`workers` processes claim + complete n jobs until empty"),
+    };
+    return info;
+  }
+
+  Status run(storh::RunContext& ctx) noexcept override {
+    return storh::guarded("queue", [&] { return run_scenario(ctx); });
+  }
+
+ private:
+  static Status run_scenario(storh::RunContext& ctx) {
+    const std::uint64_t n = ctx.dataset_size();
+    const std::string durability = ctx.string_param("durability", "durable");
+    if (durability != "durable" && durability != "none") {
+      return Status::error("durability must be \"durable\" or \"none\", not \"" + durability +
+                           "\"");
+    }
+    const engines::Sync sync =
+        durability == "durable" ? engines::Sync::durable : engines::Sync::none;
+    const std::int64_t workers = ctx.int_param("workers", 4);
+    if (workers < 1 || workers > kMaxWorkers) {
+      return Status::error("workers must be 1 to " + std::to_string(kMaxWorkers) + ", not " +
+                           std::to_string(workers));
+    }
+    if (ctx.selected("append_floor")) {
+      if (Status s = append_floor(ctx, n, sync); !s.ok()) return s;
+    }
+    if (Status s = single_calls(ctx, n, sync); !s.ok()) return s;
+    if (Status s = batch_calls(ctx, n, sync); !s.ok()) return s;
+    if (ctx.selected("claim_concurrent")) {
+      return claim_concurrent(ctx, n, sync, static_cast<std::size_t>(workers));
+    }
+    return {};
+  }
+
+  static Status append_floor(storh::RunContext& ctx, std::uint64_t n, engines::Sync sync) {
+    const auto path = ctx.work_dir() / "append-floor.log";
+    std::string line;
+    std::string scratch;
+    engines::queue::append_enqueue_line(line, scratch, "018bcfe5-6800-7000-8000-000000000000",
+                                        engines::queue::normalised_payload(engines::bench_row(0)),
+                                        1700000000);
+    engines::UniqueFd fd = engines::open_or_throw(path, O_WRONLY | O_CREAT | O_APPEND);
+    if (Status s = storh::measure(ctx, "append_floor", n,
+                                  [&] {
+                                    for (std::uint64_t i = 0; i < n; ++i) {
+                                      engines::write_all(fd.get(), line, path);
+                                      engines::sync_data(fd.get(), path, sync);
+                                    }
+                                  });
+        !s.ok()) {
+      return s;
+    }
+    const auto size = std::filesystem::file_size(path);
+    if (size != n * line.size()) {
+      return Status::error("append_floor: the file holds " + std::to_string(size) +
+                           " bytes, expected " + std::to_string(n * line.size()));
+    }
+    return {};
+  }
+
+  static Status single_calls(storh::RunContext& ctx, std::uint64_t n, engines::Sync sync) {
+    LogQueue queue(ctx.work_dir(), "queue", sync);
+    std::vector<std::string> ids;
+    ids.reserve(n);
+    if (Status s = storh::measure(ctx, "enqueue", n,
+                                  [&] {
+                                    for (std::uint64_t i = 0; i < n; ++i) {
+                                      ids.push_back(queue.enqueue(engines::bench_row(i)));
+                                    }
+                                  });
+        !s.ok()) {
+      return s;
+    }
+    if (Status s = check_counts(queue, "enqueue", {n, 0, 0}); !s.ok()) return s;
+
+    std::vector<std::string> claimed;
+    claimed.reserve(n);
+    if (Status s = storh::measure(ctx, "claim", n,
+                                  [&] {
+                                    for (std::uint64_t i = 0; i < n; ++i) {
+                                      if (auto job = queue.claim()) {
+                                        claimed.push_back(std::move(job->id));
+                                      }
+                                    }
+                                  });
+        !s.ok()) {
+      return s;
+    }
+    if (Status s = check_same_ids("claim", claimed, ids); !s.ok()) return s;
+
+    std::uint64_t completed = 0;
+    if (Status s = storh::measure(ctx, "complete", n,
+                                  [&] {
+                                    for (const std::string& id : claimed) {
+                                      completed += queue.complete(id) ? 1 : 0;
+                                    }
+                                  });
+        !s.ok()) {
+      return s;
+    }
+    if (completed != n) {
+      return Status::error("complete: " + std::to_string(completed) + " of " + std::to_string(n) +
+                           " jobs were processing");
+    }
+    if (Status s = check_counts(queue, "complete", {0, 0, n}); !s.ok()) return s;
+
+    std::size_t requeued = 1;
+    if (Status s =
+            storh::measure(ctx, "requeue", 1, [&] { requeued = queue.requeue_timed_out(0); });
+        !s.ok()) {
+      return s;
+    }
+    if (requeued != 0) {
+      return Status::error("requeue: requeued " + std::to_string(requeued) +
+                           " jobs, expected 0 (nothing is processing)");
+    }
+    return {};
+  }
+
+  static Status batch_calls(storh::RunContext& ctx, std::uint64_t n, engines::Sync sync) {
+    LogQueue queue(ctx.work_dir(), "queue-bulk", sync);
+    std::vector<std::string> ids;
+    if (Status s = storh::measure(ctx, "bulk_enqueue", n,
+                                  [&] { ids = queue.enqueue_many(bench_rows(n)); });
+        !s.ok()) {
+      return s;
+    }
+    if (ids.size() != n) {
+      return Status::error("bulk_enqueue: got " + std::to_string(ids.size()) + " ids, expected " +
+                           std::to_string(n));
+    }
+    if (Status s = check_counts(queue, "bulk_enqueue", {n, 0, 0}); !s.ok()) return s;
+
+    std::vector<engines::QueueJob> jobs;
+    if (Status s = storh::measure(ctx, "bulk_claim", n, [&] { jobs = queue.claim_many(n); });
+        !s.ok()) {
+      return s;
+    }
+    std::vector<std::string> claimed;
+    claimed.reserve(jobs.size());
+    for (engines::QueueJob& job : jobs) claimed.push_back(std::move(job.id));
+    if (Status s = check_same_ids("bulk_claim", claimed, ids); !s.ok()) return s;
+
+    std::size_t completed = 0;
+    if (Status s = storh::measure(ctx, "bulk_complete", n,
+                                  [&] { completed = queue.complete_many(claimed); });
+        !s.ok()) {
+      return s;
+    }
+    if (completed != n) {
+      return Status::error("bulk_complete: completed " + std::to_string(completed) +
+                           " jobs, expected " + std::to_string(n));
+    }
+    return check_counts(queue, "bulk_complete", {0, 0, n});
+  }
+
+  static Status claim_concurrent(storh::RunContext& ctx, std::uint64_t n, engines::Sync sync,
+                                 std::size_t workers) {
+    const auto root = ctx.work_dir();
+    const auto reports = root / "concurrent-reports";
+    engines::make_directories(reports);
+    LogQueue queue(root, "queue-concurrent", sync);
+    const std::vector<std::string> ids = queue.enqueue_many(bench_rows(n));
+
+    engines::QueueWorkers pool(root, "queue-concurrent", sync, workers, reports);
+    std::string problems;
+    if (Status s = storh::measure(ctx, "claim_concurrent", n,
+                                  [&] {
+                                    pool.start();
+                                    problems = pool.wait();
+                                  });
+        !s.ok()) {
+      return s;
+    }
+    if (!problems.empty()) return Status::error("claim_concurrent: " + problems);
+
+    std::unordered_set<std::string> expected(ids.begin(), ids.end());
+    for (const auto& worker_ids : pool.claimed_ids()) {
+      for (const std::string& id : worker_ids) {
+        if (expected.erase(id) == 0) {
+          return Status::error("claim_concurrent: job " + id +
+                               " was claimed twice or was never enqueued");
+        }
+      }
+    }
+    if (!expected.empty()) {
+      return Status::error("claim_concurrent: " + std::to_string(expected.size()) + " of " +
+                           std::to_string(n) + " jobs were never claimed");
+    }
+    return check_counts(queue, "claim_concurrent", {0, 0, n});
+  }
+};
+
+}  // namespace
+
+STORH_PLUGIN(queue, "1.0.0", QueueEngine)

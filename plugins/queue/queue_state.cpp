@@ -1,0 +1,257 @@
+#include "queue/queue_state.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+namespace storh::engines::queue {
+namespace {
+
+// Stale FIFO entries are dropped in one pass once they outnumber live ones by this much.
+constexpr std::size_t kCompactSlack = 4096;
+
+std::string_view status_name(JobStatus status) {
+  switch (status) {
+    case JobStatus::none:
+      return "absent";
+    case JobStatus::pending:
+      return "pending";
+    case JobStatus::processing:
+      return "processing";
+    case JobStatus::done:
+      return "done";
+  }
+  return "absent";
+}
+
+}  // namespace
+
+JobKey JobKey::from(std::string_view id) noexcept {
+  JobKey key;
+  std::memcpy(key.bytes.data(), id.data(), std::min(id.size(), key.bytes.size()));
+  return key;
+}
+
+void QueueState::clear() {
+  jobs_.clear();
+  order_.clear();
+  counts_ = {};
+  next_seq_ = 1;
+}
+
+void QueueState::reserve(std::size_t jobs) {
+  jobs_.reserve(jobs_.size() + jobs);
+}
+
+JobEntry& QueueState::entry(std::string_view id) {
+  return jobs_[JobKey::from(id)];
+}
+
+void QueueState::set_status(JobEntry& job, JobStatus status) {
+  const auto count = [this](JobStatus s) -> std::uint64_t* {
+    switch (s) {
+      case JobStatus::pending:
+        return &counts_.pending;
+      case JobStatus::processing:
+        return &counts_.processing;
+      case JobStatus::done:
+        return &counts_.done;
+      case JobStatus::none:
+        break;
+    }
+    return nullptr;
+  };
+  if (std::uint64_t* before = count(job.status)) --*before;
+  if (std::uint64_t* after = count(status)) ++*after;
+  job.status = status;
+  job.seq = next_seq_++;
+}
+
+bool QueueState::live(const OrderEntry& order_entry) const {
+  const auto found = jobs_.find(order_entry.key);
+  return found != jobs_.end() && found->second.status == JobStatus::pending &&
+         found->second.seq == order_entry.seq;
+}
+
+void QueueState::push_pending(const JobKey& key, JobEntry& job) {
+  set_status(job, JobStatus::pending);
+  order_.push_back({key, job.seq});
+  if (order_.size() > 2 * counts_.pending + kCompactSlack) compact_order();
+}
+
+void QueueState::compact_order() {
+  std::deque<OrderEntry> kept;
+  for (const OrderEntry& order_entry : order_) {
+    if (live(order_entry)) kept.push_back(order_entry);
+  }
+  order_ = std::move(kept);
+}
+
+void QueueState::apply_enqueue(std::string_view id, std::string_view payload) {
+  const JobKey key = JobKey::from(id);
+  JobEntry& job = jobs_[key];
+  job.payload.assign(payload);
+  job.has_payload = true;
+  job.ts = 0;
+  push_pending(key, job);
+}
+
+void QueueState::apply_claim(std::string_view id, std::int64_t ts) {
+  const auto found = jobs_.find(JobKey::from(id));
+  if (found == jobs_.end() || found->second.status != JobStatus::pending) return;
+  set_status(found->second, JobStatus::processing);
+  found->second.ts = ts;
+}
+
+void QueueState::apply_complete(std::string_view id, bool done, std::int64_t ts) {
+  const JobKey key = JobKey::from(id);
+  auto found = jobs_.find(key);
+  if (found == jobs_.end()) {
+    if (!done) return;
+    found = jobs_.emplace(key, JobEntry{}).first;
+  }
+  JobEntry& job = found->second;
+  job.payload.clear();
+  job.payload.shrink_to_fit();
+  job.has_payload = false;
+  if (done) {
+    set_status(job, JobStatus::done);
+    job.ts = ts;
+  } else {
+    set_status(job, JobStatus::none);
+    jobs_.erase(found);
+  }
+}
+
+void QueueState::apply_requeue(std::string_view id) {
+  const JobKey key = JobKey::from(id);
+  const auto found = jobs_.find(key);
+  if (found == jobs_.end() || found->second.status != JobStatus::processing) return;
+  found->second.ts = 0;
+  push_pending(key, found->second);
+}
+
+void QueueState::apply_purge(std::string_view id) {
+  const auto found = jobs_.find(JobKey::from(id));
+  if (found == jobs_.end()) return;
+  JobEntry& job = found->second;
+  job.payload.clear();
+  job.has_payload = false;
+  if (job.status == JobStatus::done) set_status(job, JobStatus::none);
+  if (job.status == JobStatus::none) jobs_.erase(found);
+}
+
+void QueueState::apply(const QueueEvent& event) {
+  switch (event.op) {
+    case EventOp::enqueue:
+      apply_enqueue(event.id, event.payload);
+      return;
+    case EventOp::claim:
+      apply_claim(event.id, event.ts);
+      return;
+    case EventOp::complete:
+      apply_complete(event.id, event.done, event.ts);
+      return;
+    case EventOp::requeue:
+      apply_requeue(event.id);
+      return;
+    case EventOp::purge:
+      apply_purge(event.id);
+      return;
+  }
+}
+
+const JobEntry* QueueState::find(std::string_view id) const {
+  if (id.size() != JobKey{}.bytes.size()) return nullptr;
+  const auto found = jobs_.find(JobKey::from(id));
+  return found == jobs_.end() ? nullptr : &found->second;
+}
+
+JobStatus QueueState::status(std::string_view id) const {
+  const JobEntry* job = find(id);
+  return job == nullptr ? JobStatus::none : job->status;
+}
+
+void QueueState::for_each_pending(
+    const std::function<bool(std::string_view, const JobEntry&)>& fn) {
+  while (!order_.empty() && !live(order_.front())) order_.pop_front();
+  for (const OrderEntry& order_entry : order_) {
+    const auto found = jobs_.find(order_entry.key);
+    if (found == jobs_.end() || found->second.status != JobStatus::pending ||
+        found->second.seq != order_entry.seq) {
+      continue;
+    }
+    if (!fn(order_entry.key.view(), found->second)) return;
+  }
+}
+
+std::vector<std::string> QueueState::effective_pending_order() const {
+  std::vector<std::string> ids;
+  ids.reserve(counts_.pending);
+  for (const OrderEntry& order_entry : order_) {
+    if (live(order_entry)) ids.emplace_back(order_entry.key.view());
+  }
+  return ids;
+}
+
+std::vector<std::string> QueueState::ids_with(
+    JobStatus status, const std::function<bool(const JobEntry&)>& keep) const {
+  std::vector<std::pair<std::uint64_t, const JobKey*>> selected;
+  for (const auto& [key, job] : jobs_) {
+    if (job.status == status && keep(job)) selected.emplace_back(job.seq, &key);
+  }
+  std::sort(selected.begin(), selected.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> ids;
+  ids.reserve(selected.size());
+  for (const auto& [seq, key] : selected) ids.emplace_back(key->view());
+  return ids;
+}
+
+std::string QueueState::difference(const QueueState& other) const {
+  const auto describe_job = [](const JobEntry* job) -> std::string {
+    if (job == nullptr) return "absent";
+    std::string text(status_name(job->status));
+    if (job->status == JobStatus::processing || job->status == JobStatus::done) {
+      text += " at " + std::to_string(job->ts);
+    }
+    text += job->has_payload ? " with payload " + job->payload : " without payload";
+    return text;
+  };
+  const auto same = [](const JobEntry* a, const JobEntry* b) {
+    const JobEntry empty;
+    if (a == nullptr) a = &empty;
+    if (b == nullptr) b = &empty;
+    if (a->status != b->status || a->has_payload != b->has_payload) return false;
+    if (a->has_payload && a->payload != b->payload) return false;
+    const bool timed = a->status == JobStatus::processing || a->status == JobStatus::done;
+    return !timed || a->ts == b->ts;
+  };
+  const auto compare_all = [&](const QueueState& from, const QueueState& to,
+                               bool from_is_this) -> std::string {
+    for (const auto& [key, job] : from.jobs_) {
+      const JobEntry* twin = to.find(key.view());
+      if (!same(&job, twin)) {
+        const JobEntry* here = from_is_this ? &job : twin;
+        const JobEntry* there = from_is_this ? twin : &job;
+        return "job " + std::string(key.view()) + ": " + describe_job(here) + " in memory, " +
+               describe_job(there) + " in the log";
+      }
+    }
+    return {};
+  };
+  if (std::string diff = compare_all(*this, other, true); !diff.empty()) return diff;
+  if (std::string diff = compare_all(other, *this, false); !diff.empty()) return diff;
+  if (effective_pending_order() != other.effective_pending_order()) {
+    return "the pending order differs";
+  }
+  return {};
+}
+
+void QueueState::forget_pending_for_tests() {
+  for (auto& [key, job] : jobs_) {
+    if (job.status == JobStatus::pending) set_status(job, JobStatus::none);
+  }
+}
+
+}  // namespace storh::engines::queue

@@ -1,0 +1,120 @@
+// queue_state.h: the in-memory state of a queue (engines.md section 6.2), rebuilt from
+// the log on open and kept up to date by applying events.
+//
+// Each job id is in at most one of pending, processing and done; a job may also hold a
+// payload (from enqueue until complete or purge). Per job the state keeps the payload
+// text, the claim or completion time, and a sequence number: the order in which jobs
+// entered their current status. The pending FIFO is a deque of (id, sequence) entries
+// with lazy deduplication: an entry is live only while its job is pending with that
+// sequence, so a re-enqueued or requeued job counts at its latest position (the
+// "effective pending order" of section 6.2) and stale entries are dropped as the front
+// reaches them.
+//
+// Costs: apply_* and counts() are O(1) (hash map); claiming walks only stale entries at
+// the front of the FIFO; ids_with() scans every job.
+//
+// Not thread-safe; LogQueue serialises access under its file lock.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "queue/queue_event.h"
+
+namespace storh::engines::queue {
+
+// A job id as a fixed-size key: every id in a queue is a 36-character UUIDv7 text.
+struct JobKey {
+  std::array<char, 36> bytes{};
+
+  static JobKey from(std::string_view id) noexcept;  // id.size() must be 36
+  std::string_view view() const noexcept { return {bytes.data(), bytes.size()}; }
+  bool operator==(const JobKey& other) const noexcept = default;
+};
+
+struct JobKeyHash {
+  std::size_t operator()(const JobKey& key) const noexcept {
+    return std::hash<std::string_view>{}(key.view());
+  }
+};
+
+enum class JobStatus : std::uint8_t { none, pending, processing, done };
+
+struct JobEntry {
+  std::string payload;    // canonical JSON text of the payload; meaningful if has_payload
+  std::int64_t ts = 0;    // claim time (processing) or completion time (done), Unix seconds
+  std::uint64_t seq = 0;  // when the job entered `status` (orders FIFO, processing, done)
+  JobStatus status = JobStatus::none;
+  bool has_payload = false;
+};
+
+struct QueueCounts {
+  std::uint64_t pending = 0;
+  std::uint64_t processing = 0;
+  std::uint64_t done = 0;
+  bool operator==(const QueueCounts& other) const noexcept = default;
+};
+
+class QueueState {
+ public:
+  void clear();
+  // Hints the number of jobs to come (replay, batches).
+  void reserve(std::size_t jobs);
+
+  // The effects of section 6.2. Ids must be 36 characters (decode_event_line and the
+  // LogQueue write path validate them).
+  void apply(const QueueEvent& event);
+  void apply_enqueue(std::string_view id, std::string_view payload);
+  void apply_claim(std::string_view id, std::int64_t ts);
+  void apply_complete(std::string_view id, bool done, std::int64_t ts);
+  void apply_requeue(std::string_view id);
+  void apply_purge(std::string_view id);
+
+  QueueCounts counts() const noexcept { return counts_; }
+  // The job, or nullptr when the state has never seen it (or forgot it).
+  const JobEntry* find(std::string_view id) const;
+  JobStatus status(std::string_view id) const;
+
+  // Calls fn(id, entry) for pending jobs in effective FIFO order until fn returns false.
+  // Drops stale entries it passes at the front (hence not const).
+  void for_each_pending(const std::function<bool(std::string_view, const JobEntry&)>& fn);
+  // The effective pending order, front first.
+  std::vector<std::string> effective_pending_order() const;
+  // Ids in `status` for which keep(entry) holds, in the order they entered it.
+  std::vector<std::string> ids_with(JobStatus status,
+                                    const std::function<bool(const JobEntry&)>& keep) const;
+
+  // Empty when both states hold the same payloads, pending, processing (with claim
+  // times), done (with completion times) and effective pending order; otherwise what
+  // differs first, e.g. "job <id>: processing here, pending in the log".
+  std::string difference(const QueueState& other) const;
+
+  // Test hook (invariant Q2): forgets every pending job, keeping payloads, so the state
+  // drifts from the log.
+  void forget_pending_for_tests();
+
+ private:
+  struct OrderEntry {
+    JobKey key;
+    std::uint64_t seq;
+  };
+
+  JobEntry& entry(std::string_view id);
+  void set_status(JobEntry& job, JobStatus status);
+  void push_pending(const JobKey& key, JobEntry& job);
+  bool live(const OrderEntry& entry) const;
+  void compact_order();
+
+  std::unordered_map<JobKey, JobEntry, JobKeyHash> jobs_;
+  std::deque<OrderEntry> order_;
+  QueueCounts counts_;
+  std::uint64_t next_seq_ = 1;
+};
+
+}  // namespace storh::engines::queue

@@ -1,0 +1,186 @@
+// The queue.log event lines (engines.md section 6.1), byte for byte, and the decoder's
+// acceptance rules. The expected lines were computed with an independent xxh32.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "common/framing.h"
+#include "queue/queue_event.h"
+#include "queue_test_support.h"
+
+namespace q = storh::engines::queue;
+using queue_test::kId;
+using storh::engines::Json;
+
+namespace {
+
+q::DecodeStatus decode(const std::string& line, q::QueueEvent& event, std::string& error) {
+  return q::decode_event_line(line, 42, event, error);
+}
+
+q::DecodeStatus decode_json(const std::string& json, std::string* error_out = nullptr) {
+  q::QueueEvent event;
+  std::string error;
+  const q::DecodeStatus status = decode(storh::engines::frame(json), event, error);
+  if (error_out != nullptr) *error_out = error;
+  return status;
+}
+
+const Json kRow0 = Json::parse(
+    R"({"kind":"page","status":"draft","bucket":0,"slug":"item-0","publishedAt":1700000000000})");
+
+}  // namespace
+
+TEST_CASE("queue event: every event line is written byte for byte", "[queue][event]") {
+  std::string out;
+  std::string scratch;
+  q::append_enqueue_line(out, scratch, kId, q::normalised_payload(kRow0), 1700000000);
+  CHECK(out ==
+        "174\t8c7ead67\t{\"op\":\"enqueue\",\"id\":\"018bcfe5-6800-76fb-95af-d92c554e7dcd\","
+        "\"payload\":{\"kind\":\"page\",\"status\":\"draft\",\"bucket\":0,\"slug\":\"item-0\","
+        "\"publishedAt\":1700000000000},\"ts\":1700000000}\n");
+  CHECK(out.size() == 188);
+
+  out.clear();
+  q::append_id_line(out, scratch, q::EventOp::claim, kId, 1700000001);
+  CHECK(out ==
+        "74\t4dc73276\t{\"op\":\"claim\",\"id\":\"018bcfe5-6800-76fb-95af-d92c554e7dcd\","
+        "\"ts\":1700000001}\n");
+  CHECK(out.size() == 87);
+
+  out.clear();
+  q::append_complete_line(out, scratch, kId, true, 1700000002);
+  CHECK(out ==
+        "89\tf1e7e847\t{\"op\":\"complete\",\"id\":\"018bcfe5-6800-76fb-95af-d92c554e7dcd\","
+        "\"done\":true,\"ts\":1700000002}\n");
+  CHECK(out.size() == 102);
+
+  out.clear();
+  q::append_complete_line(out, scratch, kId, false, 1700000003);
+  CHECK(out ==
+        "90\te9935e27\t{\"op\":\"complete\",\"id\":\"018bcfe5-6800-76fb-95af-d92c554e7dcd\","
+        "\"done\":false,\"ts\":1700000003}\n");
+
+  out.clear();
+  q::append_id_line(out, scratch, q::EventOp::requeue, kId, 1700000004);
+  CHECK(out ==
+        "76\tefd1a4ab\t{\"op\":\"requeue\",\"id\":\"018bcfe5-6800-76fb-95af-d92c554e7dcd\","
+        "\"ts\":1700000004}\n");
+
+  out.clear();
+  q::append_id_line(out, scratch, q::EventOp::purge, kId, 1700000005);
+  CHECK(out ==
+        "74\td46e1a80\t{\"op\":\"purge\",\"id\":\"018bcfe5-6800-76fb-95af-d92c554e7dcd\","
+        "\"ts\":1700000005}\n");
+}
+
+TEST_CASE("queue event: payloads use canonical JSON; empty is [], / and UTF-8 stay raw",
+          "[queue][event]") {
+  std::string out;
+  std::string scratch;
+  q::append_enqueue_line(out, scratch, kId, q::normalised_payload(Json::object()), 1700000006);
+  CHECK(out ==
+        "89\ta4a8fcc8\t{\"op\":\"enqueue\",\"id\":\"018bcfe5-6800-76fb-95af-d92c554e7dcd\","
+        "\"payload\":[],\"ts\":1700000006}\n");
+
+  out.clear();
+  Json payload = Json::object();
+  payload["path"] = "a/b";
+  payload["name"] = "\xc3\xa9\xe2\x80\xa8";  // é and U+2028
+  q::append_enqueue_line(out, scratch, kId, q::normalised_payload(payload), 1700000007);
+  CHECK(out ==
+        "119\t55d19ed0\t{\"op\":\"enqueue\",\"id\":\"018bcfe5-6800-76fb-95af-d92c554e7dcd\","
+        "\"payload\":{\"path\":\"a/b\",\"name\":\"\xc3\xa9\\u2028\"},\"ts\":1700000007}\n");
+}
+
+TEST_CASE("queue event: payload normalisation drops integer-like keys, non-objects become []",
+          "[queue][event]") {
+  CHECK(q::normalised_payload(Json::parse(R"({"0":"a","b":1,"-3":2,"07":3})")) ==
+        R"({"b":1,"07":3})");
+  CHECK(q::normalised_payload(Json::parse(R"({"1":"only"})")) == "[]");
+  CHECK(q::normalised_payload(Json::parse(R"([1,2,3])")) == "[]");
+  CHECK(q::normalised_payload(Json("text")) == "[]");
+  CHECK(q::normalised_payload(Json(nullptr)) == "[]");
+
+  CHECK(q::is_integer_like_key("0"));
+  CHECK(q::is_integer_like_key("-7"));
+  CHECK(q::is_integer_like_key("9223372036854775807"));
+  CHECK_FALSE(q::is_integer_like_key("9223372036854775808"));
+  CHECK_FALSE(q::is_integer_like_key("007"));
+  CHECK_FALSE(q::is_integer_like_key("-0"));
+  CHECK_FALSE(q::is_integer_like_key("+1"));
+  CHECK_FALSE(q::is_integer_like_key("1.0"));
+  CHECK_FALSE(q::is_integer_like_key(" 1"));
+  CHECK_FALSE(q::is_integer_like_key(""));
+}
+
+TEST_CASE("queue event: decoding round-trips every op, canonical or not", "[queue][event]") {
+  std::string out;
+  std::string scratch;
+  q::append_complete_line(out, scratch, kId, true, 1700000002);
+  q::QueueEvent event;
+  std::string error;
+  REQUIRE(decode(out, event, error) == q::DecodeStatus::ok);
+  CHECK(event.op == q::EventOp::complete);
+  CHECK(event.id == kId);
+  CHECK(event.done);
+  CHECK(event.ts == 1700000002);
+
+  // Other key order, spacing, no ts (taken as "now"), a non-boolean done.
+  const std::string json =
+      std::string(R"({ "ts": "x", "done": 1, "id": ")") + kId + R"(", "op": "complete" })";
+  REQUIRE(decode(storh::engines::frame(json), event, error) == q::DecodeStatus::ok);
+  CHECK(event.op == q::EventOp::complete);
+  CHECK_FALSE(event.done);
+  CHECK(event.ts == 42);
+
+  const std::string enqueue =
+      std::string(R"({"payload":{"b":1,"0":"x"},"op":"enqueue","id":")") + kId + R"(","ts":7})";
+  REQUIRE(decode(storh::engines::frame(enqueue), event, error) == q::DecodeStatus::ok);
+  CHECK(event.op == q::EventOp::enqueue);
+  CHECK(event.payload == R"({"b":1})");
+  CHECK(event.id == kId);
+  CHECK(event.ts == 7);
+
+  const std::string missing_payload = std::string(R"({"op":"enqueue","id":")") + kId + R"("})";
+  REQUIRE(decode(storh::engines::frame(missing_payload), event, error) == q::DecodeStatus::ok);
+  CHECK(event.payload == "[]");
+
+  // A CRLF line decodes like its LF twin.
+  std::string crlf = out;
+  crlf.insert(crlf.size() - 1, "\r");
+  CHECK(decode(crlf, event, error) == q::DecodeStatus::ok);
+}
+
+TEST_CASE("queue event: bad lines are rejected with PHP's messages", "[queue][event]") {
+  q::QueueEvent event;
+  std::string error;
+  std::string line;
+  std::string scratch;
+  q::append_id_line(line, scratch, q::EventOp::claim, kId, 1);
+
+  CHECK(decode(line.substr(0, line.size() - 1), event, error) == q::DecodeStatus::torn);
+  CHECK(error == "Torn log queue line.");
+  CHECK(decode("{\"op\":\"enqueue\"", event, error) == q::DecodeStatus::torn);
+  CHECK(decode("broken\n", event, error) == q::DecodeStatus::malformed);
+  CHECK(error == "Malformed log queue line.");
+  std::string flipped = line;
+  flipped[flipped.size() - 3] = '9';
+  CHECK(decode(flipped, event, error) == q::DecodeStatus::corrupt);
+  CHECK(error == "Corrupt log queue line.");
+
+  std::string message;
+  CHECK(decode_json("{nope", &message) == q::DecodeStatus::malformed);
+  CHECK(decode_json("[1,2]", &message) == q::DecodeStatus::not_object);
+  CHECK(message == "Log queue event must be an object.");
+  CHECK(decode_json("\"text\"") == q::DecodeStatus::not_object);
+  CHECK(decode_json(std::string(R"({"op":"claim","id":")") + kId + R"(","0":1})") ==
+        q::DecodeStatus::not_object);
+  CHECK(decode_json("[]", &message) == q::DecodeStatus::invalid_event);
+  CHECK(message == "Invalid log queue event.");
+  CHECK(decode_json(R"({"op":"claim","id":"not-a-uuid"})") == q::DecodeStatus::invalid_event);
+  CHECK(decode_json(std::string(R"({"op":"","id":")") + kId + R"("})") ==
+        q::DecodeStatus::invalid_event);
+  CHECK(decode_json(std::string(R"({"op":"explode","id":")") + kId + R"("})", &message) ==
+        q::DecodeStatus::unsupported);
+  CHECK(message == "Unsupported log queue event: explode");
+}
