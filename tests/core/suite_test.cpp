@@ -19,8 +19,8 @@ TEST_CASE("suite: unknown top-level key lists the valid keys and the closest one
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].str() ==
         "suites/x.toml:3:1: unknown key \"repeats\" (valid: datasets, memory_limit, name, order, "
-        "output, plugin_path, range_output, repeat, timeout, warmup, work_dir, engines, gate); did "
-        "you mean \"repeat\"?");
+        "output, plugin_path, range_output, repeat, timeout, warmup, work_dir, engines, gate, "
+        "load); did you mean \"repeat\"?");
 }
 
 TEST_CASE("suite: unknown key without a close match gets no suggestion", "[suite]") {
@@ -97,8 +97,8 @@ TEST_CASE("suite: bad engine names and engine tables", "[suite]") {
 operation = ["put"]
 )",
                     "2:1",
-                    "unknown key \"operation\" in [engines.doc] (valid: operations, params); did "
-                    "you mean \"operations\"?");
+                    "unknown key \"operation\" in [engines.doc] (valid: operations, params, "
+                    "load); did you mean \"operations\"?");
 }
 
 TEST_CASE("suite: bad operation lists", "[suite]") {

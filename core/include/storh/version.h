@@ -19,8 +19,11 @@ namespace storh {
 // Bump the minor when a virtual function is appended to RunContext (the host's
 // class: old plugins never call it). A function appended to Engine may only be
 // called on plugins whose manifest abi_minor says they have it.
+//
+// History: 1.0 Engine, RunContext, manifest. 1.1 adds the optional transactions
+// factory of storh/transactions.h (load runs); 1.0 plugins load and run unchanged.
 inline constexpr std::uint32_t kAbiMajor = 1;
-inline constexpr std::uint32_t kAbiMinor = 0;
+inline constexpr std::uint32_t kAbiMinor = 1;
 
 #define STORH_DETAIL_STR2(x) #x
 #define STORH_DETAIL_STR(x) STORH_DETAIL_STR2(x)

@@ -18,6 +18,13 @@ void print_description(const plugin::Description& d, std::ostream& out) {
   for (const OperationSpec& op : d.info.operations) {
     out << fmt::format("    {:<28} {:<10} {}\n", op.name, op.unit, op.description);
   }
+  if (!d.transactions.empty()) {
+    out << "  transactions (load suites, docs/load.md):\n";
+    for (const TransactionSpec& t : d.transactions) {
+      out << fmt::format("    {:<28} {:<10} {}\n", t.name, t.read_only ? "read-only" : "writes",
+                         t.description);
+    }
+  }
   if (d.info.params.empty()) return;
   out << "  parameters:\n";
   for (const ParamSpec& p : d.info.params) {

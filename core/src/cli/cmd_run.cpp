@@ -140,6 +140,10 @@ int validate_command(const std::vector<std::string>& args, const CommandIo& io) 
     for (const auto& [name, value] : cell.params) {
       params.push_back(name + "=" + suite::param_value_text(value));
     }
+    if (cell.load) {
+      for (std::string& qualifier : cell.load->qualifiers()) params.push_back(std::move(qualifier));
+      params.push_back(fmt::format("mode={}", load::client_mode_name(cell.load->mode)));
+    }
     io.out << fmt::format("  {} n={}{}{}: {}\n", cell.engine, cell.dataset,
                           params.empty() ? "" : " ", fmt::join(params, " "),
                           fmt::join(cell.operation_names(), ", "));

@@ -92,10 +92,18 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
       prepared.load_errors.emplace_back(setting.name, description.error());
       continue;
     }
+    // A load suite runs transactions: they are its operations (docs/load.md).
+    if (suite.load && !plan::use_transactions_as_operations(*description)) {
+      errors.push_back(suite::SuiteError{
+          setting.pos, fmt::format("engine \"{}\" offers no transactions, so a load suite "
+                                   "([load]) cannot run it",
+                                   setting.name)});
+      continue;
+    }
     infos[setting.name] = description->info;
     prepared.descriptions.emplace(setting.name, std::move(*description));
   }
-  if (!suite::check_suite(suite, known, infos, errors)) {
+  if (!errors.empty() || !suite::check_suite(suite, known, infos, errors)) {
     print_errors(errors, io.err);
     return std::nullopt;
   }

@@ -6,6 +6,7 @@
 
 #include "compare/comparable.h"
 #include "result/json.h"
+#include "stats/stats.h"
 #include "util/files.h"
 
 namespace storh::compare {
@@ -50,6 +51,22 @@ ComparableFile comparable_from_result(const result::ResultFile& result, const st
     metric.min = m.seconds.min;
     metric.max = m.seconds.max;
     metric.runs = m.seconds.runs;
+    // A load cell compares by throughput (docs/load.md): its samples are the repeats'
+    // tps excluding set-up, and more is better. Its seconds are not comparable: a
+    // duration-bound cell always runs for about the same time.
+    if (m.load) {
+      metric.unit = "tps";
+      metric.direction = Direction::higher_is_better;
+      metric.samples.clear();
+      for (const result::LoadRepeat& r : m.load->repeats) {
+        metric.samples.push_back(r.tps_excluding_setup);
+      }
+      const result::Summary tps = stats::summarize(metric.samples);
+      metric.median = tps.median;
+      metric.min = tps.min;
+      metric.max = tps.max;
+      metric.runs = tps.runs;
+    }
     file.metrics.push_back(std::move(metric));
   }
 

@@ -61,18 +61,57 @@ std::string fingerprint_of(const Plan& plan) {
   for (const Cell& cell : plan.cells) {
     nlohmann::ordered_json params = nlohmann::ordered_json::object();
     for (const auto& [name, value] : cell.params) params[name] = plugin::param_value_json(value);
-    cells.push_back({{"engine", cell.engine},
-                     {"version", cell.engine_version},
-                     {"dataset", cell.dataset},
-                     {"params", params},
-                     {"operations", cell.operation_names()}});
+    nlohmann::ordered_json described = {{"engine", cell.engine},
+                                        {"version", cell.engine_version},
+                                        {"dataset", cell.dataset},
+                                        {"params", params},
+                                        {"operations", cell.operation_names()}};
+    // Only load cells have the key, so scenario fingerprints stay as they were.
+    if (cell.load) described["load"] = load::to_json(*cell.load);
+    cells.push_back(std::move(described));
   }
   j["cells"] = cells;
   const std::string text = j.dump();
   return fmt::format("{:016x}", XXH64(text.data(), text.size(), 0));
 }
 
+// The load configurations of one cell in suite order: clients, then amounts.
+std::vector<load::LoadConfig> load_configs(const suite::LoadSetting& setting,
+                                           const suite::EngineSetting& engine) {
+  std::vector<load::LoadConfig> configs;
+  for (const auto& clients : setting.clients) {
+    load::LoadConfig base;
+    base.clients = clients.value;
+    base.rate = setting.rate;
+    base.warmup_transactions = setting.warmup_transactions;
+    base.warmup_seconds = setting.warmup_seconds;
+    base.mode = engine.load_mode ? engine.load_mode->value : setting.mode;
+    base.progress_seconds = setting.progress_seconds;
+    for (const auto& transactions : setting.transactions) {
+      load::LoadConfig config = base;
+      config.transactions = transactions.value;
+      configs.push_back(config);
+    }
+    for (const auto& duration : setting.durations) {
+      load::LoadConfig config = base;
+      config.duration_seconds = duration.value;
+      configs.push_back(config);
+    }
+  }
+  return configs;
+}
+
 }  // namespace
+
+bool use_transactions_as_operations(plugin::Description& description) {
+  if (description.transactions.empty()) return false;
+  description.info.operations.clear();
+  for (const TransactionSpec& t : description.transactions) {
+    description.info.operations.push_back(
+        {t.name, "transactions", Direction::lower_is_better, t.description});
+  }
+  return true;
+}
 
 std::vector<std::string> Cell::operation_names() const {
   std::vector<std::string> names;
@@ -125,7 +164,18 @@ Plan expand_plan(const suite::Suite& suite,
                   [](const auto& a, const auto& b) { return a.first < b.first; });
         std::sort(cell.chosen.begin(), cell.chosen.end(),
                   [](const auto& a, const auto& b) { return a.first < b.first; });
-        plan.cells.push_back(std::move(cell));
+        if (suite.load) {
+          for (const load::LoadConfig& config : load_configs(*suite.load, setting)) {
+            Cell load_cell = cell;
+            for (std::string& qualifier : config.qualifiers()) {
+              load_cell.qualifiers.push_back(std::move(qualifier));
+            }
+            load_cell.load = config;
+            plan.cells.push_back(std::move(load_cell));
+          }
+        } else {
+          plan.cells.push_back(std::move(cell));
+        }
 
         std::size_t d = dims.size();
         while (d > 0 && ++position[d - 1] == dims[d - 1].values.size()) position[--d] = 0;

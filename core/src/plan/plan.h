@@ -4,15 +4,18 @@
 // untimed and `repeat` timed times, each in a fresh worker process. Cells are
 // ordered dataset by dataset (as the suite lists them), engine by engine (suite
 // order), then through the parameter matrix (parameters in declaration order, the
-// last varying fastest).
+// last varying fastest). In a load suite each of those expands further: clients
+// (suite order), then transactions or durations (suite order).
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "load/config.h"
 #include "plugin/describe.h"
 #include "result/result.h"
 #include "suite/suite.h"
@@ -32,6 +35,10 @@ struct Cell {
   // has several datasets, then every parameter with more than one value.
   std::vector<std::string> qualifiers;
   std::vector<OperationSpec> operations;  // selected, in scenario order
+  // Set in a load suite: the cell runs these transactions (`operations` holds the
+  // selected transaction types) with this many clients and this much work. Its
+  // qualifiers then end with "clients=C" and "transactions=T" (or "duration=Ds").
+  std::optional<load::LoadConfig> load;
 
   std::vector<std::string> operation_names() const;
 };
@@ -43,6 +50,11 @@ struct Plan {
   suite::RunOrder order = suite::RunOrder::sequential;
   std::string fingerprint;  // 16 hex digits
 };
+
+// A load suite's view of a plugin: its transaction types as operations (unit
+// "transactions"), so suite checks, selection and metric keys work unchanged.
+// Returns false when the plugin offers no transactions.
+bool use_transactions_as_operations(plugin::Description& description);
 
 // Precondition: suite::check_suite passed with these descriptions (engine name ->
 // description) for every engine of the suite.

@@ -69,19 +69,29 @@ ordered_json description_json(const Description& description) {
                           {"description", op.description}});
   }
   const ManifestInfo& m = description.manifest;
-  return {{"file", description.file.string()},
-          {"manifest",
-           {{"struct_size", m.struct_size},
-            {"abi_major", m.abi_major},
-            {"abi_minor", m.abi_minor},
-            {"toolchain", m.toolchain},
-            {"name", m.name},
-            {"version", m.version}}},
-          {"name", description.info.name},
-          {"version", description.info.version},
-          {"description", description.info.description},
-          {"params", params},
-          {"operations", operations}};
+  ordered_json described = {{"file", description.file.string()},
+                            {"manifest",
+                             {{"struct_size", m.struct_size},
+                              {"abi_major", m.abi_major},
+                              {"abi_minor", m.abi_minor},
+                              {"toolchain", m.toolchain},
+                              {"name", m.name},
+                              {"version", m.version}}},
+                            {"name", description.info.name},
+                            {"version", description.info.version},
+                            {"description", description.info.description},
+                            {"params", params},
+                            {"operations", operations}};
+  // Only plugins with transactions have the key, so older descriptions read the same.
+  if (!description.transactions.empty()) {
+    ordered_json transactions = ordered_json::array();
+    for (const TransactionSpec& t : description.transactions) {
+      transactions.push_back(
+          {{"name", t.name}, {"description", t.description}, {"read_only", t.read_only}});
+    }
+    described["transactions"] = transactions;
+  }
+  return described;
 }
 
 Expected<Description> description_from_json(const json& j) {
@@ -124,6 +134,13 @@ Expected<Description> description_from_json(const json& j) {
                          : Direction::lower_is_better;
       op.description = o.at("description").get<std::string>();
       d.info.operations.push_back(std::move(op));
+    }
+    if (j.contains("transactions")) {
+      for (const json& t : j.at("transactions")) {
+        d.transactions.push_back({t.at("name").get<std::string>(),
+                                  t.at("description").get<std::string>(),
+                                  t.at("read_only").get<bool>()});
+      }
     }
     return d;
   } catch (const json::exception& e) {

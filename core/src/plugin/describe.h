@@ -12,6 +12,7 @@
 
 #include "plugin/loader.h"
 #include "storh/engine.h"
+#include "storh/transactions.h"
 #include "util/expected.h"
 
 namespace storh::plugin {
@@ -20,6 +21,8 @@ struct Description {
   ManifestInfo manifest;
   EngineInfo info;
   std::filesystem::path file;
+  // The plugin's transaction types for load runs; empty when it offers none.
+  std::vector<TransactionSpec> transactions;
 };
 
 nlohmann::ordered_json param_value_json(const ParamValue& value);

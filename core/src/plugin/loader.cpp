@@ -115,8 +115,18 @@ Expected<std::unique_ptr<LoadedPlugin>> load_plugin(const std::filesystem::path&
   if (!engine) {
     return Error{fmt::format("{}: the engine factory returned no engine", where)};
   }
-  return std::make_unique<LoadedPlugin>(std::move(library), std::move(*manifest), std::move(engine),
-                                        file);
+  // A 1.0 plugin cannot export the transactions factory; never look for it there.
+  std::unique_ptr<Transactions> transactions;
+  if (manifest->abi_minor >= kTransactionsAbiMinor && library.has(kTransactionsSymbol)) {
+    transactions = library.get_alias<TransactionsFactory>(kTransactionsSymbol)();
+    if (!transactions) {
+      return Error{fmt::format("{}: the transactions factory returned nothing", where)};
+    }
+  }
+  auto loaded = std::make_unique<LoadedPlugin>(std::move(library), std::move(*manifest),
+                                               std::move(engine), file);
+  loaded->set_transactions(std::move(transactions));
+  return loaded;
 }
 
 }  // namespace storh::plugin

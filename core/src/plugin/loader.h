@@ -6,7 +6,8 @@
 //   2. the storh_plugin_manifest symbol exists;
 //   3. manifest struct size, ABI major (equal), ABI minor (not newer than the host),
 //      toolchain fingerprint (equal), engine name (as the file name promises);
-//   4. only then the C++ factory storh_create_engine is looked up and called.
+//   4. only then the C++ factory storh_create_engine is looked up and called;
+//   5. for ABI minor >= 1, the optional storh_create_transactions (load runs).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include <boost/dll/shared_library.hpp>
 
 #include "storh/engine.h"
+#include "storh/transactions.h"
 #include "util/expected.h"
 
 namespace storh::plugin {
@@ -43,9 +45,17 @@ class LoadedPlugin {
         engine_(std::move(engine)) {}
   LoadedPlugin(LoadedPlugin&&) noexcept = default;
   LoadedPlugin& operator=(LoadedPlugin&&) = delete;
-  ~LoadedPlugin() { engine_.reset(); }
+  ~LoadedPlugin() {
+    transactions_.reset();
+    engine_.reset();
+  }
 
   Engine& engine() { return *engine_; }
+  // The plugin's transactions for load runs, or nullptr when it offers none.
+  Transactions* transactions() { return transactions_.get(); }
+  void set_transactions(std::unique_ptr<Transactions> transactions) {
+    transactions_ = std::move(transactions);
+  }
   const ManifestInfo& manifest() const { return manifest_; }
   const std::filesystem::path& file() const { return file_; }
 
@@ -54,6 +64,7 @@ class LoadedPlugin {
   ManifestInfo manifest_;
   std::filesystem::path file_;
   std::unique_ptr<Engine> engine_;
+  std::unique_ptr<Transactions> transactions_;
 };
 
 // Loads `file`. When `expected_name` is not empty the manifest's name must equal it.

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "report/format.h"
+#include "report/load_section.h"
 #include "report/range_section.h"
 #include "report/table.h"
 #include "suite/parse.h"  // param_value_text: the one canonical text of a value
@@ -213,6 +214,7 @@ void render_text(const ResultFile& result, std::string& out) {
     if (block.metrics.empty()) line("  no results");
     for (const Metric* metric : block.metrics) line(metric_line(*metric, experiment.repeat));
     if (ranged) out += range_section(block.name, block.metrics, ReportFormat::text);
+    out += load_section(block.name, block.metrics, ReportFormat::text);
   }
 
   if (result.failures.empty()) return;
@@ -312,6 +314,7 @@ void render_markdown(const ResultFile& result, std::string& out) {
   for (const auto& block : engine_blocks(result)) {
     render_engine_table(block, out);
     if (ranged) out += range_section(block.name, block.metrics, ReportFormat::markdown);
+    out += load_section(block.name, block.metrics, ReportFormat::markdown);
   }
 
   if (result.failures.empty()) return;

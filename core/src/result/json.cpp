@@ -22,6 +22,45 @@ ordered_json params_json(const std::vector<Param>& params) {
   return object;
 }
 
+ordered_json load_json(const LoadResult& l) {
+  ordered_json repeats = ordered_json::array();
+  for (const LoadRepeat& r : l.repeats) {
+    repeats.push_back({{"processed", r.processed},
+                       {"intended", optional_json(r.intended)},
+                       {"failed", r.failed},
+                       {"setup_seconds", r.setup_seconds},
+                       {"run_seconds", r.run_seconds},
+                       {"tps_including_setup", r.tps_including_setup},
+                       {"tps_excluding_setup", r.tps_excluding_setup}});
+  }
+  ordered_json latency = nullptr;
+  if (l.latency) {
+    const LoadLatency& t = *l.latency;
+    latency = {{"count", t.count},
+               {"mean", t.mean},
+               {"stddev", t.stddev},
+               {"min", t.min},
+               {"p50", optional_json(t.p50)},
+               {"p95", optional_json(t.p95)},
+               {"p99", optional_json(t.p99)},
+               {"p99_9", optional_json(t.p999)},
+               {"max", t.max}};
+  }
+  return {{"clients", l.clients},
+          {"mode", l.mode},
+          {"transactions_per_client", optional_json(l.transactions_per_client)},
+          {"duration_seconds", optional_json(l.duration_seconds)},
+          {"target_rate", optional_json(l.target_rate)},
+          {"processed", l.processed},
+          {"intended", optional_json(l.intended)},
+          {"failed", l.failed},
+          {"tps_including_setup", l.tps_including_setup},
+          {"tps_excluding_setup", l.tps_excluding_setup},
+          {"tps_stddev", l.tps_stddev},
+          {"latency", latency},
+          {"repeats", repeats}};
+}
+
 ordered_json metric_json(const Metric& m) {
   ordered_json samples = ordered_json::array();
   for (const Sample& s : m.samples) samples.push_back({{"seconds", s.seconds}, {"items", s.items}});
@@ -53,6 +92,7 @@ ordered_json metric_json(const Metric& m) {
                     {"p99", optional_json(l.p99)},
                     {"p99_9", optional_json(l.p999)}};
   }
+  if (m.load) j["load"] = load_json(*m.load);
   j["warnings"] = m.warnings;
   return j;
 }

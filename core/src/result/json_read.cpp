@@ -96,6 +96,48 @@ std::optional<T> optional_of(const Node& node, F read) {
   return read(node);
 }
 
+LoadResult read_load(const Node& n) {
+  LoadResult l;
+  auto count = [](const Node& x) { return x.count(); };
+  auto number = [](const Node& x) { return x.number(); };
+  l.clients = static_cast<std::uint32_t>(n.at("clients").count());
+  l.mode = n.at("mode").str();
+  l.transactions_per_client = optional_of<std::uint64_t>(n.at("transactions_per_client"), count);
+  l.duration_seconds = optional_of<double>(n.at("duration_seconds"), number);
+  l.target_rate = optional_of<double>(n.at("target_rate"), number);
+  l.processed = n.at("processed").count();
+  l.intended = optional_of<std::uint64_t>(n.at("intended"), count);
+  l.failed = n.at("failed").count();
+  l.tps_including_setup = n.at("tps_including_setup").number();
+  l.tps_excluding_setup = n.at("tps_excluding_setup").number();
+  l.tps_stddev = n.at("tps_stddev").number();
+  if (const Node t = n.at("latency"); !t.is_null()) {
+    LoadLatency latency;
+    latency.count = t.at("count").count();
+    latency.mean = t.at("mean").number();
+    latency.stddev = t.at("stddev").number();
+    latency.min = t.at("min").number();
+    latency.p50 = optional_of<double>(t.at("p50"), number);
+    latency.p95 = optional_of<double>(t.at("p95"), number);
+    latency.p99 = optional_of<double>(t.at("p99"), number);
+    latency.p999 = optional_of<double>(t.at("p99_9"), number);
+    latency.max = t.at("max").number();
+    l.latency = latency;
+  }
+  for (const Node& r : n.at("repeats").items()) {
+    LoadRepeat repeat;
+    repeat.processed = r.at("processed").count();
+    repeat.intended = optional_of<std::uint64_t>(r.at("intended"), count);
+    repeat.failed = r.at("failed").count();
+    repeat.setup_seconds = r.at("setup_seconds").number();
+    repeat.run_seconds = r.at("run_seconds").number();
+    repeat.tps_including_setup = r.at("tps_including_setup").number();
+    repeat.tps_excluding_setup = r.at("tps_excluding_setup").number();
+    l.repeats.push_back(repeat);
+  }
+  return l;
+}
+
 Metric read_metric(const Node& n) {
   Metric m;
   m.key = n.at("key").str();
@@ -137,6 +179,7 @@ Metric read_metric(const Node& n) {
     latency.p999 = optional_of<double>(l.at("p99_9"), number);
     m.latency = latency;
   }
+  if (n.has("load")) m.load = read_load(n.at("load"));
   if (n.has("warnings")) {
     for (const Node& w : n.at("warnings").items()) m.warnings.push_back(w.str());
   }

@@ -42,6 +42,46 @@ struct Latency {
   std::optional<double> p50, p90, p99, p999;
 };
 
+// A load cell's latency: successful timed transactions of every client and repeat,
+// from log-linear histograms merged over clients (docs/load.md). A percentile is
+// absent when too few transactions support it (stats.h, min_count_for_percentile).
+struct LoadLatency {
+  std::uint64_t count = 0;
+  double mean = 0;
+  double stddev = 0;  // exact, from the sum of squares
+  double min = 0;
+  double max = 0;
+  std::optional<double> p50, p95, p99, p999;
+};
+
+// One repeat of a load cell.
+struct LoadRepeat {
+  std::uint64_t processed = 0;            // successful timed transactions
+  std::optional<std::uint64_t> intended;  // what the schedule asked for; none: no bound
+  std::uint64_t failed = 0;               // failed transactions, warm-up included
+  double setup_seconds = 0;               // the slowest client's set-up
+  double run_seconds = 0;                 // common start to the last transaction's end
+  double tps_including_setup = 0;         // processed / (setup + run)
+  double tps_excluding_setup = 0;         // processed / run
+};
+
+// What a load cell (clients x transactions) measured; present only on load metrics.
+struct LoadResult {
+  std::uint32_t clients = 1;
+  std::string mode = "threads";                          // "threads" or "processes"
+  std::optional<std::uint64_t> transactions_per_client;  // or
+  std::optional<double> duration_seconds;
+  std::optional<double> target_rate;  // transactions per second, all clients; none: closed loop
+  std::vector<LoadRepeat> repeats;    // in repeat order
+  std::uint64_t processed = 0;        // sums over the repeats
+  std::optional<std::uint64_t> intended;
+  std::uint64_t failed = 0;
+  double tps_including_setup = 0;  // means over the repeats
+  double tps_excluding_setup = 0;
+  double tps_stddev = 0;  // of tps_excluding_setup over the repeats (n - 1)
+  std::optional<LoadLatency> latency;
+};
+
 struct Metric {
   std::string key;  // "engine.operation" or "engine.operation[n=1000,validation=hash]"
   std::string engine;
@@ -54,6 +94,7 @@ struct Metric {
   Summary seconds;
   double rate = 0;  // items per second at the median (items of the first sample)
   std::optional<Latency> latency;
+  std::optional<LoadResult> load;  // load suites only (docs/load.md)
   // Reasons not to trust the numbers: a wide spread, too few samples (stats.h).
   std::vector<std::string> warnings;
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "load/summary.h"
 #include "stats/stats.h"
 
 namespace storh::run {
@@ -15,6 +16,30 @@ void summarize_metric(result::Metric& metric) {
   const auto items = static_cast<double>(metric.samples.front().items);
   metric.rate = metric.seconds.median > 0 ? items / metric.seconds.median : 0;
   metric.warnings = stats::spread_warnings(metric.seconds);
+}
+
+// A load metric from the cell's load phases of this operation; false when none
+// finished (an outcome the host cannot read is dropped, never guessed at).
+bool aggregate_load(const plan::Cell& cell, const CellRuns& runs, result::Metric& metric) {
+  std::vector<load::LoadOutcome> outcomes;
+  for (const CellRun& run : runs) {
+    for (const LoadSample& sample : run.loads) {
+      if (sample.operation != metric.operation) continue;
+      Expected<load::LoadOutcome> outcome = load::load_outcome_from_json(sample.outcome);
+      if (!outcome) continue;
+      metric.samples.push_back({outcome->run_seconds, outcome->processed});
+      outcomes.push_back(std::move(*outcome));
+    }
+  }
+  if (outcomes.empty()) return false;
+  summarize_metric(metric);
+  metric.load = load::summarize_load(*cell.load, outcomes);
+  metric.rate = metric.load->tps_excluding_setup;
+  // The generic latency block too, so every reader of latency sees these.
+  load::LatencyRecord merged;
+  for (const load::LoadOutcome& o : outcomes) merged.merge(o.latency);
+  metric.latency = stats::latency_summary(merged.histogram);
+  return true;
 }
 
 }  // namespace
@@ -33,6 +58,10 @@ std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
       metric.params = cell.params;
       metric.unit = op.unit;
       metric.direction = op.direction;
+      if (cell.load) {
+        if (aggregate_load(cell, runs[c], metric)) metrics.push_back(std::move(metric));
+        continue;
+      }
       stats::LatencyHistogram latency;
       for (const CellRun& run : runs[c]) {
         for (const OperationSample& sample : run.samples) {

@@ -22,6 +22,12 @@ struct OperationSample {
   nlohmann::json latency;  // a LatencyHistogram's JSON, or null
 };
 
+// One load phase of a worker run: a load::LoadOutcome as JSON.
+struct LoadSample {
+  std::string operation;
+  nlohmann::json outcome;
+};
+
 // One worker run of a cell, as its events described it.
 struct CellRun {
   int repeat = 0;
@@ -33,12 +39,15 @@ struct CellRun {
   std::string failure_message;
   std::string progress_message;
   std::vector<OperationSample> samples;
+  std::vector<LoadSample> loads;  // load cells only
 };
 
 using CellRuns = std::vector<CellRun>;  // the timed repeats of one cell
 
 // One metric per (cell, selected operation) that has at least one sample, sorted by
-// key. Samples keep repeat order; the rate is items / median seconds.
+// key. Samples keep repeat order; the rate is items / median seconds. A load cell's
+// metric has one sample per repeat (seconds of the timed phase, transactions
+// processed), its `load` block, and the mean tps excluding set-up as its rate.
 std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
                                               const std::vector<CellRuns>& runs);
 

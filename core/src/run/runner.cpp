@@ -53,8 +53,11 @@ std::string describe_signal(int signal) {
 // What one worker said, assembled from its event lines.
 class EventCollector {
  public:
-  EventCollector(CellRun& run, std::function<void(const std::string&)> on_progress)
-      : run_(run), on_progress_(std::move(on_progress)) {}
+  EventCollector(CellRun& run, std::function<void(const std::string&)> on_progress,
+                 std::function<void(const std::string&)> on_load_progress)
+      : run_(run),
+        on_progress_(std::move(on_progress)),
+        on_load_progress_(std::move(on_load_progress)) {}
 
   void on_line(std::string_view line) {
     const json event = json::parse(line, nullptr, false);
@@ -85,12 +88,17 @@ class EventCollector {
     } else if (kind == "progress") {
       run_.progress_message = event.value("message", "");
       if (on_progress_) on_progress_(run_.progress_message);
+    } else if (kind == "load") {
+      run_.loads.push_back({event.value("op", ""), event.value("outcome", json())});
+    } else if (kind == "load_progress") {
+      if (on_load_progress_) on_load_progress_(event.value("line", ""));
     }
   }
 
  private:
   CellRun& run_;
   std::function<void(const std::string&)> on_progress_;
+  std::function<void(const std::string&)> on_load_progress_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
@@ -151,6 +159,12 @@ class ProgressLine {
     *out_ << "\r\033[K" << text << std::flush;
     shown_ = true;
   }
+  // A line that stays (pgbench -P style), printed above the progress line.
+  void print(const std::string& text) {
+    if (out_ == nullptr) return;
+    clear();
+    *out_ << text << '\n' << std::flush;
+  }
   void clear() {
     if (out_ != nullptr && shown_) *out_ << "\r\033[K" << std::flush;
     shown_ = false;
@@ -205,9 +219,10 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
         break;
       }
       ++started;
-      const std::string where = fmt::format("[{}/{}] {} n={} {} {}", started, total, cell.engine,
-                                            cell.dataset, repeat < 0 ? "warm-up" : "repeat",
-                                            repeat < 0 ? repeat - first + 1 : repeat + 1);
+      const std::string where = fmt::format(
+          "[{}/{}] {} n={}{} {} {}", started, total, cell.engine, cell.dataset,
+          cell.load ? fmt::format(" {}", fmt::join(cell.load->qualifiers(), " ")) : "",
+          repeat < 0 ? "warm-up" : "repeat", repeat < 0 ? repeat - first + 1 : repeat + 1);
       progress.show(where);
       // A fresh directory per run, never reused (see the header on deletions).
       const std::filesystem::path work_dir =
@@ -224,9 +239,16 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
 
       CellRun run;
       run.repeat = repeat;
-      EventCollector collector(run, [&](const std::string& message) {
-        progress.show(fmt::format("{}: {}", where, message));
-      });
+      const std::string load_label =
+          cell.load ? fmt::format(" {}", fmt::join(cell.load->qualifiers(), " ")) : "";
+      EventCollector collector(
+          run,
+          [&](const std::string& message) { progress.show(fmt::format("{}: {}", where, message)); },
+          [&](const std::string& line) {
+            progress.print(
+                fmt::format("{}{}: {}: {}", cell.engine, load_label, run.current_operation, line));
+            progress.show(where);
+          });
       worker::ProcessOptions process;
       process.argv = {options.host_executable.string(),
                       "__worker",
@@ -236,6 +258,7 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
                       "--work-dir=" + work_dir.string(),
                       fmt::format("--ops={}", fmt::join(cell.operation_names(), ",")),
                       "--params=" + params_argument(cell)};
+      if (cell.load) process.argv.push_back("--load=" + load::to_json(*cell.load).dump());
       process.timeout_seconds = suite.timeout_seconds;
       process.memory_limit_bytes = suite.memory_limit_bytes;
       process.cancel = options.cancel;

@@ -10,10 +10,10 @@
 namespace storh::suite::detail {
 namespace {
 
-constexpr std::array<std::string_view, 2> kEngineKeys = {"operations", "params"};
+constexpr std::array<std::string_view, 3> kEngineKeys = {"operations", "params", "load"};
 constexpr std::array<std::string_view, 9> kGateKeys = {
-    "alpha", "baseline", "confirm", "lenient_missing", "metrics", "min_effect",
-    "significant", "threshold", "thresholds"};
+    "alpha",      "baseline",    "confirm",   "lenient_missing", "metrics",
+    "min_effect", "significant", "threshold", "thresholds"};
 
 std::string line_col(const SourcePos& pos) {
   return fmt::format("{}:{}", pos.line, pos.column);
@@ -94,12 +94,14 @@ void read_engine(Reader& reader, const toml::key& key, const toml::node& node, S
     reader.type_error(node, "engines." + name, fmt::format("a table such as [engines.{}]", name));
     return;
   }
-  EngineSetting engine{name, reader.pos(key), {}, {}};
+  EngineSetting engine{name, reader.pos(key), {}, {}, {}};
   for (const auto& [section_key, section] :
        reader.known_entries(*table, kEngineKeys, fmt::format("[engines.{}]", name))) {
     const std::string path = fmt::format("engines.{}.{}", name, section_key->str());
     if (section_key->str() == "operations") {
       read_operations(reader, *section, path, engine);
+    } else if (section_key->str() == "load") {
+      read_engine_load(reader, *section, name, engine);
     } else if (const auto* params = section->as_table()) {
       for (const auto& [param_key, value] : Reader::in_file_order(*params)) {
         read_param(reader, *param_key, *value, fmt::format("{}.{}", path, param_key->str()),
@@ -159,7 +161,8 @@ void read_engines(Reader& reader, const toml::node& node, Suite& suite) {
   }
 }
 
-std::optional<double> read_percent(Reader& reader, const toml::node& value, const std::string& path) {
+std::optional<double> read_percent(Reader& reader, const toml::node& value,
+                                   const std::string& path) {
   std::optional<double> percent;
   if (const auto* whole = value.as_integer()) percent = static_cast<double>(whole->get());
   if (const auto* real = value.as_floating_point()) percent = real->get();
@@ -189,7 +192,8 @@ void read_gate_addition(Reader& reader, const std::string& key, const toml::node
     for (const auto& [metric, percent_node] : Reader::in_file_order(*table)) {
       const std::string metric_path = fmt::format("{}.{}", path, metric->str());
       if (metric->str().find('.') == std::string_view::npos) {
-        reader.error(*percent_node, fmt::format("{}: the key must be \"engine.operation\"", metric_path));
+        reader.error(*percent_node,
+                     fmt::format("{}: the key must be \"engine.operation\"", metric_path));
         continue;
       }
       if (auto percent = read_percent(reader, *percent_node, metric_path)) {

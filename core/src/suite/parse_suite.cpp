@@ -18,9 +18,9 @@ using detail::in_quotes;
 using detail::Reader;
 
 // Scalars first, then the sections, as a suite file is usually laid out.
-constexpr std::array<std::string_view, 13> kTopKeys = {
+constexpr std::array<std::string_view, 14> kTopKeys = {
     "datasets", "memory_limit", "name",   "order",    "output",  "plugin_path", "range_output",
-    "repeat",   "timeout",      "warmup", "work_dir", "engines", "gate"};
+    "repeat",   "timeout",      "warmup", "work_dir", "engines", "gate",        "load"};
 
 std::optional<std::string> read_string(Reader& reader, const toml::node& node,
                                        std::string_view name) {
@@ -166,6 +166,8 @@ void read_top_level(Reader& reader, const toml::table& root, Suite& suite) {
       detail::read_engines(reader, *node, suite);
     } else if (name == "gate") {
       detail::read_gate(reader, *node, suite);
+    } else if (name == "load") {
+      detail::read_load(reader, *node, suite);
     }
   }
   if (!has_engines) reader.error(SourcePos{reader.origin()}, std::string(detail::kNoEngines));

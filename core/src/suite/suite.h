@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "load/config.h"
 #include "storh/engine.h"
 
 namespace storh::suite {
@@ -37,7 +38,7 @@ struct Located {
 // (an integer is accepted where a number is declared).
 struct ParamSetting {
   std::string name;
-  SourcePos pos;                        // of the key
+  SourcePos pos;                            // of the key
   std::vector<Located<ParamValue>> values;  // one entry unless a list was written
   bool is_list = false;
 };
@@ -48,6 +49,23 @@ struct EngineSetting {
   // Empty means every operation the engine declares.
   std::vector<Located<std::string>> operations;
   std::vector<ParamSetting> params;  // in file order
+  // [engines.<name>.load] mode = "processes": this engine's clients in a load suite.
+  std::optional<Located<load::ClientMode>> load_mode;
+};
+
+// The [load] table: a load suite runs the engines' transactions (storh/transactions.h)
+// instead of their scenarios. clients x transactions (or durations) is a matrix:
+// every combination is its own cell. docs/load.md.
+struct LoadSetting {
+  SourcePos pos;                                     // of the [load] table
+  std::vector<Located<std::uint32_t>> clients;       // default {1}
+  std::vector<Located<std::uint64_t>> transactions;  // per client; or
+  std::vector<Located<double>> durations;            // seconds; exactly one of the two
+  std::optional<double> rate;                        // target tps of all clients together
+  std::uint64_t warmup_transactions = 0;             // per client, untimed
+  double warmup_seconds = 0;                         // per client, untimed
+  load::ClientMode mode = load::ClientMode::threads;
+  double progress_seconds = 5;  // progress line interval on a terminal; 0: none
 };
 
 struct GateSetting {
@@ -56,11 +74,11 @@ struct GateSetting {
   std::vector<Located<std::string>> metrics;     // "engine.operation"
   // Per-metric thresholds: thresholds = { "doc.put" = 20 } (percent, >= 0).
   std::vector<std::pair<Located<std::string>, double>> thresholds;
-  bool significant = false;          // fail only if also significant (Mann-Whitney)
-  std::optional<double> alpha;       // significance level, in (0, 1)
-  double min_effect_seconds = 0;     // ignore regressions smaller than this, absolute
-  bool lenient_missing = false;      // a missing metric warns instead of failing
-  std::uint32_t confirm = 0;         // re-run failing cells this many times (ci)
+  bool significant = false;       // fail only if also significant (Mann-Whitney)
+  std::optional<double> alpha;    // significance level, in (0, 1)
+  double min_effect_seconds = 0;  // ignore regressions smaller than this, absolute
+  bool lenient_missing = false;   // a missing metric warns instead of failing
+  std::uint32_t confirm = 0;      // re-run failing cells this many times (ci)
 };
 
 // How repeats are scheduled: every repeat of a cell before the next cell, or repeat
@@ -69,11 +87,11 @@ struct GateSetting {
 enum class RunOrder { sequential, interleave };
 
 struct Suite {
-  std::filesystem::path file;  // as given on the command line
-  std::string name;            // default: the file's stem
+  std::filesystem::path file;                    // as given on the command line
+  std::string name;                              // default: the file's stem
   std::vector<Located<std::uint64_t>> datasets;  // default {1000}; each >= 1
-  std::uint32_t repeat = 1;    // >= 1; each repeat runs in a fresh worker process
-  std::uint32_t warmup = 0;    // untimed runs per cell before the repeats
+  std::uint32_t repeat = 1;                      // >= 1; each repeat runs in a fresh worker process
+  std::uint32_t warmup = 0;                      // untimed runs per cell before the repeats
   RunOrder order = RunOrder::sequential;
   std::optional<std::uint64_t> memory_limit_bytes;  // "512M"; none = unlimited
   std::optional<double> timeout_seconds;            // "10m"; none = unlimited
@@ -82,8 +100,9 @@ struct Suite {
   std::optional<std::filesystem::path> work_dir;    // parent of the per-run work directories
   // Also write the run in the storh `range` layout here (range/range.h); none = do not.
   std::optional<std::filesystem::path> range_output;
-  std::vector<EngineSetting> engines;               // in file order; at least one
+  std::vector<EngineSetting> engines;  // in file order; at least one
   GateSetting gate;
+  std::optional<LoadSetting> load;  // set: a load suite
 };
 
 }  // namespace storh::suite

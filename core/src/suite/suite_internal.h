@@ -83,5 +83,9 @@ class Reader {
 // Sections of a suite file other than the top-level scalars (parse_sections.cpp).
 void read_engines(Reader& reader, const toml::node& node, Suite& suite);
 void read_gate(Reader& reader, const toml::node& node, Suite& suite);
+// parse_load.cpp
+void read_load(Reader& reader, const toml::node& node, Suite& suite);
+void read_engine_load(Reader& reader, const toml::node& node, const std::string& engine_name,
+                      EngineSetting& engine);
 
 }  // namespace storh::suite::detail

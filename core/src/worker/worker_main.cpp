@@ -14,6 +14,7 @@
 #include "plugin/loader.h"
 #include "stats/stats.h"
 #include "worker/events.h"
+#include "worker/load_worker.h"
 
 namespace storh::worker {
 namespace {
@@ -237,8 +238,29 @@ int worker_main(const std::vector<std::string>& args) {
     for (const OperationSpec& op : info.operations) selected.insert(op.name);
   }
 
+  // A load cell: --load carries its configuration (load/config.h).
+  std::optional<load::LoadConfig> load_config;
+  if (const std::string text = get("load"); !text.empty()) {
+    const nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
+    if (parsed.is_discarded()) return fail_input("--load must be JSON");
+    Expected<load::LoadConfig> config = load::config_from_json(parsed);
+    if (!config) return fail_input(config.error());
+    load_config = *config;
+  }
+
   WorkerContext context(dataset, std::move(*params), get("work-dir"), selected);
   emit({{"event", "loaded"}});
+  if (load_config) {
+    std::vector<std::string> names;
+    std::string_view list = get("ops").empty() ? std::string_view() : flags->at("ops");
+    while (!list.empty()) {
+      const std::size_t comma = list.find(',');
+      names.emplace_back(list.substr(0, comma));
+      list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+    }
+    finish_worker(run_load_cell(**loaded, context, names, *load_config,
+                                [](const ordered_json& event) { emit(event); }));
+  }
   const Status status = engine.run(context);
   if (!status.ok()) {
     emit({{"event", "done"},
@@ -276,7 +298,11 @@ int describe_main(const std::vector<std::string>& args) {
     std::cerr << loaded.error() << '\n';
     return kExitBadInput;
   }
-  plugin::Description description{(*loaded)->manifest(), (*loaded)->engine().describe(), args[1]};
+  plugin::Description description{
+      (*loaded)->manifest(), (*loaded)->engine().describe(), args[1], {}};
+  if (Transactions* transactions = (*loaded)->transactions()) {
+    description.transactions = transactions->describe();
+  }
   std::cout << plugin::description_json(description)
                    .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
             << '\n';

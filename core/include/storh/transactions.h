@@ -1,0 +1,135 @@
+// storh/transactions.h: transactions an engine offers for load runs, pgbench-style.
+//
+// A load run has many clients. Each client first sets up, untimed (opens the store:
+// its "connection"), then all clients start together and the host calls
+// Client::run_transaction in a loop, timing every call. The host reports
+// transactions per second with and without the set-up, and the latency
+// distribution merged over the clients (docs/load.md).
+//
+// Optional and additive (plugin ABI 1.1): a plugin without transactions still runs
+// scenarios exactly as before. To offer them, define a Transactions class and add one
+// line to any translation unit of the plugin, for example a separate doc_load.cpp
+// next to the adapter doc_plugin.cpp:
+//
+//   STORH_TRANSACTIONS(storh_example::MyTransactions)
+//
+// which exports the factory storh_create_transactions. The host looks it up only in
+// plugins whose manifest says ABI minor >= 1.
+//
+// One repeat of a load cell, in a fresh worker process:
+//   1. the host makes one Transactions object and calls prepare(ctx) (untimed: load
+//      the dataset of ctx.dataset_size() records, the "scale");
+//   2. for each selected transaction type: every client calls open_client on its own
+//      thread, or in its own process forked from the worker (the suite says which),
+//      untimed; all clients then start together and run transactions until their
+//      count or the duration is reached; clients are destroyed, untimed;
+//   3. finish(ctx, ...) once, untimed: a last check of the store (e.g. every job
+//      enqueued was completed exactly once). An error fails the cell.
+//
+// Lifetime and threading: the Transactions object lives for the whole repeat and is
+// used from the worker's main thread, except open_client, which is called from every
+// client thread at once and so must be thread-safe. A Client is used by one thread
+// only. With process clients each process works on its own copy of the Transactions
+// object made by fork(): state changed in one client is not seen by another or by
+// finish(), so share state through the store, as real processes would.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <boost/dll/alias.hpp>
+
+#include "storh/engine.h"
+
+namespace storh {
+
+// One kind of transaction, e.g. "put_get" or "enqueue_claim_complete". Its metric is
+// "<engine>.<name>[clients=C,transactions=T]"; a suite selects transactions through
+// the engine's `operations` list.
+struct TransactionSpec {
+  std::string name;         // snake_case, unique within the engine
+  std::string description;  // one line: what one transaction does
+  // True when the transaction never changes the store (a read-only suite selects
+  // these). Informational: the host does not enforce it.
+  bool read_only = false;
+};
+
+// Who a client is. Plain data made by the host.
+struct ClientInfo {
+  std::uint32_t index = 0;   // 0 .. count - 1, unique within the cell
+  std::uint32_t count = 1;   // clients in the cell
+  bool own_process = false;  // true: this client runs in a process of its own
+};
+
+// One client: what a pgbench connection is to PostgreSQL.
+class Client {
+ public:
+  virtual ~Client() = default;
+
+  // Runs one transaction of type `type` (an index into Transactions::describe()).
+  // `sequence` counts this client's calls from 0 (warm-up calls included), so a
+  // client can make unique keys from (ClientInfo::index, sequence). Returns an
+  // error for a failed or wrong transaction: the host counts it as failed, keeps its
+  // message (the first one) and goes on; a cell with failed transactions fails.
+  // Must not throw (use storh::guarded).
+  virtual Status run_transaction(std::size_t type, std::uint64_t sequence) noexcept = 0;
+};
+
+// What a plugin implements to offer load runs.
+class Transactions {
+ public:
+  virtual ~Transactions() = default;
+
+  // The transaction types, in the order a load cell runs them. Must be cheap and
+  // must not touch the filesystem (the host calls it to validate suites).
+  virtual std::vector<TransactionSpec> describe() const noexcept = 0;
+
+  // Untimed, once per repeat before any client: create the store under
+  // ctx.work_dir() (shared by all clients) and load ctx.dataset_size() records.
+  // ctx.measure must not be called here. Default: nothing to prepare.
+  virtual Status prepare(RunContext& ctx) noexcept {
+    static_cast<void>(ctx);
+    return {};
+  }
+
+  // Untimed set-up of one client: open the store, as a connection would. On success
+  // stores a client in `out`. Called concurrently from every client thread.
+  virtual Status open_client(const RunContext& ctx, const ClientInfo& client,
+                             std::unique_ptr<Client>& out) noexcept = 0;
+
+  // Untimed, once per repeat after every client of every transaction type has
+  // finished: check the store. `succeeded` and `failed` count every transaction the
+  // clients ran (warm-up included, all types, all clients and processes).
+  virtual Status finish(RunContext& ctx, std::uint64_t succeeded, std::uint64_t failed) noexcept {
+    static_cast<void>(ctx);
+    static_cast<void>(succeeded);
+    static_cast<void>(failed);
+    return {};
+  }
+};
+
+// The factory behind storh_create_transactions. Must not throw: nullptr on failure.
+using TransactionsFactory = std::unique_ptr<Transactions>();
+
+inline constexpr const char* kTransactionsSymbol = "storh_create_transactions";
+// The first plugin ABI minor that may export kTransactionsSymbol.
+inline constexpr std::uint32_t kTransactionsAbiMinor = 1;
+
+}  // namespace storh
+
+// Exports the transactions factory for class `transactions_class` (default
+// constructible). At most once per plugin; may sit in any of its translation units.
+#define STORH_TRANSACTIONS(transactions_class)                                         \
+  namespace {                                                                          \
+  std::unique_ptr<::storh::Transactions> storh_detail_create_transactions() noexcept { \
+    try {                                                                              \
+      return std::make_unique<transactions_class>();                                   \
+    } catch (...) {                                                                    \
+      return nullptr;                                                                  \
+    }                                                                                  \
+  }                                                                                    \
+  }                                                                                    \
+  BOOST_DLL_ALIAS(storh_detail_create_transactions, storh_create_transactions)

@@ -1,0 +1,186 @@
+#include "load/client_loop.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cmath>
+#include <new>
+#include <thread>
+
+#include <fmt/format.h>
+
+namespace storh::load {
+namespace {
+
+constexpr auto kStartPoll = std::chrono::microseconds(200);
+
+std::size_t header_size() {
+  return (sizeof(SharedHeader) + alignof(LiveCounters) - 1) / alignof(LiveCounters) *
+         alignof(LiveCounters);
+}
+
+Clock::time_point at_ns(std::int64_t ns) {
+  return Clock::time_point(
+      std::chrono::duration_cast<Clock::duration>(std::chrono::nanoseconds(ns)));
+}
+
+// Calls the engine; a throwing engine is a failed transaction, not a dead client.
+Status call(Client& client, std::size_t type, std::uint64_t sequence) {
+  return guarded("transaction", [&] { return client.run_transaction(type, sequence); });
+}
+
+class Runner {
+ public:
+  Runner(const ClientJob& job, Client& client, ClientOutcome& out)
+      : job_(job), client_(client), out_(out), live_(job.shared->counters(job.info.index)) {}
+
+  void warm_up() {
+    const LoadConfig& c = job_.config;
+    for (std::uint64_t i = 0; i < c.warmup_transactions && !aborted(); ++i) untimed();
+    if (c.warmup_seconds > 0) {
+      const std::int64_t end = now_ns() + static_cast<std::int64_t>(c.warmup_seconds * 1e9);
+      while (now_ns() < end && !aborted()) untimed();
+    }
+  }
+
+  // Returns the common start, or 0 when the coordinator aborted.
+  std::int64_t wait_for_start() {
+    SharedHeader& header = job_.shared->header();
+    header.ready.fetch_add(1);
+    while (true) {
+      if (header.abort.load()) return 0;
+      if (const std::int64_t start = header.start_ns.load(); start != 0) return start;
+      std::this_thread::sleep_for(kStartPoll);
+    }
+  }
+
+  void timed(std::int64_t start) {
+    const LoadConfig& c = job_.config;
+    const std::optional<std::int64_t> deadline =
+        c.duration_seconds
+            ? std::optional(start + static_cast<std::int64_t>(*c.duration_seconds * 1e9))
+            : std::nullopt;
+    // Open loop: this client's share of the rate, clients staggered evenly.
+    double interval_ns = 0, offset_ns = 0;
+    if (c.rate) {
+      interval_ns = 1e9 * static_cast<double>(c.clients) / *c.rate;
+      offset_ns = 1e9 * static_cast<double>(job_.info.index) / *c.rate;
+    }
+    for (std::uint64_t i = 0;; ++i) {
+      if (c.transactions && i >= *c.transactions) break;
+      if (aborted()) break;
+      std::int64_t begin = now_ns();
+      if (c.rate) {
+        const auto intended = start + static_cast<std::int64_t>(std::llround(
+                                          offset_ns + interval_ns * static_cast<double>(i)));
+        if (deadline && intended >= *deadline) break;
+        if (begin < intended) {
+          std::this_thread::sleep_until(at_ns(intended));
+        }
+        // Latency counts from the intended start: time spent behind schedule is
+        // the queueing a slow engine would impose on its callers.
+        begin = intended;
+      } else if (deadline && begin >= *deadline) {
+        break;
+      }
+      ++out_.intended;
+      const Status status = call(client_, job_.type, sequence_++);
+      const std::int64_t end = now_ns();
+      out_.end_ns = end;
+      if (status.ok()) {
+        const std::int64_t ns = end - begin;
+        out_.latency.record(static_cast<double>(ns) / 1e9);
+        ++out_.processed;
+        live_.ok.fetch_add(1, std::memory_order_relaxed);
+        live_.latency_ns.fetch_add(static_cast<std::uint64_t>(ns), std::memory_order_relaxed);
+        const auto us = static_cast<std::uint64_t>(ns / 1000);
+        live_.latency_us2.fetch_add(us * us, std::memory_order_relaxed);
+      } else {
+        failed(status);
+      }
+      live_.done.fetch_add(1, std::memory_order_relaxed);
+    }
+    // A duration run with a rate intended every start before the deadline, run or not.
+    if (c.rate && deadline && interval_ns > 0) {
+      const double span = static_cast<double>(*deadline - start) - offset_ns;
+      const auto scheduled =
+          span > 0 ? static_cast<std::uint64_t>(std::ceil(span / interval_ns)) : 0;
+      out_.intended = std::max(out_.intended, scheduled);
+    }
+    if (out_.end_ns == 0) out_.end_ns = now_ns();
+  }
+
+ private:
+  bool aborted() const { return job_.shared->header().abort.load(std::memory_order_relaxed); }
+
+  void untimed() {
+    const Status status = call(client_, job_.type, sequence_++);
+    if (status.ok()) {
+      ++out_.warmup;
+    } else {
+      failed(status);
+    }
+  }
+
+  void failed(const Status& status) {
+    ++out_.failed;
+    if (out_.first_error.empty()) out_.first_error = status.message();
+  }
+
+  const ClientJob& job_;
+  Client& client_;
+  ClientOutcome& out_;
+  LiveCounters& live_;
+  std::uint64_t sequence_ = 0;
+};
+
+}  // namespace
+
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
+      .count();
+}
+
+SharedState::SharedState(std::uint32_t clients) : clients_(clients) {
+  size_ = header_size() + sizeof(LiveCounters) * clients;
+  void* memory = ::mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED) return;
+  memory_ = memory;
+  new (memory_) SharedHeader();
+  for (std::uint32_t c = 0; c < clients; ++c) new (&counters(c)) LiveCounters();
+}
+
+SharedState::~SharedState() {
+  if (memory_ != nullptr) ::munmap(memory_, size_);
+}
+
+LiveCounters& SharedState::counters(std::uint32_t client) {
+  auto* base = static_cast<char*>(memory_) + header_size();
+  return reinterpret_cast<LiveCounters*>(base)[client];
+}
+
+ClientOutcome run_client(const ClientJob& job) {
+  ClientOutcome out;
+  SharedHeader& header = job.shared->header();
+  std::unique_ptr<Client> client;
+  const std::int64_t open_start = now_ns();
+  Status opened = guarded(
+      "open_client", [&] { return job.transactions->open_client(*job.ctx, job.info, client); });
+  out.open_seconds = static_cast<double>(now_ns() - open_start) / 1e9;
+  if (opened.ok() && !client) opened = Status::error("open_client returned no client");
+  if (!opened.ok()) {
+    out.open_error = opened.message();
+    header.abort.store(true);  // the others must not wait for a start that never comes
+    header.ready.fetch_add(1);
+    header.finished.fetch_add(1);
+    return out;
+  }
+  Runner runner(job, *client, out);
+  runner.warm_up();
+  if (const std::int64_t start = runner.wait_for_start(); start != 0) runner.timed(start);
+  header.finished.fetch_add(1);
+  client.reset();  // closing is untimed, like a disconnect
+  return out;
+}
+
+}  // namespace storh::load

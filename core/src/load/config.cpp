@@ -1,0 +1,82 @@
+#include "load/config.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace storh::load {
+
+const char* client_mode_name(ClientMode mode) {
+  return mode == ClientMode::processes ? "processes" : "threads";
+}
+
+std::string duration_text(double seconds) {
+  return fmt::format("{}s", seconds);
+}
+
+std::vector<std::string> LoadConfig::qualifiers() const {
+  std::vector<std::string> list = {fmt::format("clients={}", clients)};
+  if (transactions) {
+    list.push_back(fmt::format("transactions={}", *transactions));
+  } else if (duration_seconds) {
+    list.push_back(fmt::format("duration={}", duration_text(*duration_seconds)));
+  }
+  return list;
+}
+
+std::string LoadConfig::amount_text() const {
+  if (transactions) return std::to_string(*transactions);
+  if (duration_seconds) return duration_text(*duration_seconds);
+  return "-";
+}
+
+nlohmann::ordered_json to_json(const LoadConfig& c) {
+  auto optional = [](const auto& value) {
+    return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
+  };
+  return {{"clients", c.clients},
+          {"mode", client_mode_name(c.mode)},
+          {"transactions_per_client", optional(c.transactions)},
+          {"duration_seconds", optional(c.duration_seconds)},
+          {"target_rate", optional(c.rate)},
+          {"warmup_transactions", c.warmup_transactions},
+          {"warmup_seconds", c.warmup_seconds},
+          {"progress_seconds", c.progress_seconds}};
+}
+
+Expected<LoadConfig> config_from_json(const nlohmann::json& j) {
+  LoadConfig c;
+  try {
+    c.clients = j.at("clients").get<std::uint32_t>();
+    const std::string mode = j.at("mode").get<std::string>();
+    if (mode != "threads" && mode != "processes") {
+      return Error{fmt::format("load: \"mode\" must be threads or processes, got \"{}\"", mode)};
+    }
+    c.mode = mode == "processes" ? ClientMode::processes : ClientMode::threads;
+    if (!j.at("transactions_per_client").is_null()) {
+      c.transactions = j.at("transactions_per_client").get<std::uint64_t>();
+    }
+    if (!j.at("duration_seconds").is_null()) {
+      c.duration_seconds = j.at("duration_seconds").get<double>();
+    }
+    if (!j.at("target_rate").is_null()) c.rate = j.at("target_rate").get<double>();
+    c.warmup_transactions = j.at("warmup_transactions").get<std::uint64_t>();
+    c.warmup_seconds = j.at("warmup_seconds").get<double>();
+    c.progress_seconds = j.at("progress_seconds").get<double>();
+  } catch (const nlohmann::json::exception& e) {
+    return Error{fmt::format("load: malformed configuration: {}", e.what())};
+  }
+  if (c.clients == 0) return Error{"load: \"clients\" must be >= 1"};
+  if (c.transactions.has_value() == c.duration_seconds.has_value()) {
+    return Error{"load: exactly one of \"transactions_per_client\" and \"duration_seconds\""};
+  }
+  if (c.duration_seconds && !(*c.duration_seconds > 0 && std::isfinite(*c.duration_seconds))) {
+    return Error{"load: \"duration_seconds\" must be > 0"};
+  }
+  if (c.rate && !(*c.rate > 0 && std::isfinite(*c.rate))) {
+    return Error{"load: \"target_rate\" must be > 0"};
+  }
+  return c;
+}
+
+}  // namespace storh::load

@@ -1,0 +1,57 @@
+// load/config.h: how one load cell runs (clients, how much work, pacing), as the plan
+// hands it to a worker and the result file records it. docs/load.md is the reference.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "util/expected.h"
+
+namespace storh::load {
+
+// Whether clients are threads of the worker or processes forked from it. Processes
+// are for engines whose promise is about processes (a queue shared by workers).
+enum class ClientMode { threads, processes };
+
+const char* client_mode_name(ClientMode mode);  // "threads", "processes"
+
+struct LoadConfig {
+  std::uint32_t clients = 1;  // >= 1
+  // Exactly one of the two bounds is set: transactions per client, or a duration
+  // (seconds) after which every client stops starting transactions.
+  std::optional<std::uint64_t> transactions;
+  std::optional<double> duration_seconds;
+  // Target rate, transactions per second of all clients together. Set: open loop,
+  // each client starts transactions on a fixed schedule (rate / clients per client,
+  // clients staggered) and latency is measured from the intended start, so a slow
+  // engine's queueing shows. Unset: closed loop, as fast as possible.
+  std::optional<double> rate;
+  // Untimed transactions per client before the timed start (counted in neither tps
+  // nor latency), and/or an untimed warm-up time per client.
+  std::uint64_t warmup_transactions = 0;
+  double warmup_seconds = 0;
+  ClientMode mode = ClientMode::threads;
+  // A progress event every this many seconds of the timed phase; 0: none.
+  double progress_seconds = 5;
+
+  // The qualifiers of the cell's metric keys: "clients=4", "transactions=100" or
+  // "duration=10s".
+  std::vector<std::string> qualifiers() const;
+  // "100" or "10s": the column label of the clients x transactions matrices.
+  std::string amount_text() const;
+
+  friend bool operator==(const LoadConfig&, const LoadConfig&) = default;
+};
+
+nlohmann::ordered_json to_json(const LoadConfig& config);
+// Reads to_json's form; the error names the bad key.
+Expected<LoadConfig> config_from_json(const nlohmann::json& json);
+
+// A duration as qualifiers and tables show it: "10s", "0.5s", "2m" is "120s".
+std::string duration_text(double seconds);
+
+}  // namespace storh::load

@@ -1,0 +1,39 @@
+// load/driver.h: one load phase: N clients (threads, or processes forked from the
+// worker) running one transaction type, coordinated so they start together, with
+// progress reports while they run. docs/load.md describes what is measured.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "load/config.h"
+#include "load/outcome.h"
+#include "storh/transactions.h"
+#include "util/expected.h"
+
+namespace storh::load {
+
+// One progress interval, as pgbench -P prints it.
+struct Progress {
+  double elapsed_seconds = 0;  // since the common start
+  double tps = 0;              // successful transactions per second in the interval
+  double latency_mean = 0;     // seconds, over the interval's successful transactions
+  double latency_stddev = 0;
+  std::uint64_t failed = 0;  // failed transactions in the interval
+};
+
+// "progress: 5.0 s, 1234.5 tps, lat 0.810 ms stddev 0.100" (+ ", 3 failed").
+std::string progress_line(const Progress& progress);
+
+using ProgressFn = std::function<void(const Progress&)>;
+
+// Runs the phase. Fails (returns an Error) when the clients could not run at all:
+// a client's open_client failed, a client process died, or threads, processes or
+// shared memory could not be made. Failed transactions are data in the outcome.
+// `on_progress` is called from the calling thread every config.progress_seconds.
+Expected<LoadOutcome> run_phase(Transactions& transactions, const RunContext& ctx, std::size_t type,
+                                const LoadConfig& config, const ProgressFn& on_progress);
+
+}  // namespace storh::load

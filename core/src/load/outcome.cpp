@@ -1,0 +1,120 @@
+#include "load/outcome.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace storh::load {
+
+void LatencyRecord::record(double seconds) {
+  histogram.record(seconds);
+  sum_squares += seconds * seconds;
+}
+
+void LatencyRecord::merge(const LatencyRecord& other) {
+  histogram.merge(other.histogram);
+  sum_squares += other.sum_squares;
+}
+
+double LatencyRecord::stddev() const {
+  const std::uint64_t n = histogram.count();
+  if (n < 2) return 0;
+  const double mean = histogram.mean();
+  const double count = static_cast<double>(n);
+  // Rounding can make the difference slightly negative for identical values.
+  const double variance = (sum_squares - count * mean * mean) / (count - 1);
+  return variance > 0 ? std::sqrt(variance) : 0;
+}
+
+namespace {
+
+nlohmann::json latency_json(const LatencyRecord& latency) {
+  return {{"histogram", latency.histogram.to_json()}, {"sum_squares", latency.sum_squares}};
+}
+
+Expected<LatencyRecord> latency_from_json(const nlohmann::json& json) {
+  Expected<stats::LatencyHistogram> histogram =
+      stats::LatencyHistogram::from_json(json.at("histogram"));
+  if (!histogram) return Error{histogram.error()};
+  LatencyRecord record;
+  record.histogram = std::move(*histogram);
+  record.sum_squares = json.at("sum_squares").get<double>();
+  return record;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const ClientOutcome& o) {
+  return {{"open_error", o.open_error},
+          {"open_seconds", o.open_seconds},
+          {"processed", o.processed},
+          {"failed", o.failed},
+          {"warmup", o.warmup},
+          {"intended", o.intended},
+          {"first_error", o.first_error},
+          {"end_ns", o.end_ns},
+          {"latency", latency_json(o.latency)}};
+}
+
+Expected<ClientOutcome> client_outcome_from_json(const nlohmann::json& j) {
+  try {
+    ClientOutcome o;
+    o.open_error = j.at("open_error").get<std::string>();
+    o.open_seconds = j.at("open_seconds").get<double>();
+    o.processed = j.at("processed").get<std::uint64_t>();
+    o.failed = j.at("failed").get<std::uint64_t>();
+    o.warmup = j.at("warmup").get<std::uint64_t>();
+    o.intended = j.at("intended").get<std::uint64_t>();
+    o.first_error = j.at("first_error").get<std::string>();
+    o.end_ns = j.at("end_ns").get<std::int64_t>();
+    Expected<LatencyRecord> latency = latency_from_json(j.at("latency"));
+    if (!latency) return Error{latency.error()};
+    o.latency = std::move(*latency);
+    return o;
+  } catch (const nlohmann::json::exception& e) {
+    return Error{fmt::format("client outcome: {}", e.what())};
+  }
+}
+
+double LoadOutcome::tps_excluding_setup() const {
+  return run_seconds > 0 ? static_cast<double>(processed) / run_seconds : 0;
+}
+
+double LoadOutcome::tps_including_setup() const {
+  const double total = setup_seconds + run_seconds;
+  return total > 0 ? static_cast<double>(processed) / total : 0;
+}
+
+nlohmann::json to_json(const LoadOutcome& o) {
+  return {{"clients", o.clients},
+          {"intended", o.intended ? nlohmann::json(*o.intended) : nlohmann::json(nullptr)},
+          {"processed", o.processed},
+          {"failed", o.failed},
+          {"warmup", o.warmup},
+          {"first_error", o.first_error},
+          {"setup_seconds", o.setup_seconds},
+          {"run_seconds", o.run_seconds},
+          {"latency", latency_json(o.latency)}};
+}
+
+Expected<LoadOutcome> load_outcome_from_json(const nlohmann::json& j) {
+  try {
+    LoadOutcome o;
+    o.clients = j.at("clients").get<std::uint32_t>();
+    if (!j.at("intended").is_null()) o.intended = j.at("intended").get<std::uint64_t>();
+    o.processed = j.at("processed").get<std::uint64_t>();
+    o.failed = j.at("failed").get<std::uint64_t>();
+    o.warmup = j.at("warmup").get<std::uint64_t>();
+    o.first_error = j.at("first_error").get<std::string>();
+    o.setup_seconds = j.at("setup_seconds").get<double>();
+    o.run_seconds = j.at("run_seconds").get<double>();
+    Expected<LatencyRecord> latency = latency_from_json(j.at("latency"));
+    if (!latency) return Error{latency.error()};
+    o.latency = std::move(*latency);
+    return o;
+  } catch (const nlohmann::json::exception& e) {
+    return Error{fmt::format("load outcome: {}", e.what())};
+  }
+}
+
+}  // namespace storh::load

@@ -1,0 +1,69 @@
+// load/outcome.h: what one client, and one load phase (all clients of one
+// transaction type in one repeat), measured. A worker sends a LoadOutcome to the
+// host as JSON; process clients send their ClientOutcome to the worker the same way.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "stats/stats.h"
+#include "util/expected.h"
+
+namespace storh::load {
+
+// Latencies of the successful timed transactions: the histogram for percentiles,
+// plus the exact sum of squares (seconds^2) for the standard deviation.
+struct LatencyRecord {
+  stats::LatencyHistogram histogram;
+  double sum_squares = 0;
+
+  void record(double seconds);
+  void merge(const LatencyRecord& other);
+  // Sample standard deviation (n - 1), seconds; 0 below two values.
+  double stddev() const;
+};
+
+struct ClientOutcome {
+  std::string open_error;       // set when open_client failed: the client ran nothing
+  double open_seconds = 0;      // time open_client took
+  std::uint64_t processed = 0;  // successful timed transactions
+  std::uint64_t failed = 0;     // failed transactions, warm-up included
+  std::uint64_t warmup = 0;     // successful warm-up transactions
+  std::uint64_t intended = 0;   // timed transactions the schedule asked for
+  std::string first_error;
+  std::int64_t end_ns = 0;  // steady clock when the last timed transaction ended
+  LatencyRecord latency;
+};
+
+nlohmann::json to_json(const ClientOutcome& outcome);
+Expected<ClientOutcome> client_outcome_from_json(const nlohmann::json& json);
+
+// One load phase: every client of one transaction type, one repeat.
+struct LoadOutcome {
+  std::uint32_t clients = 0;
+  // Intended timed transactions: clients x transactions; in a duration run with a
+  // target rate, the schedule's starts before the end; without a rate, nullopt
+  // (as many as fit).
+  std::optional<std::uint64_t> intended;
+  std::uint64_t processed = 0;
+  std::uint64_t failed = 0;
+  std::uint64_t warmup = 0;  // successful warm-up transactions
+  std::string first_error;
+  // Set-up: the slowest client's open_client (clients open in parallel).
+  double setup_seconds = 0;
+  // Timed phase: the common start to the last client's last transaction.
+  double run_seconds = 0;
+  LatencyRecord latency;
+
+  // processed / run_seconds, and processed / (setup_seconds + run_seconds).
+  double tps_excluding_setup() const;
+  double tps_including_setup() const;
+};
+
+nlohmann::json to_json(const LoadOutcome& outcome);
+Expected<LoadOutcome> load_outcome_from_json(const nlohmann::json& json);
+
+}  // namespace storh::load

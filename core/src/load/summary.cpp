@@ -1,0 +1,74 @@
+#include "load/summary.h"
+
+#include <cmath>
+
+#include "stats/stats.h"
+
+namespace storh::load {
+
+std::optional<result::LoadLatency> load_latency(const LatencyRecord& latency) {
+  const stats::LatencyHistogram& h = latency.histogram;
+  if (h.count() == 0) return std::nullopt;
+  result::LoadLatency l;
+  l.count = h.count();
+  l.mean = h.mean();
+  l.stddev = latency.stddev();
+  l.min = h.min();
+  l.max = h.max();
+  auto percentile = [&](double q) -> std::optional<double> {
+    if (h.count() < stats::min_count_for_percentile(q)) return std::nullopt;
+    return h.percentile(q);
+  };
+  l.p50 = percentile(0.5);
+  l.p95 = percentile(0.95);
+  l.p99 = percentile(0.99);
+  l.p999 = percentile(0.999);
+  return l;
+}
+
+result::LoadResult summarize_load(const LoadConfig& config,
+                                  const std::vector<LoadOutcome>& repeats) {
+  result::LoadResult r;
+  r.clients = config.clients;
+  r.mode = client_mode_name(config.mode);
+  r.transactions_per_client = config.transactions;
+  r.duration_seconds = config.duration_seconds;
+  r.target_rate = config.rate;
+  LatencyRecord latency;
+  std::vector<double> tps;
+  double including = 0;
+  bool all_intended = !repeats.empty();
+  std::uint64_t intended = 0;
+  for (const LoadOutcome& o : repeats) {
+    result::LoadRepeat repeat;
+    repeat.processed = o.processed;
+    repeat.intended = o.intended;
+    repeat.failed = o.failed;
+    repeat.setup_seconds = o.setup_seconds;
+    repeat.run_seconds = o.run_seconds;
+    repeat.tps_including_setup = o.tps_including_setup();
+    repeat.tps_excluding_setup = o.tps_excluding_setup();
+    r.repeats.push_back(repeat);
+    r.processed += o.processed;
+    r.failed += o.failed;
+    if (o.intended) {
+      intended += *o.intended;
+    } else {
+      all_intended = false;
+    }
+    tps.push_back(repeat.tps_excluding_setup);
+    including += repeat.tps_including_setup;
+    latency.merge(o.latency);
+  }
+  if (all_intended) r.intended = intended;
+  if (!repeats.empty()) {
+    const result::Summary summary = stats::summarize(tps);
+    r.tps_excluding_setup = summary.mean;
+    r.tps_stddev = summary.stddev;
+    r.tps_including_setup = including / static_cast<double>(repeats.size());
+  }
+  r.latency = load_latency(latency);
+  return r;
+}
+
+}  // namespace storh::load

@@ -1,0 +1,22 @@
+// load/summary.h: from the repeats of a load cell to its block in the result file.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "load/config.h"
+#include "load/outcome.h"
+#include "result/result.h"
+
+namespace storh::load {
+
+// The latency block: count, mean, stddev, min and max always; each percentile only
+// when min_count_for_percentile allows it. nullopt for no transactions.
+std::optional<result::LoadLatency> load_latency(const LatencyRecord& latency);
+
+// Precondition: at least one repeat. tps values are means over the repeats; intended
+// sums only when every repeat has one.
+result::LoadResult summarize_load(const LoadConfig& config,
+                                  const std::vector<LoadOutcome>& repeats);
+
+}  // namespace storh::load

@@ -1,0 +1,221 @@
+#include "report/load_section.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "load/config.h"
+#include "report/format.h"
+#include "report/table.h"
+
+namespace storh::report {
+namespace {
+
+using result::LoadResult;
+using result::Metric;
+
+constexpr const char* kAbsent = "-";
+
+// The metric key's label without the engine and the load qualifiers:
+// "doc.put_get[n=1000,clients=4,transactions=100]" -> "put_get[n=1000]".
+std::string group_label(const Metric& metric) {
+  std::string label = metric.operation;
+  const std::size_t open = metric.key.find('[');
+  if (open == std::string::npos) return label;
+  std::string inner = metric.key.substr(open + 1, metric.key.size() - open - 2);
+  std::vector<std::string> kept;
+  std::size_t start = 0;
+  while (start <= inner.size()) {
+    const std::size_t comma = std::min(inner.find(',', start), inner.size());
+    const std::string part = inner.substr(start, comma - start);
+    if (!part.starts_with("clients=") && !part.starts_with("transactions=") &&
+        !part.starts_with("duration=")) {
+      kept.push_back(part);
+    }
+    start = comma + 1;
+  }
+  if (!kept.empty()) label += fmt::format("[{}]", fmt::join(kept, ","));
+  return label;
+}
+
+// A column of the matrix: transactions per client, or a duration; sorted by value.
+struct Amount {
+  bool is_duration = false;
+  double value = 0;
+  auto operator<=>(const Amount&) const = default;
+};
+
+Amount amount_of(const LoadResult& load) {
+  if (load.transactions_per_client) {
+    return {false, static_cast<double>(*load.transactions_per_client)};
+  }
+  return {true, load.duration_seconds.value_or(0)};
+}
+
+std::string amount_text(const Amount& amount) {
+  return amount.is_duration ? load::duration_text(amount.value)
+                            : fmt::format("{}", static_cast<std::uint64_t>(amount.value));
+}
+
+struct Group {
+  std::string label;
+  std::map<std::pair<std::uint32_t, Amount>, const Metric*> cells;
+  std::set<std::uint32_t> clients;
+  std::set<Amount> amounts;
+  std::size_t repeats = 0;
+};
+
+using CellText = std::function<std::string(const LoadResult&)>;
+
+struct MetricColumn {
+  std::string name;
+  CellText text;
+};
+
+std::string seconds_or_absent(const std::optional<double>& value) {
+  return value ? format_seconds(*value) : kAbsent;
+}
+
+std::string latency_text(
+    const LoadResult& load,
+    const std::function<std::optional<double>(const result::LoadLatency&)>& get) {
+  return load.latency ? seconds_or_absent(get(*load.latency)) : kAbsent;
+}
+
+std::vector<MetricColumn> metric_columns(const std::vector<Group>& groups) {
+  using L = result::LoadLatency;
+  std::vector<MetricColumn> list = {
+      {"tps excluding set-up",
+       [](const LoadResult& l) { return fmt::format("{:.1f}", l.tps_excluding_setup); }},
+      {"tps including set-up",
+       [](const LoadResult& l) { return fmt::format("{:.1f}", l.tps_including_setup); }},
+      {"latency mean",
+       [](const LoadResult& l) {
+         return latency_text(l, [](const L& t) { return std::optional(t.mean); });
+       }},
+      {"latency stddev",
+       [](const LoadResult& l) {
+         return latency_text(l, [](const L& t) { return std::optional(t.stddev); });
+       }},
+      {"latency p50",
+       [](const LoadResult& l) { return latency_text(l, [](const L& t) { return t.p50; }); }},
+      {"latency p95",
+       [](const LoadResult& l) { return latency_text(l, [](const L& t) { return t.p95; }); }},
+      {"latency p99",
+       [](const LoadResult& l) { return latency_text(l, [](const L& t) { return t.p99; }); }},
+      {"latency p99.9",
+       [](const LoadResult& l) { return latency_text(l, [](const L& t) { return t.p999; }); }},
+      {"latency max",
+       [](const LoadResult& l) {
+         return latency_text(l, [](const L& t) { return std::optional(t.max); });
+       }},
+  };
+  bool short_of_intended = false, failed = false;
+  for (const Group& group : groups) {
+    for (const auto& [position, metric] : group.cells) {
+      const LoadResult& l = *metric->load;
+      if (l.intended && l.processed < *l.intended) short_of_intended = true;
+      if (l.failed > 0) failed = true;
+    }
+  }
+  if (short_of_intended) {
+    list.push_back({"processed of intended", [](const LoadResult& l) {
+                      return l.intended ? fmt::format("{}/{}", l.processed, *l.intended)
+                                        : std::to_string(l.processed);
+                    }});
+  }
+  if (failed) {
+    list.push_back({"failed", [](const LoadResult& l) { return std::to_string(l.failed); }});
+  }
+  return list;
+}
+
+std::vector<Group> groups_of(const std::vector<const Metric*>& metrics) {
+  std::vector<Group> groups;
+  for (const Metric* metric : metrics) {
+    if (!metric->load) continue;
+    const std::string label = group_label(*metric);
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const Group& g) { return g.label == label; });
+    if (it == groups.end()) it = groups.insert(groups.end(), Group{label, {}, {}, {}, 0});
+    const Amount amount = amount_of(*metric->load);
+    it->cells[{metric->load->clients, amount}] = metric;
+    it->clients.insert(metric->load->clients);
+    it->amounts.insert(amount);
+    it->repeats = std::max(it->repeats, metric->load->repeats.size());
+  }
+  return groups;
+}
+
+report::Rows rows_of(const Group& group, const MetricColumn& column) {
+  report::Rows rows;
+  for (std::uint32_t clients : group.clients) {
+    std::vector<std::string> row = {std::to_string(clients)};
+    for (const Amount& amount : group.amounts) {
+      const auto cell = group.cells.find({clients, amount});
+      row.push_back(cell == group.cells.end() ? kAbsent : column.text(*cell->second->load));
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::vector<Column> columns_of(const Group& group) {
+  const bool durations = !group.amounts.empty() && group.amounts.begin()->is_duration;
+  std::vector<Column> columns = {
+      {durations ? "clients \\ duration" : "clients \\ transactions", Align::left}};
+  for (const Amount& amount : group.amounts) columns.push_back({amount_text(amount), Align::right});
+  return columns;
+}
+
+std::string indent(const std::string& text, std::size_t spaces) {
+  std::string out;
+  const std::string pad(spaces, ' ');
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    out += pad + text.substr(start, end - start + 1);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string heading(const Group& group) {
+  const bool durations = !group.amounts.empty() && group.amounts.begin()->is_duration;
+  return fmt::format("{}: clients x {} (repeats: {})", group.label,
+                     durations ? "duration" : "transactions per client", group.repeats);
+}
+
+}  // namespace
+
+std::string load_section(const std::string& engine, const std::vector<const Metric*>& metrics,
+                         ReportFormat format) {
+  const std::vector<Group> groups = groups_of(metrics);
+  if (groups.empty()) return "";
+  const std::vector<MetricColumn> columns = metric_columns(groups);
+  std::string out;
+  for (const Group& group : groups) {
+    if (format == ReportFormat::text) {
+      out += fmt::format("  {}\n", heading(group));
+      for (const MetricColumn& column : columns) {
+        out += fmt::format("    {}\n", column.name);
+        out += indent(text_table(columns_of(group), rows_of(group, column)), 6);
+      }
+    } else {
+      out += fmt::format("### {}.{}\n\n", engine, markdown_cell(heading(group)));
+      for (const MetricColumn& column : columns) {
+        out += fmt::format("**{}**\n\n", column.name);
+        out += markdown_table(columns_of(group), rows_of(group, column));
+        out += '\n';
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace storh::report

@@ -1,0 +1,71 @@
+#include "worker/load_worker.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "load/driver.h"
+#include "worker/events.h"
+
+namespace storh::worker {
+namespace {
+
+int finish_failed(const EmitFn& emit, const std::string& op, const std::string& message) {
+  emit({{"event", "fail"}, {"op", op}, {"message", message}});
+  emit({{"event", "done"}, {"ok", false}, {"op", op}, {"message", message}});
+  return kExitFailed;
+}
+
+}  // namespace
+
+int run_load_cell(plugin::LoadedPlugin& loaded, RunContext& ctx,
+                  const std::vector<std::string>& selected, const load::LoadConfig& config,
+                  const EmitFn& emit) {
+  Transactions* transactions = loaded.transactions();
+  if (transactions == nullptr) {
+    return finish_failed(emit, "", "the plugin offers no transactions (storh/transactions.h)");
+  }
+  const std::vector<TransactionSpec> specs = transactions->describe();
+  std::vector<std::size_t> types;
+  for (std::size_t t = 0; t < specs.size(); ++t) {
+    if (selected.empty() ||
+        std::find(selected.begin(), selected.end(), specs[t].name) != selected.end()) {
+      types.push_back(t);
+    }
+  }
+  if (types.empty()) return finish_failed(emit, "", "no selected transaction type exists");
+
+  emit({{"event", "begin"}, {"op", "prepare"}});
+  const Status prepared = guarded("prepare", [&] { return transactions->prepare(ctx); });
+  if (!prepared.ok()) return finish_failed(emit, "prepare", prepared.message());
+
+  std::uint64_t succeeded = 0, failed = 0;
+  std::string first_failure, first_failure_op;
+  for (std::size_t type : types) {
+    const std::string& op = specs[type].name;
+    emit({{"event", "begin"}, {"op", op}});
+    const load::ProgressFn on_progress = [&](const load::Progress& progress) {
+      emit({{"event", "load_progress"}, {"op", op}, {"line", load::progress_line(progress)}});
+    };
+    Expected<load::LoadOutcome> outcome =
+        load::run_phase(*transactions, ctx, type, config, on_progress);
+    if (!outcome) return finish_failed(emit, op, fmt::format("{}: {}", op, outcome.error()));
+    emit({{"event", "load"}, {"op", op}, {"outcome", load::to_json(*outcome)}});
+    succeeded += outcome->processed + outcome->warmup;
+    failed += outcome->failed;
+    if (outcome->failed > 0 && first_failure.empty()) {
+      first_failure_op = op;
+      first_failure = fmt::format("{}: {} transaction(s) failed; first: {}", op, outcome->failed,
+                                  outcome->first_error);
+    }
+  }
+  emit({{"event", "begin"}, {"op", "finish"}});
+  const Status finished =
+      guarded("finish", [&] { return transactions->finish(ctx, succeeded, failed); });
+  if (!first_failure.empty()) return finish_failed(emit, first_failure_op, first_failure);
+  if (!finished.ok()) return finish_failed(emit, "finish", finished.message());
+  emit({{"event", "done"}, {"ok", true}});
+  return kExitOk;
+}
+
+}  // namespace storh::worker

@@ -1,0 +1,31 @@
+// worker/load_worker.h: the worker's side of a load cell (docs/load.md). Events, in
+// addition to worker/events.h's:
+//
+//   {"event":"load_progress","op":"put_get","line":"progress: 5.0 s, ..."}
+//   {"event":"load","op":"put_get","outcome":{...load::LoadOutcome...}}
+//
+// A phase with failed transactions sends its "load" event (the numbers are data)
+// and then "fail", so the cell fails with the first error.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "load/config.h"
+#include "plugin/loader.h"
+#include "storh/engine.h"
+
+namespace storh::worker {
+
+using EmitFn = std::function<void(const nlohmann::ordered_json&)>;
+
+// prepare, one phase per selected transaction type (describe() order), finish.
+// `selected` empty means every type. Returns the worker's exit code; emits "done".
+int run_load_cell(plugin::LoadedPlugin& loaded, RunContext& ctx,
+                  const std::vector<std::string>& selected, const load::LoadConfig& config,
+                  const EmitFn& emit);
+
+}  // namespace storh::worker

@@ -1,0 +1,210 @@
+// Load runs end to end: suites with [load] through run_cli, workers and their
+// clients (threads or processes) as real processes, using the slow_tx fixture.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "test_support.h"
+
+using storh::test::cli;
+using storh::test::contains;
+using storh::test::ScratchDir;
+
+namespace {
+
+const std::string kFixturePath = std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR;
+
+struct LoadRun {
+  storh::test::CliResult cli;
+  nlohmann::json result;
+};
+
+// Writes `load` ([load] body) and `engine` (the [engines.slow_tx] body) as a suite,
+// runs it and reads the result file.
+LoadRun run_load(const ScratchDir& dir, const std::string& load, const std::string& engine,
+                 const std::vector<std::string>& extra = {}) {
+  const auto suite = dir / "load.toml";
+  storh::test::write_text(suite, "name = \"load\"\ntimeout = \"60s\"\n[load]\nprogress = 0\n" +
+                                     load + "\n[engines.slow_tx]\n" + engine + "\n");
+  const auto output = dir / "load.json";
+  std::vector<std::string> args = {suite.string(), kFixturePath, "--output=" + output.string(),
+                                   "--work-dir=" + (dir / "work").string()};
+  args.insert(args.end(), extra.begin(), extra.end());
+  LoadRun run;
+  run.cli = cli(args);
+  if (std::filesystem::exists(output)) {
+    run.result = nlohmann::json::parse(storh::test::read_text(output));
+  }
+  return run;
+}
+
+const nlohmann::json& metric(const nlohmann::json& result, const std::string& key) {
+  for (const nlohmann::json& m : result["metrics"]) {
+    if (m["key"] == key) return m;
+  }
+  FAIL("no metric " << key << " in " << result["metrics"].dump());
+  static const nlohmann::json kNone;
+  return kNone;
+}
+
+}  // namespace
+
+TEST_CASE("load cli: open-loop latency counts from the intended start, so queueing shows",
+          "[load][cli]") {
+  // 1 client asked for 1000 tps by an engine that needs >= 2 ms per transaction:
+  // transaction i is intended at i ms and cannot end before 2(i+1) ms, so its
+  // latency is at least i + 2 ms whatever the machine's speed.
+  ScratchDir dir;
+  const auto open = run_load(dir, "transactions = 40\nrate = 1000",
+                             "operations = [\"sleep\"]\nparams = { delay_us = 2000 }");
+  INFO(open.cli.out << open.cli.err);
+  REQUIRE(open.cli.code == 0);
+  const auto& open_load = metric(open.result, "slow_tx.sleep[clients=1,transactions=40]")["load"];
+  CHECK(open_load["target_rate"] == 1000.0);
+  CHECK(open_load["processed"] == 40);
+  CHECK(open_load["intended"] == 40);
+  CHECK(open_load["latency"]["p50"].get<double>() >= 0.020);
+  CHECK(open_load["latency"]["max"].get<double>() >= 0.041);
+
+  // Closed loop, the same engine: each transaction's own time only.
+  ScratchDir closed_dir;
+  const auto closed = run_load(closed_dir, "transactions = 40",
+                               "operations = [\"sleep\"]\nparams = { delay_us = 2000 }");
+  REQUIRE(closed.cli.code == 0);
+  const auto& closed_load =
+      metric(closed.result, "slow_tx.sleep[clients=1,transactions=40]")["load"];
+  CHECK(closed_load["target_rate"].is_null());
+  CHECK(closed_load["latency"]["min"].get<double>() >= 0.002);
+  CHECK(closed_load["latency"]["p50"].get<double>() <
+        open_load["latency"]["p50"].get<double>() / 2);
+}
+
+TEST_CASE("load cli: a duration-bound run stops on time", "[load][cli]") {
+  ScratchDir dir;
+  const auto run = run_load(dir, "clients = 2\nduration = \"0.5s\"",
+                            "operations = [\"sleep\"]\nparams = { delay_us = 1000 }");
+  INFO(run.cli.out << run.cli.err);
+  REQUIRE(run.cli.code == 0);
+  const auto& m = metric(run.result, "slow_tx.sleep[clients=2,duration=0.5s]");
+  const auto& load = m["load"];
+  CHECK(load["duration_seconds"] == 0.5);
+  CHECK(load["intended"].is_null());
+  const double seconds = load["repeats"][0]["run_seconds"].get<double>();
+  // No transaction starts after the deadline; the last one started before it ends
+  // within one transaction (1 ms) plus scheduling noise.
+  CHECK(seconds >= 0.5);
+  CHECK(seconds < 0.5 + 0.4);
+  CHECK(load["processed"].get<std::uint64_t>() > 10);
+  CHECK(load["processed"].get<std::uint64_t>() <= 2 * 500);
+}
+
+TEST_CASE("load cli: process clients claim every token exactly once", "[load][cli]") {
+  ScratchDir dir;
+  const auto run = run_load(dir, "clients = 4\ntransactions = 50\nwarmup = 3\nmode = \"processes\"",
+                            "operations = [\"claim\"]\nparams = { expect_processes = true }");
+  INFO(run.cli.out << run.cli.err);
+  REQUIRE(run.cli.code == 0);  // finish() checked tokens and one process per client
+  const auto& load = metric(run.result, "slow_tx.claim[clients=4,transactions=50]")["load"];
+  CHECK(load["mode"] == "processes");
+  CHECK(load["processed"] == 200);
+  CHECK(load["failed"] == 0);
+  CHECK(load["latency"]["count"] == 200);
+}
+
+TEST_CASE("load cli: thread clients share the worker process", "[load][cli]") {
+  ScratchDir dir;
+  const auto threads = run_load(dir, "clients = 3\ntransactions = 20",
+                                "operations = [\"claim\"]\nparams = { expect_processes = true }");
+  // finish() finds three clients in one process: the expectation is not met.
+  CHECK(threads.cli.code == 1);
+  REQUIRE(threads.result["failures"].size() == 1);
+  CHECK(contains(threads.result["failures"][0]["message"].get<std::string>(),
+                 "3 clients ran in 1 process(es)"));
+}
+
+TEST_CASE("load cli: failed transactions are counted, and fail the cell", "[load][cli]") {
+  ScratchDir dir;
+  const auto run = run_load(dir, "clients = 2\ntransactions = 10",
+                            "operations = [\"sleep\"]\nparams = { fail_every = 5 }");
+  CHECK(run.cli.code == 1);
+  const auto& load = metric(run.result, "slow_tx.sleep[clients=2,transactions=10]")["load"];
+  CHECK(load["processed"] == 16);
+  CHECK(load["intended"] == 20);
+  CHECK(load["failed"] == 4);
+  REQUIRE(run.result["failures"].size() == 1);
+  const auto& failure = run.result["failures"][0];
+  CHECK(failure["kind"] == "failed");
+  CHECK(failure["operation"] == "sleep");
+  CHECK(contains(failure["message"].get<std::string>(), "4 transaction(s) failed"));
+  CHECK(contains(failure["message"].get<std::string>(), "failing as asked"));
+  CHECK(contains(run.cli.out, "processed of intended"));
+}
+
+TEST_CASE("load cli: a client that cannot open fails the cell with its message", "[load][cli]") {
+  ScratchDir dir;
+  const auto run = run_load(dir, "clients = 3\ntransactions = 5",
+                            "operations = [\"sleep\"]\nparams = { open_fails = true }");
+  CHECK(run.cli.code == 1);
+  REQUIRE(run.result["failures"].size() == 1);
+  CHECK(contains(run.result["failures"][0]["message"].get<std::string>(),
+                 "client 1: open_client failed: client 1 refuses to open"));
+  CHECK(run.result["metrics"].empty());
+}
+
+TEST_CASE("load cli: a clients x transactions matrix in the report and in compare", "[load][cli]") {
+  ScratchDir dir;
+  const auto run = run_load(dir, "clients = [1, 2]\ntransactions = [3, 5]",
+                            "operations = [\"sleep\"]", {"--repeat=2"});
+  INFO(run.cli.out << run.cli.err);
+  REQUIRE(run.cli.code == 0);
+  CHECK(run.result["metrics"].size() == 4);
+  const auto& cell = metric(run.result, "slow_tx.sleep[clients=2,transactions=5]");
+  CHECK(cell["samples"].size() == 2);
+  CHECK(cell["samples"][0]["items"] == 10);
+  CHECK(cell["load"]["repeats"].size() == 2);
+  CHECK(cell["load"]["processed"] == 20);
+  CHECK(cell["rate"]["per_second"] == cell["load"]["tps_excluding_setup"]);
+  CHECK(contains(run.cli.out, "sleep: clients x transactions per client (repeats: 2)"));
+  CHECK(contains(run.cli.out, "clients \\ transactions  3  "));
+
+  // Two "versions" side by side: compare reads load cells as tps, more is better.
+  const auto copy = dir / "again.json";
+  std::filesystem::copy_file(dir / "load.json", copy);
+  const auto compared =
+      cli({"compare", (dir / "load.json").string(), copy.string(), (dir / "load.json").string()});
+  INFO(compared.out << compared.err);
+  CHECK(compared.code == 0);
+  CHECK(contains(compared.out, "slow_tx.sleep[clients=2,transactions=5]"));
+  CHECK(contains(compared.out, "x1.000"));
+}
+
+TEST_CASE("load cli: an engine without transactions is refused by a load suite", "[load][cli]") {
+  ScratchDir dir;
+  const auto suite = dir / "bad.toml";
+  storh::test::write_text(suite, "[load]\ntransactions = 5\n\n[engines.misbehave]\n");
+  const auto run = cli({"validate", suite.string(), kFixturePath});
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "bad.toml:4:10: engine \"misbehave\" offers no transactions"));
+}
+
+TEST_CASE("load cli: progress lines every interval, only on a terminal", "[load][cli]") {
+  ScratchDir dir;
+  const auto suite = dir / "progress.toml";
+  storh::test::write_text(suite,
+                          "[load]\nclients = 2\nduration = \"0.7s\"\nprogress = \"0.2s\"\n"
+                          "[engines.slow_tx]\noperations = [\"sleep\"]\n"
+                          "params = { delay_us = 500 }\n");
+  const std::vector<std::string> args = {suite.string(), kFixturePath,
+                                         "--output=" + (dir / "p.json").string(),
+                                         "--work-dir=" + (dir / "work").string()};
+  std::ostringstream out, err;
+  storh::cli::CliEnvironment terminal{STORH_TEST_HOST, true};
+  REQUIRE(storh::cli::run_cli(args, out, err, terminal) == 0);
+  INFO(err.str());
+  CHECK(contains(err.str(), "slow_tx clients=2 duration=0.7s: sleep: progress: 0.2 s, "));
+  CHECK(contains(err.str(), " tps, lat "));
+  CHECK(contains(err.str(), " ms stddev "));
+
+  const auto quiet = cli(args);  // not a terminal
+  CHECK(quiet.code == 0);
+  CHECK_FALSE(contains(quiet.err, "progress:"));
+}

@@ -1,0 +1,139 @@
+// A load run in the result file, the report's clients x transactions matrices
+// (golden files tests/fixtures/golden/load-report.*; STORH_UPDATE_GOLDEN=1 rewrites
+// them) and compare's view of load cells.
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <catch2/catch.hpp>
+
+#include "compare/comparable.h"
+#include "compare_fixtures.h"
+#include "report/report.h"
+#include "result/json.h"
+
+using namespace storh;
+using storh::test::matches_golden;
+
+namespace {
+
+// One cell of doc.put_get: `tps` per repeat (excluding set-up), 0.1 s set-up.
+result::Metric load_metric(std::uint32_t clients, std::uint64_t transactions,
+                           std::vector<double> tps, double latency_ms) {
+  result::Metric m;
+  m.key = fmt::format("doc.put_get[clients={},transactions={}]", clients, transactions);
+  m.engine = "doc";
+  m.operation = "put_get";
+  m.dataset = 1000;
+  m.unit = "transactions";
+  result::LoadResult load;
+  load.clients = clients;
+  load.transactions_per_client = transactions;
+  const std::uint64_t processed = clients * transactions;
+  double sum = 0, including = 0;
+  for (double t : tps) {
+    const double seconds = static_cast<double>(processed) / t;
+    m.samples.push_back({seconds, processed});
+    const double items = static_cast<double>(processed);
+    result::LoadRepeat r{processed, processed, 0, 0.1, seconds, items / (seconds + 0.1), t};
+    load.repeats.push_back(r);
+    load.processed += processed;
+    sum += t;
+    including += r.tps_including_setup;
+  }
+  load.intended = load.processed;
+  load.tps_excluding_setup = sum / static_cast<double>(tps.size());
+  load.tps_including_setup = including / static_cast<double>(tps.size());
+  load.tps_stddev = 1.5;
+  result::LoadLatency latency;
+  latency.count = load.processed;
+  latency.mean = latency_ms / 1e3;
+  latency.stddev = latency_ms / 1e4;
+  latency.min = latency_ms / 2e3;
+  latency.max = latency_ms * 4 / 1e3;
+  latency.p50 = latency_ms * 0.9 / 1e3;
+  latency.p95 = latency_ms * 1.5 / 1e3;
+  if (latency.count >= 100) latency.p99 = latency_ms * 2 / 1e3;
+  if (latency.count >= 1000) latency.p999 = latency_ms * 3 / 1e3;
+  load.latency = latency;
+  m.load = load;
+  m.seconds.runs = tps.size();
+  m.seconds.median = m.samples.front().seconds;
+  m.seconds.min = m.seconds.max = m.seconds.mean = m.seconds.median;
+  m.rate = load.tps_excluding_setup;
+  return m;
+}
+
+result::ResultFile load_result() {
+  result::ResultFile r;
+  r.experiment.suite = "load-rw";
+  r.experiment.datasets = {1000};
+  r.experiment.repeat = 2;
+  r.experiment.fingerprint = "0123456789abcdef";
+  r.experiment.engines = {{"doc", "1.0.0", "storh_doc.so", {"put_get"}}};
+  r.environment.cpu_model = "Test CPU";
+  r.environment.cpu_count = 2;
+  r.environment.build_type = "Release";
+  r.metrics = {load_metric(10, 100, {1500, 1520}, 6.5), load_metric(10, 300, {1490, 1500}, 6.7),
+               load_metric(30, 100, {1800, 1790}, 16.0), load_metric(30, 300, {1850, 1860}, 16.1)};
+  // One cell fell short of its schedule and had failures.
+  result::LoadResult& short_cell = *r.metrics[3].load;
+  short_cell.repeats[1].processed -= 7;
+  short_cell.repeats[1].failed = 7;
+  short_cell.processed -= 7;
+  short_cell.failed = 7;
+  std::sort(r.metrics.begin(), r.metrics.end(),
+            [](const auto& a, const auto& b) { return a.key < b.key; });
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("load report: clients x transactions matrices per metric, text and markdown",
+          "[load][report][golden]") {
+  const result::ResultFile result = load_result();
+  CHECK(
+      matches_golden("load-report.txt", report::render_report(result, report::ReportFormat::text)));
+  CHECK(matches_golden("load-report.md",
+                       report::render_report(result, report::ReportFormat::markdown)));
+}
+
+TEST_CASE("load report: a result without load metrics has no matrices", "[load][report]") {
+  result::ResultFile result = load_result();
+  for (auto& metric : result.metrics) metric.load.reset();
+  const std::string text = report::render_report(result, report::ReportFormat::text);
+  CHECK(text.find("clients x transactions") == std::string::npos);
+}
+
+TEST_CASE("load result: the load block reads back as written", "[load][result]") {
+  const result::ResultFile written = load_result();
+  const auto read = result::from_json(nlohmann::json(result::to_json(written)), "load.json");
+  REQUIRE(read.ok());
+  REQUIRE(read->metrics.size() == 4);
+  REQUIRE(read->metrics[3].load.has_value());
+  const result::LoadResult& load = *read->metrics[3].load;
+  const result::LoadResult& original = *written.metrics[3].load;
+  CHECK(load.clients == original.clients);
+  CHECK(load.transactions_per_client == original.transactions_per_client);
+  CHECK(load.processed == original.processed);
+  CHECK(load.intended == original.intended);
+  CHECK(load.failed == original.failed);
+  CHECK(load.tps_excluding_setup == original.tps_excluding_setup);
+  REQUIRE(load.latency.has_value());
+  CHECK(load.latency->p95 == original.latency->p95);
+  CHECK(load.latency->p999 == original.latency->p999);
+  REQUIRE(load.repeats.size() == 2);
+  CHECK(load.repeats[1].failed == original.repeats[1].failed);
+  // Written twice, the same bytes: the block keeps the file deterministic.
+  CHECK(result::to_json_text(read.value()) == result::to_json_text(written));
+}
+
+TEST_CASE("load compare: a load cell is compared by its tps, more is better", "[load][compare]") {
+  const compare::ComparableFile file = compare::comparable_from_result(load_result(), "a.json");
+  const compare::ComparableMetric* cell = file.find("doc.put_get[clients=10,transactions=100]");
+  REQUIRE(cell != nullptr);
+  CHECK(cell->direction == Direction::higher_is_better);
+  CHECK(cell->unit == "tps");
+  CHECK(cell->samples == std::vector<double>{1500, 1520});
+  CHECK(cell->median == 1510);
+  CHECK(cell->runs == 2);
+}
