@@ -62,11 +62,21 @@ Schema Schema::collection(std::string name) {
   return Schema(std::move(name));
 }
 
-Schema& Schema::string(std::string field) { return this->field(std::move(field), SchemaType::string); }
-Schema& Schema::integer(std::string field) { return this->field(std::move(field), SchemaType::integer); }
-Schema& Schema::floating(std::string field) { return this->field(std::move(field), SchemaType::floating); }
-Schema& Schema::boolean(std::string field) { return this->field(std::move(field), SchemaType::boolean); }
-Schema& Schema::mixed(std::string field) { return this->field(std::move(field), SchemaType::mixed); }
+Schema& Schema::string(std::string field) {
+  return this->field(std::move(field), SchemaType::string);
+}
+Schema& Schema::integer(std::string field) {
+  return this->field(std::move(field), SchemaType::integer);
+}
+Schema& Schema::floating(std::string field) {
+  return this->field(std::move(field), SchemaType::floating);
+}
+Schema& Schema::boolean(std::string field) {
+  return this->field(std::move(field), SchemaType::boolean);
+}
+Schema& Schema::mixed(std::string field) {
+  return this->field(std::move(field), SchemaType::mixed);
+}
 
 Schema& Schema::field(std::string field, SchemaType type) {
   require_name(field, "Schema field name");

@@ -1,6 +1,11 @@
 #include "run/aggregate.h"
 
 #include <algorithm>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "load/summary.h"
 #include "stats/stats.h"
@@ -40,6 +45,24 @@ bool aggregate_load(const plan::Cell& cell, const CellRuns& runs, result::Metric
   for (const load::LoadOutcome& o : outcomes) merged.merge(o.latency);
   metric.latency = stats::latency_summary(merged.histogram);
   return true;
+}
+
+// "durable" unless some cell ran with the engine parameter `durability = "none"` (the
+// bundled engines' switch to skip fsync); then "none: <engines>", so reports and compare
+// say which numbers were not durable.
+std::string durability_of(const plan::Plan& plan) {
+  std::vector<std::string> engines;
+  for (const plan::Cell& cell : plan.cells) {
+    for (const auto& [name, value] : cell.params) {
+      const auto* text = std::get_if<std::string>(&value);
+      if (name == "durability" && text != nullptr && *text == "none" &&
+          std::find(engines.begin(), engines.end(), cell.engine) == engines.end()) {
+        engines.push_back(cell.engine);
+      }
+    }
+  }
+  if (engines.empty()) return "durable";
+  return fmt::format("none: {}", fmt::join(engines, ", "));
 }
 
 }  // namespace
@@ -132,6 +155,7 @@ result::Experiment describe_experiment(const suite::Suite& suite, const plan::Pl
       }
     }
   }
+  e.durability = durability_of(plan);
   return e;
 }
 

@@ -92,14 +92,10 @@ TEST_CASE("schema: a required field must be present and an explicit null counts"
 }
 
 TEST_CASE("schema: present non-null fields must match their type", "[schema]") {
-  Schema s = Schema::collection("docs")
-                 .string("s")
-                 .integer("i")
-                 .floating("f")
-                 .boolean("b")
-                 .mixed("m");
-  CHECK(validation_error(s, Json{{"s", "x"}, {"i", 1}, {"f", 1}, {"b", true}, {"m", "any"}})
-            .empty());
+  Schema s =
+      Schema::collection("docs").string("s").integer("i").floating("f").boolean("b").mixed("m");
+  CHECK(
+      validation_error(s, Json{{"s", "x"}, {"i", 1}, {"f", 1}, {"b", true}, {"m", "any"}}).empty());
   CHECK(validation_error(s, Json{{"f", 1.5}, {"m", Json::array({1})}, {"other", 1.5}}).empty());
   CHECK(validation_error(s, Json{{"s", 1}}) == "Schema field s must be string.");
   CHECK(validation_error(s, Json{{"i", 1.0}}) == "Schema field i must be int.");

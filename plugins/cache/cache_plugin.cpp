@@ -1,0 +1,158 @@
+// The cache plugin: storh's read-cache benchmark (engines.md section 11.5) over the
+// DocStore with a shared MemoryCache. The only file of the engine that knows the host.
+//
+// Setup (untimed): a plain writer stores bench_row(i) under cache_bench_id(i) for all n
+// (put_stream: the same files a loop of puts makes), and is dropped; a new store opens
+// with MemoryCache(n + 10) and the `validation` mode. data/ exists, so the store's own
+// caches start unknown.
+//   cold  get(cache_bench_id(i)), i = 0..n-1, through the fresh instance
+//   warm  the same n gets again
+// Each timed loop keeps the returned data (a shared pointer, no copy); after the loop
+// every result is compared with bench_row(i), and a missing or wrong record fails the
+// run, so a wrong answer never reports a time. The memory the caches hold per entry is
+// reported as a progress message.
+#include <unistd.h>
+
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cache/memory_cache.h"
+#include "common/bench_row.h"
+#include "common/durable_io.h"
+#include "doc/doc_store.h"
+#include "storh/plugin.h"
+
+namespace {
+
+namespace engines = storh::engines;
+namespace doc = storh::engines::doc;
+using storh::Status;
+
+// printf %08x-%04x-7000-8000-%012x of (t >> 16, t & 0xffff, ((i+1) * 1103515245) & 2^48-1)
+// with t = 1700100000000 + i (section 11.0).
+std::string cache_bench_id(std::uint64_t i) {
+  const std::uint64_t t = 1700100000000ULL + i;
+  const std::uint64_t tail = ((i + 1) * 1103515245ULL) & 0xffffffffffffULL;
+  return fmt::format("{:08x}-{:04x}-7000-8000-{:012x}", t >> 16, t & 0xffff, tail);
+}
+
+// Resident set size in bytes (Linux /proc/self/statm), 0 when unknown.
+std::size_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::size_t pages = 0;
+  std::size_t resident = 0;
+  statm >> pages >> resident;
+  return resident * static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+}
+
+Status check_results(std::string_view operation, const std::vector<doc::SharedJson>& results,
+                     const std::vector<std::string>& ids) {
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (!results[i]) {
+      return Status::error(fmt::format("{}: record {} (i={}) not found", operation, ids[i], i));
+    }
+    if (*results[i] != engines::bench_row(i)) {
+      return Status::error(fmt::format("{}: record {} (i={}) has wrong data {}", operation, ids[i],
+                                       i, results[i]->dump()));
+    }
+  }
+  return {};
+}
+
+class CacheEngine final : public storh::Engine {
+ public:
+  storh::EngineInfo describe() const noexcept override {
+    storh::EngineInfo info;
+    info.name = "cache";
+    info.version = "1.0.0";
+    info.description = "DocStore reads through a shared MemoryCache (cold, then warm)";
+    info.params = {
+        {"validation",
+         storh::ParamType::string,
+         std::string("stat"),
+         {std::string("hash"), std::string("stat"), std::string("trust")},
+         "how cached reads are checked: hash (stat + re-read + xxh128), stat (size, mtime, "
+         "inode), trust (no filesystem access)"},
+        {"durability",
+         storh::ParamType::string,
+         std::string("durable"),
+         {std::string("durable"), std::string("none")},
+         "fsync the untimed setup writes (durable) or not (none)"},
+    };
+    info.operations = {
+        {"cold", "gets", storh::Direction::lower_is_better,
+         "get(cache_bench_id(i)) for every i through a fresh instance: stat, read, parse, "
+         "cache inserts"},
+        {"warm", "gets", storh::Direction::lower_is_better,
+         "the same gets again: validated-cache hits (stat/hash) or shared-cache hits (trust)"},
+    };
+    return info;
+  }
+
+  Status run(storh::RunContext& ctx) noexcept override {
+    return storh::guarded("cache", [&] { return run_scenario(ctx); });
+  }
+
+ private:
+  static Status run_scenario(storh::RunContext& ctx) {
+    const std::uint64_t n = ctx.dataset_size();
+    const doc::Validation mode = doc::parse_validation(ctx.string_param("validation", "stat"));
+    const engines::Sync sync = ctx.string_param("durability", "durable") == "none"
+                                   ? engines::Sync::none
+                                   : engines::Sync::durable;
+    std::vector<std::string> ids;
+    ids.reserve(n);
+    for (std::uint64_t i = 0; i < n; ++i) ids.push_back(cache_bench_id(i));
+
+    ctx.progress(fmt::format("cache: writing {} records", n));
+    {
+      doc::DocStoreOptions options;
+      options.sync = sync;
+      doc::DocStore writer(ctx.work_dir(), "cache", options);
+      std::uint64_t next = 0;
+      writer.put_stream([&]() -> std::optional<engines::Json> {
+        if (next == n) return std::nullopt;
+        const std::uint64_t i = next++;
+        return engines::Json{{"id", ids[i]}, {"data", engines::bench_row(i)}};
+      });
+    }
+
+    auto cache = std::make_shared<engines::MemoryCache>(n + 10);
+    doc::DocStoreOptions options;
+    options.validation = mode;
+    options.sync = sync;
+    options.cache = cache;
+    doc::DocStore store(ctx.work_dir(), "cache", options);
+    std::vector<doc::SharedJson> results(n);
+
+    const std::size_t rss_before = resident_bytes();
+    Status status = storh::measure(ctx, "cold", n, [&]() -> Status {
+      for (std::uint64_t i = 0; i < n; ++i) results[i] = store.find(ids[i]);
+      return {};
+    });
+    if (!status.ok()) return status;
+    if (Status s = check_results("cold", results, ids); !s.ok()) return s;
+    const std::size_t rss_after = resident_bytes();
+    ctx.progress(fmt::format(
+        "cache: {} shared entries, ~{} B/entry (cache estimate); {} in-process entries; "
+        "RSS +{} B/record after cold",
+        cache->size(), cache->bytes() / std::max<std::size_t>(1, cache->size()),
+        store.cached_records(), (rss_after > rss_before ? rss_after - rss_before : 0) / n));
+
+    std::fill(results.begin(), results.end(), nullptr);
+    status = storh::measure(ctx, "warm", n, [&]() -> Status {
+      for (std::uint64_t i = 0; i < n; ++i) results[i] = store.find(ids[i]);
+      return {};
+    });
+    if (!status.ok()) return status;
+    return check_results("warm", results, ids);
+  }
+};
+
+}  // namespace
+
+STORH_PLUGIN(cache, "1.0.0", CacheEngine)

@@ -1,0 +1,83 @@
+// memory_cache.h: the in-process key/value cache of engines.md section 7 (storh's
+// Cache::memory), usable on its own and as the DocStore's shared cache (section 4.6).
+//
+// Values are immutable JSON values held by shared_ptr, the C++ counterpart of the PHP
+// values storh caches: a get hands out another reference, never a copy, so a reader may
+// keep a value after it was replaced or evicted.
+//
+// Behaviour (section 7.2):
+//   * LRU: every get hit and every set touches the key; eviction removes the least
+//     recently touched key. The key just set is evicted only when nothing else is left.
+//     storh keeps a lazy access log for this; we keep an intrusive recency list (same
+//     order, O(1) touch, no log that grows with every get).
+//   * Bounds: at most `max_entries` (>= 1) keys and, when `max_bytes` is set, at most
+//     that many bytes by this cache's own estimate (key + value + bookkeeping). storh
+//     measured the whole PHP process against max_bytes instead; an estimate of the
+//     cache's own memory is the meaningful bound in C++. Eviction runs only inside set.
+//   * TTL: a key set with ttl expires at now + max(1, ttl) seconds and is removed by the
+//     first get that finds it expired.
+//
+// Thread safety: every method may be called from any thread; one mutex guards the
+// state (DocStore instances in several threads may share one cache). Failure: only
+// std::bad_alloc; the constructor throws std::invalid_argument for zero bounds.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/record.h"
+
+namespace storh::engines {
+
+using CacheValue = std::shared_ptr<const Json>;
+
+class MemoryCache {
+ public:
+  // Seconds on some monotonic or wall clock; injectable so TTL tests need no sleeps.
+  using Clock = std::function<std::int64_t()>;
+
+  explicit MemoryCache(std::size_t max_entries = 10000,
+                       std::optional<std::size_t> max_bytes = std::nullopt, Clock clock = {});
+  ~MemoryCache();
+  MemoryCache(const MemoryCache&) = delete;
+  MemoryCache& operator=(const MemoryCache&) = delete;
+
+  // The value, or nullptr when the key is absent or expired (an expired key is removed).
+  // A hit touches the key.
+  CacheValue get(std::string_view key);
+  // Stores (replacing) and touches the key, then evicts down to the bounds. A null
+  // value deletes the key. ttl_seconds: none = no expiry.
+  void set(std::string_view key, CacheValue value,
+           std::optional<std::int64_t> ttl_seconds = std::nullopt);
+  void set(std::string_view key, Json value,
+           std::optional<std::int64_t> ttl_seconds = std::nullopt) {
+    set(key, std::make_shared<const Json>(std::move(value)), ttl_seconds);
+  }
+  // storh's delete(key). Returns whether the key was present.
+  bool remove(std::string_view key);
+  // Deletes every key that starts with `prefix`; returns how many.
+  std::size_t clear_prefix(std::string_view prefix);
+  void clear();
+
+  std::size_t size() const;
+  // This cache's estimate of the memory its entries hold, in bytes.
+  std::size_t bytes() const;
+  std::size_t max_entries() const noexcept { return max_entries_; }
+  std::optional<std::size_t> max_bytes() const noexcept { return max_bytes_; }
+
+  // The estimate used for the byte bound: the heap bytes a JSON value holds.
+  static std::size_t estimate_bytes(const Json& value) noexcept;
+
+ private:
+  struct State;
+  std::size_t max_entries_;
+  std::optional<std::size_t> max_bytes_;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace storh::engines

@@ -1,0 +1,486 @@
+// DocStore: open, single-record operations and scans. Bulk writes live in
+// doc_store_bulk.cpp, maintenance in doc_store_maintenance.cpp.
+#include "doc/doc_store.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include <fmt/format.h>
+
+#include "common/canonical_json.h"
+#include "common/hashes.h"
+#include "common/store_error.h"
+#include "common/uuid_v7.h"
+#include "doc/doc_store_state.h"
+
+namespace storh::engines::doc {
+namespace fs = std::filesystem;
+namespace {
+
+// The shared-cache tuple [exists, scope, mtime, size, hash, payload] (section 4.6).
+enum SharedField : std::size_t { kExists, kScope, kMtime, kSize, kHash, kPayload };
+
+bool well_formed(const Json& entry) {
+  return entry.is_array() && entry.size() >= 5 && entry[kExists].is_boolean() &&
+         entry[kScope].is_string() && entry[kMtime].is_number_integer() &&
+         entry[kSize].is_number_integer() && entry[kHash].is_string() &&
+         (!entry[kExists].get<bool>() || entry.size() == 6);
+}
+
+void require_collection_name(std::string_view name) {
+  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string_view::npos ||
+      name.find('\0') != std::string_view::npos) {
+    throw StoreError(fmt::format("Invalid collection name \"{}\"", name));
+  }
+}
+
+}  // namespace
+
+Validation parse_validation(std::string_view name) {
+  if (name == "hash") return Validation::hash;
+  if (name == "stat") return Validation::stat;
+  if (name == "trust") return Validation::trust;
+  throw StoreError(fmt::format("unknown cache validation \"{}\" (valid: hash, stat, trust)", name));
+}
+
+std::string_view validation_name(Validation validation) noexcept {
+  switch (validation) {
+    case Validation::hash:
+      return "hash";
+    case Validation::stat:
+      return "stat";
+    case Validation::trust:
+      return "trust";
+  }
+  return "stat";
+}
+
+DocStore::State::State(fs::path root_dir, std::string name, DocStoreOptions opts,
+                       std::string writer_prefix, bool data_missing)
+    : root(std::move(root_dir)),
+      collection(std::move(name)),
+      collection_path(root / collection),
+      data_dir(collection_path / "data"),
+      options(std::move(opts)),
+      scope(xxh128_hex(collection_path.string())),
+      prefix(std::move(writer_prefix)),
+      shared_prefix(fmt::format("doc:{}:", collection)),
+      shared_key(shared_prefix),
+      marker(collection_path, prefix),
+      dirs(data_dir),
+      writer(dirs, prefix, options.sync),
+      cache(data_missing) {}
+
+std::string DocStore::State::new_id() {
+  if (!options.id_generator) return uuid_v7::generate();
+  std::string id = options.id_generator();
+  require_valid_id(id);
+  return id;
+}
+
+std::optional<Json> DocStore::State::read_from_disk(std::string_view id) {
+  const std::string name = record_file_name(id);
+  const fs::path path = dirs.shard_path(shard_of(id)) / name;
+  std::string bytes;
+  struct stat info {};
+  if (!read_file_at(AT_FDCWD, path.string(), bytes, info, path)) return std::nullopt;
+  return parse_record(bytes, id, path.string());
+}
+
+void DocStore::State::shared_set(std::string_view id, const std::shared_ptr<const Json>& data,
+                                 const FileStamp& stamp, std::string_view bytes) {
+  if (!options.cache) return;
+  Json entry = Json::array();
+  entry.push_back(true);
+  entry.push_back(scope);
+  entry.push_back(stamp.mtime_ns);
+  entry.push_back(stamp.size);
+  entry.push_back(options.validation == Validation::hash ? xxh128_hex(bytes) : std::string());
+  if (options.validation == Validation::trust) {
+    entry.push_back(*data);
+  } else {
+    entry.push_back(encode_compact(*data));
+  }
+  options.cache->set(key_for(id), std::move(entry));
+}
+
+void DocStore::State::remember(std::string_view id, std::shared_ptr<const Json> data,
+                               const FileStamp& stamp, std::string_view bytes, bool canonical,
+                               bool in_process) {
+  shared_set(id, data, stamp, bytes);
+  if (!in_process) {
+    cache.erase(id);
+    return;
+  }
+  CachedRecord record;
+  record.data = std::move(data);
+  record.stamp = stamp;
+  if (options.validation == Validation::hash) {
+    record.hash = hash_bytes(bytes);
+    record.has_hash = true;
+  }
+  if (canonical) record.bytes.assign(bytes);
+  cache.upsert(id, std::move(record));
+}
+
+void DocStore::State::remember_missing(std::string_view id) {
+  cache.erase(id);
+  if (!options.cache) return;
+  options.cache->set(key_for(id), Json::array({false, scope, 0, -1, ""}));
+}
+
+DocStore::DocStore(fs::path root, std::string collection, DocStoreOptions options) {
+  require_collection_name(collection);
+  if (options.schema && options.schema->name() != collection) {
+    throw StoreError(fmt::format("Schema collection \"{}\" does not match store collection \"{}\"",
+                                 options.schema->name(), collection));
+  }
+  if (options.batch_size < 1) options.batch_size = 1;
+  const fs::path collection_path = root / collection;
+  cleanup_temp_files_on_open(collection_path);
+  struct stat info {};
+  const bool data_missing =
+      ::stat((collection_path / "data").c_str(), &info) != 0 && errno == ENOENT;
+  state_ = std::make_unique<State>(std::move(root), std::move(collection), std::move(options),
+                                   make_writer_prefix(), data_missing);
+  state_->hooks = make_index_hooks(*this);
+  if (state_->options.schema) {
+    std::vector<IndexDefinition> definitions;
+    for (const SchemaField& field : state_->options.schema->indexed_fields()) {
+      definitions.push_back({field.name, field.unique, field.range});
+    }
+    if (!definitions.empty()) state_->hooks->sync_schema(definitions);
+  }
+}
+
+DocStore::~DocStore() = default;
+
+FileLock& DocStore::write_lock() {
+  State& s = *state_;
+  if (!s.lock) s.lock.emplace(s.collection_path / ".storh" / "write.lock", O_RDWR);
+  s.marker.register_once();
+  return *s.lock;
+}
+
+IndexHooks& DocStore::indexes() {
+  return *state_->hooks;
+}
+
+Record DocStore::put(Json data, std::optional<std::string> id) {
+  State& s = *state_;
+  require_record_data(data);
+  FileLock::Guard guard(write_lock());
+  const bool supplied = id.has_value();
+  std::string record_id = supplied ? std::move(*id) : s.new_id();
+  if (supplied) require_valid_id(record_id);
+  if (s.options.schema) s.options.schema->validate(data);
+  const bool active = s.hooks->active();
+  SharedJson old;
+  if (active && supplied) old = find(record_id);
+  if (active) s.hooks->check_unique(record_id, data);
+  const std::string bytes = encode_record(record_id, data);
+  const FileStamp stamp = s.writer.write(record_id, bytes);
+  auto stored = std::make_shared<const Json>(std::move(data));
+  s.remember(record_id, stored, stamp, bytes, true);
+  if (active) s.hooks->on_put(record_id, old.get(), *stored);
+  return Record{std::move(record_id), *stored};
+}
+
+std::optional<Record> DocStore::get(std::string_view id) {
+  SharedJson data = find(id);
+  if (!data) return std::nullopt;
+  return Record{std::string(id), *data};
+}
+
+SharedJson DocStore::find(std::string_view id) {
+  require_valid_id(id);
+  State& s = *state_;
+  const Validation mode = s.options.validation;
+  const std::string name = record_file_name(id);
+  const std::string_view shard = shard_of(id);
+  struct stat info {};
+
+  if (mode == Validation::trust) {
+    if (s.options.cache) {
+      const std::string& key = s.key_for(id);
+      if (CacheValue entry = s.options.cache->get(key)) {
+        if (well_formed(*entry) && (*entry)[kScope].get_ref<const std::string&>() == s.scope) {
+          if (!(*entry)[kExists].get<bool>()) return nullptr;
+          return SharedJson(entry, &(*entry)[kPayload]);
+        }
+        s.options.cache->remove(key);
+      }
+    }
+    if (CachedRecord* record = s.cache.find(id); record != nullptr && record->data) {
+      return record->data;
+    }
+  } else {
+    if (CachedRecord* record = s.cache.find(id); record != nullptr && record->stamp.size >= 0) {
+      const int dir = s.dirs.get(shard, false);
+      if (dir >= 0 && ::fstatat(dir, name.c_str(), &info, 0) == 0 &&
+          stamp_of(info) == record->stamp) {
+        if (mode == Validation::stat) return record->data;
+        std::string bytes;
+        if (read_file_at(dir, name, bytes, info, name) && stamp_of(info) == record->stamp &&
+            hash_bytes(bytes) == record->hash) {
+          return record->data;
+        }
+      }
+      s.cache.erase(id);  // stale: re-read below
+    }
+    if (s.options.cache) {
+      const std::string& key = s.key_for(id);
+      if (CacheValue entry = s.options.cache->get(key)) {
+        if (well_formed(*entry) && (*entry)[kScope].get_ref<const std::string&>() == s.scope) {
+          const int dir = s.dirs.get(shard, false);
+          FileStamp now;
+          if (dir >= 0 && ::fstatat(dir, name.c_str(), &info, 0) == 0) now = stamp_of(info);
+          const bool exists = (*entry)[kExists].get<bool>();
+          // The tuple keeps storh's (mtime, size); the inode is not part of it.
+          const FileStamp cached{(*entry)[kMtime].get<std::int64_t>(),
+                                 (*entry)[kSize].get<std::int64_t>(), now.inode};
+          if (exists == (now.size >= 0) && now == cached) {
+            if (!exists) return nullptr;
+            std::string bytes;
+            bool same = true;
+            if (mode == Validation::hash) {
+              same = read_file_at(dir, name, bytes, info, name) && stamp_of(info) == cached &&
+                     xxh128_hex(bytes) == (*entry)[kHash].get_ref<const std::string&>();
+            }
+            if (same && (*entry)[kPayload].is_string()) {
+              Json data = Json::parse((*entry)[kPayload].get_ref<const std::string&>(), nullptr,
+                                      /*allow_exceptions=*/false);
+              if (data.is_object() || data.is_array()) {
+                auto shared = std::make_shared<const Json>(std::move(data));
+                CachedRecord record;
+                record.data = shared;
+                record.stamp = cached;
+                if (mode == Validation::hash) {
+                  record.hash = hash_bytes(bytes);
+                  record.has_hash = true;
+                }
+                s.cache.upsert(id, std::move(record));
+                return shared;
+              }
+            }
+          }
+        }
+        s.options.cache->remove(key);
+      }
+    }
+  }
+
+  // The file itself.
+  std::string bytes;
+  int dir = s.dirs.get(shard, false);
+  bool found = dir >= 0 && read_file_at(dir, name, bytes, info, s.dirs.shard_path(shard) / name);
+  if (!found && dir >= 0) {
+    // The cached directory descriptor may be stale (directory replaced behind us).
+    struct stat path_info {};
+    if (::stat((s.dirs.shard_path(shard) / name).c_str(), &path_info) == 0) {
+      s.dirs.forget(shard);
+      dir = s.dirs.get(shard, false);
+      found = dir >= 0 && read_file_at(dir, name, bytes, info, s.dirs.shard_path(shard) / name);
+    }
+  }
+  if (!found) {
+    s.remember_missing(id);
+    return nullptr;
+  }
+  auto data = std::make_shared<const Json>(
+      parse_record(bytes, id, (s.dirs.shard_path(shard) / name).string()));
+  s.remember(id, data, stamp_of(info), bytes, false);
+  return data;
+}
+
+bool DocStore::remove(std::string_view id) {
+  State& s = *state_;
+  require_valid_id(id);
+  FileLock::Guard guard(write_lock());
+  const bool active = s.hooks->active();
+  std::optional<Json> old;
+  if (active) old = s.read_from_disk(id);
+  const fs::path path = s.dirs.shard_path(shard_of(id)) / record_file_name(id);
+  bool removed = true;
+  if (::unlink(path.c_str()) != 0) {
+    if (errno != ENOENT) {
+      throw StoreError(fmt::format("Could not delete storage record {}: {}", path.string(),
+                                   std::strerror(errno)));
+    }
+    removed = false;
+  }
+  s.remember_missing(id);
+  if (active && old) s.hooks->on_delete(id, *old);
+  return removed;
+}
+
+bool DocStore::fast_path_valid() {
+  State& s = *state_;
+  if (!s.cache.complete()) return false;
+  if (s.options.validation == Validation::trust) return true;
+  return cache_matches_disk(s.data_dir, s.cache, s.options.validation == Validation::hash);
+}
+
+std::optional<std::size_t> DocStore::fast_count() {
+  if (!fast_path_valid()) return std::nullopt;
+  return state_->cache.size();
+}
+
+void DocStore::scan(const RecordQuery& query, ScanCallback callback,
+                    const ScanErrorHandler& on_error) {
+  State& s = *state_;
+  if (!fast_path_valid()) {
+    // The slow path reads the files without touching the caches.
+    std::int64_t left = query.limit_count().value_or(-1);
+    if (left == 0) return;
+    const DiskListing listing = list_record_files(s.data_dir);
+    std::string bytes;
+    for (const DiskListing::File& file : listing.files) {
+      if (!query.matches_id(file.id)) continue;
+      const fs::path path = listing.path_of(file);
+      SharedJson data;
+      try {
+        struct stat info {};
+        if (!read_file_at(AT_FDCWD, path.string(), bytes, info, path)) continue;
+        data = std::make_shared<const Json>(parse_record(bytes, file.id, path.string()));
+      } catch (const StoreError& error) {
+        if (!on_error) throw;
+        on_error(file.id, error.what());
+        continue;
+      }
+      if (!query.matches_data(file.id, *data)) continue;
+      if (!callback(RecordView{file.id, data})) return;
+      if (left > 0 && --left == 0) return;
+    }
+    return;
+  }
+  std::int64_t left = query.limit_count().value_or(-1);
+  if (left == 0) return;
+  std::size_t start = 0;
+  const auto& after = query.after_id();
+  const auto& lower = query.lower_id();
+  if (after && (!lower || *after >= *lower)) {
+    start = s.cache.lower_bound(*after, true);
+  } else if (lower) {
+    start = s.cache.lower_bound(*lower, false);
+  }
+  const auto& order = s.cache.ordered();
+  const auto& upper = query.upper_id();
+  const bool filters_data = query.filters_data();
+  for (std::size_t i = start; i < order.size(); ++i) {
+    const RecordCache::Node& node = *order[i];
+    if (upper && node.first > *upper) break;
+    if (filters_data && !query.matches_data(node.first, *node.second.data)) continue;
+    if (!callback(RecordView{node.first, node.second.data})) return;
+    if (left > 0 && --left == 0) return;
+  }
+}
+
+void DocStore::scan_disk(ScanCallback callback, const ScanErrorHandler& on_error) {
+  const DiskListing listing = list_record_files(state_->data_dir);
+  std::string bytes;
+  for (const DiskListing::File& file : listing.files) {
+    const fs::path path = listing.path_of(file);
+    SharedJson data;
+    try {
+      struct stat info {};
+      if (!read_file_at(AT_FDCWD, path.string(), bytes, info, path)) continue;
+      data = std::make_shared<const Json>(parse_record(bytes, file.id, path.string()));
+    } catch (const StoreError& error) {
+      if (!on_error) throw;
+      on_error(file.id, error.what());
+      continue;
+    }
+    if (!callback(RecordView{file.id, data})) return;
+  }
+}
+
+std::vector<Record> DocStore::stream_all(const RecordQuery& query) {
+  std::vector<Record> records;
+  scan(query, [&](const RecordView& record) {
+    records.push_back(record.to_record());
+    return true;
+  });
+  return records;
+}
+
+std::optional<Record> DocStore::first(const RecordQuery& query) {
+  std::optional<Record> found;
+  scan(query, [&](const RecordView& record) {
+    found = record.to_record();
+    return false;
+  });
+  return found;
+}
+
+std::size_t DocStore::count(const RecordQuery& query) {
+  std::size_t counted = 0;
+  scan(query, [&](const RecordView&) {
+    ++counted;
+    return true;
+  });
+  return counted;
+}
+
+std::vector<std::string> DocStore::record_ids() {
+  State& s = *state_;
+  std::vector<std::string> ids;
+  if (s.options.validation == Validation::trust && s.cache.complete()) {
+    for (const RecordCache::Node* node : s.cache.ordered()) ids.push_back(node->first);
+    return ids;
+  }
+  const DiskListing listing = list_record_files(s.data_dir);
+  ids.reserve(listing.files.size());
+  for (const auto& file : listing.files) ids.push_back(file.id);
+  return ids;
+}
+
+fs::path DocStore::record_path(std::string_view id) const {
+  return state_->dirs.shard_path(shard_of(id)) / record_file_name(id);
+}
+
+fs::path DocStore::path_for_id(std::string_view id) {
+  require_valid_id(id);
+  drop_caches();
+  return record_path(id);
+}
+
+void DocStore::drop_caches() {
+  state_->cache.discard();
+}
+
+const fs::path& DocStore::root() const noexcept {
+  return state_->root;
+}
+const std::string& DocStore::collection() const noexcept {
+  return state_->collection;
+}
+const fs::path& DocStore::collection_path() const noexcept {
+  return state_->collection_path;
+}
+Validation DocStore::validation() const noexcept {
+  return state_->options.validation;
+}
+Sync DocStore::sync() const noexcept {
+  return state_->options.sync;
+}
+const std::optional<Schema>& DocStore::schema() const noexcept {
+  return state_->options.schema;
+}
+const std::string& DocStore::cache_scope() const noexcept {
+  return state_->scope;
+}
+const std::string& DocStore::writer_prefix() const noexcept {
+  return state_->prefix;
+}
+const std::shared_ptr<MemoryCache>& DocStore::shared_cache() const noexcept {
+  return state_->options.cache;
+}
+std::size_t DocStore::cached_records() const noexcept {
+  return state_->cache.size();
+}
+
+}  // namespace storh::engines::doc

@@ -1,0 +1,247 @@
+// doc_store.h: storh's document store (engines.md section 4): one durable file per
+// record under <root>/<collection>, byte-compatible with the PHP library's DocStore.
+//
+// Layout (section 4.1): data/<s>/<id>.jsonc with <s> = characters 24..25 of the id,
+// .storh/write.lock, .storh/writers/<pid>.<hex8> (writer markers), .storh/indexes/...
+// (owned by the index hooks, index_hooks.h), .storh/corrupt/ (quarantine).
+// A record file is exactly {"id":"<id>","data":<canonical JSON>}\n. Files edited by
+// hand (comments, trailing commas) are read through the Jsonc reader.
+//
+// DURABILITY (Sync::durable, the default). Every mutation returns only after the record
+// is durable. Single-record write (put, put_many, remove is not fsynced, as in storh):
+//   1. write .<pid>.<hex8>.<counter>.tmp in the shard directory, fsync it, fstat it;
+//   2. rename it to <id>.jsonc; 3. fsync the shard directory.
+// Bulk protocol (put_stream, import_jsonl), batches of up to options.batch_size rows:
+//   1. write every temp file of the batch (each named as above);
+//   2. fsync each temp file (the first fsync commits the journal transaction that holds
+//      the others, so the rest are cheap on ext4/xfs);
+//   3. rename every temp file to its record name, in input order (a repeated id: the
+//      later row wins, as with sequential puts);
+//   4. fsync each touched shard directory once;
+//   5. then update caches and indexes for the batch.
+// A crash at any point leaves every record either old or new (renames are atomic and
+// only happen after the new bytes are durable) plus owned temp files, which the next
+// open sweeps (writer marker of a dead pid, section 1.5). Nothing is reported stored
+// before step 4 of its batch completed. Sync::none skips every fsync (benchmarks only).
+//
+// CONCURRENCY. Mutations of all processes are serialised by flock on .storh/write.lock
+// (re-entrant per instance); reads never lock and never see a torn record (only
+// renamed files are read). A DocStore is NOT thread-safe: one thread at a time per
+// instance; several instances (threads or processes) may share a collection. After
+// fork() a child must open its own instance.
+//
+// IN-PROCESS CACHES (section 4.5) live in one map id -> {data, mtime_ns, size, hash}:
+//   * "complete" when this instance created the collection (data/ absent at open) and
+//     has seen every write since; then scans run from memory (the fast path) after a
+//     revalidation: STAT walks data/ and fstatat()s each file (file set, size and mtime
+//     must match what this instance wrote or read), HASH also re-reads and hashes each
+//     file, TRUST skips the check. A failed revalidation falls back to the slow path
+//     (walk, sort, read, parse) and leaves the caches as they are. No size cap.
+//   * ordered scans use the insertion order while every insert came in increasing id
+//     order, else a sorted id list built lazily.
+//   * get() (STAT/HASH) uses entries with a known (mtime, size[, hash]); TRUST returns
+//     data it knows without touching the filesystem.
+// Decision (section 13.6): mtime is compared to the nanosecond (storh: whole seconds),
+// so STAT misses only a same-size rewrite that also keeps the exact mtime (a rewrite
+// within one kernel timestamp tick, or a restored mtime); HASH catches those.
+//
+// SHARED CACHE (section 4.6, optional, options.cache): key doc:<collection>:<id>, value
+// [exists, scope, mtime_ns, size, hash, payload] with payload the canonical JSON text
+// (STAT/HASH) or the data itself (TRUST); negative entries [false, scope, 0, -1, ""].
+//
+// Failure: every operation throws StoreError saying what and where (an invalid id:
+// "Invalid UUIDv7 value."; a schema violation before anything is written; a unique
+// violation from the index hooks). A failed write leaves no temp file behind.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/durable_io.h"
+#include "common/file_lock.h"
+#include "common/record.h"
+#include "common/schema.h"
+#include "doc/function_ref.h"
+#include "doc/index_hooks.h"
+#include "filter/record_query.h"
+
+namespace storh::engines {
+class MemoryCache;
+}
+
+namespace storh::engines::doc {
+
+// How cached reads are checked against the files (section 4.6).
+enum class Validation { hash, stat, trust };
+// "hash" | "stat" | "trust"; throws StoreError naming the valid choices otherwise.
+Validation parse_validation(std::string_view name);
+std::string_view validation_name(Validation validation) noexcept;
+
+struct DocStoreOptions {
+  Validation validation = Validation::stat;
+  Sync sync = Sync::durable;
+  // When set: its name must equal the collection; put/import validate against it; its
+  // indexed fields are merged into the index definitions at open (section 4.3 step 5).
+  std::optional<Schema> schema;
+  // The shared cache (section 4.6), or null for none. May be shared by several stores.
+  std::shared_ptr<MemoryCache> cache;
+  // A custom id generator; its ids are validated. Null: uuid_v7::generate().
+  std::function<std::string()> id_generator;
+  // Rows per durable batch in put_stream / import_jsonl (>= 1).
+  std::size_t batch_size = 1024;
+};
+
+// Data as the caches hold it: immutable and shared, never null in a RecordView.
+using SharedJson = std::shared_ptr<const Json>;
+
+// One record during a scan. Valid only during the callback; copy what you keep (the
+// SharedJson may be kept: it is immutable).
+struct RecordView {
+  std::string_view id;
+  const SharedJson& data;
+
+  Record to_record() const { return Record{std::string(id), *data}; }
+};
+
+// Return false to stop the scan.
+using ScanCallback = FunctionRef<bool(const RecordView&)>;
+// Called for an unreadable record during a scan when given; the record is skipped.
+// Without one, the scan throws StoreError.
+using ScanErrorHandler = std::function<void(std::string_view id, std::string_view message)>;
+// A pull source for put_stream: the next row, or nullopt at the end.
+using RowSource = FunctionRef<std::optional<Json>()>;
+
+struct DocStats {
+  std::size_t records = 0;  // readable record files
+  std::uint64_t bytes = 0;  // sum of record file sizes
+  std::size_t corrupt = 0;  // unreadable record files
+  std::size_t indexes = 0;  // index definitions
+};
+
+struct VerifyResult {
+  bool ok = true;
+  std::vector<std::string> errors;  // "Corrupt records: N" or the index messages
+  DocStats stats;
+};
+
+struct RepairResult {
+  std::size_t quarantined = 0;
+  IndexHooks::ReindexResult reindexed;
+};
+
+class BatchWriter;  // doc_store_bulk.cpp
+
+class DocStore {
+ public:
+  // Opens (creating on first write) <root>/<collection> (section 4.3): validates the
+  // options, runs the open-time temp sweep, creates the index hooks. Cheap: one listing
+  // of .storh/writers and one stat of data/. Throws StoreError.
+  DocStore(std::filesystem::path root, std::string collection, DocStoreOptions options = {});
+  ~DocStore();
+  DocStore(const DocStore&) = delete;
+  DocStore& operator=(const DocStore&) = delete;
+
+  // ---- Single-record operations -------------------------------------------------
+  // Writes `data` under `id` (generated when absent; a supplied id must be a valid
+  // UUIDv7). Durable before it returns. Returns the stored record.
+  Record put(Json data, std::optional<std::string> id = std::nullopt);
+  // The record, or nullopt when absent. Validates `id`.
+  std::optional<Record> get(std::string_view id);
+  // Same as get without copying the data: null when absent.
+  SharedJson find(std::string_view id);
+  // Deletes the record (not an error when absent); returns whether a file was removed.
+  bool remove(std::string_view id);
+
+  // ---- Bulk writes (one lock for the whole call) --------------------------------------
+  // Rows follow the envelope rules of section 1.1. put_many syncs each record on its
+  // own, like put; put_stream and import_jsonl use the bulk protocol above.
+  std::vector<Record> put_many(std::vector<Json> rows);
+  std::size_t put_stream(RowSource next_row);
+  std::size_t put_stream(std::vector<Json> rows);
+  // Section 4.4 importJsonl; discards the in-process caches. Returns the record count.
+  std::size_t import_jsonl(const std::filesystem::path& path);
+  // Section 4.4 exportJsonl (not atomic, not fsynced, as in storh). Returns the count.
+  std::size_t export_jsonl(const std::filesystem::path& path);
+
+  // ---- Scans (ascending id order) -------------------------------------------------
+  // Every record matching `query` (after, time range, equality filters, limit), from
+  // memory when the fast path is valid, else from disk. Never uses secondary indexes.
+  void scan(const RecordQuery& query, ScanCallback callback, const ScanErrorHandler& on_error = {});
+  // Same as scan; storh's name.
+  void stream(const RecordQuery& query, ScanCallback callback,
+              const ScanErrorHandler& on_error = {}) {
+    scan(query, callback, on_error);
+  }
+  // Materialised scan.
+  std::vector<Record> stream_all(const RecordQuery& query = RecordQuery::all());
+  // Every record file read from disk, bypassing and not touching the caches (reindex,
+  // repair, verify). Ascending id order.
+  void scan_disk(ScanCallback callback, const ScanErrorHandler& on_error = {});
+  // The first record matching `query`, or nullopt (scan with an early stop).
+  std::optional<Record> first(const RecordQuery& query = RecordQuery::all());
+  // Whether the fast path may be used now (complete caches that pass revalidation).
+  // Costs the revalidation (STAT: a directory walk and one stat per record).
+  bool fast_path_valid();
+  // The record count when the fast path is valid (revalidating once), else nullopt.
+  std::optional<std::size_t> fast_count();
+  // Number of records matching `query` (honouring its limit): fast path or disk.
+  std::size_t count(const RecordQuery& query = RecordQuery::all());
+  // Ids of every record file on disk, sorted (storh's record_paths()). TRUST returns
+  // the cached list when the caches are complete.
+  std::vector<std::string> record_ids();
+
+  // ---- Maintenance ---------------------------------------------------------------
+  DocStats stats();
+  VerifyResult verify();
+  // Under the lock: unconditional temp sweep, quarantine unreadable records into
+  // .storh/corrupt/, reindex.
+  RepairResult repair();
+  // Rebuilds the indexes from disk, then clears the in-process caches and the
+  // doc:<collection>: prefix of the shared cache.
+  IndexHooks::ReindexResult reindex();
+  // A no-op apart from the stats scan; returns stats().records.
+  std::size_t compact();
+  // The record path of `id`; drops every in-process cache (storh's pathForId).
+  std::filesystem::path path_for_id(std::string_view id);
+  // The record path of `id`, no side effects (`id` is not validated).
+  std::filesystem::path record_path(std::string_view id) const;
+  // Forgets every in-process cache (they become "unknown": slow path until reopen).
+  void drop_caches();
+
+  // ---- For the index side ----------------------------------------------------------
+  // The collection write lock. Hold a FileLock::Guard on it around index maintenance
+  // that must not interleave with writers; re-entrant within this instance. Taking it
+  // registers this instance's writer marker.
+  FileLock& write_lock();
+  IndexHooks& indexes();
+
+  // ---- Accessors ---------------------------------------------------------------
+  const std::filesystem::path& root() const noexcept;
+  const std::string& collection() const noexcept;
+  // <root>/<collection>
+  const std::filesystem::path& collection_path() const noexcept;
+  Validation validation() const noexcept;
+  Sync sync() const noexcept;
+  const std::optional<Schema>& schema() const noexcept;
+  // xxh128 of the collection path: the shared cache scope.
+  const std::string& cache_scope() const noexcept;
+  // "<pid>.<hex8>": this instance's temp prefix and marker name.
+  const std::string& writer_prefix() const noexcept;
+  const std::shared_ptr<MemoryCache>& shared_cache() const noexcept;
+  // Entries in the in-process record cache (for memory reports and tests).
+  std::size_t cached_records() const noexcept;
+
+ private:
+  friend class BatchWriter;
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace storh::engines::doc

@@ -1,0 +1,60 @@
+// doc_store_state.h: DocStore's private state and the helpers its three source files
+// share (doc_store.cpp: open, single-record operations, scans; doc_store_bulk.cpp: bulk
+// writes and JSONL; doc_store_maintenance.cpp: stats, verify, repair, reindex).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cache/memory_cache.h"
+#include "common/file_lock.h"
+#include "common/writer_markers.h"
+#include "doc/disk_scan.h"
+#include "doc/doc_store.h"
+#include "doc/record_cache.h"
+#include "doc/record_writer.h"
+
+namespace storh::engines::doc {
+
+struct DocStore::State {
+  std::filesystem::path root;
+  std::string collection;
+  std::filesystem::path collection_path;
+  std::filesystem::path data_dir;
+  DocStoreOptions options;
+  std::string scope;
+  std::string prefix;
+  std::string shared_prefix;  // "doc:<collection>:"
+  std::string shared_key;     // reused buffer for shared-cache keys
+
+  std::optional<FileLock> lock;
+  WriterMarker marker;
+  ShardDirs dirs;
+  RecordWriter writer;
+  RecordCache cache;
+  std::unique_ptr<IndexHooks> hooks;
+
+  State(std::filesystem::path root_dir, std::string name, DocStoreOptions opts,
+        std::string writer_prefix, bool data_missing);
+
+  const std::string& key_for(std::string_view id) {
+    shared_key.resize(shared_prefix.size());
+    shared_key.append(id);
+    return shared_key;
+  }
+
+  std::string new_id();
+  // The record from disk (no cache involved): nullopt when absent. Throws when unreadable.
+  std::optional<Json> read_from_disk(std::string_view id);
+  // Caches the result of a write (or a verified read) in the in-process map and the shared
+  // cache. `bytes` are the file's bytes.
+  void remember(std::string_view id, std::shared_ptr<const Json> data, const FileStamp& stamp,
+                std::string_view bytes, bool canonical, bool in_process = true);
+  void remember_missing(std::string_view id);
+  void shared_set(std::string_view id, const std::shared_ptr<const Json>& data,
+                  const FileStamp& stamp, std::string_view bytes);
+};
+
+}  // namespace storh::engines::doc

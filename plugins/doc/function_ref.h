@@ -1,0 +1,34 @@
+// function_ref.h: a non-owning reference to a callable, for callbacks that run only
+// during the call that receives them (scans, bulk sources). Cheaper than std::function:
+// it never allocates. The referenced callable must outlive the FunctionRef.
+#pragma once
+
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+namespace storh::engines::doc {
+
+template <typename Signature>
+class FunctionRef;
+
+template <typename R, typename... Args>
+class FunctionRef<R(Args...)> {
+ public:
+  template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, FunctionRef> &&
+                                                    std::is_invocable_r_v<R, F&, Args...>>>
+  FunctionRef(F&& f) noexcept  // NOLINT(google-explicit-constructor): used like std::function
+      : object_(const_cast<void*>(static_cast<const void*>(std::addressof(f)))),
+        call_([](void* object, Args... args) -> R {
+          return (*static_cast<std::add_pointer_t<std::remove_reference_t<F>>>(object))(
+              std::forward<Args>(args)...);
+        }) {}
+
+  R operator()(Args... args) const { return call_(object_, std::forward<Args>(args)...); }
+
+ private:
+  void* object_;
+  R (*call_)(void*, Args...);
+};
+
+}  // namespace storh::engines::doc

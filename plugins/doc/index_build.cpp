@@ -1,0 +1,288 @@
+// IndexManager::rebuild (engines.md 4.7.5): delete entries/, scan the records once,
+// write every equality/compound bucket once, sort range lines in chunks of 16,384,
+// write the chunks, k-way merge them into the base file with a checkpoint every 256
+// lines. Every file is written atomically (temp, fsync, rename, directory fsync).
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <fstream>
+#include <queue>
+#include <unordered_map>
+
+#include "common/durable_io.h"
+#include "common/store_error.h"
+#include "doc/doc_store.h"
+#include "doc/index_files.h"
+#include "doc/index_keys.h"
+#include "doc/index_manager.h"
+#include "filter/json_values.h"
+
+namespace storh::engines::doc {
+namespace {
+
+constexpr std::size_t kRangeChunkLines = 16384;
+constexpr std::size_t kBucketFlushEntries = 1048576;
+constexpr std::size_t kWriteBuffer = 1 << 20;
+
+// One bucket being collected: its file, header and ids in ascending order.
+struct BucketBuild {
+  std::filesystem::path path;
+  std::string field;
+  std::string key;
+  Json value;
+  std::vector<std::string> ids;
+};
+
+// A file written through a temp file and renamed over its target on commit(), the
+// write_atomic protocol for outputs too large to hold in memory.
+class AtomicWriter {
+ public:
+  AtomicWriter(std::filesystem::path path, Sync sync) : path_(std::move(path)), sync_(sync) {
+    make_directories(path_.parent_path());
+    temp_ = path_.parent_path() / ("." + path_.filename().string() + "." + random_hex(12) + ".tmp");
+    fd_ = open_or_throw(temp_, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    buffer_.reserve(kWriteBuffer);
+  }
+  ~AtomicWriter() {
+    if (fd_.valid()) {
+      fd_ = UniqueFd();
+      ::unlink(temp_.c_str());
+    }
+  }
+  AtomicWriter(const AtomicWriter&) = delete;
+  AtomicWriter& operator=(const AtomicWriter&) = delete;
+
+  void append(std::string_view bytes) {
+    buffer_.append(bytes);
+    written_ += bytes.size();
+    if (buffer_.size() >= kWriteBuffer) flush();
+  }
+  std::uint64_t size() const noexcept { return written_; }
+  void commit() {
+    flush();
+    sync_file(fd_.get(), temp_, sync_);
+    fd_.close_or_throw(temp_);
+    if (::rename(temp_.c_str(), path_.c_str()) != 0) {
+      const int err = errno;
+      ::unlink(temp_.c_str());
+      throw_errno("rename", temp_, err);
+    }
+    sync_directory(path_.parent_path(), sync_);
+  }
+
+ private:
+  void flush() {
+    if (buffer_.empty()) return;
+    write_all(fd_.get(), buffer_, temp_);
+    buffer_.clear();
+  }
+  std::filesystem::path path_, temp_;
+  Sync sync_;
+  UniqueFd fd_;
+  std::string buffer_;
+  std::uint64_t written_ = 0;
+};
+
+// Writes the collected buckets, merging with a file an earlier flush wrote.
+void flush_buckets(std::unordered_map<std::string, BucketBuild>& buckets, Sync sync) {
+  for (auto& [name, bucket] : buckets) {
+    if (bucket.ids.empty()) continue;
+    if (auto existing = read_bucket_ids(bucket.path)) {
+      std::vector<std::string> merged;
+      merged.reserve(existing->size() + bucket.ids.size());
+      std::merge(existing->begin(), existing->end(), bucket.ids.begin(), bucket.ids.end(),
+                 std::back_inserter(merged));
+      merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
+      bucket.ids = std::move(merged);
+    }
+    write_atomic(bucket.path, encode_bucket(bucket.field, bucket.key, bucket.value, bucket.ids),
+                 sync);
+    bucket.ids.clear();
+    bucket.ids.shrink_to_fit();
+  }
+}
+
+// Range lines of one field: collected as "<range_key>\t<value_key>\t<json line>", the
+// byte string storh sorts by.
+class RangeBuild {
+ public:
+  RangeBuild(RangePaths paths, std::filesystem::path chunk_dir, std::string hex, Sync sync)
+      : paths_(std::move(paths)),
+        chunk_dir_(std::move(chunk_dir)),
+        hex_(std::move(hex)),
+        sync_(sync) {}
+
+  void add(std::string_view id, const Json& value) {
+    const std::string key = range_key(value);
+    std::string entry = key;
+    entry += '\t';
+    entry += value_key(value);
+    entry += '\t';
+    const std::vector<std::string> ids{std::string(id)};
+    entry += encode_range_line(key, value, ids, {});
+    entry.pop_back();  // the '\n'
+    lines_.push_back(std::move(entry));
+    if (lines_.size() >= kRangeChunkLines) write_chunk();
+  }
+
+  void finish() {
+    if (!lines_.empty() || chunks_.empty()) write_chunk();
+    merge_chunks();
+  }
+
+ private:
+  void write_chunk() {
+    std::sort(lines_.begin(), lines_.end());
+    std::string bytes;
+    for (const std::string& line : lines_) {
+      bytes += line;
+      bytes += '\n';
+    }
+    const auto path = chunk_dir_ / (hex_ + "-" + std::to_string(chunks_.size()) + ".jsonl");
+    write_atomic(path, bytes, sync_);
+    chunks_.push_back(path);
+    lines_.clear();
+  }
+
+  void merge_chunks() {
+    std::vector<std::ifstream> inputs;
+    inputs.reserve(chunks_.size());
+    using Head = std::pair<std::string, std::size_t>;
+    auto greater = [](const Head& a, const Head& b) { return a.first > b.first; };
+    std::priority_queue<Head, std::vector<Head>, decltype(greater)> heads(greater);
+    for (std::size_t i = 0; i < chunks_.size(); ++i) {
+      inputs.emplace_back(chunks_[i], std::ios::binary);
+      if (!inputs.back()) throw StoreError("Could not read index chunk " + chunks_[i].string());
+      std::string line;
+      if (std::getline(inputs.back(), line)) heads.emplace(std::move(line), i);
+    }
+    AtomicWriter base(paths_.base, sync_);
+    std::vector<Checkpoint> checkpoints;
+    std::size_t count = 0;
+    while (!heads.empty()) {
+      Head head = heads.top();
+      heads.pop();
+      const std::size_t key_end = head.first.find('\t');
+      const std::size_t line_start = head.first.find('\t', key_end + 1) + 1;
+      if (count % kCheckpointStride == 0) {
+        checkpoints.push_back({head.first.substr(0, key_end), base.size()});
+      }
+      base.append(std::string_view(head.first).substr(line_start));
+      base.append("\n");
+      ++count;
+      std::string next;
+      if (std::getline(inputs[head.second], next)) heads.emplace(std::move(next), head.second);
+    }
+    base.commit();
+    write_atomic(paths_.checkpoints, encode_checkpoints(checkpoints), sync_);
+    inputs.clear();
+    for (const auto& chunk : chunks_) ::unlink(chunk.c_str());
+    ::rmdir(chunk_dir_.c_str());  // only when no other field's chunks remain
+  }
+
+  RangePaths paths_;
+  std::filesystem::path chunk_dir_;
+  std::string hex_;
+  Sync sync_;
+  std::vector<std::string> lines_;
+  std::vector<std::filesystem::path> chunks_;
+};
+
+}  // namespace
+
+IndexHooks::ReindexResult IndexManager::rebuild(bool from_disk) {
+  FileLock::Guard guard(store_.write_lock());
+  const std::vector<IndexDefinition> defs = definitions();
+  const Sync sync = store_.sync();
+  std::error_code ec;
+  std::filesystem::remove_all(entries_dir(), ec);
+  if (ec)
+    throw StoreError("Could not delete index entries " + entries_dir().string() + ": " +
+                     ec.message());
+  ranges_.clear();
+
+  struct EqField {
+    const IndexDefinition* def;
+    std::string hex;
+  };
+  std::vector<EqField> eq_fields;
+  std::vector<std::unique_ptr<RangeBuild>> range_builds;
+  std::vector<const IndexDefinition*> range_defs;
+  const std::filesystem::path range_dir = entries_dir() / "range";
+  for (const IndexDefinition& def : defs) {
+    if (def.range) {
+      range_defs.push_back(&def);
+      range_builds.push_back(std::make_unique<RangeBuild>(
+          RangePaths::in(range_dir, def.field), range_dir / ".chunks", hex_bytes(def.field), sync));
+    } else {
+      eq_fields.push_back({&def, hex_bytes(def.field)});
+    }
+  }
+  const auto pairs = compound_pairs();
+  std::vector<std::string> pair_names;
+  for (const auto& [left, right] : pairs) pair_names.push_back(left + "\t" + right);
+
+  // Buckets by (field slot, file key); paths are only built for new buckets.
+  std::unordered_map<std::string, BucketBuild> buckets;
+  std::size_t pending_entries = 0;
+  std::size_t scanned = 0;
+  std::string slot_key;
+  const auto add = [&](std::size_t slot, std::string key, std::string_view field, const Json& value,
+                       std::string_view id, auto&& make_path) {
+    slot_key.assign(reinterpret_cast<const char*>(&slot), sizeof slot);
+    slot_key += key;
+    auto [it, inserted] = buckets.try_emplace(slot_key);
+    if (inserted || it->second.path.empty()) {
+      it->second.path = make_path();
+      it->second.field = std::string(field);
+      it->second.key = std::move(key);
+      it->second.value = value;
+    }
+    it->second.ids.emplace_back(id);
+    if (++pending_entries >= kBucketFlushEntries) {
+      flush_buckets(buckets, sync);
+      pending_entries = 0;
+    }
+  };
+  const auto visit = [&](const RecordView& record) {
+    ++scanned;
+    const Json& data = *record.data;
+    for (std::size_t i = 0; i < eq_fields.size(); ++i) {
+      const std::string& field = eq_fields[i].def->field;
+      const Json* value = find_field(data, field);
+      if (value == nullptr || !is_indexable(*value)) continue;
+      add(i, value_key(*value), field, *value, record.id, [&] { return eq_path(field, *value); });
+    }
+    for (std::size_t i = 0; i < range_defs.size(); ++i) {
+      const Json* value = find_field(data, range_defs[i]->field);
+      if (value == nullptr || !is_indexable(*value)) continue;
+      range_builds[i]->add(record.id, *value);
+    }
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      const Json* left = find_field(data, pairs[i].first);
+      const Json* right = find_field(data, pairs[i].second);
+      if (left == nullptr || right == nullptr || !is_indexable(*left) || !is_indexable(*right)) {
+        continue;
+      }
+      add(eq_fields.size() + i, compound_key(*left, *right), pair_names[i], nullptr, record.id,
+          [&] { return compound_path(pairs[i].first, *left, pairs[i].second, *right); });
+    }
+    return true;
+  };
+  if (from_disk) {
+    store_.scan_disk(visit);
+  } else {
+    store_.scan(RecordQuery::all(), visit);
+  }
+  flush_buckets(buckets, sync);
+  for (auto& build : range_builds) build->finish();
+  ReindexResult result;
+  result.fields = defs.size();
+  result.entries = scanned;
+  return result;
+}
+
+}  // namespace storh::engines::doc

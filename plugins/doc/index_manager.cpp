@@ -1,0 +1,381 @@
+// IndexManager: definitions, manifest, lookups and incremental maintenance
+// (engines.md 4.7.1, 4.7.3, 4.7.5, 4.7.6). Rebuild: index_build.cpp; verify:
+// index_verify.cpp.
+#include "doc/index_manager.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include "common/durable_io.h"
+#include "common/jsonc.h"
+#include "common/store_error.h"
+#include "doc/doc_store.h"
+#include "doc/index_files.h"
+#include "doc/index_keys.h"
+#include "filter/json_values.h"
+
+namespace storh::engines::doc {
+namespace {
+
+// The indexable value of `field` in `data`, or nullptr.
+const Json* indexed_value(const Json* data, std::string_view field) {
+  if (data == nullptr) return nullptr;
+  const Json* value = find_field(*data, field);
+  return value != nullptr && is_indexable(*value) ? value : nullptr;
+}
+
+std::vector<IndexDefinition> normalised(std::vector<IndexDefinition> definitions) {
+  std::sort(definitions.begin(), definitions.end(),
+            [](const IndexDefinition& a, const IndexDefinition& b) { return a.field < b.field; });
+  std::vector<IndexDefinition> out;
+  for (IndexDefinition& def : definitions) {
+    if (!out.empty() && out.back().field == def.field) {
+      out.back().unique = out.back().unique || def.unique;
+      out.back().range = out.back().range || def.range;
+    } else {
+      out.push_back(std::move(def));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+IndexManager::IndexManager(DocStore& store)
+    : store_(store), indexes_dir_(store.collection_path() / ".storh" / "indexes") {}
+
+IndexManager::~IndexManager() = default;
+
+std::filesystem::path IndexManager::manifest_path() const {
+  return indexes_dir_ / "manifest.jsonc";
+}
+std::filesystem::path IndexManager::entries_dir() const {
+  return indexes_dir_ / "entries";
+}
+
+std::filesystem::path IndexManager::eq_path(std::string_view field, const Json& value) const {
+  return entries_dir() / "eq" / hex_bytes(field) / (value_key(value) + ".jsonc");
+}
+
+std::filesystem::path IndexManager::compound_dir(std::string_view left,
+                                                 std::string_view right) const {
+  return entries_dir() / "compound" / (hex_bytes(left) + "-" + hex_bytes(right));
+}
+
+std::filesystem::path IndexManager::compound_path(std::string_view left, const Json& left_value,
+                                                  std::string_view right,
+                                                  const Json& right_value) const {
+  return compound_dir(left, right) / (compound_key(left_value, right_value) + ".jsonc");
+}
+
+// ---- Definitions -------------------------------------------------------------------
+
+void IndexManager::load_definitions() {
+  const std::filesystem::path path = manifest_path();
+  ManifestStamp stamp;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    stamp.exists = true;
+    stamp.ino = st.st_ino;
+    stamp.size = static_cast<std::uint64_t>(st.st_size);
+    stamp.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  }
+  if (stamp_ && *stamp_ == stamp) return;
+  std::vector<IndexDefinition> definitions;
+  std::string text;
+  if (stamp.exists && read_file_if_exists(path, text)) {
+    Json doc;
+    try {
+      doc = decode_object(text);
+    } catch (const std::exception& e) {
+      throw StoreError("Malformed index manifest " + path.string() + ": " + e.what());
+    }
+    const auto fields = doc.find("fields");
+    if (fields != doc.end() && fields->is_array()) {
+      for (const Json& entry : *fields) {
+        if (!entry.is_object()) continue;
+        const auto field = entry.find("field");
+        if (field == entry.end() || !field->is_string() ||
+            is_blank_field(field->get_ref<const std::string&>())) {
+          continue;
+        }
+        const auto flag = [&](const char* name) {
+          const auto it = entry.find(name);
+          return it != entry.end() && it->is_boolean() && it->get<bool>();
+        };
+        definitions.push_back({field->get<std::string>(), flag("unique"), flag("range")});
+      }
+    }
+  }
+  definitions_ = normalised(std::move(definitions));
+  stamp_ = stamp;
+}
+
+const std::vector<IndexDefinition>& IndexManager::definitions() {
+  load_definitions();
+  return definitions_;
+}
+
+const IndexDefinition* IndexManager::find(std::string_view field) {
+  if (!stamp_) load_definitions();
+  for (const IndexDefinition& def : definitions_) {
+    if (def.field == field) return &def;
+  }
+  return nullptr;
+}
+
+bool IndexManager::active() {
+  return !definitions().empty();
+}
+
+std::size_t IndexManager::definition_count() {
+  return definitions().size();
+}
+
+void IndexManager::write_manifest(const std::vector<IndexDefinition>& definitions) {
+  Json fields = Json::array();
+  for (const IndexDefinition& def : definitions) {
+    Json entry = Json::object();
+    entry["field"] = def.field;
+    entry["unique"] = def.unique;
+    entry["range"] = def.range;
+    fields.push_back(std::move(entry));
+  }
+  Json doc = Json::object();
+  doc["fields"] = std::move(fields);
+  write_atomic(manifest_path(), encode_object(doc), store_.sync());
+  stamp_.reset();
+}
+
+IndexManager& IndexManager::field(std::string name) {
+  if (is_blank_field(name)) throw StoreError("Index field must not be blank.");
+  if (!pending_) pending_ = definitions();
+  const bool known = std::any_of(pending_->begin(), pending_->end(),
+                                 [&](const IndexDefinition& def) { return def.field == name; });
+  if (!known) pending_->push_back({name, false, false});
+  pending_last_ = std::move(name);
+  return *this;
+}
+
+IndexManager& IndexManager::unique() {
+  if (!pending_ || pending_last_.empty()) throw StoreError("unique() needs a field() first.");
+  for (IndexDefinition& def : *pending_) {
+    if (def.field == pending_last_) def.unique = true;
+  }
+  return *this;
+}
+
+IndexManager& IndexManager::range() {
+  if (!pending_ || pending_last_.empty()) throw StoreError("range() needs a field() first.");
+  for (IndexDefinition& def : *pending_) {
+    if (def.field == pending_last_) def.range = true;
+  }
+  return *this;
+}
+
+bool IndexManager::sync(bool rebuild_indexes) {
+  FileLock::Guard guard(store_.write_lock());
+  std::vector<IndexDefinition> wanted = normalised(pending_ ? *pending_ : definitions());
+  pending_.reset();
+  pending_last_.clear();
+  const bool changed = wanted != definitions();
+  write_manifest(wanted);
+  load_definitions();
+  ranges_.clear();
+  if (changed && rebuild_indexes) {
+    rebuild(false);
+    return true;
+  }
+  return false;
+}
+
+void IndexManager::sync_schema(const std::vector<IndexDefinition>& schema_definitions) {
+  for (const IndexDefinition& def : schema_definitions) {
+    field(def.field);
+    if (def.unique) unique();
+    if (def.range) range();
+  }
+  sync(true);
+}
+
+std::vector<std::pair<std::string, std::string>> IndexManager::compound_pairs() {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  const auto& defs = definitions();  // sorted by field: left < right
+  for (std::size_t i = 0; i < defs.size(); ++i) {
+    if (defs[i].unique || defs[i].range) continue;
+    for (std::size_t j = i + 1; j < defs.size(); ++j) {
+      if (defs[j].unique || defs[j].range) continue;
+      pairs.emplace_back(defs[i].field, defs[j].field);
+    }
+  }
+  return pairs;
+}
+
+// ---- Lookups -----------------------------------------------------------------------
+
+RangeIndex& IndexManager::range_index(const std::string& field) {
+  auto& slot = ranges_[field];
+  if (!slot) slot = std::make_unique<RangeIndex>(RangePaths::in(entries_dir() / "range", field));
+  return *slot;
+}
+
+std::vector<std::string> IndexManager::eq_ids(const IndexDefinition& def, const Json& value,
+                                              std::size_t limit) {
+  if (def.range) {
+    std::vector<std::string> ids =
+        range_index(def.field).ids(QueryCondition(def.field, QueryOperator::eq, value));
+    if (limit != 0 && ids.size() > limit) ids.resize(limit);
+    return ids;
+  }
+  auto ids = read_bucket_ids(eq_path(def.field, value), limit);
+  return ids ? std::move(*ids) : std::vector<std::string>{};
+}
+
+std::size_t IndexManager::eq_count(const IndexDefinition& def, const Json& value) {
+  if (def.range) {
+    return range_index(def.field).count(QueryCondition(def.field, QueryOperator::eq, value), 0);
+  }
+  const std::int64_t count = read_bucket_count(eq_path(def.field, value));
+  return count > 0 ? static_cast<std::size_t>(count) : 0;
+}
+
+bool IndexManager::is_compound_pair(std::string_view a, std::string_view b) {
+  if (a == b) return false;
+  const IndexDefinition* da = find(a);
+  const IndexDefinition* db = find(b);
+  return da != nullptr && db != nullptr && !da->unique && !da->range && !db->unique && !db->range;
+}
+
+std::optional<std::vector<std::string>> IndexManager::compound_ids(std::string_view field_a,
+                                                                   const Json& a,
+                                                                   std::string_view field_b,
+                                                                   const Json& b,
+                                                                   std::size_t limit) {
+  const bool swap = field_b < field_a;
+  const auto path =
+      swap ? compound_path(field_b, b, field_a, a) : compound_path(field_a, a, field_b, b);
+  return read_bucket_ids(path, limit);
+}
+
+std::size_t IndexManager::compound_count(std::string_view field_a, const Json& a,
+                                         std::string_view field_b, const Json& b) {
+  const bool swap = field_b < field_a;
+  const auto path =
+      swap ? compound_path(field_b, b, field_a, a) : compound_path(field_a, a, field_b, b);
+  const std::int64_t count = read_bucket_count(path);
+  return count > 0 ? static_cast<std::size_t>(count) : 0;
+}
+
+// ---- Maintenance -------------------------------------------------------------------
+
+void IndexManager::check_unique(std::string_view id, const Json& data) {
+  for (const IndexDefinition& def : definitions()) {
+    if (!def.unique) continue;
+    const Json* value = indexed_value(&data, def.field);
+    if (value == nullptr) continue;
+    for (const std::string& other : eq_ids(def, *value)) {
+      if (other != id) throw StoreError("Unique index violation on field: " + def.field);
+    }
+  }
+}
+
+void IndexManager::on_put(std::string_view id, const Json* old_data, const Json& new_data) {
+  apply_change(id, old_data, &new_data);
+}
+
+void IndexManager::on_delete(std::string_view id, const Json& old_data) {
+  apply_change(id, &old_data, nullptr);
+}
+
+void IndexManager::apply_change(std::string_view id, const Json* old_data, const Json* new_data) {
+  FileLock::Guard guard(store_.write_lock());
+  const std::vector<IndexDefinition> defs = definitions();
+  for (const IndexDefinition& def : defs) {
+    const Json* before = indexed_value(old_data, def.field);
+    const Json* after = indexed_value(new_data, def.field);
+    if (before != nullptr && after != nullptr && strict_equal(*before, *after) &&
+        value_key(*before) == value_key(*after)) {
+      continue;
+    }
+    if (def.range) {
+      std::string lines;
+      const std::vector<std::string> one{std::string(id)};
+      if (before != nullptr) lines += encode_range_line(range_key(*before), *before, {}, one);
+      if (after != nullptr) lines += encode_range_line(range_key(*after), *after, one, {});
+      if (!lines.empty()) {
+        const RangePaths paths = RangePaths::in(entries_dir() / "range", def.field);
+        make_directories(paths.delta.parent_path());
+        durable_append(paths.delta, lines, store_.sync());
+      }
+      continue;
+    }
+    if (before != nullptr) bucket_remove(eq_path(def.field, *before), id);
+    if (after != nullptr) bucket_add(eq_path(def.field, *after), def.field, *after, id);
+  }
+  for (const auto& [left, right] : compound_pairs()) {
+    const Json* lb = indexed_value(old_data, left);
+    const Json* rb = indexed_value(old_data, right);
+    const Json* la = indexed_value(new_data, left);
+    const Json* ra = indexed_value(new_data, right);
+    const bool had = lb != nullptr && rb != nullptr;
+    const bool has = la != nullptr && ra != nullptr;
+    std::filesystem::path old_path, new_path;
+    if (had) old_path = compound_path(left, *lb, right, *rb);
+    if (has) new_path = compound_path(left, *la, right, *ra);
+    if (had && has && old_path == new_path) continue;
+    if (had) bucket_remove(old_path, id);
+    if (has) bucket_add(new_path, left + "\t" + right, nullptr, id);
+  }
+}
+
+void IndexManager::bucket_remove(const std::filesystem::path& path, std::string_view id) {
+  std::string text;
+  if (!read_file_if_exists(path, text)) return;
+  std::optional<Bucket> bucket = parse_bucket(text);
+  if (!bucket) throw StoreError("Malformed index file " + path.string());
+  const auto it = std::find(bucket->ids.begin(), bucket->ids.end(), id);
+  if (it == bucket->ids.end()) return;
+  bucket->ids.erase(it);
+  if (bucket->ids.empty()) {
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT) throw_errno("unlink", path);
+    sync_directory(path.parent_path(), store_.sync());
+    return;
+  }
+  write_atomic(path, encode_bucket(bucket->field, bucket->key, bucket->value, bucket->ids),
+               store_.sync());
+}
+
+void IndexManager::bucket_add(const std::filesystem::path& path, std::string_view field,
+                              const Json& value, std::string_view id) {
+  std::vector<std::string> ids;
+  std::string text;
+  if (read_file_if_exists(path, text)) {
+    std::optional<Bucket> bucket = parse_bucket(text);
+    if (!bucket) throw StoreError("Malformed index file " + path.string());
+    ids = std::move(bucket->ids);
+  }
+  const auto at = std::lower_bound(ids.begin(), ids.end(), id);
+  if (at != ids.end() && *at == id) return;
+  ids.insert(at, std::string(id));
+  const std::string key = path.stem().string();
+  write_atomic(path, encode_bucket(field, key, value, ids), store_.sync());
+}
+
+IndexHooks::ReindexResult IndexManager::reindex_from_disk() {
+  return rebuild(true);
+}
+
+IndexManager& index_manager(DocStore& store) {
+  auto* manager = dynamic_cast<IndexManager*>(&store.indexes());
+  if (manager == nullptr) throw StoreError("DocStore has no IndexManager");
+  return *manager;
+}
+
+std::unique_ptr<IndexHooks> make_index_hooks(DocStore& store) {
+  return std::make_unique<IndexManager>(store);
+}
+
+}  // namespace storh::engines::doc

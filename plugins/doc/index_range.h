@@ -1,0 +1,85 @@
+// index_range.h: reads of one range-indexed field (engines.md 4.7.4, 4.7.7 "Range
+// scans", "Counts"): the sorted base file, its checkpoints and the delta file.
+//
+// The key window comes from the condition: eq -> [key(v), key(v)]; gt/gte/lt/lte/between
+// with ordered bounds (index_keys.h is_ordered) -> the bounds' keys; prefix with a string
+// -> every key starting with s-<hex(prefix)>. Lines strictly inside a window match
+// without parsing their value; lines on a window edge are confirmed with the condition
+// (compare() / strict identity). A window is only trusted when every base line lies in
+// the bounds' key region (first and last key checked), so mixed-type fields, negative
+// numbers and floats take a full scan that confirms every value: answers always equal
+// QueryCondition semantics over the indexed (scalar) values.
+//
+// Not thread-safe (caches file metadata); the owning IndexManager serialises use.
+// Failures throw StoreError naming the file.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "doc/index_files.h"
+#include "filter/query_condition.h"
+
+namespace storh::engines::doc {
+
+// The three files of a range field: <dir>/<hex>.jsonl, .delta.jsonl, .idx.jsonc.
+struct RangePaths {
+  std::filesystem::path base;
+  std::filesystem::path delta;
+  std::filesystem::path checkpoints;
+  static RangePaths in(const std::filesystem::path& range_dir, const std::string& field);
+};
+
+class RangeIndex {
+ public:
+  explicit RangeIndex(RangePaths paths) : paths_(std::move(paths)) {}
+
+  const RangePaths& paths() const noexcept { return paths_; }
+  // Whether the delta file exists (ordered reads and early stops are off while it does).
+  bool has_delta() const;
+
+  // Whether `condition` can be answered here (eq, gt, gte, lt, lte, between, prefix with
+  // an indexable/scalar operand).
+  static bool supports(const QueryCondition& condition);
+  // Whether the condition has an ordered key window (needed for ordered reads).
+  static bool has_ordered_window(const QueryCondition& condition);
+
+  // Ids of records matching `condition` (base then delta applied), ascending id order.
+  std::vector<std::string> ids(const QueryCondition& condition);
+  // Ids in key order (ascending, or descending with ties kept in ascending id order),
+  // at most `limit`. nullopt when an ordered read is not possible (delta file, no
+  // ordered window, mixed key regions); the caller then takes ids() and sorts.
+  std::optional<std::vector<std::string>> ordered_ids(const QueryCondition& condition,
+                                                      bool descending, std::size_t limit);
+  // Number of matching ids, stopping at `limit` (0 = none) when there is no delta.
+  std::size_t count(const QueryCondition& condition, std::size_t limit);
+
+ private:
+  struct Window;
+  struct BaseInfo {
+    std::uint64_t ino = 0, size = 0;
+    std::int64_t mtime_ns = 0;
+    bool valid = false;
+    std::vector<Checkpoint> checkpoints;
+    std::string first_key, last_key;
+  };
+  // Stats the base file and refreshes info_; false when the base file is missing.
+  bool refresh_base();
+  Window window_for(const QueryCondition& condition);
+  std::uint64_t seek_offset(const Window& window) const;
+  // Calls visit(line) for every base line from the window's start until visit returns
+  // false or the window ends.
+  template <typename Visit>
+  void scan_base(const Window& window, Visit&& visit);
+  template <typename Visit>
+  void scan_delta(Visit&& visit);
+
+  RangePaths paths_;
+  BaseInfo info_;
+};
+
+}  // namespace storh::engines::doc

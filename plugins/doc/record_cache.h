@@ -1,0 +1,69 @@
+// record_cache.h: the in-process caches of engines.md section 4.5 in one map. Internal to
+// the DocStore; not thread-safe.
+//
+// An entry holds what this instance knows of one record: its data, the stamp (mtime_ns,
+// size) and, in HASH mode, the hash of the file it came from, and the canonical file
+// bytes when this instance wrote them (export copies those instead of re-encoding).
+// storh's path cache is the key set (a record's path follows from its id), its data
+// cache the data, its validated cache the stamp.
+//
+// "complete" means the map holds every record of the collection: true from an open that
+// found no data/ directory until something discards the caches. Ordered iteration uses
+// the insertion order while inserts came in increasing id order, else a sorted list
+// built lazily and kept until the next insert or delete.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "common/record.h"
+#include "doc/record_file.h"
+#include "doc/record_writer.h"
+
+namespace storh::engines::doc {
+
+struct CachedRecord {
+  std::shared_ptr<const Json> data;
+  FileStamp stamp;  // size -1: stamp unknown (not validated)
+  Hash128 hash;     // valid when has_hash
+  bool has_hash = false;
+  std::string bytes;  // canonical file bytes when written by this instance, else empty
+};
+
+class RecordCache {
+ public:
+  using Map = std::unordered_map<std::string, CachedRecord>;
+  using Node = Map::value_type;
+
+  explicit RecordCache(bool complete) : complete_(complete) {}
+
+  bool complete() const noexcept { return complete_; }
+  std::size_t size() const noexcept { return map_.size(); }
+
+  // nullptr when unknown.
+  CachedRecord* find(std::string_view id);
+  // Inserts or replaces the entry of `id`.
+  CachedRecord& upsert(std::string_view id, CachedRecord record);
+  void erase(std::string_view id);
+  // Drops everything; the caches become "unknown" (not complete) for good.
+  void discard();
+
+  // Every entry in ascending id order (builds the sorted list when needed). The pointers
+  // stay valid until the next upsert of a new id, erase or discard.
+  const std::vector<Node*>& ordered();
+  // Index of the first entry with id >= `id` (or > when `exclusive`) in ordered().
+  std::size_t lower_bound(std::string_view id, bool exclusive);
+
+ private:
+  bool complete_;
+  Map map_;
+  std::vector<Node*> order_;
+  bool order_valid_ = true;
+};
+
+}  // namespace storh::engines::doc

@@ -1,0 +1,85 @@
+#include "doc/record_file.h"
+
+#include <xxhash.h>
+
+#include <fmt/format.h>
+
+#include "common/canonical_json.h"
+#include "common/jsonc.h"
+#include "common/store_error.h"
+#include "common/uuid_v7.h"
+
+namespace storh::engines::doc {
+
+std::string record_file_name(std::string_view id) {
+  std::string name;
+  name.reserve(id.size() + kRecordExtension.size());
+  name.append(id);
+  name.append(kRecordExtension);
+  return name;
+}
+
+bool is_record_file_name(std::string_view name) noexcept {
+  return name.size() > kRecordExtension.size() && name.front() != '.' &&
+         name.ends_with(kRecordExtension);
+}
+
+void require_valid_id(std::string_view id) {
+  if (!uuid_v7::is_valid(id)) throw StoreError("Invalid UUIDv7 value.");
+}
+
+void require_record_data(const Json& data) {
+  if (!data.is_object() && !data.is_array()) {
+    throw StoreError(
+        fmt::format("Record data must be a JSON object or array, got {}", data.type_name()));
+  }
+}
+
+void append_record_bytes(std::string& out, std::string_view id, const Json& data) {
+  out.append(R"({"id":)");
+  append_json_string(out, id);
+  out.append(R"(,"data":)");
+  append_compact(out, data);
+  out.append("}\n");
+}
+
+std::string encode_record(std::string_view id, const Json& data) {
+  std::string out;
+  out.reserve(64);
+  append_record_bytes(out, id, data);
+  return out;
+}
+
+Json parse_record(std::string_view bytes, std::string_view expected_id, std::string_view where) {
+  Json document = Json::parse(bytes.begin(), bytes.end(), nullptr, /*allow_exceptions=*/false);
+  if (document.is_discarded()) {
+    try {
+      document = decode_object(bytes);
+    } catch (const std::exception& error) {
+      throw StoreError(fmt::format("Unreadable storage record {}: {}", where, error.what()));
+    }
+  }
+  if (!document.is_object()) {
+    throw StoreError(fmt::format("Storage record {} must be a JSON object", where));
+  }
+  auto id = document.find("id");
+  if (id == document.end() || !id->is_string() ||
+      !uuid_v7::is_valid(id->get_ref<const std::string&>()) ||
+      id->get_ref<const std::string&>() != expected_id) {
+    throw StoreError(fmt::format("Storage record id does not match its path: {}", where));
+  }
+  auto data = document.find("data");
+  if (data == document.end() || !(data->is_object() || data->is_array())) return Json::array();
+  return std::move(*data);
+}
+
+Hash128 hash_bytes(std::string_view bytes) noexcept {
+  const XXH128_hash_t hash = XXH3_128bits(bytes.data(), bytes.size());
+  return Hash128{hash.high64, hash.low64};
+}
+
+std::string hash_hex(const Hash128& hash) {
+  return fmt::format("{:016x}{:016x}", hash.high, hash.low);
+}
+
+}  // namespace storh::engines::doc

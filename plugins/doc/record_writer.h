@@ -1,0 +1,91 @@
+// record_writer.h: the record write path of engines.md section 4.2 (single and batched),
+// over cached shard-directory descriptors. Internal to the DocStore.
+//
+// Single write: temp .<prefix>.<counter>.tmp in data/<shard>, write, fsync, fstat,
+// close, rename to <id>.jsonc, fsync the shard directory.
+// Batch write (the bulk protocol documented in doc_store.h): every temp file written and
+// its writeback started (sync_file_range), then each fsynced (cheap after the first:
+// one journal commit covers the batch), then all renamed in order, then each touched
+// directory fsynced once. Either way a failure unlinks the temp files not yet renamed
+// and throws StoreError("Could not write storage file <path>: <reason>").
+//
+// Not thread-safe (owned by one DocStore).
+#pragma once
+
+#include <sys/stat.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "common/durable_io.h"
+
+namespace storh::engines::doc {
+
+// What the caches compare to detect external changes: mtime to the nanosecond, size and
+// inode number (a rename-based rewrite by another writer makes a new inode).
+struct FileStamp {
+  std::int64_t mtime_ns = 0;
+  std::int64_t size = -1;  // -1: missing
+  std::uint64_t inode = 0;
+  friend bool operator==(const FileStamp&, const FileStamp&) = default;
+};
+FileStamp stamp_of(const struct stat& info) noexcept;
+
+// Open descriptors of data/ and its shard directories, kept for the instance's life so
+// reads resolve one path component (fstatat/openat) and writes fsync without opening.
+class ShardDirs {
+ public:
+  explicit ShardDirs(std::filesystem::path data_dir);
+  // The descriptor of data/<shard>, or -1 when it does not exist and !create. With
+  // create, makes data/ and the shard (not fsynced, as in storh). Throws on failure.
+  int get(std::string_view shard, bool create);
+  // Forgets a descriptor that may be stale (the directory was removed behind us).
+  void forget(std::string_view shard);
+  void clear() { fds_.clear(); }
+  const std::filesystem::path& data_dir() const noexcept { return data_dir_; }
+  std::filesystem::path shard_path(std::string_view shard) const;
+
+ private:
+  std::filesystem::path data_dir_;
+  std::unordered_map<std::uint32_t, UniqueFd> fds_;
+};
+
+// Reads <name> in `dir_fd` whole. Returns false when it does not exist; fills `info` from
+// fstat of the same open file (so bytes and stamp describe one inode). Throws otherwise.
+bool read_file_at(int dir_fd, const std::string& name, std::string& bytes, struct stat& info,
+                  const std::filesystem::path& where);
+
+// Test seam: called at each step of the write path, so crash tests can _exit there.
+enum class WriteStep { temp_created, temp_written, temp_synced, renamed, directory_synced };
+using WriteStepHook = void (*)(WriteStep step);
+void set_write_step_hook(WriteStepHook hook) noexcept;
+
+class RecordWriter {
+ public:
+  RecordWriter(ShardDirs& dirs, std::string prefix, Sync sync);
+
+  // One durable record write; returns the new file's stamp.
+  FileStamp write(std::string_view id, std::string_view bytes);
+
+  struct BatchItem {
+    std::string_view id;
+    std::string_view bytes;
+    FileStamp stamp;  // filled by write_batch
+  };
+  // The batched protocol; every item is durable when it returns.
+  void write_batch(std::span<BatchItem> items);
+
+ private:
+  std::string temp_name();
+
+  ShardDirs& dirs_;
+  std::string prefix_;
+  Sync sync_;
+  std::uint64_t counter_ = 0;
+};
+
+}  // namespace storh::engines::doc

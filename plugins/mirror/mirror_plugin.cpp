@@ -1,0 +1,257 @@
+// The mirror plugin: storh's SQLite mirror benchmark (engines.md section 11.8) over
+// mirror::SqlMirror. The only file of the engine that knows about the host.
+//
+// Setup (untimed): put_stream(bench_row(0..n-1)) into the document collection
+// mirror-docs (no indexes); schema string(kind).index(), string(slug).unique(),
+// int(publishedAt).range(); SQLite file <work>/mirror-bench.db with SQLite's defaults
+// (journal_mode DELETE, synchronous FULL) unless journal_mode says wal; SqlMirror with
+// prefix bench_, collection docs, install(). Then, each step checked, with d = min(100, n):
+//   push          push() into the empty table              {inserted n}
+//   reconcile     push() again, nothing changed            {unchanged n}
+//   flush         flush(docs, first d ids of the store)    {upserted d, deleted 0}
+//   query         SELECT COUNT(*) ... kind = 'page' AND publishedAt >= start, through
+//                 the mirror's connection                  ceil(n/2)
+//   query_direct  the same SQL through a bare sqlite3 handle (opened, and its page
+//                 cache warmed by one run, untimed), to show the plugin adds nothing
+//   rebuild       DELETE all rows + push                   {inserted n}
+//   pull          into the new collection mirror-restored, through a new SqlMirror with
+//                 no schema: every row restored durably    {written n, unchanged 0}
+// An unselected step still runs (untimed) when later steps depend on it.
+#include <fmt/format.h>
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/bench_row.h"
+#include "common/durable_io.h"
+#include "common/schema.h"
+#include "doc/doc_store.h"
+#include "filter/record_query.h"
+#include "mirror/sql_mirror.h"
+#include "mirror/sqlite.h"
+#include "storh/plugin.h"
+
+namespace {
+
+namespace engines = storh::engines;
+namespace doc = storh::engines::doc;
+namespace mirror = storh::engines::mirror;
+using storh::Status;
+
+constexpr std::string_view kCountSql =
+    "SELECT COUNT(*) FROM bench_docs WHERE kind = 'page' AND publishedAt >= 1700000000000";
+
+std::string describe(const mirror::PushResult& r) {
+  return fmt::format("{{inserted {}, updated {}, deleted {}, unchanged {}}}", r.inserted, r.updated,
+                     r.deleted, r.unchanged);
+}
+
+Status expect_push(std::string_view op, const mirror::PushResult& got,
+                   const mirror::PushResult& want) {
+  if (got == want) return {};
+  return Status::error(
+      fmt::format("{}: push reported {}, expected {}", op, describe(got), describe(want)));
+}
+
+Status expect_count(std::string_view op, std::int64_t got, std::uint64_t want) {
+  if (got >= 0 && static_cast<std::uint64_t>(got) == want) return {};
+  return Status::error(fmt::format("{}: COUNT(*) returned {}, expected {}", op, got, want));
+}
+
+// The count query through the bare C API: prepare, step, read, finalize.
+std::int64_t count_direct(sqlite3* db) {
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db, kCountSql.data(), static_cast<int>(kCountSql.size()), &stmt,
+                         nullptr) != SQLITE_OK) {
+    return -1;
+  }
+  std::int64_t count = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -1;
+  sqlite3_finalize(stmt);
+  return count;
+}
+
+class MirrorEngine final : public storh::Engine {
+ public:
+  storh::EngineInfo describe() const noexcept override {
+    storh::EngineInfo info;
+    info.name = "mirror";
+    info.version = "1.0.0";
+    info.description = "SQLite mirror of a document collection: push, reconcile, flush, pull";
+    info.params = {
+        {"journal_mode",
+         storh::ParamType::string,
+         std::string("delete"),
+         {std::string("delete"), std::string("wal")},
+         "SQLite journal: delete (SQLite's default, as storh) or wal; synchronous stays FULL"},
+        {"durability",
+         storh::ParamType::string,
+         std::string("durable"),
+         {std::string("durable"), std::string("none")},
+         "document store writes: durable (fsync) or none (skip fsyncs, to measure their cost)"},
+        {"validation",
+         storh::ParamType::string,
+         std::string("stat"),
+         {std::string("hash"), std::string("stat"), std::string("trust")},
+         "document store cache validation (storh's --cache-validation)"},
+    };
+    info.operations = {
+        {"push", "records", storh::Direction::lower_is_better,
+         "push the collection into the empty table (one transaction)"},
+        {"reconcile", "records", storh::Direction::lower_is_better,
+         "push again with nothing changed: stream, hash and compare every record"},
+        {"flush", "records", storh::Direction::lower_is_better,
+         "flush the first min(100, n) ids: delete + insert each row, one transaction"},
+        {"query", "queries", storh::Direction::lower_is_better,
+         "COUNT(*) by kind and publishedAt through the mirror's connection"},
+        {"query_direct", "queries", storh::Direction::lower_is_better,
+         "the same COUNT(*) through a bare sqlite3 handle (the reference for query)"},
+        {"rebuild", "records", storh::Direction::lower_is_better,
+         "DELETE every row, then push the collection again"},
+        {"pull", "records", storh::Direction::lower_is_better,
+         "restore every row into a new collection, each record durable before it returns"},
+    };
+    return info;
+  }
+
+  Status run(storh::RunContext& ctx) noexcept override {
+    return storh::guarded("mirror", [&] { return run_scenario(ctx); });
+  }
+
+ private:
+  // Times `fn` when the suite selected `op`, else runs it untimed (later steps need it).
+  template <typename F>
+  static Status step(storh::RunContext& ctx, std::string_view op, std::uint64_t items, F&& fn) {
+    if (ctx.selected(op)) return storh::measure(ctx, op, items, fn);
+    return storh::guarded(op, fn);
+  }
+
+  static Status run_scenario(storh::RunContext& ctx) {
+    const std::uint64_t n = ctx.dataset_size();
+    const std::uint64_t d = std::min<std::uint64_t>(100, n);
+    const std::filesystem::path& root = ctx.work_dir();
+
+    doc::DocStoreOptions options;
+    options.sync = ctx.string_param("durability", "durable") == "none" ? engines::Sync::none
+                                                                       : engines::Sync::durable;
+    options.validation = doc::parse_validation(ctx.string_param("validation", "stat"));
+    const std::string journal = ctx.string_param("journal_mode", "delete");
+    if (journal != "delete" && journal != "wal") {
+      return Status::error(fmt::format("journal_mode must be delete or wal, got \"{}\"", journal));
+    }
+
+    ctx.progress(fmt::format("mirror: storing {} records", n));
+    doc::DocStore store(root, "mirror-docs", options);
+    std::uint64_t next = 0;
+    store.put_stream([&]() -> std::optional<engines::Json> {
+      if (next == n) return std::nullopt;
+      return engines::bench_row(next++);
+    });
+
+    engines::Schema schema = engines::Schema::collection("docs")
+                                 .string("kind")
+                                 .index()
+                                 .string("slug")
+                                 .unique()
+                                 .integer("publishedAt")
+                                 .range();
+    mirror::Database db(root / "mirror-bench.db");
+    if (db.set_journal_mode(journal) != journal) {
+      return Status::error(fmt::format("SQLite refused journal_mode {}", journal));
+    }
+    mirror::SqlMirror sql(db, "bench_");
+    sql.collection(store, "docs", schema);
+    sql.install();
+
+    if (Status s = step(ctx, "push", n,
+                        [&] {
+                          return expect_push("push", sql.push(), {n, 0, 0, 0});
+                        });
+        !s.ok()) {
+      return s;
+    }
+    if (Status s = step(ctx, "reconcile", n,
+                        [&] {
+                          return expect_push("reconcile", sql.push(), {0, 0, 0, n});
+                        });
+        !s.ok()) {
+      return s;
+    }
+
+    std::vector<std::string> flush_ids;
+    store.scan(engines::RecordQuery::all().limit(static_cast<std::int64_t>(d)),
+               [&](const doc::RecordView& record) {
+                 flush_ids.emplace_back(record.id);
+                 return true;
+               });
+    if (Status s = step(ctx, "flush", d,
+                        [&]() -> Status {
+                          const mirror::FlushResult got = sql.flush("docs", flush_ids);
+                          if (got == mirror::FlushResult{d, 0}) return {};
+                          return Status::error(fmt::format(
+                              "flush: reported {{upserted {}, deleted {}}}, expected {{{}, 0}}",
+                              got.upserted, got.deleted, d));
+                        });
+        !s.ok()) {
+      return s;
+    }
+
+    const std::uint64_t pages = (n + 1) / 2;
+    if (ctx.selected("query")) {
+      Status s = storh::measure(
+          ctx, "query", 1, [&] { return expect_count("query", db.query_int64(kCountSql), pages); });
+      if (!s.ok()) return s;
+    }
+    if (ctx.selected("query_direct")) {
+      if (Status s = query_direct(ctx, db.path(), pages); !s.ok()) return s;
+    }
+
+    if (Status s = step(ctx, "rebuild", n,
+                        [&] {
+                          return expect_push("rebuild", sql.rebuild(), {n, 0, 0, 0});
+                        });
+        !s.ok()) {
+      return s;
+    }
+
+    if (!ctx.selected("pull")) return {};
+    ctx.progress(fmt::format("mirror: pulling {} rows", n));
+    doc::DocStore restored(root, "mirror-restored", options);
+    mirror::SqlMirror restore(db, "bench_");
+    restore.collection(restored, "docs");
+    return storh::measure(ctx, "pull", n, [&]() -> Status {
+      const mirror::PullResult got = restore.pull();
+      if (got == mirror::PullResult{n, 0}) return {};
+      return Status::error(
+          fmt::format("pull: reported {{written {}, unchanged {}}}, expected {{{}, 0}}",
+                      got.written, got.unchanged, n));
+    });
+  }
+
+  static Status query_direct(storh::RunContext& ctx, const std::filesystem::path& path,
+                             std::uint64_t expected) {
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+      std::string reason = db != nullptr ? sqlite3_errmsg(db) : "out of memory";
+      sqlite3_close(db);
+      return Status::error(fmt::format("query_direct: open {}: {}", path.string(), reason));
+    }
+    // Warm this connection's page cache once, as the mirror's own connection is warm.
+    Status status = expect_count("query_direct", count_direct(db), expected);
+    if (status.ok()) {
+      status = storh::measure(ctx, "query_direct", 1, [&] {
+        return expect_count("query_direct", count_direct(db), expected);
+      });
+    }
+    sqlite3_close(db);
+    return status;
+  }
+};
+
+}  // namespace
+
+STORH_PLUGIN(mirror, "1.0.0", MirrorEngine)

@@ -1,0 +1,50 @@
+// The shipped default suite end to end: every bundled engine runs in a worker process
+// through the real host and passes its answer checks; durability=none is recorded.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "test_support.h"
+
+using storh::test::cli;
+using storh::test::ScratchDir;
+
+namespace {
+
+const std::string kDefaultSuite = std::string(STORH_TEST_SOURCE_DIR) + "/suites/default.toml";
+
+nlohmann::json read_json(const std::filesystem::path& file) {
+  return nlohmann::json::parse(storh::test::read_text(file));
+}
+
+}  // namespace
+
+TEST_CASE("bundled engines: the default suite passes every answer check at 25 records",
+          "[cli][engines]") {
+  ScratchDir dir;
+  const auto output = dir / "default.json";
+  const auto run = cli({kDefaultSuite, "--dataset=25", "--repeat=1",
+                        "--output=" + output.string(), "--work-dir=" + (dir / "work").string()});
+  INFO(run.out << run.err);
+  CHECK(run.code == 0);
+  const nlohmann::json result = read_json(output);
+  CHECK(result["failures"].empty());
+  CHECK(result["experiment"]["durability"] == "durable");
+  std::set<std::string> engines;
+  for (const auto& metric : result["metrics"]) engines.insert(metric["engine"].get<std::string>());
+  CHECK(engines == std::set<std::string>{"cache", "doc", "filter", "log", "mirror", "queue",
+                                         "recovery", "uuid"});
+}
+
+TEST_CASE("bundled engines: durability=none is written into the result file", "[cli][engines]") {
+  ScratchDir dir;
+  const auto output = dir / "none.json";
+  const auto run = cli({kDefaultSuite, "--dataset=5", "--repeat=1", "--engine=queue,log",
+                        "--set", "queue.durability=none", "--output=" + output.string(),
+                        "--work-dir=" + (dir / "work").string()});
+  INFO(run.out << run.err);
+  CHECK(run.code == 0);
+  const nlohmann::json result = read_json(output);
+  CHECK(result["experiment"]["durability"] == "none: queue");
+  CHECK(storh::test::contains(run.out, "durability"));
+}

@@ -1,0 +1,84 @@
+// The doc plugin as the host loads it: every operation of engines.md 11.1 (plus
+// put_floor) runs and checks its answer, at 1,000 records and at the small sizes where
+// the general formulas matter (n = 1, n < d + 100, n < 201).
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include "fake_run_context.h"
+
+using storh_test::FakeRunContext;
+using storh_test::LoadedPlugin;
+
+namespace {
+
+// A fresh directory under $STORH_TEST_TMP (or the system temp), removed afterwards.
+// (tests/support/test_support.h needs the CLI library, which this test does not link.)
+class TempDir {
+ public:
+  TempDir() {
+    const char* root = std::getenv("STORH_TEST_TMP");
+    const std::filesystem::path base =
+        root != nullptr ? root : std::filesystem::temp_directory_path();
+    path_ = base / ("doc-plugin-" + std::to_string(std::random_device{}()));
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+std::vector<std::string> measured(const FakeRunContext& ctx) {
+  std::vector<std::string> names;
+  for (const auto& m : ctx.measurements) names.push_back(m.operation);
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("doc plugin: describes the 30 storh operations in order, then put_floor",
+          "[doc_plugin]") {
+  LoadedPlugin plugin(STORH_TEST_DOC_PLUGIN);
+  const storh::EngineInfo info = plugin.engine->describe();
+  CHECK(info.name == "doc");
+  REQUIRE(info.operations.size() == 31);
+  CHECK(info.operations.front().name == "put");
+  CHECK(info.operations[8].name == "index_build");
+  CHECK(info.operations[29].name == "jsonl_import");
+  CHECK(info.operations[30].name == "put_floor");
+}
+
+TEST_CASE("doc plugin: every operation answers correctly", "[doc_plugin]") {
+  LoadedPlugin plugin(STORH_TEST_DOC_PLUGIN);
+  const auto sizes = GENERATE(as<std::uint64_t>{}, 1000, 1, 2, 150, 250);
+  TempDir dir;
+  FakeRunContext ctx(sizes);
+  ctx.set_work_dir(dir.path()).set_param("durability", std::string("none"));
+  const storh::Status status = plugin.engine->run(ctx);
+  INFO("n = " << sizes << ": " << status.message());
+  REQUIRE(status.ok());
+  const auto names = measured(ctx);
+  REQUIRE(names.size() == 31);
+  CHECK(names[1] == "get");
+  CHECK(names[30] == "put_floor");
+}
+
+TEST_CASE("doc plugin: durable writes and other validation modes", "[doc_plugin]") {
+  LoadedPlugin plugin(STORH_TEST_DOC_PLUGIN);
+  const std::string mode = GENERATE(std::string("hash"), std::string("trust"), std::string("stat"));
+  TempDir dir;
+  FakeRunContext ctx(120);
+  ctx.set_work_dir(dir.path()).set_param("validation", mode);
+  if (mode != "stat") ctx.set_param("durability", std::string("none"));
+  const storh::Status status = plugin.engine->run(ctx);
+  INFO(mode << ": " << status.message());
+  CHECK(status.ok());
+}

@@ -1,0 +1,177 @@
+// Cache validation modes (engines.md 4.5, 4.6, 10.5: C1-C4) with and without a shared
+// MemoryCache.
+#include "cache/memory_cache.h"
+#include "doc_test_util.h"
+
+using namespace doc_test;
+using storh::engines::MemoryCache;
+using storh::test::read_text;
+using storh::test::ScratchDir;
+using storh::test::write_text;
+
+namespace {
+
+// Rewrites `file` in place with `text` (same inode) and restores its mtime: the change
+// STAT cannot see when the size is unchanged.
+void rewrite_keeping_mtime(const fs::path& file, const std::string& text) {
+  const struct timespec before = mtime_of(file);
+  write_text(file, text);
+  set_mtime(file, before);
+}
+
+std::string record_text(const std::string& id, const std::string& data) {
+  return "{\"id\":\"" + id + "\",\"data\":" + data + "}\n";
+}
+
+DocStoreOptions options_for(Validation mode, std::shared_ptr<MemoryCache> cache) {
+  DocStoreOptions options = with_mode(mode);
+  options.cache = std::move(cache);
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("C1: STAT detects external rewrites that change size or mtime", "[doc][cache][C1]") {
+  const bool shared = GENERATE(false, true);
+  ScratchDir dir;
+  auto cache = shared ? std::make_shared<MemoryCache>(100) : nullptr;
+  DocStore store(dir.path(), "docs", options_for(Validation::stat, cache));
+  const Record record = store.put(Json{{"v", "one"}});
+  const fs::path file = record_file(dir.path(), "docs", record.id);
+  CHECK(store.get(record.id)->data["v"] == "one");
+  write_text(file, record_text(record.id, R"({"v":"three"})"));  // size changes
+  CHECK(store.get(record.id)->data["v"] == "three");
+  CHECK(store.stream_all()[0].data["v"] == "three");
+  // Same size, different mtime.
+  struct timespec later = mtime_of(file);
+  later.tv_sec += 5;
+  write_text(file, record_text(record.id, R"({"v":"four!"})"));
+  set_mtime(file, later);
+  CHECK(store.get(record.id)->data["v"] == "four!");
+}
+
+TEST_CASE("C1: an external insert is counted and an external delete disappears",
+          "[doc][cache][C1]") {
+  const auto mode = GENERATE(Validation::stat, Validation::hash);
+  ScratchDir dir;
+  DocStore store(dir.path(), "docs", with_mode(mode));
+  const Record a = store.put(Json{{"kind", "page"}});
+  const Record b = store.put(Json{{"kind", "page"}});
+  const std::string outsider = storh::engines::uuid_v7::generate();
+  write_text(record_file(dir.path(), "docs", outsider),
+             record_text(outsider, R"({"kind":"page"})"));
+  CHECK_FALSE(store.fast_path_valid());
+  CHECK(store.count() == 3);
+  CHECK(store.count(RecordQuery::all().where_equal("kind", "page")) == 3);
+  fs::remove(record_file(dir.path(), "docs", outsider));
+  fs::remove(record_file(dir.path(), "docs", a.id));
+  CHECK_FALSE(store.get(a.id));
+  CHECK(store.count() == 1);
+  CHECK(store.first()->id == b.id);
+  CHECK(ids_of(store.stream_all()) == std::vector<std::string>{b.id});
+}
+
+TEST_CASE("C2: HASH detects same-size same-mtime rewrites; STAT's blind spot misses them",
+          "[doc][cache][C2]") {
+  const bool shared = GENERATE(false, true);
+  ScratchDir dir;
+  auto cache = shared ? std::make_shared<MemoryCache>(100) : nullptr;
+  DocStore hashed(dir.path(), "docs", options_for(Validation::hash, cache));
+  const Record record = hashed.put(Json{{"v", "aaaa"}});
+  DocStore statted(dir.path(), "docs", options_for(Validation::stat, nullptr));
+  CHECK(statted.get(record.id)->data["v"] == "aaaa");  // now validated in `statted`
+  CHECK(hashed.fast_path_valid());
+
+  rewrite_keeping_mtime(record_file(dir.path(), "docs", record.id),
+                        record_text(record.id, R"({"v":"bbbb"})"));
+  CHECK(hashed.get(record.id)->data["v"] == "bbbb");
+  CHECK(statted.get(record.id)->data["v"] == "aaaa");  // documented blind spot
+  CHECK(hashed.stream_all()[0].data["v"] == "bbbb");
+}
+
+TEST_CASE("C2: HASH fast-path queries see same-stat rewrites", "[doc][cache][C2]") {
+  ScratchDir dir;
+  DocStore store(dir.path(), "docs", with_mode(Validation::hash));
+  const Record record = store.put(Json{{"kind", "page"}});
+  store.put(Json{{"kind", "page"}});
+  CHECK(store.fast_path_valid());
+  rewrite_keeping_mtime(record_file(dir.path(), "docs", record.id),
+                        record_text(record.id, R"({"kind":"post"})"));
+  CHECK_FALSE(store.fast_path_valid());
+  CHECK(store.count(RecordQuery::all().where_equal("kind", "page")) == 1);
+}
+
+TEST_CASE(
+    "C3: TRUST ignores external rewrites, follows its own and shared-cache writes, and "
+    "scans in id order after out-of-order inserts",
+    "[doc][cache][C3]") {
+  ScratchDir dir;
+  auto cache = std::make_shared<MemoryCache>(100);
+  DocStore first(dir.path(), "docs", options_for(Validation::trust, cache));
+  DocStore second(dir.path(), "docs", options_for(Validation::trust, cache));
+  const std::string late = storh::engines::uuid_v7::generate(2000000000000);
+  const std::string early = storh::engines::uuid_v7::generate(1000000000000);
+  first.put(Json{{"v", "late"}}, late);
+  first.put(Json{{"v", "early"}}, early);
+  CHECK(ids_of(first.stream_all()) == std::vector<std::string>{early, late});
+
+  write_text(record_file(dir.path(), "docs", late), record_text(late, R"({"v":"external"})"));
+  CHECK(first.get(late)->data["v"] == "late");
+  CHECK(first.stream_all()[1].data["v"] == "late");
+
+  second.put(Json{{"v", "from second"}}, late);  // same shared cache
+  CHECK(first.get(late)->data["v"] == "from second");
+  second.remove(early);
+  CHECK_FALSE(first.get(early));
+  first.put(Json{{"v", "own"}}, late);
+  CHECK(first.get(late)->data["v"] == "own");
+}
+
+TEST_CASE("C3: TRUST without a shared cache answers from its data cache", "[doc][cache][C3]") {
+  ScratchDir dir;
+  DocStore store(dir.path(), "docs", with_mode(Validation::trust));
+  const Record record = store.put(Json{{"v", 1}});
+  fs::remove(record_file(dir.path(), "docs", record.id));
+  CHECK(store.get(record.id)->data["v"] == 1);
+  CHECK(store.count() == 1);
+}
+
+TEST_CASE("C4: reindex reads from disk and clears the caches", "[doc][cache][C4]") {
+  const auto mode = GENERATE(Validation::stat, Validation::trust);
+  ScratchDir dir;
+  auto cache = std::make_shared<MemoryCache>(100);
+  DocStore store(dir.path(), "docs", options_for(mode, cache));
+  const Record record = store.put(Json{{"v", "aaaa"}});
+  CHECK(store.get(record.id)->data["v"] == "aaaa");
+  rewrite_keeping_mtime(record_file(dir.path(), "docs", record.id),
+                        record_text(record.id, R"({"v":"bbbb"})"));
+  CHECK(store.get(record.id)->data["v"] == "aaaa");  // same stat: cached
+  store.reindex();
+  CHECK(cache->size() == 0);
+  CHECK(store.get(record.id)->data["v"] == "bbbb");
+}
+
+TEST_CASE("doc cache: a shared cache serves a second instance and records negatives",
+          "[doc][cache]") {
+  ScratchDir dir;
+  auto cache = std::make_shared<MemoryCache>(100);
+  DocStore writer(dir.path(), "docs", options_for(Validation::stat, cache));
+  const Record record = writer.put(Json{{"v", 1}});
+  const std::string missing = storh::engines::uuid_v7::generate();
+  CHECK_FALSE(writer.get(missing));
+  auto negative = cache->get("doc:docs:" + missing);
+  REQUIRE(negative);
+  CHECK(*negative == Json::array({false, writer.cache_scope(), 0, -1, ""}));
+  auto positive = cache->get("doc:docs:" + record.id);
+  REQUIRE(positive);
+  CHECK((*positive)[5] == R"({"v":1})");  // STAT keeps the canonical JSON text
+
+  DocStore reader(dir.path(), "docs", options_for(Validation::stat, cache));
+  CHECK(reader.get(record.id)->data["v"] == 1);
+  CHECK_FALSE(reader.get(missing));
+  // A scope from another collection path is ignored and deleted.
+  cache->set("doc:docs:" + record.id, Json::array({true, "other-scope", 0, 1, "", "{}"}));
+  CHECK(DocStore(dir.path(), "docs", options_for(Validation::trust, cache))
+            .get(record.id)
+            ->data["v"] == 1);
+}

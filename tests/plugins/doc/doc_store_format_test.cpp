@@ -1,0 +1,146 @@
+// Record files are byte-exact (engines.md 4.1, 4.2) and hand-edited files stay readable
+// (1.3), so a store written by the PHP library opens here and back.
+#include <regex>
+
+#include "common/store_error.h"
+#include "doc/record_writer.h"
+#include "doc_test_util.h"
+
+using namespace doc_test;
+using storh::engines::StoreError;
+using storh::test::read_text;
+using storh::test::ScratchDir;
+using storh::test::write_text;
+
+namespace {
+std::vector<std::string> g_temp_names;
+fs::path g_watch_dir;
+
+void capture_temp_names(storh::engines::doc::WriteStep step) {
+  if (step != storh::engines::doc::WriteStep::temp_created) return;
+  for (const auto& path : temp_files(g_watch_dir)) g_temp_names.push_back(path.filename());
+}
+}  // namespace
+
+TEST_CASE("doc format: a put writes {\"id\",\"data\"} canonical JSON plus LF in data/<s>/",
+          "[doc][format]") {
+  ScratchDir dir;
+  DocStore store(dir.path(), "docs");
+  const std::string id = "018bcfe5-6800-7000-8000-2d5dba6274da";
+  store.put(Json::parse(R"({"kind":"page","n":1,"path":"a/b","text":"é\u2028\n","f":1.0,"e":{}})"),
+            id);
+  const fs::path file = dir.path() / "docs" / "data" / "2d" / (id + ".jsonc");
+  REQUIRE(fs::exists(file));
+  CHECK(read_text(file) ==
+        "{\"id\":\"018bcfe5-6800-7000-8000-2d5dba6274da\",\"data\":{\"kind\":\"page\",\"n\":1,"
+        "\"path\":\"a/b\",\"text\":\"\xc3\xa9\\u2028\\n\",\"f\":1.0,\"e\":[]}}\n");
+}
+
+TEST_CASE("doc format: empty data is written as []", "[doc][format]") {
+  ScratchDir dir;
+  DocStore store(dir.path(), "docs");
+  const Record record = store.put(Json::object());
+  CHECK(read_text(record_file(dir.path(), "docs", record.id)) ==
+        "{\"id\":\"" + record.id + "\",\"data\":[]}\n");
+}
+
+TEST_CASE("doc format: a file written by the PHP library reads back", "[doc][format]") {
+  ScratchDir dir;
+  const std::string id = "018bcfe5-6800-7000-8000-000041c64e6d";
+  write_text(record_file(dir.path(), "docs", id),
+             "{\"id\":\"" + id +
+                 "\",\"data\":{\"kind\":\"page\",\"status\":\"draft\",\"bucket\":0,"
+                 "\"slug\":\"item-0\",\"publishedAt\":1700000000000}}\n");
+  DocStore store(dir.path(), "docs");
+  auto record = store.get(id);
+  REQUIRE(record);
+  CHECK(
+      record->data.dump() ==
+      R"({"kind":"page","status":"draft","bucket":0,"slug":"item-0","publishedAt":1700000000000})");
+  CHECK(store.stream_all().size() == 1);
+}
+
+TEST_CASE(
+    "doc format: hand-edited JSONC with comments and trailing commas is read, and the "
+    "next put rewrites it canonically",
+    "[doc][format][jsonc]") {
+  ScratchDir dir;
+  const std::string id = "018bcfe5-6800-7000-8000-aa0000000001";
+  const fs::path file = record_file(dir.path(), "docs", id);
+  write_text(file,
+             "// edited by hand\n{\n  \"id\": \"" + id +
+                 "\", /* the id */\n  \"data\": {\"url\": \"https://x//y\", \"n\": 2,},\n}\n");
+  DocStore store(dir.path(), "docs");
+  auto record = store.get(id);
+  REQUIRE(record);
+  CHECK(record->data["url"] == "https://x//y");
+  CHECK(record->data["n"] == 2);
+  store.put(record->data, id);
+  CHECK(read_text(file) == "{\"id\":\"" + id + "\",\"data\":{\"url\":\"https://x//y\",\"n\":2}}\n");
+}
+
+TEST_CASE("doc format: a record whose id does not match its file name is an error",
+          "[doc][format]") {
+  ScratchDir dir;
+  const std::string id = "018bcfe5-6800-7000-8000-aa0000000001";
+  const std::string other = "018bcfe5-6800-7000-8000-aa0000000002";
+  write_text(record_file(dir.path(), "docs", id), "{\"id\":\"" + other + "\",\"data\":{}}\n");
+  DocStore store(dir.path(), "docs");
+  CHECK_THROWS_WITH(store.get(id), Catch::Contains("Storage record id does not match its path"));
+}
+
+TEST_CASE("doc format: non-container data reads as empty", "[doc][format]") {
+  ScratchDir dir;
+  const std::string id = "018bcfe5-6800-7000-8000-aa0000000001";
+  write_text(record_file(dir.path(), "docs", id), "{\"id\":\"" + id + "\",\"data\":5}\n");
+  DocStore store(dir.path(), "docs");
+  auto record = store.get(id);
+  REQUIRE(record);
+  CHECK(record->data == Json::array());
+}
+
+TEST_CASE("doc format: temp files are .<pid>.<hex8>.<counter>.tmp beside the record",
+          "[doc][format]") {
+  ScratchDir dir;
+  DocStore store(dir.path(), "docs");
+  const std::string id = "018bcfe5-6800-7000-8000-2d5dba6274da";
+  g_temp_names.clear();
+  g_watch_dir = dir.path() / "docs" / "data" / "2d";
+  storh::engines::doc::set_write_step_hook(&capture_temp_names);
+  store.put(Json{{"a", 1}}, id);
+  store.put(Json{{"a", 2}}, id);
+  storh::engines::doc::set_write_step_hook(nullptr);
+  REQUIRE(g_temp_names.size() == 2);
+  const std::regex pattern(R"(^\.(\d+)\.([0-9a-f]{8})\.(\d+)\.tmp$)");
+  std::smatch first;
+  std::smatch second;
+  REQUIRE(std::regex_match(g_temp_names[0], first, pattern));
+  REQUIRE(std::regex_match(g_temp_names[1], second, pattern));
+  CHECK(first[1] == std::to_string(::getpid()));
+  CHECK(first[1].str() + "." + first[2].str() == store.writer_prefix());
+  CHECK(std::stoll(second[3]) == std::stoll(first[3]) + 1);
+  CHECK(temp_files(dir.path()).empty());
+}
+
+TEST_CASE("doc format: supplied ids must be UUIDv7", "[doc][format]") {
+  ScratchDir dir;
+  DocStore store(dir.path(), "docs");
+  CHECK_THROWS_AS(store.put(Json{{"a", 1}}, std::string("not-an-id")), StoreError);
+  CHECK_THROWS_WITH(store.get("018bcfe5-6800-6000-8000-2d5dba6274da"),
+                    Catch::Contains("Invalid UUIDv7 value."));
+  CHECK_THROWS_AS(store.put(Json(5)), StoreError);
+}
+
+TEST_CASE("doc format: upper-case ids are distinct keys with upper-case file names",
+          "[doc][format]") {
+  ScratchDir dir;
+  DocStore store(dir.path(), "docs");
+  const std::string lower = "018bcfe5-6800-7000-8000-abcdef000001";
+  const std::string upper = "018BCFE5-6800-7000-8000-ABCDEF000001";
+  store.put(Json{{"v", "lower"}}, lower);
+  store.put(Json{{"v", "upper"}}, upper);
+  CHECK(fs::exists(dir.path() / "docs" / "data" / "AB" / (upper + ".jsonc")));
+  CHECK(store.get(lower)->data["v"] == "lower");
+  CHECK(store.get(upper)->data["v"] == "upper");
+  CHECK(store.count() == 2);
+}

@@ -1,0 +1,102 @@
+// Helpers for the DocStore tests: scratch stores, raw record files and forked processes.
+#pragma once
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/uuid_v7.h"
+#include "doc/doc_store.h"
+#include "scratch_dir.h"
+
+namespace doc_test {
+
+namespace fs = std::filesystem;
+using storh::engines::Json;
+using storh::engines::Record;
+using storh::engines::RecordQuery;
+using storh::engines::doc::DocStore;
+using storh::engines::doc::DocStoreOptions;
+using storh::engines::doc::Validation;
+
+inline DocStoreOptions with_mode(Validation mode) {
+  DocStoreOptions options;
+  options.validation = mode;
+  return options;
+}
+
+// An id whose shard (characters 24..25) is `shard`.
+inline std::string id_in_shard(const std::string& shard, int n) {
+  char text[64];
+  std::snprintf(text, sizeof text, "018bcfe5-6800-7000-8000-%s%010x", shard.c_str(), n);
+  return text;
+}
+
+inline fs::path record_file(const fs::path& root, const std::string& collection,
+                            const std::string& id) {
+  return root / collection / "data" / id.substr(24, 2) / (id + ".jsonc");
+}
+
+// Every file under `dir` whose name ends with .tmp.
+inline std::vector<fs::path> temp_files(const fs::path& dir) {
+  std::vector<fs::path> found;
+  if (!fs::exists(dir)) return found;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.path().filename().string().ends_with(".tmp")) found.push_back(entry.path());
+  }
+  return found;
+}
+
+// Runs `body` in a forked child; the child exits 0 when body returns normally, 1 on an
+// exception. Returns the pid.
+inline pid_t fork_child(const std::function<void()>& body) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    int code = 0;
+    try {
+      body();
+    } catch (...) {
+      code = 1;
+    }
+    ::_exit(code);
+  }
+  REQUIRE(pid > 0);
+  return pid;
+}
+
+// Waits for `pid`; returns its exit code, or 128 + signal.
+inline int wait_child(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return -1;
+}
+
+inline void set_mtime(const fs::path& file, const struct timespec& when) {
+  struct timespec times[2] = {when, when};
+  REQUIRE(::utimensat(AT_FDCWD, file.c_str(), times, 0) == 0);
+}
+
+inline struct timespec mtime_of(const fs::path& file) {
+  struct stat info {};
+  REQUIRE(::stat(file.c_str(), &info) == 0);
+  return info.st_mtim;
+}
+
+inline std::vector<std::string> ids_of(const std::vector<Record>& records) {
+  std::vector<std::string> ids;
+  for (const auto& record : records) ids.push_back(record.id);
+  return ids;
+}
+
+}  // namespace doc_test

@@ -1,0 +1,83 @@
+// The mirror plugin module, loaded like the host loads it (engines.md 11.8): every
+// operation runs and checks its expected answer.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "fake_run_context.h"
+#include "scratch_dir.h"
+
+using storh_test::FakeRunContext;
+using storh_test::LoadedPlugin;
+
+namespace {
+
+const std::vector<std::string> kOperations{"push",         "reconcile", "flush", "query",
+                                           "query_direct", "rebuild",   "pull"};
+
+std::vector<std::string> measured(const FakeRunContext& ctx) {
+  std::vector<std::string> names;
+  for (const auto& m : ctx.measurements) names.push_back(m.operation);
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("mirror plugin: describes its operations and parameters", "[mirror][plugin]") {
+  LoadedPlugin plugin(STORH_TEST_MIRROR_PLUGIN);
+  CHECK(std::string(plugin.manifest->name) == "mirror");
+  const storh::EngineInfo info = plugin.engine->describe();
+  CHECK(info.name == "mirror");
+  std::vector<std::string> names;
+  for (const auto& op : info.operations) names.push_back(op.name);
+  CHECK(names == kOperations);
+  std::vector<std::string> params;
+  for (const auto& p : info.params) params.push_back(p.name);
+  CHECK(params == std::vector<std::string>{"journal_mode", "durability", "validation"});
+}
+
+TEST_CASE("mirror plugin: every operation at 1k returns its expected answer, durably",
+          "[mirror][plugin]") {
+  LoadedPlugin plugin(STORH_TEST_MIRROR_PLUGIN);
+  mirror_test::ScratchDir dir;
+  FakeRunContext ctx(1000);
+  ctx.set_work_dir(dir.path());
+  const storh::Status status = plugin.engine->run(ctx);
+  INFO(status.message());
+  REQUIRE(status.ok());
+  CHECK(measured(ctx) == kOperations);
+  for (const auto& m : ctx.measurements) {
+    const bool single = m.operation == "query" || m.operation == "query_direct";
+    CHECK(m.items == (m.operation == "flush" ? 100u : single ? 1u : 1000u));
+  }
+}
+
+TEST_CASE("mirror plugin: WAL, no fsync and tiny datasets", "[mirror][plugin]") {
+  LoadedPlugin plugin(STORH_TEST_MIRROR_PLUGIN);
+  for (const std::uint64_t n : {1, 2, 150, 1000}) {
+    for (const std::string journal : {"delete", "wal"}) {
+      mirror_test::ScratchDir dir;
+      FakeRunContext ctx(n);
+      ctx.set_work_dir(dir.path())
+          .set_param("journal_mode", journal)
+          .set_param("durability", std::string("none"))
+          .set_param("validation", std::string(n == 2 ? "trust" : "hash"));
+      const storh::Status status = plugin.engine->run(ctx);
+      INFO("n = " << n << ", journal " << journal << ": " << status.message());
+      REQUIRE(status.ok());
+      CHECK(measured(ctx) == kOperations);
+    }
+  }
+}
+
+TEST_CASE("mirror plugin: unselected steps still run when later ones need them",
+          "[mirror][plugin]") {
+  LoadedPlugin plugin(STORH_TEST_MIRROR_PLUGIN);
+  mirror_test::ScratchDir dir;
+  FakeRunContext ctx(50, {"flush", "pull"});
+  ctx.set_work_dir(dir.path()).set_param("durability", std::string("none"));
+  const storh::Status status = plugin.engine->run(ctx);
+  INFO(status.message());
+  REQUIRE(status.ok());
+  CHECK(measured(ctx) == std::vector<std::string>{"flush", "pull"});
+}
