@@ -56,10 +56,11 @@ class Runner {
 
   void timed(std::int64_t start) {
     const LoadConfig& c = job_.config;
-    const std::optional<std::int64_t> deadline =
-        c.duration_seconds
-            ? std::optional(start + static_cast<std::int64_t>(*c.duration_seconds * 1e9))
-            : std::nullopt;
+    // A plain value plus a flag, not std::optional: GCC 12 at -O2 warns (falsely) that the
+    // optional's payload may be used uninitialized, and CI builds with -Werror.
+    const bool deadline = c.duration_seconds.has_value();
+    const std::int64_t deadline_ns =
+        deadline ? start + static_cast<std::int64_t>(*c.duration_seconds * 1e9) : 0;
     // Open loop: this client's share of the rate, clients staggered evenly.
     double interval_ns = 0, offset_ns = 0;
     if (c.rate) {
@@ -73,14 +74,14 @@ class Runner {
       if (c.rate) {
         const auto intended = start + static_cast<std::int64_t>(std::llround(
                                           offset_ns + interval_ns * static_cast<double>(i)));
-        if (deadline && intended >= *deadline) break;
+        if (deadline && intended >= deadline_ns) break;
         if (begin < intended) {
           std::this_thread::sleep_until(at_ns(intended));
         }
         // Latency counts from the intended start: time spent behind schedule is
         // the queueing a slow engine would impose on its callers.
         begin = intended;
-      } else if (deadline && begin >= *deadline) {
+      } else if (deadline && begin >= deadline_ns) {
         break;
       }
       ++out_.intended;
@@ -102,7 +103,7 @@ class Runner {
     }
     // A duration run with a rate intended every start before the deadline, run or not.
     if (c.rate && deadline && interval_ns > 0) {
-      const double span = static_cast<double>(*deadline - start) - offset_ns;
+      const double span = static_cast<double>(deadline_ns - start) - offset_ns;
       const auto scheduled =
           span > 0 ? static_cast<std::uint64_t>(std::ceil(span / interval_ns)) : 0;
       out_.intended = std::max(out_.intended, scheduled);
