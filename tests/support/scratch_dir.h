@@ -41,6 +41,10 @@ inline void write_text(const std::filesystem::path& file, const std::string& tex
   std::ofstream(file, std::ios::binary) << text;
 }
 
+inline void append_text(const std::filesystem::path& file, const std::string& text) {
+  std::ofstream(file, std::ios::binary | std::ios::app) << text;
+}
+
 inline std::string read_text(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   std::ostringstream content;

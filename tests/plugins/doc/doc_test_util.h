@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "child_process.h"
 #include "common/uuid_v7.h"
 #include "doc/doc_store.h"
 #include "scratch_dir.h"
@@ -55,32 +56,8 @@ inline std::vector<fs::path> temp_files(const fs::path& dir) {
   return found;
 }
 
-// Runs `body` in a forked child; the child exits 0 when body returns normally, 1 on an
-// exception. Returns the pid.
-inline pid_t fork_child(const std::function<void()>& body) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    int code = 0;
-    try {
-      body();
-    } catch (...) {
-      code = 1;
-    }
-    ::_exit(code);
-  }
-  REQUIRE(pid > 0);
-  return pid;
-}
-
-// Waits for `pid`; returns its exit code, or 128 + signal.
-inline int wait_child(pid_t pid) {
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return -1;
-}
+using storh::test::fork_child;
+using storh::test::wait_child;
 
 inline void set_mtime(const fs::path& file, const struct timespec& when) {
   struct timespec times[2] = {when, when};

@@ -67,8 +67,8 @@ TEST_CASE("log L2: compaction output written before the manifest swap is deleted
     for (int i = 0; i < 20; ++i) ids.push_back(log.put(Json{{"i", i}}).id);
   }
   const auto segments = scratch.path() / "c" / "segments";
-  log_test::write_all_text(segments / "compact-deadbeef-000001.ndjson", "half written");
-  log_test::write_all_text(segments / "compact-deadbeef-000001.idx.jsonc", "{");
+  log_test::write_text(segments / "compact-deadbeef-000001.ndjson", "half written");
+  log_test::write_text(segments / "compact-deadbeef-000001.idx.jsonc", "{");
   std::filesystem::create_directories(scratch.path() / "c" / "segments.compact-1234");
   lg::SegmentedLog log(scratch.path(), "c", small());
   CHECK(files_named(segments, "compact-") == 0);
@@ -111,11 +111,11 @@ TEST_CASE("log: a torn tail at every byte offset of the last line is cut", "[log
     for (int i = 0; i < 3; ++i) ids.push_back(log.put(Json{{"i", i}, {"s", "x"}}).id);
     active = log.directory() / "segments" / log.manifest().active.file;
   }
-  const std::string full = log_test::read_all(active);
+  const std::string full = log_test::read_text(active);
   const std::size_t last = full.rfind('\n', full.size() - 2) + 1;  // start of the last line
   for (std::size_t cut = last; cut <= full.size(); ++cut) {
     INFO("file cut at byte " << cut << " of " << full.size());
-    log_test::write_all_text(active, full.substr(0, cut));
+    log_test::write_text(active, full.substr(0, cut));
     lg::SegmentedLog log(scratch.path(), "c", {1 << 20, 64, Sync::none});
     const bool complete = cut == full.size();
     CHECK(log.count() == (complete ? 3u : 2u));
@@ -136,9 +136,9 @@ TEST_CASE("log quirk 13.1: a final line without its LF is treated as torn", "[lo
     log.put(Json{{"i", 1}});
     active = log.directory() / "segments" / log.manifest().active.file;
   }
-  std::string text = log_test::read_all(active);
+  std::string text = log_test::read_text(active);
   text.pop_back();  // a valid line, length and checksum intact, but no LF
-  log_test::write_all_text(active, text);
+  log_test::write_text(active, text);
   {
     lg::SegmentedLog log(scratch.path(), "c", {1 << 20, 64, Sync::none});
     CHECK(log.count() == 1);

@@ -131,12 +131,12 @@ TEST_CASE("log format: a log laid out by storh's PHP library opens and reads", "
   std::string seg2;
   lg::append_put_line(seg2, kId2, Json{{"n", 2}});
   lg::append_delete_line(seg2, kId);
-  log_test::write_all_text(dir / "segments" / "seg-000001.ndjson", seg1);
-  log_test::write_all_text(dir / "segments" / "seg-000001.idx.jsonc",
-                           lg::encode_sparse_index({{kId, 0}}));
-  log_test::write_all_text(dir / "segments" / "seg-000002.ndjson", seg2);
+  log_test::write_text(dir / "segments" / "seg-000001.ndjson", seg1);
+  log_test::write_text(dir / "segments" / "seg-000001.idx.jsonc",
+                       lg::encode_sparse_index({{kId, 0}}));
+  log_test::write_text(dir / "segments" / "seg-000002.ndjson", seg2);
   // Stale active statistics, as storh leaves them between rolls.
-  log_test::write_all_text(
+  log_test::write_text(
       dir / "manifest.jsonc",
       std::string(
           R"({"nextSegment":3,"sealed":[{"file":"seg-000001.ndjson","index":"seg-000001.idx.jsonc","max":")") +
@@ -150,7 +150,7 @@ TEST_CASE("log format: a log laid out by storh's PHP library opens and reads", "
   CHECK(log.stats() == lg::LogStats{2, 1, 1, seg1.size() + seg2.size()});
   // The reopen rewrote the manifest with fresh statistics of the active segment.
   const lg::Manifest manifest =
-      lg::decode_manifest(log_test::read_all(dir / "manifest.jsonc"), "manifest");
+      lg::decode_manifest(log_test::read_text(dir / "manifest.jsonc"), "manifest");
   CHECK(manifest.active.records == 2);
   CHECK(manifest.active.ordered == false);
 }

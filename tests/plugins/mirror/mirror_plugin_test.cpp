@@ -39,7 +39,7 @@ TEST_CASE("mirror plugin: describes its operations and parameters", "[mirror][pl
 TEST_CASE("mirror plugin: every operation at 1k returns its expected answer, durably",
           "[mirror][plugin]") {
   LoadedPlugin plugin(STORH_TEST_MIRROR_PLUGIN);
-  mirror_test::ScratchDir dir;
+  storh::test::ScratchDir dir;
   FakeRunContext ctx(1000);
   ctx.set_work_dir(dir.path());
   const storh::Status status = plugin.engine->run(ctx);
@@ -56,7 +56,7 @@ TEST_CASE("mirror plugin: WAL, no fsync and tiny datasets", "[mirror][plugin]") 
   LoadedPlugin plugin(STORH_TEST_MIRROR_PLUGIN);
   for (const std::uint64_t n : {1, 2, 150, 1000}) {
     for (const std::string journal : {"delete", "wal"}) {
-      mirror_test::ScratchDir dir;
+      storh::test::ScratchDir dir;
       FakeRunContext ctx(n);
       ctx.set_work_dir(dir.path())
           .set_param("journal_mode", journal)
@@ -73,7 +73,7 @@ TEST_CASE("mirror plugin: WAL, no fsync and tiny datasets", "[mirror][plugin]") 
 TEST_CASE("mirror plugin: unselected steps still run when later ones need them",
           "[mirror][plugin]") {
   LoadedPlugin plugin(STORH_TEST_MIRROR_PLUGIN);
-  mirror_test::ScratchDir dir;
+  storh::test::ScratchDir dir;
   FakeRunContext ctx(50, {"flush", "pull"});
   ctx.set_work_dir(dir.path()).set_param("durability", std::string("none"));
   const storh::Status status = plugin.engine->run(ctx);

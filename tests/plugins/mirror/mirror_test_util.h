@@ -34,6 +34,9 @@ using storh::engines::mirror::PushResult;
 using storh::engines::mirror::SqlMirror;
 using storh::engines::mirror::SqlType;
 using storh::engines::mirror::Statement;
+using storh::test::read_text;
+using storh::test::ScratchDir;
+using storh::test::write_text;
 
 // The benchmark's schema (engines.md 11.8).
 inline Schema bench_schema() {

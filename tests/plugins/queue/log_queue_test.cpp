@@ -15,7 +15,7 @@
 
 namespace fs = std::filesystem;
 namespace q = storh::engines::queue;
-using queue_test::append_raw;
+using queue_test::append_text;
 using queue_test::kId;
 using queue_test::log_file;
 using queue_test::ScratchDir;
@@ -171,7 +171,7 @@ TEST_CASE("Q1: a torn tail is truncated on reopen and the next claim is right", 
     claimed_id(queue);
     clean_size = fs::file_size(queue.log_path());
   }
-  append_raw(log_file(dir.path()), "{\"op\":\"enqueue\"");
+  append_text(log_file(dir.path()), "{\"op\":\"enqueue\"");
   LogQueue queue(dir.path(), "q");
   CHECK(fs::file_size(queue.log_path()) == clean_size);
   CHECK(queue.counts() == QueueCounts{1, 1, 0});
@@ -247,7 +247,7 @@ TEST_CASE("Q5: another writer's events are seen by the next call; truncation emp
   std::string line;
   std::string scratch;
   q::append_enqueue_line(line, scratch, kId, R"({"x":1})", 1700000000);
-  append_raw(log_file(dir.path()), line);
+  append_text(log_file(dir.path()), line);
   CHECK(mine.counts() == QueueCounts{2, 0, 0});
   CHECK(claimed_id(mine) == id);
   auto job = theirs.claim();
@@ -270,7 +270,7 @@ TEST_CASE("Q6: garbage and unsupported-op tails are cut; the next append is clea
       LogQueue queue(dir.path(), "q");
       queue.enqueue(payload_of(1));
       clean = queue_test::read_text(queue.log_path());
-      append_raw(queue.log_path(), tail);
+      append_text(queue.log_path(), tail);
       const auto report = queue.verify();
       CHECK_FALSE(report.ok);
       REQUIRE(report.errors.size() == 1);
@@ -278,7 +278,7 @@ TEST_CASE("Q6: garbage and unsupported-op tails are cut; the next append is clea
       CHECK(queue.repair().ok);
       CHECK(queue.verify().ok);
       CHECK(queue_test::read_text(queue.log_path()) == clean);
-      append_raw(queue.log_path(), tail);  // again, for the reopen below
+      append_text(queue.log_path(), tail);  // again, for the reopen below
     }
     LogQueue queue(dir.path(), "q");
     CHECK(queue_test::read_text(queue.log_path()) == clean);
@@ -301,7 +301,7 @@ TEST_CASE("queue: a live writer cuts a dead writer's torn tail before appending"
   {
     LogQueue queue(dir.path(), "q");
     queue.enqueue(payload_of(1));
-    append_raw(queue.log_path(), "57\t0000");       // a torn line from a writer killed mid-write
+    append_text(queue.log_path(), "57\t0000");      // a torn line from a writer killed mid-write
     CHECK(queue.counts() == QueueCounts{1, 0, 0});  // reads leave the tail alone
     acknowledged = queue.enqueue(payload_of(2));
   }
@@ -322,7 +322,7 @@ TEST_CASE("Q7: replay normalises payloads; complete done:false forgets a done jo
                                R"(","payload":"text","ts":1})");
   log += storh::engines::frame(std::string(R"({"op":"enqueue","id":")") + id2 +
                                R"(","payload":{"0":"a","b":1},"ts":1})");
-  append_raw(log_file(dir.path()), log);
+  append_text(log_file(dir.path()), log);
   {
     LogQueue queue(dir.path(), "q");
     auto first = queue.claim();
@@ -336,7 +336,7 @@ TEST_CASE("Q7: replay normalises payloads; complete done:false forgets a done jo
   }
   std::string more;
   q::append_complete_line(more, scratch, kId, false, 2);
-  append_raw(log_file(dir.path()), more);
+  append_text(log_file(dir.path()), more);
   LogQueue queue(dir.path(), "q");
   CHECK(queue.counts() == QueueCounts{0, 1, 0});
   CHECK(queue.verify().ok);

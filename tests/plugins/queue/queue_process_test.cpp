@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "child_process.h"
 #include "common/bench_row.h"
 #include "queue/log_queue.h"
 #include "queue/log_replay.h"
@@ -29,6 +30,8 @@ using queue_test::ScratchDir;
 using storh::engines::Json;
 using storh::engines::LogQueue;
 using storh::engines::QueueCounts;
+using storh::test::fork_child;
+using storh::test::wait_status;
 
 namespace {
 
@@ -36,28 +39,6 @@ namespace {
 void ack(int fd, char kind, const std::string& id) {
   const std::string line = std::string(1, kind) + " " + id + "\n";
   if (::write(fd, line.data(), line.size()) != static_cast<ssize_t>(line.size())) ::_exit(3);
-}
-
-pid_t fork_worker(const std::function<void()>& body) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    int code = 0;
-    try {
-      body();
-    } catch (...) {
-      code = 2;
-    }
-    ::_exit(code);
-  }
-  REQUIRE(pid > 0);
-  return pid;
-}
-
-int wait_status(pid_t pid) {
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return status;
 }
 
 std::vector<std::string> read_lines(const fs::path& file) {
@@ -106,7 +87,7 @@ TEST_CASE("Q4: 5 worker processes claim 60 jobs, each exactly once", "[queue][Q4
   }
   std::vector<pid_t> pids;
   for (int w = 0; w < kWorkers; ++w) {
-    pids.push_back(fork_worker([&, w] {
+    pids.push_back(fork_child([&, w] {
       LogQueue queue(dir.path(), "q");
       const int fd = ::open((dir.path() / ("claimed-" + std::to_string(w))).c_str(),
                             O_WRONLY | O_CREAT | O_APPEND, 0644);
@@ -161,7 +142,7 @@ TEST_CASE(
       ack_files.push_back(acks);
       round_files.push_back(acks);
       const auto seed = static_cast<unsigned>(random());
-      pids.push_back(fork_worker([&, acks, seed] {
+      pids.push_back(fork_child([&, acks, seed] {
         std::mt19937 choose(seed);
         LogQueue queue(dir.path(), "q");
         const int fd = ::open(acks.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);

@@ -1,58 +1,24 @@
-// Helpers shared by the queue tests: a scratch queue root, raw access to queue.log, and
-// the fixture id. (tests/support/test_support.h needs the host's CLI headers, which
-// engine tests do not link, hence this small copy.)
+// Helpers shared by the queue tests: a scratch queue root (tests/support/scratch_dir.h),
+// raw access to queue.log, and the fixture id.
 #pragma once
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "scratch_dir.h"
+
 namespace queue_test {
 
-// A fresh directory under $STORH_TEST_TMP (or the system temp directory), removed when
-// the object goes out of scope.
-class ScratchDir {
- public:
-  ScratchDir() {
-    const char* root = std::getenv("STORH_TEST_TMP");
-    const std::filesystem::path base =
-        root != nullptr ? root : std::filesystem::temp_directory_path();
-    std::random_device random;
-    path_ = base / ("queue-" + std::to_string(random()) + std::to_string(random()));
-    std::filesystem::create_directories(path_);
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
-inline std::string read_text(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
-}
+using storh::test::append_text;
+using storh::test::read_text;
+using storh::test::ScratchDir;
 
 inline constexpr const char* kId = "018bcfe5-6800-76fb-95af-d92c554e7dcd";
 
 inline std::filesystem::path log_file(const std::filesystem::path& root,
                                       const std::string& name = "q") {
   return root / name / "queue.log";
-}
-
-inline void append_raw(const std::filesystem::path& file, const std::string& bytes) {
-  std::ofstream(file, std::ios::binary | std::ios::app) << bytes;
 }
 
 // The lines of a file, each with its LF.
