@@ -101,9 +101,7 @@ class CacheEngine final : public storh::Engine {
   static Status run_scenario(storh::RunContext& ctx) {
     const std::uint64_t n = ctx.dataset_size();
     const doc::Validation mode = doc::parse_validation(ctx.string_param("validation", "stat"));
-    const engines::Sync sync = ctx.string_param("durability", "durable") == "none"
-                                   ? engines::Sync::none
-                                   : engines::Sync::durable;
+    const engines::Sync sync = engines::parse_sync(ctx.string_param("durability", "durable"));
     std::vector<std::string> ids;
     ids.reserve(n);
     for (std::uint64_t i = 0; i < n; ++i) ids.push_back(cache_bench_id(i));

@@ -19,6 +19,13 @@
 namespace storh::engines {
 namespace fs = std::filesystem;
 
+Sync parse_sync(std::string_view durability) {
+  if (durability == "durable") return Sync::durable;
+  if (durability == "none") return Sync::none;
+  throw StoreError(
+      fmt::format("durability must be \"durable\" or \"none\", not \"{}\"", durability));
+}
+
 UniqueFd::~UniqueFd() {
   if (fd_ >= 0) ::close(fd_);
 }

@@ -20,6 +20,10 @@ namespace storh::engines {
 
 enum class Sync { durable, none };
 
+// The engines' `durability` parameter: "durable" -> Sync::durable, "none" -> Sync::none.
+// Throws StoreError naming both choices for any other text.
+Sync parse_sync(std::string_view durability);
+
 // An owned file descriptor, closed on destruction. Move-only.
 class UniqueFd {
  public:

@@ -26,6 +26,23 @@ Json parse_object(std::string_view text) {
   return value;
 }
 
+// The string-literal state both strippers share: a '"' opens a literal, inside one every
+// character is copied, a backslash copies the next character too, and '"' closes it.
+// Returns true when text[i] was consumed here (i may step over an escaped character).
+bool copy_string_literal(std::string_view text, std::size_t& i, bool& in_string, std::string& out) {
+  const char c = text[i];
+  if (!in_string && c != '"') return false;
+  out.push_back(c);
+  if (!in_string) {
+    in_string = true;
+  } else if (c == '\\' && i + 1 < text.size()) {
+    out.push_back(text[++i]);
+  } else if (c == '"') {
+    in_string = false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string strip_comments(std::string_view text) {
@@ -33,33 +50,19 @@ std::string strip_comments(std::string_view text) {
   out.reserve(text.size());
   bool in_string = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
+    if (copy_string_literal(text, i, in_string, out)) continue;
     const char c = text[i];
-    if (in_string) {
-      out.push_back(c);
-      if (c == '\\' && i + 1 < text.size()) {
-        out.push_back(text[++i]);
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-      out.push_back(c);
-    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+    const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+    if (c == '/' && next == '/') {
       // Drop up to, not including, the line break.
       while (i + 1 < text.size() && text[i + 1] != '\n' && text[i + 1] != '\r') ++i;
-    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
+    } else if (c == '/' && next == '*') {
       const std::size_t end = text.find("*/", i + 2);
-      const std::size_t stop = end == std::string_view::npos ? text.size() : end + 2;
-      if (end == std::string_view::npos) {
-        i = text.size();  // unterminated: drop everything to the end
-        break;
-      }
-      for (std::size_t j = i; j < stop; ++j) {
+      if (end == std::string_view::npos) break;  // unterminated: drop everything to the end
+      for (std::size_t j = i; j < end + 2; ++j) {
         out.push_back(text[j] == '\n' || text[j] == '\r' ? text[j] : ' ');
       }
-      i = stop - 1;
+      i = end + 1;
     } else {
       out.push_back(c);
     }
@@ -72,24 +75,13 @@ std::string strip_trailing_commas(std::string_view text) {
   out.reserve(text.size());
   bool in_string = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      out.push_back(c);
-      if (c == '\\' && i + 1 < text.size()) {
-        out.push_back(text[++i]);
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-    } else if (c == ',') {
+    if (copy_string_literal(text, i, in_string, out)) continue;
+    if (text[i] == ',') {
       std::size_t next = i + 1;
       while (next < text.size() && is_space(text[next])) ++next;
       if (next < text.size() && (text[next] == '}' || text[next] == ']')) continue;
     }
-    out.push_back(c);
+    out.push_back(text[i]);
   }
   return out;
 }

@@ -29,8 +29,7 @@ constexpr std::size_t kPutGet = 0;
 
 doc::DocStoreOptions options_of(const storh::RunContext& ctx) {
   doc::DocStoreOptions options;
-  options.sync = ctx.string_param("durability", "durable") == "none" ? engines::Sync::none
-                                                                     : engines::Sync::durable;
+  options.sync = engines::parse_sync(ctx.string_param("durability", "durable"));
   return options;
 }
 

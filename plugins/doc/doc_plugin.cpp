@@ -164,8 +164,7 @@ class Scenario {
         m_(n_ / 2),
         d_(std::min<std::int64_t>(100, n_)),
         root_(ctx.work_dir()) {
-    options_.sync = ctx.string_param("durability", "durable") == "none" ? engines::Sync::none
-                                                                        : engines::Sync::durable;
+    options_.sync = engines::parse_sync(ctx.string_param("durability", "durable"));
     options_.validation = doc::parse_validation(ctx.string_param("validation", "stat"));
   }
 

@@ -333,28 +333,7 @@ void DocStore::scan(const RecordQuery& query, ScanCallback callback,
                     const ScanErrorHandler& on_error) {
   State& s = *state_;
   if (!fast_path_valid()) {
-    // The slow path reads the files without touching the caches.
-    std::int64_t left = query.limit_count().value_or(-1);
-    if (left == 0) return;
-    const DiskListing listing = list_record_files(s.data_dir);
-    std::string bytes;
-    for (const DiskListing::File& file : listing.files) {
-      if (!query.matches_id(file.id)) continue;
-      const fs::path path = listing.path_of(file);
-      SharedJson data;
-      try {
-        struct stat info {};
-        if (!read_file_at(AT_FDCWD, path.string(), bytes, info, path)) continue;
-        data = std::make_shared<const Json>(parse_record(bytes, file.id, path.string()));
-      } catch (const StoreError& error) {
-        if (!on_error) throw;
-        on_error(file.id, error.what());
-        continue;
-      }
-      if (!query.matches_data(file.id, *data)) continue;
-      if (!callback(RecordView{file.id, data})) return;
-      if (left > 0 && --left == 0) return;
-    }
+    scan_files(query, callback, on_error);  // reads the files without touching the caches
     return;
   }
   std::int64_t left = query.limit_count().value_or(-1);
@@ -380,9 +359,17 @@ void DocStore::scan(const RecordQuery& query, ScanCallback callback,
 }
 
 void DocStore::scan_disk(ScanCallback callback, const ScanErrorHandler& on_error) {
+  scan_files(RecordQuery::all(), callback, on_error);
+}
+
+void DocStore::scan_files(const RecordQuery& query, ScanCallback callback,
+                          const ScanErrorHandler& on_error) {
+  std::int64_t left = query.limit_count().value_or(-1);
+  if (left == 0) return;
   const DiskListing listing = list_record_files(state_->data_dir);
   std::string bytes;
   for (const DiskListing::File& file : listing.files) {
+    if (!query.matches_id(file.id)) continue;
     const fs::path path = listing.path_of(file);
     SharedJson data;
     try {
@@ -394,7 +381,9 @@ void DocStore::scan_disk(ScanCallback callback, const ScanErrorHandler& on_error
       on_error(file.id, error.what());
       continue;
     }
+    if (!query.matches_data(file.id, *data)) continue;
     if (!callback(RecordView{file.id, data})) return;
+    if (left > 0 && --left == 0) return;
   }
 }
 

@@ -241,6 +241,10 @@ class DocStore {
  private:
   friend class BatchWriter;
   struct State;
+  // The slow path of scan and all of scan_disk: list data/, then read and parse each file
+  // that passes `query`'s id filter, in ascending id order, bypassing every cache.
+  void scan_files(const RecordQuery& query, ScanCallback callback,
+                  const ScanErrorHandler& on_error);
   std::unique_ptr<State> state_;
 };
 

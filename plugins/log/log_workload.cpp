@@ -64,8 +64,7 @@ Layout layout(std::uint64_t n, std::uint64_t max) {
 engines::log::LogOptions options(const RunContext& ctx) {
   engines::log::LogOptions options;
   options.max_segment_bytes = static_cast<std::uint64_t>(ctx.int_param("segment_size", 16384));
-  options.sync = ctx.string_param("durability", "durable") == "none" ? engines::Sync::none
-                                                                     : engines::Sync::durable;
+  options.sync = engines::parse_sync(ctx.string_param("durability", "durable"));
   return options;
 }
 

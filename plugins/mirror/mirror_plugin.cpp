@@ -136,8 +136,7 @@ class MirrorEngine final : public storh::Engine {
     const std::filesystem::path& root = ctx.work_dir();
 
     doc::DocStoreOptions options;
-    options.sync = ctx.string_param("durability", "durable") == "none" ? engines::Sync::none
-                                                                       : engines::Sync::durable;
+    options.sync = engines::parse_sync(ctx.string_param("durability", "durable"));
     options.validation = doc::parse_validation(ctx.string_param("validation", "stat"));
     const std::string journal = ctx.string_param("journal_mode", "delete");
     if (journal != "delete" && journal != "wal") {

@@ -24,8 +24,7 @@ namespace engines = storh::engines;
 constexpr const char* kQueueName = "load";
 
 engines::Sync sync_of(const storh::RunContext& ctx) {
-  return ctx.string_param("durability", "durable") == "none" ? engines::Sync::none
-                                                             : engines::Sync::durable;
+  return engines::parse_sync(ctx.string_param("durability", "durable"));
 }
 
 class QueueClient final : public storh::Client {

@@ -123,13 +123,7 @@ class QueueEngine final : public storh::Engine {
  private:
   static Status run_scenario(storh::RunContext& ctx) {
     const std::uint64_t n = ctx.dataset_size();
-    const std::string durability = ctx.string_param("durability", "durable");
-    if (durability != "durable" && durability != "none") {
-      return Status::error("durability must be \"durable\" or \"none\", not \"" + durability +
-                           "\"");
-    }
-    const engines::Sync sync =
-        durability == "durable" ? engines::Sync::durable : engines::Sync::none;
+    const engines::Sync sync = engines::parse_sync(ctx.string_param("durability", "durable"));
     const std::int64_t workers = ctx.int_param("workers", 4);
     if (workers < 1 || workers > kMaxWorkers) {
       return Status::error("workers must be 1 to " + std::to_string(kMaxWorkers) + ", not " +

@@ -103,3 +103,10 @@ TEST_CASE("file lock: re-entrant in one instance, exclusive across processes", "
   CHECK(WIFEXITED(status));
   ::close(ready[0]);
 }
+
+TEST_CASE("parse_sync: the durability parameter's two values, and a clear error", "[common]") {
+  CHECK(engines::parse_sync("durable") == engines::Sync::durable);
+  CHECK(engines::parse_sync("none") == engines::Sync::none);
+  CHECK_THROWS_WITH(engines::parse_sync("fsync"),
+                    "durability must be \"durable\" or \"none\", not \"fsync\"");
+}
