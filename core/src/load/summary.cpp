@@ -15,14 +15,10 @@ std::optional<result::LoadLatency> load_latency(const LatencyRecord& latency) {
   l.stddev = latency.stddev();
   l.min = h.min();
   l.max = h.max();
-  auto percentile = [&](double q) -> std::optional<double> {
-    if (h.count() < stats::min_count_for_percentile(q)) return std::nullopt;
-    return h.percentile(q);
-  };
-  l.p50 = percentile(0.5);
-  l.p95 = percentile(0.95);
-  l.p99 = percentile(0.99);
-  l.p999 = percentile(0.999);
+  l.p50 = stats::supported_percentile(h, 0.5);
+  l.p95 = stats::supported_percentile(h, 0.95);
+  l.p99 = stats::supported_percentile(h, 0.99);
+  l.p999 = stats::supported_percentile(h, 0.999);
   return l;
 }
 

@@ -60,15 +60,15 @@ std::vector<std::string> spread_warnings(const result::Summary& summary) {
   if (summary.runs >= 2 && summary.mean > 0) {
     const double cv = summary.stddev / summary.mean;
     if (cv > kMaxTrustedVariation) {
-      warnings.push_back(fmt::format(
-          "spread too wide to trust: coefficient of variation {:.1f}% > {:.0f}%", cv * 100,
-          kMaxTrustedVariation * 100));
+      warnings.push_back(
+          fmt::format("spread too wide to trust: coefficient of variation {:.1f}% > {:.0f}%",
+                      cv * 100, kMaxTrustedVariation * 100));
     }
   }
   if (summary.runs < kMinSamplesForSignificance) {
-    warnings.push_back(fmt::format(
-        "{} sample(s): a significance test needs at least {} per side (repeat >= {})",
-        summary.runs, kMinSamplesForSignificance, kMinSamplesForSignificance));
+    warnings.push_back(
+        fmt::format("{} sample(s): a significance test needs at least {} per side (repeat >= {})",
+                    summary.runs, kMinSamplesForSignificance, kMinSamplesForSignificance));
   }
   return warnings;
 }
@@ -248,6 +248,11 @@ std::uint64_t min_count_for_percentile(double q) noexcept {
   return static_cast<std::uint64_t>(std::ceil(1 / (1 - q) - 1e-9));
 }
 
+std::optional<double> supported_percentile(const LatencyHistogram& histogram, double q) {
+  if (histogram.count() < min_count_for_percentile(q)) return std::nullopt;
+  return histogram.percentile(q);
+}
+
 std::optional<result::Latency> latency_summary(const LatencyHistogram& histogram) {
   if (histogram.count() == 0) return std::nullopt;
   result::Latency latency;
@@ -255,14 +260,10 @@ std::optional<result::Latency> latency_summary(const LatencyHistogram& histogram
   latency.mean = histogram.mean();
   latency.min = histogram.min();
   latency.max = histogram.max();
-  auto percentile = [&](double q) -> std::optional<double> {
-    if (histogram.count() < min_count_for_percentile(q)) return std::nullopt;
-    return histogram.percentile(q);
-  };
-  latency.p50 = percentile(0.5);
-  latency.p90 = percentile(0.9);
-  latency.p99 = percentile(0.99);
-  latency.p999 = percentile(0.999);
+  latency.p50 = supported_percentile(histogram, 0.5);
+  latency.p90 = supported_percentile(histogram, 0.9);
+  latency.p99 = supported_percentile(histogram, 0.99);
+  latency.p999 = supported_percentile(histogram, 0.999);
   return latency;
 }
 

@@ -104,6 +104,10 @@ class LatencyHistogram {
 // So p50 needs >= 2 samples, p90 >= 10, p99 >= 100 and p99.9 >= 1000.
 std::uint64_t min_count_for_percentile(double q) noexcept;
 
+// histogram.percentile(q) when the histogram holds enough samples for it
+// (min_count_for_percentile), else nullopt.
+std::optional<double> supported_percentile(const LatencyHistogram& histogram, double q);
+
 // The latency block of a metric: nullopt for an empty histogram; count, mean, min and
 // max always; p50, p90, p99 and p999 each only when min_count_for_percentile allows.
 std::optional<result::Latency> latency_summary(const LatencyHistogram& histogram);
