@@ -11,9 +11,18 @@
 // every result is compared with bench_row(i), and a missing or wrong record fails the
 // run, so a wrong answer never reports a time. The memory the caches hold per entry is
 // reported as a progress message.
+//
+// Two floors time the raw syscalls under the gets, with no engine, over the same files
+// (shard directories opened untimed, as the store keeps them open):
+//   stat_floor  fstatat every record file: a warm STAT get is one of these
+//   read_floor  openat, fstat, read, close every record file: the I/O of a cold get
+// So warm/stat_floor and cold/read_floor show what the engine adds on this machine.
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +33,7 @@
 #include "common/bench_row.h"
 #include "common/durable_io.h"
 #include "doc/doc_store.h"
+#include "doc/record_file.h"
 #include "storh/plugin.h"
 
 namespace {
@@ -89,6 +99,10 @@ class CacheEngine final : public storh::Engine {
          "cache inserts"},
         {"warm", "gets", storh::Direction::lower_is_better,
          "the same gets again: validated-cache hits (stat/hash) or shared-cache hits (trust)"},
+        {"stat_floor", "files", storh::Direction::lower_is_better,
+         "fstatat every record file, no engine (the syscall under a warm STAT get)"},
+        {"read_floor", "files", storh::Direction::lower_is_better,
+         "openat, fstat, read, close every record file, no engine (the I/O of a cold get)"},
     };
     return info;
   }
@@ -147,7 +161,57 @@ class CacheEngine final : public storh::Engine {
       return {};
     });
     if (!status.ok()) return status;
-    return check_results("warm", results, ids);
+    if (Status s = check_results("warm", results, ids); !s.ok()) return s;
+    return floors(ctx, store, ids);
+  }
+
+  // The record files as (shard directory descriptor, file name), directories opened once.
+  struct FloorFiles {
+    std::vector<engines::UniqueFd> dirs;
+    std::vector<std::pair<int, std::string>> files;
+  };
+
+  static FloorFiles floor_files(const doc::DocStore& store, const std::vector<std::string>& ids) {
+    FloorFiles out;
+    std::map<std::string, int, std::less<>> opened;
+    for (const std::string& id : ids) {
+      const std::filesystem::path path = store.record_path(id);
+      const std::string dir = path.parent_path().string();
+      auto it = opened.find(dir);
+      if (it == opened.end()) {
+        out.dirs.push_back(engines::open_or_throw(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0));
+        it = opened.emplace(dir, out.dirs.back().get()).first;
+      }
+      out.files.emplace_back(it->second, doc::record_file_name(id));
+    }
+    return out;
+  }
+
+  static Status floors(storh::RunContext& ctx, const doc::DocStore& store,
+                       const std::vector<std::string>& ids) {
+    const FloorFiles floor = floor_files(store, ids);
+    Status status = storh::measure(ctx, "stat_floor", ids.size(), [&]() -> Status {
+      struct stat info {};
+      for (const auto& [dir, name] : floor.files) {
+        if (::fstatat(dir, name.c_str(), &info, 0) != 0 || info.st_size <= 0) {
+          return Status::error(fmt::format("stat_floor: cannot stat {}", name));
+        }
+      }
+      return {};
+    });
+    if (!status.ok()) return status;
+    std::vector<char> buffer(64 * 1024);
+    return storh::measure(ctx, "read_floor", ids.size(), [&]() -> Status {
+      struct stat info {};
+      for (const auto& [dir, name] : floor.files) {
+        engines::UniqueFd fd(::openat(dir, name.c_str(), O_RDONLY | O_CLOEXEC));
+        if (fd.get() < 0 || ::fstat(fd.get(), &info) != 0 ||
+            ::read(fd.get(), buffer.data(), buffer.size()) != info.st_size || info.st_size <= 0) {
+          return Status::error(fmt::format("read_floor: cannot read {}", name));
+        }
+      }
+      return {};
+    });
   }
 };
 

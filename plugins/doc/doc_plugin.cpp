@@ -7,10 +7,13 @@
 // that cost more than the answer itself run after the timed step. A 31st operation,
 // put_floor, times the write protocol's raw syscalls with no engine (n x: open a temp
 // file, write the record bytes, fsync, rename, fsync the directory), so put reads
-// against this machine's floor.
+// against this machine's floor. A 32nd, scan_floor, times the raw syscalls of the STAT
+// fast-path check over the n files put_floor wrote (readdir every shard directory,
+// fstatat every file), the floor of unindexed_first, stream, unindexed_count and full.
 //
 // Params: durability = durable | none (skip every fsync, to measure their cost);
 // validation = stat | hash | trust (section 4.6, the store's cache validation).
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -82,6 +85,8 @@ const std::vector<storh::OperationSpec>& operations() {
         op("jsonl_export", "records", "export docs-bulk to JSONL"),
         op("jsonl_import", "records", "import that JSONL into docs-jsonl-import"),
         op("put_floor", "records", "raw syscalls of put: temp, write, fsync, rename, dir fsync"),
+        op("scan_floor", "records",
+           "raw syscalls of a STAT revalidation: readdir each shard, fstatat each file"),
     };
   }();
   return kOperations;
@@ -154,6 +159,33 @@ void floor_writes(const std::filesystem::path& dir, const std::string& bytes,
     if (::rename(temp.c_str(), target.c_str()) != 0) engines::throw_errno("rename", temp);
     engines::sync_directory(shard, sync);
   }
+}
+
+// scan_floor: readdir every shard directory under `dir` and fstatat each entry; returns
+// the number of regular files seen.
+std::size_t floor_scan(const std::filesystem::path& dir) {
+  std::size_t files = 0;
+  DIR* shards = ::opendir(dir.c_str());
+  if (shards == nullptr) engines::throw_errno("opendir", dir);
+  while (const dirent* shard = ::readdir(shards)) {
+    if (shard->d_name[0] == '.') continue;
+    const int fd = ::openat(::dirfd(shards), shard->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR* entries = fd >= 0 ? ::fdopendir(fd) : nullptr;
+    if (entries == nullptr) {
+      ::closedir(shards);
+      engines::throw_errno("opendir", dir / shard->d_name);
+    }
+    struct stat info {};
+    while (const dirent* entry = ::readdir(entries)) {
+      if (entry->d_name[0] == '.') continue;
+      if (::fstatat(::dirfd(entries), entry->d_name, &info, 0) == 0 && S_ISREG(info.st_mode)) {
+        ++files;
+      }
+    }
+    ::closedir(entries);
+  }
+  ::closedir(shards);
+  return files;
 }
 
 class Scenario {
@@ -518,7 +550,10 @@ class Scenario {
     for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
       files += entry.is_regular_file() ? 1 : 0;
     }
-    return expect_count("put_floor", files, offsets.size() - 1);
+    if (Status s = expect_count("put_floor", files, offsets.size() - 1); !s.ok()) return s;
+    return step("scan_floor", n_, [&] {
+      return expect_count("scan_floor", floor_scan(dir), static_cast<std::size_t>(n_));
+    });
   }
 
   storh::RunContext& ctx_;

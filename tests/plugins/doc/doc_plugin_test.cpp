@@ -44,16 +44,17 @@ std::vector<std::string> measured(const FakeRunContext& ctx) {
 
 }  // namespace
 
-TEST_CASE("doc plugin: describes the 30 storh operations in order, then put_floor",
+TEST_CASE("doc plugin: describes the 30 storh operations in order, then the two floors",
           "[doc_plugin]") {
   LoadedPlugin plugin(STORH_TEST_DOC_PLUGIN);
   const storh::EngineInfo info = plugin.engine->describe();
   CHECK(info.name == "doc");
-  REQUIRE(info.operations.size() == 31);
+  REQUIRE(info.operations.size() == 32);
   CHECK(info.operations.front().name == "put");
   CHECK(info.operations[8].name == "index_build");
   CHECK(info.operations[29].name == "jsonl_import");
   CHECK(info.operations[30].name == "put_floor");
+  CHECK(info.operations[31].name == "scan_floor");
 }
 
 TEST_CASE("doc plugin: every operation answers correctly", "[doc_plugin]") {
@@ -66,9 +67,10 @@ TEST_CASE("doc plugin: every operation answers correctly", "[doc_plugin]") {
   INFO("n = " << sizes << ": " << status.message());
   REQUIRE(status.ok());
   const auto names = measured(ctx);
-  REQUIRE(names.size() == 31);
+  REQUIRE(names.size() == 32);
   CHECK(names[1] == "get");
   CHECK(names[30] == "put_floor");
+  CHECK(names[31] == "scan_floor");
 }
 
 TEST_CASE("doc plugin: durable writes and other validation modes", "[doc_plugin]") {
