@@ -1,6 +1,7 @@
 # Secondary indexes, queries and the benchmark adapter of the doc engine (engines.md
 # 4.7, 11.1). Included by plugins/doc/CMakeLists.txt after storh_doc is defined.
 target_sources(storh_doc PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/index_bucket_cache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/index_build.cpp
   ${CMAKE_CURRENT_LIST_DIR}/index_files.cpp
   ${CMAKE_CURRENT_LIST_DIR}/index_keys.cpp

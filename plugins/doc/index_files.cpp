@@ -168,6 +168,23 @@ std::optional<std::vector<std::string>> read_bucket_ids(const std::filesystem::p
   return std::move(bucket->ids);
 }
 
+bool parse_bucket_ids(std::string_view text, std::int64_t& count, std::vector<std::string>& ids) {
+  static constexpr std::string_view kCount = "\"count\":";
+  const std::size_t count_at = text.find(kCount);
+  const std::size_t ids_at = text.find("\"ids\":[");
+  if (count_at != std::string_view::npos && ids_at != std::string_view::npos) {
+    std::size_t pos = count_at + kCount.size();
+    std::size_t list = ids_at + 6;
+    ids.clear();
+    if (parse_int(text, pos, count) && parse_plain_string_list(text, list, ids, 0)) return true;
+  }
+  std::optional<Bucket> bucket = parse_bucket(text);
+  if (!bucket) return false;
+  count = bucket->count;
+  ids = std::move(bucket->ids);
+  return true;
+}
+
 std::int64_t read_bucket_count(const std::filesystem::path& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {

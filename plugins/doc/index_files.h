@@ -43,6 +43,9 @@ std::optional<Bucket> parse_bucket(std::string_view text);
 // (0 = all). Throws StoreError on unreadable or malformed files.
 std::optional<std::vector<std::string>> read_bucket_ids(const std::filesystem::path& path,
                                                         std::size_t limit = 0);
+// The "count" and every id of bucket file text (fast scan of the canonical shape, full
+// parse otherwise); false when the text is not a bucket.
+bool parse_bucket_ids(std::string_view text, std::int64_t& count, std::vector<std::string>& ids);
 // The "count" of a bucket file, reading 512-byte blocks until it appears; 0 when the
 // file does not exist.
 std::int64_t read_bucket_count(const std::filesystem::path& path);

@@ -42,6 +42,12 @@ std::vector<IndexDefinition> normalised(std::vector<IndexDefinition> definitions
   return out;
 }
 
+// The first `limit` ids of a bucket (0 = all).
+std::vector<std::string> first_ids(const BucketCache::Bucket& bucket, std::size_t limit) {
+  const std::size_t take = limit == 0 ? bucket.ids.size() : std::min(limit, bucket.ids.size());
+  return {bucket.ids.begin(), bucket.ids.begin() + static_cast<std::ptrdiff_t>(take)};
+}
+
 }  // namespace
 
 IndexManager::IndexManager(DocStore& store)
@@ -230,16 +236,14 @@ std::vector<std::string> IndexManager::eq_ids(const IndexDefinition& def, const 
     if (limit != 0 && ids.size() > limit) ids.resize(limit);
     return ids;
   }
-  auto ids = read_bucket_ids(eq_path(def.field, value), limit);
-  return ids ? std::move(*ids) : std::vector<std::string>{};
+  return bucket_ids(lookup_path("eq/", def.field, {}, value_key(value)), limit);
 }
 
 std::size_t IndexManager::eq_count(const IndexDefinition& def, const Json& value) {
   if (def.range) {
     return range_index(def.field).count(QueryCondition(def.field, QueryOperator::eq, value), 0);
   }
-  const std::int64_t count = read_bucket_count(eq_path(def.field, value));
-  return count > 0 ? static_cast<std::size_t>(count) : 0;
+  return bucket_count(lookup_path("eq/", def.field, {}, value_key(value)));
 }
 
 bool IndexManager::is_compound_pair(std::string_view a, std::string_view b) {
@@ -254,19 +258,57 @@ std::optional<std::vector<std::string>> IndexManager::compound_ids(std::string_v
                                                                    std::string_view field_b,
                                                                    const Json& b,
                                                                    std::size_t limit) {
-  const bool swap = field_b < field_a;
-  const auto path =
-      swap ? compound_path(field_b, b, field_a, a) : compound_path(field_a, a, field_b, b);
-  return read_bucket_ids(path, limit);
+  const auto bucket = buckets_.get(compound_lookup_path(field_a, a, field_b, b));
+  if (!bucket) return std::nullopt;
+  return first_ids(*bucket, limit);
 }
 
 std::size_t IndexManager::compound_count(std::string_view field_a, const Json& a,
                                          std::string_view field_b, const Json& b) {
-  const bool swap = field_b < field_a;
-  const auto path =
-      swap ? compound_path(field_b, b, field_a, a) : compound_path(field_a, a, field_b, b);
-  const std::int64_t count = read_bucket_count(path);
-  return count > 0 ? static_cast<std::size_t>(count) : 0;
+  return bucket_count(compound_lookup_path(field_a, a, field_b, b));
+}
+
+const std::string& IndexManager::lookup_path(std::string_view kind, std::string_view left,
+                                             std::string_view right, std::string_view key) {
+  // The map key spells the directory unambiguously: kind, left's length, left, right.
+  lookup_buffer_.assign(kind);
+  lookup_buffer_ += std::to_string(left.size());
+  lookup_buffer_ += ':';
+  lookup_buffer_ += left;
+  lookup_buffer_ += right;
+  auto it = lookup_prefixes_.find(lookup_buffer_);
+  if (it == lookup_prefixes_.end()) {
+    std::string prefix = entries_dir().string();
+    prefix += '/';
+    prefix += kind;
+    prefix += hex_bytes(left);
+    if (!right.empty()) {
+      prefix += '-';
+      prefix += hex_bytes(right);
+    }
+    prefix += '/';
+    it = lookup_prefixes_.emplace(lookup_buffer_, std::move(prefix)).first;
+  }
+  lookup_buffer_.assign(it->second);
+  lookup_buffer_ += key;
+  lookup_buffer_ += ".jsonc";
+  return lookup_buffer_;
+}
+
+const std::string& IndexManager::compound_lookup_path(std::string_view field_a, const Json& a,
+                                                      std::string_view field_b, const Json& b) {
+  if (field_b < field_a) return lookup_path("compound/", field_b, field_a, compound_key(b, a));
+  return lookup_path("compound/", field_a, field_b, compound_key(a, b));
+}
+
+std::vector<std::string> IndexManager::bucket_ids(const std::string& path, std::size_t limit) {
+  const auto bucket = buckets_.get(path);
+  return bucket ? first_ids(*bucket, limit) : std::vector<std::string>{};
+}
+
+std::size_t IndexManager::bucket_count(const std::string& path) {
+  const auto bucket = buckets_.get(path);
+  return bucket && bucket->count > 0 ? static_cast<std::size_t>(bucket->count) : 0;
 }
 
 // ---- Maintenance -------------------------------------------------------------------
@@ -338,6 +380,7 @@ void IndexManager::bucket_remove(const std::filesystem::path& path, std::string_
   if (!bucket) throw StoreError("Malformed index file " + path.string());
   const auto it = std::find(bucket->ids.begin(), bucket->ids.end(), id);
   if (it == bucket->ids.end()) return;
+  buckets_.forget(path.string());
   bucket->ids.erase(it);
   if (bucket->ids.empty()) {
     if (::unlink(path.c_str()) != 0 && errno != ENOENT) throw_errno("unlink", path);
@@ -360,6 +403,7 @@ void IndexManager::bucket_add(const std::filesystem::path& path, std::string_vie
   const auto at = std::lower_bound(ids.begin(), ids.end(), id);
   if (at != ids.end() && *at == id) return;
   ids.insert(at, std::string(id));
+  buckets_.forget(path.string());
   const std::string key = path.stem().string();
   write_atomic(path, encode_bucket(field, key, value, ids), store_.sync());
 }

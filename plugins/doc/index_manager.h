@@ -15,7 +15,9 @@
 // with fsync (delta), following the store's Sync; a crash leaves each file old or new,
 // and queries re-check every candidate record, so a stale index never returns a record
 // that does not match (counts are trusted, as in storh: verify() reports drift and
-// reindex()/repair() fixes it).
+// reindex()/repair() fixes it). Lookups keep parsed bucket files in memory, revalidated
+// by one stat per lookup (index_bucket_cache.h), so another process's index writes are
+// seen by the next query.
 //
 // Ownership: made by make_index_hooks() for its DocStore, which it references and which
 // outlives it. Thread safety: none (one thread per DocStore). Mutating methods take the
@@ -31,6 +33,7 @@
 #include <utility>
 #include <vector>
 
+#include "doc/index_bucket_cache.h"
 #include "doc/index_hooks.h"
 #include "doc/index_range.h"
 
@@ -106,6 +109,17 @@ class IndexManager final : public IndexHooks {
   void load_definitions();
   void write_manifest(const std::vector<IndexDefinition>& definitions);
   void apply_change(std::string_view id, const Json* old_data, const Json* new_data);
+  // The ids (at most `limit`, 0 = all) and the trusted count of a bucket file, through
+  // the bucket cache; empty / 0 when the file does not exist.
+  std::vector<std::string> bucket_ids(const std::string& path, std::size_t limit);
+  std::size_t bucket_count(const std::string& path);
+  // eq_path / compound_path as a string, from a per-directory prefix kept in
+  // lookup_prefixes_ (queries build no filesystem::path): `kind` is "eq/" (right empty)
+  // or "compound/" (left < right). The result is valid until the next call.
+  const std::string& lookup_path(std::string_view kind, std::string_view left,
+                                 std::string_view right, std::string_view key);
+  const std::string& compound_lookup_path(std::string_view field_a, const Json& a,
+                                          std::string_view field_b, const Json& b);
   void bucket_remove(const std::filesystem::path& path, std::string_view id);
   void bucket_add(const std::filesystem::path& path, std::string_view field, const Json& value,
                   std::string_view id);
@@ -118,6 +132,9 @@ class IndexManager final : public IndexHooks {
   std::optional<std::vector<IndexDefinition>> pending_;
   std::string pending_last_;
   std::unordered_map<std::string, std::unique_ptr<RangeIndex>> ranges_;
+  BucketCache buckets_;
+  std::unordered_map<std::string, std::string> lookup_prefixes_;
+  std::string lookup_buffer_;
 };
 
 // The IndexManager of `store` (its indexes() hooks).

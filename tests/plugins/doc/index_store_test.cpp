@@ -330,3 +330,42 @@ TEST_CASE("index: D7 concurrent updates of the same records leave no stale entry
   }
   CHECK(store.verify().ok);
 }
+
+TEST_CASE("index: cached bucket files follow another instance's writes", "[index][bucket_cache]") {
+  ScratchDir dir;
+  DocStore reader(dir.path(), "docs");
+  const auto ids = fill(reader, 20);
+  index_benchmark_fields(reader);
+  DocStore writer(dir.path(), "docs");
+  const auto page_ids = [&] {
+    return ids_of(doc::DocQuery(reader).where("kind").eq("page").get());
+  };
+
+  REQUIRE(count_kind(reader, "page") == 10);
+  const auto before = page_ids();
+  REQUIRE(before.size() == 10);
+
+  SECTION("an added record is counted by the next query") {
+    writer.put(Json{{"kind", "page"}, {"bucket", 7}});
+    CHECK(count_kind(reader, "page") == 11);
+    CHECK(page_ids().size() == 11);
+    CHECK(doc::DocQuery(reader).where("kind").eq("page").where("bucket").eq(7).count() == 1);
+  }
+  SECTION("a same-size rewrite (one id swapped for another) is seen") {
+    // ids[0] leaves the page bucket and ids[1] joins it: same count, same file size.
+    Json page0 = bench_row(0), post1 = bench_row(1);
+    page0["kind"] = "post";
+    post1["kind"] = "page";
+    writer.put(page0, ids[0]);
+    writer.put(post1, ids[1]);
+    CHECK(count_kind(reader, "page") == 10);
+    const auto after = page_ids();
+    CHECK(std::find(after.begin(), after.end(), ids[0]) == after.end());
+    CHECK(std::find(after.begin(), after.end(), ids[1]) != after.end());
+  }
+  SECTION("a bucket emptied and removed counts zero") {
+    for (int i = 0; i < 20; i += 2) writer.remove(ids[static_cast<std::size_t>(i)]);
+    CHECK(count_kind(reader, "page") == 0);
+    CHECK(page_ids().empty());
+  }
+}
