@@ -260,7 +260,7 @@ std::optional<std::string_view> range_line_key(std::string_view line) noexcept {
   return line.substr(kPrefix.size(), end - kPrefix.size());
 }
 
-bool parse_range_line(std::string_view line, RangeLine& out) {
+bool parse_range_line(std::string_view line, RangeLine& out, bool with_ids) {
   out.ids.clear();
   out.remove.clear();
   const std::optional<std::string_view> key = range_line_key(line);
@@ -269,7 +269,12 @@ bool parse_range_line(std::string_view line, RangeLine& out) {
     const std::size_t value_start = pos + 9;
     if (expect(line, pos, ",\"value\":") && skip_value(line, pos)) {
       const std::string_view value_text = line.substr(value_start, pos - value_start);
-      if (expect(line, pos, ",\"count\":") && parse_int(line, pos, out.count) &&
+      if (!with_ids && expect(line, pos, ",\"count\":") && parse_int(line, pos, out.count)) {
+        out.key = *key;
+        out.value_text = value_text;
+        return true;
+      }
+      if (with_ids && expect(line, pos, ",\"count\":") && parse_int(line, pos, out.count) &&
           expect(line, pos, ",\"ids\":") && parse_plain_string_list(line, pos, out.ids, 0) &&
           expect(line, pos, ",\"remove\":") && parse_plain_string_list(line, pos, out.remove, 0) &&
           expect(line, pos, "}")) {

@@ -65,8 +65,10 @@ struct RangeLine {
   std::vector<std::string_view> remove;
   Json value() const;  // parses value_text
 };
-// Parses one line (without its "\n"); false when it is not a range line.
-bool parse_range_line(std::string_view line, RangeLine& out);
+// Parses one line (without its "\n"); false when it is not a range line. With
+// `with_ids` false only key, value and count are read (ids and remove stay empty) and
+// the rest of the line is not checked: for counts, which need nothing else.
+bool parse_range_line(std::string_view line, RangeLine& out, bool with_ids = true);
 // The key of a line from its literal prefix {"key":"; nullopt when absent.
 std::optional<std::string_view> range_line_key(std::string_view line) noexcept;
 

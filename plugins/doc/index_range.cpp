@@ -21,6 +21,10 @@ constexpr std::size_t kForwardBlock = 64 * 1024;
 constexpr std::size_t kBackwardBlock = 8 * 1024;
 constexpr std::size_t kEdgeRead = 4096;
 
+std::int64_t mtime_of(const struct stat& st) {
+  return static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+}
+
 // The key regions of range keys, in key order: b- < n-<digit> < n-m < s- < z-.
 enum class Region { boolean, positive, negative, string, other };
 
@@ -105,6 +109,30 @@ void read_lines_backward(int fd, std::uint64_t end, const std::filesystem::path&
   }
 }
 
+// read_lines_forward / read_lines_backward over the cached text of the whole file.
+template <typename Visit>
+void text_lines_forward(std::string_view text, std::uint64_t offset, Visit&& visit) {
+  std::size_t start = static_cast<std::size_t>(std::min<std::uint64_t>(offset, text.size()));
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    if (end > start && !visit(text.substr(start, end - start))) return;
+    start = end + 1;
+  }
+}
+
+template <typename Visit>
+void text_lines_backward(std::string_view text, std::uint64_t end, Visit&& visit) {
+  std::size_t stop = static_cast<std::size_t>(std::min<std::uint64_t>(end, text.size()));
+  while (stop > 0) {
+    const std::size_t body = text[stop - 1] == '\n' ? stop - 1 : stop;
+    const std::size_t nl = body == 0 ? std::string_view::npos : text.rfind('\n', body - 1);
+    const std::size_t start = nl == std::string_view::npos ? 0 : nl + 1;
+    if (body > start && !visit(text.substr(start, body - start))) return;
+    stop = start;
+  }
+}
+
 bool value_matches(const RangeLine& line, const QueryCondition& condition) {
   const Json value = line.value();
   if (condition.op() == QueryOperator::eq) return strict_equal(value, condition.value());
@@ -181,34 +209,53 @@ bool RangeIndex::refresh_base() {
     info_ = {};
     return false;
   }
-  const std::int64_t mtime_ns =
-      static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
   if (info_.valid && info_.ino == st.st_ino &&
-      info_.size == static_cast<std::uint64_t>(st.st_size) && info_.mtime_ns == mtime_ns) {
+      info_.size == static_cast<std::uint64_t>(st.st_size) && info_.mtime_ns == mtime_of(st)) {
     return true;
+  }
+  // The stamp is taken from the descriptor read, so the cached text matches it even when
+  // the file was replaced after the stat above.
+  UniqueFd fd = open_if_exists(paths_.base);
+  if (!fd.valid() || ::fstat(fd.get(), &st) != 0) {
+    info_ = {};
+    return false;
   }
   BaseInfo info;
   info.ino = st.st_ino;
   info.size = static_cast<std::uint64_t>(st.st_size);
-  info.mtime_ns = mtime_ns;
+  info.mtime_ns = mtime_of(st);
   std::string text;
   if (read_file_if_exists(paths_.checkpoints, text)) {
     if (auto checkpoints = parse_checkpoints(text)) info.checkpoints = std::move(*checkpoints);
   }
-  UniqueFd fd = open_if_exists(paths_.base);
-  if (!fd.valid()) return false;
+  std::string_view head, tail;
   char edge[kEdgeRead];
-  const std::size_t head = pread_some(fd.get(), edge, sizeof edge, 0, paths_.base);
-  if (auto key = range_line_key(std::string_view(edge, head))) info.first_key = *key;
-  if (info.size > 0) {
+  if (info.size <= kMaxCachedBase) {
+    auto cached = std::make_shared<std::string>(info.size, '\0');
+    std::size_t filled = 0;
+    while (filled < cached->size()) {
+      const std::size_t got = pread_some(fd.get(), cached->data() + filled, cached->size() - filled,
+                                         filled, paths_.base);
+      if (got == 0) break;
+      filled += got;
+    }
+    cached->resize(filled);
+    info.size = filled;
+    info.text = std::move(cached);
+    head = tail = *info.text;
+  } else {
+    head = std::string_view(edge, pread_some(fd.get(), edge, sizeof edge, 0, paths_.base));
+    if (auto key = range_line_key(head)) info.first_key = *key;
     const std::uint64_t tail_at = info.size > kEdgeRead ? info.size - kEdgeRead : 0;
-    const std::size_t tail = pread_some(fd.get(), edge, sizeof edge, tail_at, paths_.base);
-    std::string_view text_tail(edge, tail);
-    if (!text_tail.empty() && text_tail.back() == '\n') text_tail.remove_suffix(1);
-    const std::size_t nl = text_tail.rfind('\n');
-    if (nl != std::string_view::npos) text_tail.remove_prefix(nl + 1);
-    if (auto key = range_line_key(text_tail)) info.last_key = *key;
+    tail = std::string_view(edge, pread_some(fd.get(), edge, sizeof edge, tail_at, paths_.base));
   }
+  if (info.first_key.empty()) {
+    if (auto key = range_line_key(head)) info.first_key = *key;
+  }
+  if (!tail.empty() && tail.back() == '\n') tail.remove_suffix(1);
+  const std::size_t nl = tail.rfind('\n');
+  if (nl != std::string_view::npos) tail.remove_prefix(nl + 1);
+  if (auto key = range_line_key(tail)) info.last_key = *key;
   info.valid = true;
   info_ = std::move(info);
   return true;
@@ -271,29 +318,35 @@ std::uint64_t RangeIndex::seek_offset(const Window& window) const {
 }
 
 template <typename Visit>
-void RangeIndex::scan_base(const Window& window, Visit&& visit) {
-  UniqueFd fd = open_if_exists(paths_.base);
-  if (!fd.valid()) return;
-  std::uint64_t offset = seek_offset(window);
-  if (offset > 0) {
-    // A checkpoint file written for another base (a rebuild in between) must not send
-    // us into the middle of a line.
-    char before = 0;
-    if (pread_some(fd.get(), &before, 1, offset - 1, paths_.base) != 1 || before != '\n') {
-      offset = 0;
-    }
-  }
+void RangeIndex::scan_base(const Window& window, Visit&& visit, bool with_ids) {
   RangeLine line;
-  read_lines_forward(fd.get(), offset, paths_.base, [&](std::string_view text) {
+  const auto each = [&](std::string_view text) {
     const std::optional<std::string_view> key = range_line_key(text);
     if (!key) malformed_line(paths_.base);
     if (window.trusted) {
       if (window.above(*key)) return false;
       if (window.below(*key)) return true;
     }
-    if (!parse_range_line(text, line)) malformed_line(paths_.base);
+    if (!parse_range_line(text, line, with_ids)) malformed_line(paths_.base);
     return visit(line, window.trusted && window.interior(*key));
-  });
+  };
+  std::uint64_t offset = seek_offset(window);
+  if (info_.text) {
+    // A checkpoint file written for another base (a rebuild in between) must not send
+    // us into the middle of a line.
+    if (offset > 0 && (*info_.text)[offset - 1] != '\n') offset = 0;
+    text_lines_forward(*info_.text, offset, each);
+    return;
+  }
+  UniqueFd fd = open_if_exists(paths_.base);
+  if (!fd.valid()) return;
+  if (offset > 0) {
+    char before = 0;
+    if (pread_some(fd.get(), &before, 1, offset - 1, paths_.base) != 1 || before != '\n') {
+      offset = 0;
+    }
+  }
+  read_lines_forward(fd.get(), offset, paths_.base, each);
 }
 
 template <typename Visit>
@@ -361,19 +414,11 @@ std::optional<std::vector<std::string>> RangeIndex::ordered_ids(const QueryCondi
       }
     }
   }
-  UniqueFd fd = open_if_exists(paths_.base);
-  if (!fd.valid()) return out;
-  if (end < info_.size && end > 0) {
-    char before = 0;
-    if (pread_some(fd.get(), &before, 1, end - 1, paths_.base) != 1 || before != '\n') {
-      end = info_.size;
-    }
-  }
   // (key, id) in descending key order; ties are completed past the limit so each tie
   // group can be put in ascending id order (the order of the sort path).
   std::vector<std::pair<std::string, std::string>> found;
   RangeLine line;
-  read_lines_backward(fd.get(), end, paths_.base, [&](std::string_view text) {
+  const auto each = [&](std::string_view text) {
     const std::optional<std::string_view> key = range_line_key(text);
     if (!key) malformed_line(paths_.base);
     if (window.above(*key)) return true;
@@ -386,7 +431,21 @@ std::optional<std::vector<std::string>> RangeIndex::ordered_ids(const QueryCondi
       }
     }
     return true;
-  });
+  };
+  if (info_.text) {
+    if (end < info_.size && end > 0 && (*info_.text)[end - 1] != '\n') end = info_.size;
+    text_lines_backward(*info_.text, end, each);
+  } else {
+    UniqueFd fd = open_if_exists(paths_.base);
+    if (!fd.valid()) return out;
+    if (end < info_.size && end > 0) {
+      char before = 0;
+      if (pread_some(fd.get(), &before, 1, end - 1, paths_.base) != 1 || before != '\n') {
+        end = info_.size;
+      }
+    }
+    read_lines_backward(fd.get(), end, paths_.base, each);
+  }
   for (std::size_t start = 0; start < found.size();) {
     std::size_t stop = start + 1;
     while (stop < found.size() && found[stop].first == found[start].first) ++stop;
@@ -408,10 +467,13 @@ std::size_t RangeIndex::count(const QueryCondition& condition, std::size_t limit
   const auto reached = [&] {
     return limit != 0 && !delta && total >= static_cast<std::int64_t>(limit);
   };
-  scan_base(window, [&](const RangeLine& line, bool interior) {
-    if (interior || value_matches(line, condition)) total += line.count;
-    return !reached();
-  });
+  scan_base(
+      window,
+      [&](const RangeLine& line, bool interior) {
+        if (interior || value_matches(line, condition)) total += line.count;
+        return !reached();
+      },
+      /*with_ids=*/false);
   if (delta) {
     scan_delta([&](const RangeLine& line) {
       if (value_matches(line, condition)) total += line.count;

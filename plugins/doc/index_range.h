@@ -10,6 +10,11 @@
 // numbers and floats take a full scan that confirms every value: answers always equal
 // QueryCondition semantics over the indexed (scalar) values.
 //
+// The base file is kept in memory (up to kMaxCachedBase bytes) with its checkpoints
+// while its stat stamp (inode, size, mtime ns) is unchanged: the base is only ever
+// replaced by a rename, so a changed file is a new stamp, and a query costs one stat of
+// the base and one of the delta before the scan. Larger bases are read with pread.
+//
 // Not thread-safe (caches file metadata); the owning IndexManager serialises use.
 // Failures throw StoreError naming the file.
 #pragma once
@@ -17,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +42,8 @@ struct RangePaths {
 
 class RangeIndex {
  public:
+  static constexpr std::uint64_t kMaxCachedBase = 16u << 20;
+
   explicit RangeIndex(RangePaths paths) : paths_(std::move(paths)) {}
 
   const RangePaths& paths() const noexcept { return paths_; }
@@ -66,15 +74,16 @@ class RangeIndex {
     bool valid = false;
     std::vector<Checkpoint> checkpoints;
     std::string first_key, last_key;
+    std::shared_ptr<const std::string> text;  // the whole base file, when cached
   };
   // Stats the base file and refreshes info_; false when the base file is missing.
   bool refresh_base();
   Window window_for(const QueryCondition& condition);
   std::uint64_t seek_offset(const Window& window) const;
-  // Calls visit(line) for every base line from the window's start until visit returns
-  // false or the window ends.
+  // Calls visit(line, interior) for every base line from the window's start until visit
+  // returns false or the window ends; without ids, lines carry key, value and count only.
   template <typename Visit>
-  void scan_base(const Window& window, Visit&& visit);
+  void scan_base(const Window& window, Visit&& visit, bool with_ids = true);
   template <typename Visit>
   void scan_delta(Visit&& visit);
 

@@ -369,3 +369,37 @@ TEST_CASE("index: cached bucket files follow another instance's writes", "[index
     CHECK(page_ids().empty());
   }
 }
+
+TEST_CASE("index: a cached range base follows another instance's writes and rebuilds",
+          "[index][range_cache]") {
+  ScratchDir dir;
+  DocStore reader(dir.path(), "docs");
+  fill(reader, 30);
+  index_benchmark_fields(reader);
+  DocStore writer(dir.path(), "docs");
+  const Json low = kBenchStartMs + 10, high = kBenchStartMs + 19;
+  const auto window_count = [&] {
+    return doc::DocQuery(reader).where("publishedAt").between(low, high).count();
+  };
+  const auto newest = [&] {
+    return doc::DocQuery(reader)
+        .where("publishedAt")
+        .gte(kBenchStartMs)
+        .order_by("publishedAt", "desc")
+        .first()
+        ->data["publishedAt"]
+        .get<std::int64_t>();
+  };
+  REQUIRE(window_count() == 10);
+  REQUIRE(newest() == kBenchStartMs + 29);
+
+  // An insert goes to the delta file: the next query sees it.
+  writer.put(Json{{"kind", "page"}, {"bucket", 1}, {"publishedAt", kBenchStartMs + 15}});
+  CHECK(window_count() == 11);
+  // A rebuild replaces the base (and drops the delta): still seen, with new content.
+  writer.put(Json{{"kind", "page"}, {"bucket", 1}, {"publishedAt", kBenchStartMs + 500}});
+  writer.reindex();
+  CHECK(window_count() == 11);
+  CHECK(newest() == kBenchStartMs + 500);
+  CHECK(doc::DocQuery(reader).where("publishedAt").gte(kBenchStartMs + 400).count() == 1);
+}
