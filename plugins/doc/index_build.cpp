@@ -1,7 +1,9 @@
 // IndexManager::rebuild (engines.md 4.7.5): delete entries/, scan the records once,
 // write every equality/compound bucket once, sort range lines in chunks of 16,384,
-// write the chunks, k-way merge them into the base file with a checkpoint every 256
-// lines. Every file is written atomically (temp, fsync, rename, directory fsync).
+// k-way merge the chunks (spilled to scratch files only past one chunk) into the base
+// file with a checkpoint every 256 lines. Every index file is written atomically (temp,
+// fsync, rename, directory fsync), the buckets of one flush together: all temp files
+// synced, then renamed, then each directory synced once.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -10,7 +12,10 @@
 #include <cstring>
 #include <fstream>
 #include <queue>
+#include <set>
 #include <unordered_map>
+
+#include <fmt/format.h>
 
 #include "common/durable_io.h"
 #include "common/store_error.h"
@@ -61,7 +66,9 @@ class AtomicWriter {
     if (buffer_.size() >= kWriteBuffer) flush();
   }
   std::uint64_t size() const noexcept { return written_; }
-  void commit() {
+  // Syncs and renames the temp file; then syncs the directory unless the caller will
+  // (a later write_files_atomically into the same directory does).
+  void commit(bool sync_parent = true) {
     flush();
     sync_file(fd_.get(), temp_, sync_);
     fd_.close_or_throw(temp_);
@@ -70,7 +77,7 @@ class AtomicWriter {
       ::unlink(temp_.c_str());
       throw_errno("rename", temp_, err);
     }
-    sync_directory(path_.parent_path(), sync_);
+    if (sync_parent) sync_directory(path_.parent_path(), sync_);
   }
 
  private:
@@ -86,8 +93,38 @@ class AtomicWriter {
   std::uint64_t written_ = 0;
 };
 
+// write_atomic for many files with fewer syncs: every temp file is written and fsynced,
+// then each is renamed over its target, then each parent directory is fsynced once. A
+// crash leaves each file old or new, plus temp files that the next rebuild removes with
+// entries/. On failure the temp files are removed and StoreError propagates.
+void write_files_atomically(const std::vector<std::pair<std::filesystem::path, std::string>>& files,
+                            Sync sync) {
+  std::vector<std::filesystem::path> temps;
+  temps.reserve(files.size());
+  std::set<std::filesystem::path> dirs;
+  try {
+    for (const auto& [path, bytes] : files) {
+      if (dirs.insert(path.parent_path()).second) make_directories(path.parent_path());
+      temps.push_back(path.parent_path() /
+                      fmt::format(".{}.{}.tmp", path.filename().string(), random_hex(12)));
+      UniqueFd fd = open_or_throw(temps.back(), O_WRONLY | O_CREAT | O_EXCL | O_TRUNC);
+      write_all(fd.get(), bytes, temps.back());
+      sync_file(fd.get(), temps.back(), sync);
+      fd.close_or_throw(temps.back());
+    }
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      if (::rename(temps[i].c_str(), files[i].first.c_str()) != 0) throw_errno("rename", temps[i]);
+    }
+  } catch (...) {
+    for (const auto& temp : temps) ::unlink(temp.c_str());  // renamed ones: ENOENT
+    throw;
+  }
+  for (const auto& dir : dirs) sync_directory(dir, sync);
+}
+
 // Writes the collected buckets, merging with a file an earlier flush wrote.
 void flush_buckets(std::unordered_map<std::string, BucketBuild>& buckets, Sync sync) {
+  std::vector<std::pair<std::filesystem::path, std::string>> files;
   for (auto& [name, bucket] : buckets) {
     if (bucket.ids.empty()) continue;
     if (auto existing = read_bucket_ids(bucket.path)) {
@@ -98,11 +135,12 @@ void flush_buckets(std::unordered_map<std::string, BucketBuild>& buckets, Sync s
       merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
       bucket.ids = std::move(merged);
     }
-    write_atomic(bucket.path, encode_bucket(bucket.field, bucket.key, bucket.value, bucket.ids),
-                 sync);
+    files.emplace_back(bucket.path,
+                       encode_bucket(bucket.field, bucket.key, bucket.value, bucket.ids));
     bucket.ids.clear();
     bucket.ids.shrink_to_fit();
   }
+  write_files_atomically(files, sync);
 }
 
 // Range lines of one field: collected as "<range_key>\t<value_key>\t<json line>", the
@@ -129,7 +167,19 @@ class RangeBuild {
   }
 
   void finish() {
-    if (!lines_.empty() || chunks_.empty()) write_chunk();
+    if (chunks_.empty()) {
+      // Everything fits one chunk: merge straight from memory.
+      std::sort(lines_.begin(), lines_.end());
+      std::size_t next = 0;
+      merge([&](std::string& line) {
+        if (next == lines_.size()) return false;
+        line = std::move(lines_[next++]);
+        return true;
+      });
+      lines_.clear();
+      return;
+    }
+    if (!lines_.empty()) write_chunk();
     merge_chunks();
   }
 
@@ -142,7 +192,9 @@ class RangeBuild {
       bytes += '\n';
     }
     const auto path = chunk_dir_ / (hex_ + "-" + std::to_string(chunks_.size()) + ".jsonl");
-    write_atomic(path, bytes, sync_);
+    // Chunks are scratch files, deleted after the merge (a crash mid-rebuild leaves a
+    // partial index that the next rebuild deletes with entries/): no sync.
+    write_atomic(path, bytes, Sync::none);
     chunks_.push_back(path);
     lines_.clear();
   }
@@ -159,28 +211,41 @@ class RangeBuild {
       std::string line;
       if (std::getline(inputs.back(), line)) heads.emplace(std::move(line), i);
     }
-    AtomicWriter base(paths_.base, sync_);
-    std::vector<Checkpoint> checkpoints;
-    std::size_t count = 0;
-    while (!heads.empty()) {
+    merge([&](std::string& line) {
+      if (heads.empty()) return false;
       Head head = heads.top();
       heads.pop();
-      const std::size_t key_end = head.first.find('\t');
-      const std::size_t line_start = head.first.find('\t', key_end + 1) + 1;
-      if (count % kCheckpointStride == 0) {
-        checkpoints.push_back({head.first.substr(0, key_end), base.size()});
-      }
-      base.append(std::string_view(head.first).substr(line_start));
-      base.append("\n");
-      ++count;
+      line = std::move(head.first);
       std::string next;
       if (std::getline(inputs[head.second], next)) heads.emplace(std::move(next), head.second);
-    }
-    base.commit();
-    write_atomic(paths_.checkpoints, encode_checkpoints(checkpoints), sync_);
+      return true;
+    });
     inputs.clear();
     for (const auto& chunk : chunks_) ::unlink(chunk.c_str());
     ::rmdir(chunk_dir_.c_str());  // only when no other field's chunks remain
+  }
+
+  // Writes the base file and its checkpoints from `next(line)`, which yields the sorted
+  // entries ("<range_key>\t<value_key>\t<json line>") until it returns false. Both files
+  // are synced, then renamed, then their directory is synced once.
+  template <typename Next>
+  void merge(Next&& next) {
+    AtomicWriter base(paths_.base, sync_);
+    std::vector<Checkpoint> checkpoints;
+    std::size_t count = 0;
+    std::string entry;
+    while (next(entry)) {
+      const std::size_t key_end = entry.find('\t');
+      const std::size_t line_start = entry.find('\t', key_end + 1) + 1;
+      if (count % kCheckpointStride == 0) {
+        checkpoints.push_back({entry.substr(0, key_end), base.size()});
+      }
+      base.append(std::string_view(entry).substr(line_start));
+      base.append("\n");
+      ++count;
+    }
+    base.commit(/*sync_parent=*/false);  // the checkpoints write syncs range/
+    write_files_atomically({{paths_.checkpoints, encode_checkpoints(checkpoints)}}, sync_);
   }
 
   RangePaths paths_;

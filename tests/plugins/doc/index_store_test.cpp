@@ -403,3 +403,36 @@ TEST_CASE("index: a cached range base follows another instance's writes and rebu
   CHECK(newest() == kBenchStartMs + 500);
   CHECK(doc::DocQuery(reader).where("publishedAt").gte(kBenchStartMs + 400).count() == 1);
 }
+
+TEST_CASE("index: a range rebuild past one sort chunk merges the spilled chunks",
+          "[index][range_chunks]") {
+  // 16,384 range lines fit one in-memory chunk; more spill to .chunks/ and are merged.
+  constexpr std::int64_t kRows = 16384 + 700;
+  ScratchDir dir;
+  storh::engines::doc::DocStoreOptions options;
+  options.sync = storh::engines::Sync::none;
+  DocStore store(dir.path(), "docs", options);
+  std::int64_t next = 0;
+  store.put_stream([&]() -> std::optional<Json> {
+    if (next == kRows) return std::nullopt;
+    // Descending values, so the chunks are not already in order.
+    return Json{{"publishedAt", kRows - next++}};
+  });
+  doc::index_manager(store).field("publishedAt").range().sync();
+  const fs::path range = dir.path() / "docs/.storh/indexes/entries/range";
+  CHECK_FALSE(fs::exists(range / ".chunks"));
+  const std::string base = storh::engines::read_file_bytes(range / "7075626c69736865644174.jsonl");
+  CHECK(static_cast<std::int64_t>(std::count(base.begin(), base.end(), '\n')) == kRows);
+  CHECK(doc::DocQuery(store).where("publishedAt").gte(0).count() ==
+        static_cast<std::size_t>(kRows));
+  CHECK(doc::DocQuery(store).where("publishedAt").between(100, 199).count() == 100);
+  const auto lowest =
+      doc::DocQuery(store).where("publishedAt").gte(0).order_by("publishedAt").first();
+  REQUIRE(lowest);
+  CHECK(lowest->data["publishedAt"] == 1);
+  const auto highest =
+      doc::DocQuery(store).where("publishedAt").gte(0).order_by("publishedAt", "desc").first();
+  REQUIRE(highest);
+  CHECK(highest->data["publishedAt"] == kRows);
+  CHECK(store.verify().ok);
+}
