@@ -1,6 +1,8 @@
 // The shipped default suite end to end: every bundled engine runs in a worker process
 // through the real host and passes its answer checks; durability=none is recorded.
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
+
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -23,8 +25,8 @@ TEST_CASE("bundled engines: the default suite passes every answer check at 25 re
           "[cli][engines]") {
   ScratchDir dir;
   const auto output = dir / "default.json";
-  const auto run = cli({kDefaultSuite, "--dataset=25", "--repeat=1",
-                        "--output=" + output.string(), "--work-dir=" + (dir / "work").string()});
+  const auto run = cli({kDefaultSuite, "--dataset=25", "--repeat=1", "--output=" + output.string(),
+                        "--work-dir=" + (dir / "work").string()});
   INFO(run.out << run.err);
   CHECK(run.code == 0);
   const nlohmann::json result = read_json(output);
@@ -39,12 +41,33 @@ TEST_CASE("bundled engines: the default suite passes every answer check at 25 re
 TEST_CASE("bundled engines: durability=none is written into the result file", "[cli][engines]") {
   ScratchDir dir;
   const auto output = dir / "none.json";
-  const auto run = cli({kDefaultSuite, "--dataset=5", "--repeat=1", "--engine=queue,log",
-                        "--set", "queue.durability=none", "--output=" + output.string(),
+  const auto run = cli({kDefaultSuite, "--dataset=5", "--repeat=1", "--engine=queue,log", "--set",
+                        "queue.durability=none", "--output=" + output.string(),
                         "--work-dir=" + (dir / "work").string()});
   INFO(run.out << run.err);
   CHECK(run.code == 0);
   const nlohmann::json result = read_json(output);
   CHECK(result["experiment"]["durability"] == "none: queue");
   CHECK(storh::test::contains(run.out, "durability"));
+}
+
+TEST_CASE("bundled engines: the cache suite's validation matrix gives three metric sets",
+          "[cli][engines][cache]") {
+  ScratchDir dir;
+  const auto output = dir / "cache.json";
+  const auto run = cli({std::string(STORH_TEST_SOURCE_DIR) + "/suites/cache.toml", "--dataset=20",
+                        "--repeat=1", "--set", "cache.durability=none",
+                        "--output=" + output.string(), "--work-dir=" + (dir / "work").string()});
+  INFO(run.out << run.err);
+  CHECK(run.code == 0);
+  const nlohmann::json result = read_json(output);
+  CHECK(result["failures"].empty());
+  std::set<std::string> keys;
+  for (const auto& metric : result["metrics"]) keys.insert(metric["key"].get<std::string>());
+  for (const char* mode : {"hash", "stat", "trust"}) {
+    for (const char* op : {"cold", "warm"}) {
+      CHECK(keys.count(fmt::format("cache.{}[validation={}]", op, mode)) == 1);
+    }
+  }
+  CHECK(storh::test::contains(run.out, "validation=trust"));
 }
