@@ -2,40 +2,64 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 
+#include "common/durable_io.h"
 #include "common/store_error.h"
 #include "doc/index_files.h"
 
 namespace storh::engines::doc {
 
-std::shared_ptr<const BucketCache::Bucket> BucketCache::get(const std::string& path) {
+const BucketCache::Entry* BucketCache::current(const std::string& path, bool& exists) {
   struct stat info {};
-  if (::stat(path.c_str(), &info) != 0) {
-    if (errno != ENOENT && errno != ENOTDIR) throw_errno("stat", path);
-    entries_.erase(path);
-    return nullptr;
-  }
+  exists = ::stat(path.c_str(), &info) == 0;
+  if (!exists && errno != ENOENT && errno != ENOTDIR) throw_errno("stat", path);
   const auto found = entries_.find(path);
-  if (found != entries_.end() && found->second.stamp == stamp_of(info)) {
-    return found->second.bucket;
+  if (found == entries_.end()) return nullptr;
+  if (exists && found->second.stamp == stamp_of(info)) return &found->second;
+  entries_.erase(found);
+  return nullptr;
+}
+
+std::optional<std::int64_t> BucketCache::count(const std::string& path) {
+  bool exists = false;
+  if (const Entry* entry = current(path, exists)) return entry->count;
+  if (!exists) return std::nullopt;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return std::nullopt;
+    throw_errno("open", path);
   }
-  std::string text;
-  if (!read_file_at(AT_FDCWD, path, text, info, path)) {
+  UniqueFd owned(fd);
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) throw_errno("fstat", path);
+  const std::int64_t counted = read_bucket_count(fd, path);
+  if (static_cast<std::size_t>(info.st_size) <= kMaxCachedBytes) {
+    entries_[path] = Entry{stamp_of(info), counted, nullptr};
+  }
+  return counted;
+}
+
+std::shared_ptr<const std::string> BucketCache::text(const std::string& path) {
+  bool exists = false;
+  if (const Entry* entry = current(path, exists); entry != nullptr && entry->text) {
+    return entry->text;
+  }
+  if (!exists) return nullptr;
+  auto bytes = std::make_shared<std::string>();
+  struct stat info {};
+  if (!read_file_at(AT_FDCWD, path, *bytes, info, path)) {
     entries_.erase(path);
     return nullptr;
   }
-  auto bucket = std::make_shared<Bucket>();
-  if (!parse_bucket_ids(text, bucket->count, bucket->ids)) {
-    throw StoreError("Malformed index file " + path);
+  if (bytes->size() <= kMaxCachedBytes) {
+    std::int64_t count = 0;
+    if (!parse_bucket_count(*bytes, count)) throw StoreError("Malformed index file " + path);
+    entries_[path] = Entry{stamp_of(info), count, bytes};
   }
-  if (text.size() > kMaxCachedBytes) {
-    entries_.erase(path);
-  } else {
-    entries_[path] = Entry{stamp_of(info), bucket};
-  }
-  return bucket;
+  return bytes;
 }
 
 }  // namespace storh::engines::doc

@@ -1,6 +1,11 @@
-// index_bucket_cache.h: bucket files (equality and compound, index_files.h) parsed once
-// and kept in memory while the file is unchanged, so an indexed count or lookup costs one
-// stat instead of an open, a read, a parse and a close.
+// index_bucket_cache.h: bucket files (equality and compound, index_files.h) kept in
+// memory while the file is unchanged, so a repeated indexed lookup costs one stat instead
+// of an open, a read and a close.
+//
+// Two levels, each filled by the lookup that needs it, so a first (cold) lookup costs no
+// more than reading the file directly: count() reads only up to the "count" field and
+// keeps that number; text() reads the whole file and keeps its bytes (callers parse the
+// ids they need from it, a limit's worth or all).
 //
 // Validation: one stat of the file per lookup, as a STAT-mode get (engines.md 4.6). Every
 // bucket write is an atomic rename, so a rewritten file is a new inode; a stamp (inode,
@@ -10,8 +15,7 @@
 // stamp and the bytes come from one open file (fstat of the descriptor read), so a file
 // replaced between the stat and the read is cached under its own stamp.
 //
-// Files larger than kMaxCachedBytes are parsed on every lookup and never kept (the ids
-// of a huge bucket would cost more memory than the read saves).
+// Files larger than kMaxCachedBytes are read on every lookup and never kept.
 //
 // Not thread-safe: owned by one IndexManager, used by one thread at a time. Failures
 // (unreadable, malformed) throw StoreError naming the file.
@@ -20,9 +24,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
-#include <vector>
 
 #include "doc/record_writer.h"
 
@@ -32,13 +36,10 @@ class BucketCache {
  public:
   static constexpr std::size_t kMaxCachedBytes = 8u << 20;
 
-  struct Bucket {
-    std::int64_t count = 0;        // the file's "count" (trusted, as in storh)
-    std::vector<std::string> ids;  // ascending, as written
-  };
-
-  // The bucket at `path`, or nullptr when the file does not exist.
-  std::shared_ptr<const Bucket> get(const std::string& path);
+  // The file's "count" (trusted, as in storh), or nullopt when the file does not exist.
+  std::optional<std::int64_t> count(const std::string& path);
+  // The file's bytes, or null when the file does not exist.
+  std::shared_ptr<const std::string> text(const std::string& path);
   // Drops what is cached for `path` (this instance just rewrote or removed it).
   void forget(const std::string& path) { entries_.erase(path); }
   void clear() noexcept { entries_.clear(); }
@@ -47,8 +48,12 @@ class BucketCache {
  private:
   struct Entry {
     FileStamp stamp;
-    std::shared_ptr<const Bucket> bucket;
+    std::int64_t count = 0;
+    std::shared_ptr<const std::string> text;  // null: only the count was read
   };
+  // The entry of `path` if it exists and its stamp still holds; erases a stale or
+  // missing one. `exists` says whether the file exists.
+  const Entry* current(const std::string& path, bool& exists);
   std::unordered_map<std::string, Entry> entries_;
 };
 

@@ -156,32 +156,33 @@ std::optional<std::vector<std::string>> read_bucket_ids(const std::filesystem::p
                                                         std::size_t limit) {
   std::string text;
   if (!read_file_if_exists(path, text)) return std::nullopt;
+  return bucket_ids_from_text(text, limit, path);
+}
+
+std::vector<std::string> bucket_ids_from_text(std::string_view text, std::size_t limit,
+                                              const std::filesystem::path& where) {
   std::vector<std::string> ids;
   const std::size_t at = text.find("\"ids\":[");
-  if (at != std::string::npos) {
+  if (at != std::string_view::npos) {
     std::size_t pos = at + 6;
-    if (parse_plain_string_list(std::string_view(text), pos, ids, limit)) return ids;
+    if (parse_plain_string_list(text, pos, ids, limit)) return ids;
   }
   std::optional<Bucket> bucket = parse_bucket(text);
-  if (!bucket) malformed(path);
+  if (!bucket) malformed(where);
   if (limit != 0 && bucket->ids.size() > limit) bucket->ids.resize(limit);
   return std::move(bucket->ids);
 }
 
-bool parse_bucket_ids(std::string_view text, std::int64_t& count, std::vector<std::string>& ids) {
+bool parse_bucket_count(std::string_view text, std::int64_t& count) {
   static constexpr std::string_view kCount = "\"count\":";
-  const std::size_t count_at = text.find(kCount);
-  const std::size_t ids_at = text.find("\"ids\":[");
-  if (count_at != std::string_view::npos && ids_at != std::string_view::npos) {
-    std::size_t pos = count_at + kCount.size();
-    std::size_t list = ids_at + 6;
-    ids.clear();
-    if (parse_int(text, pos, count) && parse_plain_string_list(text, list, ids, 0)) return true;
+  const std::size_t at = text.find(kCount);
+  if (at != std::string_view::npos) {
+    std::size_t pos = at + kCount.size();
+    if (parse_int(text, pos, count) && pos < text.size()) return true;
   }
   std::optional<Bucket> bucket = parse_bucket(text);
   if (!bucket) return false;
   count = bucket->count;
-  ids = std::move(bucket->ids);
   return true;
 }
 
@@ -192,6 +193,10 @@ std::int64_t read_bucket_count(const std::filesystem::path& path) {
     throw_errno("open", path);
   }
   UniqueFd owned(fd);
+  return read_bucket_count(fd, path);
+}
+
+std::int64_t read_bucket_count(int fd, const std::filesystem::path& path) {
   char buffer[kCountBlock * 8];
   std::size_t filled = 0;
   static constexpr std::string_view kCount = "\"count\":";

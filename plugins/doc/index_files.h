@@ -43,12 +43,15 @@ std::optional<Bucket> parse_bucket(std::string_view text);
 // (0 = all). Throws StoreError on unreadable or malformed files.
 std::optional<std::vector<std::string>> read_bucket_ids(const std::filesystem::path& path,
                                                         std::size_t limit = 0);
-// The "count" and every id of bucket file text (fast scan of the canonical shape, full
-// parse otherwise); false when the text is not a bucket.
-bool parse_bucket_ids(std::string_view text, std::int64_t& count, std::vector<std::string>& ids);
+// read_bucket_ids over a bucket file's text; `where` names the file in the error.
+std::vector<std::string> bucket_ids_from_text(std::string_view text, std::size_t limit,
+                                              const std::filesystem::path& where);
+// The "count" of bucket file text; false when the text is not a bucket.
+bool parse_bucket_count(std::string_view text, std::int64_t& count);
 // The "count" of a bucket file, reading 512-byte blocks until it appears; 0 when the
-// file does not exist.
+// file does not exist. The second form reads an open descriptor from its start.
 std::int64_t read_bucket_count(const std::filesystem::path& path);
+std::int64_t read_bucket_count(int fd, const std::filesystem::path& path);
 
 // --- Range lines ----------------------------------------------------------------
 // A base line (count 1, one id, no removes) or a delta line.

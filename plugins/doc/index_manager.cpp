@@ -42,12 +42,6 @@ std::vector<IndexDefinition> normalised(std::vector<IndexDefinition> definitions
   return out;
 }
 
-// The first `limit` ids of a bucket (0 = all).
-std::vector<std::string> first_ids(const BucketCache::Bucket& bucket, std::size_t limit) {
-  const std::size_t take = limit == 0 ? bucket.ids.size() : std::min(limit, bucket.ids.size());
-  return {bucket.ids.begin(), bucket.ids.begin() + static_cast<std::ptrdiff_t>(take)};
-}
-
 }  // namespace
 
 IndexManager::IndexManager(DocStore& store)
@@ -258,9 +252,10 @@ std::optional<std::vector<std::string>> IndexManager::compound_ids(std::string_v
                                                                    std::string_view field_b,
                                                                    const Json& b,
                                                                    std::size_t limit) {
-  const auto bucket = buckets_.get(compound_lookup_path(field_a, a, field_b, b));
-  if (!bucket) return std::nullopt;
-  return first_ids(*bucket, limit);
+  const std::string& path = compound_lookup_path(field_a, a, field_b, b);
+  const auto text = buckets_.text(path);
+  if (!text) return std::nullopt;
+  return bucket_ids_from_text(*text, limit, path);
 }
 
 std::size_t IndexManager::compound_count(std::string_view field_a, const Json& a,
@@ -302,13 +297,13 @@ const std::string& IndexManager::compound_lookup_path(std::string_view field_a, 
 }
 
 std::vector<std::string> IndexManager::bucket_ids(const std::string& path, std::size_t limit) {
-  const auto bucket = buckets_.get(path);
-  return bucket ? first_ids(*bucket, limit) : std::vector<std::string>{};
+  const auto text = buckets_.text(path);
+  return text ? bucket_ids_from_text(*text, limit, path) : std::vector<std::string>{};
 }
 
 std::size_t IndexManager::bucket_count(const std::string& path) {
-  const auto bucket = buckets_.get(path);
-  return bucket && bucket->count > 0 ? static_cast<std::size_t>(bucket->count) : 0;
+  const std::optional<std::int64_t> count = buckets_.count(path);
+  return count && *count > 0 ? static_cast<std::size_t>(*count) : 0;
 }
 
 // ---- Maintenance -------------------------------------------------------------------
