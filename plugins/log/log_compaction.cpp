@@ -32,8 +32,15 @@ void SegmentedLog::compact() {
     std::vector<Move> moves;
     moves.reserve(static_cast<std::size_t>(live_));
 
+    // The outputs' cached prefixes, built from the inputs' (their data moves over).
+    CachedSegment out_cache;
+    bool out_cacheable = true;
+    std::vector<std::uint32_t> inputs;
+
     auto start_output = [&] {
       current = SegmentState{};
+      out_cache = CachedSegment{};
+      out_cacheable = true;
       current.entry.file = fmt::format("compact-{}-{:06}.ndjson", tag, ++number);
       current.entry.index = index_file_name(current.entry.file);
       current.entry.compacted = true;
@@ -44,6 +51,10 @@ void SegmentedLog::compact() {
       if (current.entry.records == 0) return;
       batch.write_file(segment_path(current.entry.file), out);
       batch.write_file(segment_path(current.entry.index), encode_sparse_index(current.sparse));
+      if (out_cacheable) {
+        out_cache.end = out.size();
+        cache_.install(current.file, std::move(out_cache));
+      }
       outputs.push_back(std::move(current));
       start_output();
     };
@@ -51,6 +62,8 @@ void SegmentedLog::compact() {
 
     std::string buffer;
     for (const SegmentState& segment : sealed_) {
+      inputs.push_back(segment.file);
+      CachedSegment* cached = cache_.find_mutable(segment.file);
       scan_segment(path_of(segment.file), false, options_.sync, buffer,
                    [&](const LineView& line, std::uint64_t offset, std::uint64_t size) {
                      const Location here{segment.file, offset};
@@ -73,6 +86,14 @@ void SegmentedLog::compact() {
                        written = append_put_line(out, line.id, line_data(line));
                      }
                      current.add_line(line.id, at, written, options_.sparse_index_interval);
+                     const std::size_t index =
+                         cached != nullptr ? cached->index_of(offset) : std::size_t{0};
+                     if (out_cacheable && cached != nullptr && index < cached->lines.size()) {
+                       out_cache.lines.push_back({at, written, make_key(line.id), false,
+                                                  std::move(cached->lines[index].data)});
+                     } else {
+                       out_cacheable = false;
+                     }
                      moves.push_back({make_key(line.id), here, Location{current.file, at}});
                      if (out.size() >= options_.max_segment_bytes) close_output();
                    });
@@ -89,8 +110,11 @@ void SegmentedLog::compact() {
     sealed_ = std::move(outputs);
     write_manifest_locked();
     counters_.invalidate();
+    // The inputs' data moved to the outputs; paused readers of them use the files.
+    for (const std::uint32_t input : inputs) cache_.drop(input);
   } catch (...) {
     needs_recovery_ = true;
+    cache_.clear();  // inputs may have lost data to outputs that never got named
     throw;
   }
 }

@@ -1,6 +1,7 @@
 // The read path of SegmentedLog (engines.md section 5.6): get, the lazy stream with
 // segment skipping and sparse seeks.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -94,6 +95,9 @@ std::optional<Record> SegmentedLog::read_record(std::string_view id, Location lo
 std::optional<Record> SegmentedLog::get(std::string_view id) const {
   const StateEntry* entry = state_.find(id);
   if (entry == nullptr || entry->deleted) return std::nullopt;
+  if (const CachedLine* line = cache_.line_at(entry->location.file, entry->location.offset)) {
+    if (!line->is_delete && key_view(line->id) == id) return Record{std::string(id), line->data};
+  }
   if (auto record = read_record(id, entry->location)) return record;
   for (const Location& alias : state_.aliases(id)) {
     if (auto record = read_record(id, alias)) return record;
@@ -121,6 +125,9 @@ struct LogStream::Plan {
   UniqueFd fd;
   std::uint32_t file = 0;
   bool ordered = false;
+  std::uint64_t next_offset = 0;  // where the next line of the part starts
+  std::uint64_t file_size = 0;    // at open (refreshed before giving up at the end)
+  std::size_t cached_index = 0;   // hint: the cached line at next_offset
   std::string buffer;
   std::size_t pos = 0;          // next unread byte of buffer
   std::uint64_t buffer_at = 0;  // file offset of buffer[0]
@@ -129,9 +136,25 @@ struct LogStream::Plan {
   bool done = false;
 
   bool open_next();
+  // The cached line at next_offset, or nullptr (then the file is read from there).
+  const CachedLine* cached_line();
   bool next_line(std::string_view& line, std::uint64_t& offset);
   void fail(std::uint64_t offset, std::string_view error);
 };
+
+const CachedLine* LogStream::Plan::cached_line() {
+  // Looked up on every call: writes or compaction may change the cache while a stream
+  // is paused, and a dropped prefix just sends the stream to the file.
+  const CachedSegment* segment = log->cache_.find(file);
+  if (segment == nullptr || next_offset >= segment->end) return nullptr;
+  if (cached_index >= segment->lines.size() || segment->lines[cached_index].offset != next_offset) {
+    cached_index = segment->index_of(next_offset);
+    if (cached_index >= segment->lines.size()) return nullptr;
+  }
+  const CachedLine& line = segment->lines[cached_index++];
+  next_offset = line.offset + line.size;
+  return &line;
+}
 
 bool LogStream::Plan::open_next() {
   while (next_part < parts.size()) {
@@ -148,6 +171,15 @@ bool LogStream::Plan::open_next() {
     fd = UniqueFd(raw);
     file = part.file;
     ordered = part.ordered;
+    struct stat info {};
+    if (::fstat(fd.get(), &info) != 0) throw_errno("fstat", path);
+    file_size = static_cast<std::uint64_t>(info.st_size);
+    if (const CachedSegment* cached = log->cache_.find(file);
+        cached != nullptr && cached->end > file_size) {
+      log->cache_.drop(file);  // cut by another process's recovery: not a prefix any more
+    }
+    next_offset = part.start;
+    cached_index = 0;
     buffer.clear();
     pos = 0;
     buffer_at = part.start;
@@ -164,6 +196,13 @@ void LogStream::Plan::fail(std::uint64_t offset, std::string_view error) {
 }
 
 bool LogStream::Plan::next_line(std::string_view& line, std::uint64_t& offset) {
+  if (buffer_at + pos != next_offset) {
+    // Coming from the cache: read the file from where it ends.
+    buffer.clear();
+    pos = 0;
+    buffer_at = next_offset;
+    eof = false;
+  }
   for (;;) {
     const char* begin = buffer.data() + pos;
     const void* lf = std::memchr(begin, '\n', buffer.size() - pos);
@@ -172,6 +211,7 @@ bool LogStream::Plan::next_line(std::string_view& line, std::uint64_t& offset) {
       line = std::string_view(begin, length);
       offset = buffer_at + pos;
       pos += length + 1;
+      next_offset = buffer_at + pos;
       return true;
     }
     // An unterminated tail is a line still being written (or torn): not a record.
@@ -201,6 +241,29 @@ bool LogStream::next(Record& out) {
       p.done = true;
       return false;
     }
+    if (const CachedLine* cached = p.cached_line()) {
+      const std::string_view id = key_view(cached->id);
+      if (p.ordered && upper && id > std::string_view(*upper)) {
+        p.fd = UniqueFd();  // ordered: nothing later in this segment is in range
+        continue;
+      }
+      if (cached->is_delete || !p.query.matches_id(id)) continue;
+      if (!p.log->is_current(id, Location{p.file, cached->offset})) continue;
+      if (filters && !p.query.matches_data(id, cached->data)) continue;
+      out.id.assign(id);
+      out.data = cached->data;
+      if (limit && ++p.yielded >= *limit) p.done = true;
+      return true;
+    }
+    if (p.next_offset >= p.file_size) {
+      // The end of what the file held at open; look again before reading it.
+      struct stat info {};
+      if (::fstat(p.fd.get(), &info) == 0) p.file_size = static_cast<std::uint64_t>(info.st_size);
+      if (p.next_offset >= p.file_size) {
+        p.fd = UniqueFd();
+        continue;
+      }
+    }
     std::string_view text;
     std::uint64_t offset = 0;
     if (!p.next_line(text, offset)) {
@@ -212,25 +275,44 @@ bool LogStream::next(Record& out) {
       p.fail(offset, describe(line.status));
       continue;
     }
+    // A line that extends the cached prefix is parsed whole and cached, so the next
+    // read of it costs no I/O and no parse.
+    const bool fill = p.log->cache_.extends(p.file, offset);
+    Json data;
+    bool parsed = false;
+    if (fill) {
+      if (line.op == LineOp::put) {
+        try {
+          data = line_data(line);
+        } catch (const std::exception& e) {
+          p.fail(offset, e.what());
+          continue;
+        }
+        parsed = true;
+      }
+      p.log->cache_line(Location{p.file, offset}, text.size() + 1, line.id,
+                        line.op == LineOp::remove, &data);
+    }
     if (p.ordered && upper && line.id > std::string_view(*upper)) {
       p.fd = UniqueFd();  // ordered: nothing later in this segment is in range
       continue;
     }
     if (line.op != LineOp::put || !p.query.matches_id(line.id)) continue;
     if (!p.log->is_current(line.id, Location{p.file, offset})) continue;
-    if (filters && line.canonical) {
+    if (filters && line.canonical && !parsed) {
       bool possible = true;
       for (const std::string& needle : p.needles) {
         if (line.data_json.find(needle) == std::string_view::npos) possible = false;
       }
       if (!possible) continue;
     }
-    Json data;
-    try {
-      data = line_data(line);
-    } catch (const std::exception& e) {
-      p.fail(offset, e.what());
-      continue;
+    if (!parsed) {
+      try {
+        data = line_data(line);
+      } catch (const std::exception& e) {
+        p.fail(offset, e.what());
+        continue;
+      }
     }
     if (filters && !p.query.matches_data(line.id, data)) continue;
     out.id.assign(line.id);
@@ -242,6 +324,12 @@ bool LogStream::next(Record& out) {
 
 std::vector<Record> LogStream::to_vector() {
   std::vector<Record> records;
+  // With a limit, one block up front: growing a vector of records step by step makes
+  // glibc consolidate its small-chunk bins at each large step. Without one, nothing is
+  // allocated before the first record (a read that finds none allocates nothing).
+  if (const auto limit = plan_->query.limit_count()) {
+    records.reserve(static_cast<std::size_t>(std::min<std::int64_t>(*limit, 4096)));
+  }
   Record record;
   while (next(record)) records.push_back(std::move(record));
   return records;

@@ -73,6 +73,7 @@ Record SegmentedLog::append_one(std::string_view id, Json data, bool is_delete) 
   } else {
     counters_.invalidate();
   }
+  cache_line(Location{active_.file, offset}, line.size(), id, is_delete, &data);
   if (active_end_ >= options_.max_segment_bytes) {
     try {
       roll_locked();
@@ -86,15 +87,16 @@ Record SegmentedLog::append_one(std::string_view id, Json data, bool is_delete) 
 
 void SegmentedLog::roll_locked() {
   if (active_.entry.records == 0) return;
-  SyncBatch batch(options_.sync);
   const std::string index_name = index_file_name(active_.entry.file);
-  batch.write_file(segment_path(index_name), encode_sparse_index(active_.sparse));
+  const fs::path index_path = segment_path(index_name);
+  UniqueFd index_fd = open_or_throw(index_path, O_WRONLY | O_CREAT | O_TRUNC);
+  write_all(index_fd.get(), encode_sparse_index(active_.sparse), index_path);
   const std::uint64_t number = pick_next_segment_number();
   const std::string next_name = segment_file_name(number);
   UniqueFd next_fd = open_or_throw(segment_path(next_name), O_WRONLY | O_CREAT);
-  // The sealed segment's data was synced by its appends; the index, the new file's
-  // directory entry and segments/ are synced here, before the manifest names them.
-  batch.flush(segments_dir_);
+  // The sealed segment's data was synced by its appends; the index, segments/ (the
+  // index's and the new segment's entries) and the new manifest's temp file are synced
+  // together below, all before the rename makes the manifest name them.
   active_.entry.index = index_name;
   sealed_.push_back(std::move(active_));
   active_ = SegmentState{};
@@ -103,7 +105,8 @@ void SegmentedLog::roll_locked() {
   next_segment_ = number + 1;
   active_fd_ = std::move(next_fd);
   active_end_ = 0;
-  write_manifest_locked();
+  replace_manifest_after({{index_fd.get(), &index_path, false}});
+  index_fd.close_or_throw(index_path);
 }
 
 std::vector<Record> SegmentedLog::append_many(std::vector<Json> rows) {
@@ -212,6 +215,9 @@ std::uint64_t SegmentedLog::append_rows_locked(const PairSource& next) {
       } else {
         counters_.invalidate();
       }
+      // Cached before the write: a failure below sets needs_recovery_, and recovery
+      // drops every cached line the files do not hold.
+      cache_line(Location{active_.file, offset}, size, id, false, data);
       ++appended;
       if (active_end_ >= options_.max_segment_bytes) seal();
       if (buffer.size() >= 64 * 1024) write_buffer();

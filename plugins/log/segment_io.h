@@ -33,9 +33,21 @@ using LineFn = std::function<void(const LineView& line, std::uint64_t offset, st
 ScanResult scan_segment(const std::filesystem::path& file, bool cut, Sync sync, std::string& buffer,
                         const LineFn& fn);
 
-// Files written without a sync, synced together: sync_file_range starts writeback of
-// all of them, then each is fdatasynced (the device sees one burst instead of a
-// write-and-wait per file), then the directory is fsynced once.
+// One descriptor to make durable: fsync when `metadata` (directories, files whose
+// size or name matter), else fdatasync. `path` is for messages.
+struct SyncTarget {
+  int fd = -1;
+  const std::filesystem::path* path = nullptr;
+  bool metadata = false;
+};
+// Syncs every target, several at a time from helper threads (their journal commits
+// and device requests overlap). Returns when all are durable; throws StoreError for the
+// first that failed, after waiting for the others.
+void sync_together(const std::vector<SyncTarget>& targets);
+
+// Files written without a sync, synced together: each is fdatasynced, several at a
+// time from a few helper threads (their journal commits and device requests overlap),
+// then the directory is fsynced once. flush() returns only after every sync succeeded.
 class SyncBatch {
  public:
   explicit SyncBatch(Sync sync) : sync_(sync) {}

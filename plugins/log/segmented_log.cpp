@@ -169,12 +169,24 @@ void SegmentedLog::rebuild_state_locked(bool truncate) {
   auto scan = [&](SegmentState& segment) {
     const SegmentEntry remembered = segment.entry;
     segment.reset_stats();
+    // The cached prefix must be exactly the lines the file holds now (record_cache.h).
+    const CachedSegment* cached = cache_.find(segment.file);
+    std::size_t next_cached = 0;
+    bool cache_ok = true;
     const ScanResult result = scan_segment(
         path_of(segment.file), truncate, options_.sync, buffer,
         [&](const LineView& line, std::uint64_t offset, std::uint64_t size) {
           segment.add_line(line.id, offset, size, interval);
           apply_line(line.id, line.op == LineOp::remove, Location{segment.file, offset});
+          if (cached != nullptr && cache_ok && next_cached < cached->lines.size()) {
+            const CachedLine& mine = cached->lines[next_cached++];
+            cache_ok = mine.offset == offset && mine.size == size && key_view(mine.id) == line.id &&
+                       mine.is_delete == (line.op == LineOp::remove);
+          }
         });
+    if (cached != nullptr && (!cache_ok || result.missing || cached->end > result.good_bytes)) {
+      cache_.drop(segment.file);
+    }
     segment.exists = !result.missing;
     if (result.missing) segment.entry = remembered;  // keep what the manifest said
   };
@@ -185,6 +197,13 @@ void SegmentedLog::rebuild_state_locked(bool truncate) {
   } else {
     counters_.invalidate();
   }
+}
+
+void SegmentedLog::cache_line(Location location, std::uint64_t size, std::string_view id,
+                              bool is_delete, const Json* data) const {
+  if (!cache_.extends(location.file, location.offset)) return;
+  cache_.append(location.file, location.offset, size, id, is_delete,
+                is_delete || data == nullptr ? Json() : *data);
 }
 
 Manifest SegmentedLog::manifest() const {
@@ -202,6 +221,38 @@ void SegmentedLog::write_manifest_locked() {
   if (text == manifest_text_) return;  // storh rewrites it anyway; the bytes would not change
   write_atomic(manifest_path_, text, options_.sync);
   manifest_text_ = std::move(text);
+  remember_manifest_stamp();
+}
+
+void SegmentedLog::replace_manifest_after(std::vector<SyncTarget> targets) {
+  if (options_.sync == Sync::none) {
+    write_manifest_locked();
+    return;
+  }
+  std::string text = encode_manifest(manifest());
+  // write_atomic's steps (engines.md 1.5) with its temp name, but the temp file's fsync
+  // runs alongside the caller's syncs instead of after them.
+  const fs::path temp =
+      dir_ / fmt::format(".{}.{}.tmp", manifest_path_.filename().string(), random_hex(12));
+  try {
+    UniqueFd fd = open_or_throw(temp, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC);
+    write_all(fd.get(), text, temp);
+    UniqueFd segments = open_or_throw(segments_dir_, O_RDONLY | O_DIRECTORY);
+    targets.push_back({fd.get(), &temp, true});
+    targets.push_back({segments.get(), &segments_dir_, true});
+    sync_together(targets);
+    fd.close_or_throw(temp);
+    if (::rename(temp.c_str(), manifest_path_.c_str()) != 0) throw_errno("rename", temp);
+  } catch (...) {
+    ::unlink(temp.c_str());
+    throw;
+  }
+  sync_directory(dir_, options_.sync);  // errors ignored, as in write_atomic
+  manifest_text_ = std::move(text);
+  remember_manifest_stamp();
+}
+
+void SegmentedLog::remember_manifest_stamp() {
   struct stat info {};
   if (::stat(manifest_path_.c_str(), &info) == 0) {
     manifest_stamp_ = {static_cast<std::uint64_t>(info.st_ino),

@@ -21,6 +21,10 @@
 // reads never lock. An instance sees other processes' appends only after recover() or
 // a reopen (section 5.11). One instance must be used by one thread at a time.
 //
+// Reads are served from a bounded cache of decoded lines (record_cache.h) where it
+// holds them, and from the files otherwise; every recovery checks the cache against
+// the files, so answers are always those of the files.
+//
 // Failure: every function throws StoreError (or std::invalid_argument for bad ids and
 // queries) naming what failed and where. After a failed write the instance re-runs
 // recovery before its next operation.
@@ -44,6 +48,8 @@
 #include "log/log_query.h"
 #include "log/log_state.h"
 #include "log/manifest.h"
+#include "log/record_cache.h"
+#include "log/segment_io.h"
 
 namespace storh::engines::log {
 
@@ -155,6 +161,14 @@ class SegmentedLog {
   void rebuild_state_locked(bool truncate);
   void remove_leftovers(const Manifest& manifest);
   void write_manifest_locked();
+  // Replaces the manifest after making `targets` durable: the new manifest's temp file,
+  // `targets` and segments/ are synced together, then the rename and the collection
+  // directory's fsync follow (a roll's whole protocol in three sync latencies).
+  void replace_manifest_after(std::vector<SyncTarget> targets);
+  void remember_manifest_stamp();
+  // Adds a line this instance wrote (or read) to the cache when it extends a prefix.
+  void cache_line(Location location, std::uint64_t size, std::string_view id, bool is_delete,
+                  const Json* data) const;
   void refresh_manifest_if_changed();
   void ensure_healthy();
   std::uint32_t file_id(const std::string& name);
@@ -202,6 +216,9 @@ class SegmentedLog {
   std::uint64_t deleted_ = 0;
   mutable EqualityCounters counters_;
   mutable bool counters_rebuilt_ = false;
+  // Decoded lines of segment prefixes (record_cache.h): filled by this instance's
+  // writes and by streams that read a prefix from disk; checked by every recovery.
+  mutable RecordCache cache_;
 
   struct Stamp {
     std::uint64_t ino = 0, size = 0;

@@ -21,9 +21,7 @@ using storh::engines::Sync;
 
 namespace {
 
-lg::LogOptions small(Sync sync = Sync::none) {
-  return {256, 4, sync};
-}
+using log_test::small;
 
 std::vector<std::string> ids_of(const std::vector<Record>& records) {
   std::vector<std::string> ids;
