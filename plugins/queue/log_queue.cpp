@@ -161,6 +161,12 @@ void LogQueue::write_lines(std::string_view lines) {
   batch_wrote_ = true;
 }
 
+void LogQueue::reserve_batch(std::size_t bytes) {
+  // One allocation for the chunk buffer instead of a doubling series; the capacity is
+  // kept for later batches of this instance.
+  lines_.reserve(std::min(bytes, kChunkBytes + kChunkSlack));
+}
+
 void LogQueue::flush_chunk_if_full() {
   if (lines_.size() < kChunkBytes) return;
   write_lines(lines_);
@@ -209,47 +215,70 @@ std::string LogQueue::enqueue(const Json& payload, std::optional<std::string_vie
 }
 
 std::vector<std::string> LogQueue::enqueue_many(std::vector<Json> jobs) {
-  std::vector<RowInput> inputs;
-  inputs.reserve(jobs.size());
+  std::size_t next = 0;
+  return enqueue_rows(
+      [&]() -> std::optional<Json> {
+        if (next == jobs.size()) return std::nullopt;
+        return std::move(jobs[next++]);
+      },
+      jobs.size());
+}
+
+std::vector<std::string> LogQueue::enqueue_many(const JobSource& next_job,
+                                                std::size_t expected_jobs) {
+  return enqueue_rows(next_job, expected_jobs);
+}
+
+std::vector<std::string> LogQueue::enqueue_rows(const JobSource& next_job, std::size_t hint) {
+  Mutation mutation(*this);
+  const std::int64_t ts = now();
   std::vector<std::string> ids;
-  ids.reserve(jobs.size());
-  for (Json& job : jobs) {
-    RowInput input = split_row(std::move(job), "payload");
+  ids.reserve(hint);
+  state_.reserve(hint);
+  // The whole batch is encoded before anything is written, so an invalid id (or a
+  // throwing source) leaves the log untouched; the state applied so far is then stale
+  // and Mutation makes the next call rebuild it. Each row is encoded and released
+  // while it is still in cache.
+  std::string batch;
+  batch.reserve(hint * kEnqueueLineBytes);
+  while (std::optional<Json> job = next_job()) {
+    RowInput input = split_row(std::move(*job), "payload");
     if (input.id) {
       uuid_v7::assert_valid(*input.id);
       ids.push_back(std::move(*input.id));
     } else {
       ids.push_back(uuid_v7::generate());
     }
-    inputs.push_back(std::move(input));
-  }
-
-  Mutation mutation(*this);
-  const std::int64_t ts = now();
-  state_.reserve(inputs.size());
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
     payload_.clear();
-    queue::append_normalised_payload(payload_, inputs[i].data);
-    queue::append_enqueue_line(lines_, scratch_, ids[i], payload_, ts);
-    state_.apply_enqueue(ids[i], payload_);
-    flush_chunk_if_full();
+    queue::append_normalised_payload(payload_, input.data);
+    queue::append_enqueue_line(batch, scratch_, ids.back(), payload_, ts);
+    state_.apply_enqueue(ids.back(), payload_);
   }
-  finish_batch();
+  // Chunks as flush_chunk_if_full cuts them: each ends with the first line that takes
+  // it to kChunkBytes or more (canonical JSON holds no raw LF, so LF ends a line).
+  std::string_view rest = batch;
+  while (rest.size() > kChunkBytes) {
+    const std::size_t lf = rest.find('\n', kChunkBytes - 1);
+    const std::size_t size = lf == std::string_view::npos ? rest.size() : lf + 1;
+    write_lines(rest.substr(0, size));
+    rest.remove_prefix(size);
+  }
+  if (!rest.empty()) write_lines(rest);
+  if (batch_wrote_) sync_data(log_.get(), log_path_, sync_);
   return ids;
 }
 
 std::optional<QueueJob> LogQueue::claim() {
   Mutation mutation(*this);
+  const std::int64_t ts = now();
   std::optional<QueueJob> job;
-  state_.for_each_pending([&](std::string_view id, const queue::JobEntry& entry) {
+  // The state changes before the write; if the write throws, Mutation marks it stale.
+  state_.claim_front(1, ts, [&](std::string_view id, const queue::JobEntry& entry) {
     job = QueueJob{std::string(id), entry.has_payload ? entry.payload : std::string("[]")};
-    return false;
   });
   if (!job) return std::nullopt;
-  const std::int64_t ts = now();
   queue::append_id_line(lines_, scratch_, EventOp::claim, job->id, ts);
   write_lines(lines_);
-  state_.apply_claim(job->id, ts);
   sync_data(log_.get(), log_path_, sync_);
   return job;
 }
@@ -257,18 +286,16 @@ std::optional<QueueJob> LogQueue::claim() {
 std::vector<QueueJob> LogQueue::claim_many(std::size_t limit) {
   if (limit < 1) throw std::invalid_argument("Queue claim limit must be at least 1.");
   Mutation mutation(*this);
-  std::vector<QueueJob> jobs;
-  jobs.reserve(std::min<std::uint64_t>(limit, state_.counts().pending));
-  state_.for_each_pending([&](std::string_view id, const queue::JobEntry& entry) {
-    jobs.push_back({std::string(id), entry.has_payload ? entry.payload : std::string("[]")});
-    return jobs.size() < limit;
-  });
   const std::int64_t ts = now();
-  for (const QueueJob& job : jobs) {
-    queue::append_id_line(lines_, scratch_, EventOp::claim, job.id, ts);
-    state_.apply_claim(job.id, ts);
+  std::vector<QueueJob> jobs;
+  const std::size_t expected = std::min<std::uint64_t>(limit, state_.counts().pending);
+  jobs.reserve(expected);
+  reserve_batch(expected * kClaimLineBytes);
+  state_.claim_front(limit, ts, [&](std::string_view id, const queue::JobEntry& entry) {
+    jobs.push_back({std::string(id), entry.has_payload ? entry.payload : std::string("[]")});
+    queue::append_id_line(lines_, scratch_, EventOp::claim, id, ts);
     flush_chunk_if_full();
-  }
+  });
   finish_batch();
   return jobs;
 }
@@ -276,11 +303,10 @@ std::vector<QueueJob> LogQueue::claim_many(std::size_t limit) {
 bool LogQueue::complete(std::string_view id, bool keep_done) {
   uuid_v7::assert_valid(id);
   Mutation mutation(*this);
-  if (state_.status(id) != JobStatus::processing) return false;
   const std::int64_t ts = now();
+  if (!state_.complete_if_processing(id, keep_done, ts)) return false;
   queue::append_complete_line(lines_, scratch_, id, keep_done, ts);
   write_lines(lines_);
-  state_.apply_complete(id, keep_done, ts);
   sync_data(log_.get(), log_path_, sync_);
   return true;
 }
@@ -291,11 +317,11 @@ std::size_t LogQueue::complete_many(const std::vector<std::string>& ids, bool ke
   Mutation mutation(*this);
   const std::int64_t ts = now();
   std::size_t completed = 0;
+  reserve_batch(ids.size() * kCompleteLineBytes);
   for (const std::string& id : ids) {
     // Applying as we go makes a repeated id no longer processing: duplicates skip.
-    if (state_.status(id) != JobStatus::processing) continue;
+    if (!state_.complete_if_processing(id, keep_done, ts)) continue;
     queue::append_complete_line(lines_, scratch_, id, keep_done, ts);
-    state_.apply_complete(id, keep_done, ts);
     ++completed;
     flush_chunk_if_full();
   }

@@ -36,6 +36,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -93,8 +94,15 @@ class LogQueue {
   std::string enqueue(const Json& payload, std::optional<std::string_view> id = std::nullopt);
   // One event per job, one timestamp, one sync. A job is {"id"?: string, "payload"?:
   // object} or a bare payload (section 1.1 envelope rules with the key "payload"). All
-  // ids are validated before anything is written. Returns the ids in input order.
+  // ids are validated before anything is written: the batch's lines are encoded first,
+  // then written per kChunkBytes chunk and synced once. Returns the ids in input order.
   std::vector<std::string> enqueue_many(std::vector<Json> jobs);
+  // The same for jobs pulled from `next_job` (nullopt ends the batch), as storh's
+  // enqueueMany takes a lazy iterable: each job is encoded and released as it arrives.
+  // The lock is held while the source runs. Memory: the batch's encoded lines.
+  // `expected_jobs` (a hint, 0 = unknown) sizes the buffers and the job table once.
+  using JobSource = std::function<std::optional<Json>()>;
+  std::vector<std::string> enqueue_many(const JobSource& next_job, std::size_t expected_jobs = 0);
 
   // The oldest pending job, now processing, or nullopt when none is pending.
   std::optional<QueueJob> claim();
@@ -134,11 +142,20 @@ class LogQueue {
  private:
   class Mutation;
 
+  // Typical framed line sizes (section 6.1), to size the batch buffer up front; a chunk
+  // ends at the first line that takes it past kChunkBytes, hence the slack.
+  static constexpr std::size_t kEnqueueLineBytes = 200;
+  static constexpr std::size_t kClaimLineBytes = 88;
+  static constexpr std::size_t kCompleteLineBytes = 104;
+  static constexpr std::size_t kChunkSlack = 4096;
+
   void sync_from_log();
   void replay(bool truncate_bad_tail);
   std::string read_from(std::uint64_t offset, std::uint64_t size);
   void cut_bad_tail();
   void write_lines(std::string_view lines);
+  std::vector<std::string> enqueue_rows(const JobSource& next_job, std::size_t hint);
+  void reserve_batch(std::size_t bytes);
   void flush_chunk_if_full();
   void finish_batch();
   std::size_t append_id_events(queue::EventOp op, const std::vector<std::string>& ids,

@@ -110,9 +110,21 @@ void QueueState::apply_complete(std::string_view id, bool done, std::int64_t ts)
     if (!done) return;
     found = jobs_.emplace(key, JobEntry{}).first;
   }
+  complete_job(found, done, ts);
+}
+
+bool QueueState::complete_if_processing(std::string_view id, bool done, std::int64_t ts) {
+  if (id.size() != JobKey{}.bytes.size()) return false;
+  const auto found = jobs_.find(JobKey::from(id));
+  if (found == jobs_.end() || found->second.status != JobStatus::processing) return false;
+  complete_job(found, done, ts);
+  return true;
+}
+
+void QueueState::complete_job(Jobs::iterator found, bool done, std::int64_t ts) {
   JobEntry& job = found->second;
   job.payload.clear();
-  job.payload.shrink_to_fit();
+  job.payload.shrink_to_fit();  // a completed job keeps no payload memory
   job.has_payload = false;
   if (done) {
     set_status(job, JobStatus::done);

@@ -18,6 +18,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <functional>
 #include <string>
@@ -38,9 +39,24 @@ struct JobKey {
   bool operator==(const JobKey& other) const noexcept = default;
 };
 
+// Five overlapping 8-byte words cover the 36 characters; a multiply-xorshift mix of
+// them is several times cheaper than std::hash's byte loop, and ids of one millisecond
+// (same prefix) still differ in their random or incremented tail.
+// Deliberately not noexcept: libstdc++ then stores each node's hash (it skips that for
+// "fast", nothrow hashers), so a lookup compares stored hashes instead of re-reading
+// and re-hashing every neighbour's key in the bucket, a cache miss each on big queues.
 struct JobKeyHash {
-  std::size_t operator()(const JobKey& key) const noexcept {
-    return std::hash<std::string_view>{}(key.view());
+  std::size_t operator()(const JobKey& key) const {
+    const char* p = key.bytes.data();
+    const auto word = [p](std::size_t at) {
+      std::uint64_t w;
+      std::memcpy(&w, p + at, sizeof w);
+      return w;
+    };
+    constexpr std::uint64_t kMul = 0x9e3779b97f4a7c15ULL;
+    std::uint64_t h = word(0);
+    for (std::size_t at : {8, 16, 24, 28}) h = (h ^ word(at)) * kMul;
+    return static_cast<std::size_t>(h ^ (h >> 29));
   }
 };
 
@@ -76,6 +92,15 @@ class QueueState {
   void apply_requeue(std::string_view id);
   void apply_purge(std::string_view id);
 
+  // Claims up to `limit` pending jobs in effective FIFO order at time `ts` (as
+  // apply_claim would, one lookup each) and calls on_claim(id, entry) for each, in
+  // order; returns how many. The claimed jobs' FIFO entries are dropped.
+  template <typename OnClaim>
+  std::size_t claim_front(std::size_t limit, std::int64_t ts, OnClaim&& on_claim);
+  // Applies complete(id, done, ts) if the job is processing and returns true; otherwise
+  // changes nothing and returns false (LogQueue's complete() contract). One lookup.
+  bool complete_if_processing(std::string_view id, bool done, std::int64_t ts);
+
   QueueCounts counts() const noexcept { return counts_; }
   // The job, or nullptr when the state has never seen it (or forgot it).
   const JobEntry* find(std::string_view id) const;
@@ -105,16 +130,37 @@ class QueueState {
     std::uint64_t seq;
   };
 
+  using Jobs = std::unordered_map<JobKey, JobEntry, JobKeyHash>;
+
   JobEntry& entry(std::string_view id);
+  void complete_job(Jobs::iterator found, bool done, std::int64_t ts);
   void set_status(JobEntry& job, JobStatus status);
   void push_pending(const JobKey& key, JobEntry& job);
   bool live(const OrderEntry& entry) const;
   void compact_order();
 
-  std::unordered_map<JobKey, JobEntry, JobKeyHash> jobs_;
+  Jobs jobs_;
   std::deque<OrderEntry> order_;
   QueueCounts counts_;
   std::uint64_t next_seq_ = 1;
 };
+
+template <typename OnClaim>
+std::size_t QueueState::claim_front(std::size_t limit, std::int64_t ts, OnClaim&& on_claim) {
+  std::size_t claimed = 0;
+  while (claimed < limit && !order_.empty()) {
+    const OrderEntry front = order_.front();
+    order_.pop_front();  // claimed or stale: either way no longer a live FIFO entry
+    const auto found = jobs_.find(front.key);
+    if (found == jobs_.end()) continue;
+    JobEntry& job = found->second;
+    if (job.status != JobStatus::pending || job.seq != front.seq) continue;
+    set_status(job, JobStatus::processing);
+    job.ts = ts;
+    on_claim(found->first.view(), static_cast<const JobEntry&>(job));
+    ++claimed;
+  }
+  return claimed;
+}
 
 }  // namespace storh::engines::queue

@@ -3,6 +3,7 @@
 // real processes in queue_process_test.cpp.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -120,6 +121,86 @@ TEST_CASE("queue: enqueue_many follows the envelope rules with the key payload",
   CHECK(jobs[2].payload == R"({"id":"018bcfe5-6800-76fb-95af-d92c554e7dce","b":2})");
   CHECK_THROWS_AS(queue.enqueue_many({Json{{"id", "bad"}}}), std::invalid_argument);
   CHECK(queue.counts() == QueueCounts{0, 3, 0});
+}
+
+TEST_CASE("queue: enqueue_many from a source writes the same log as from a vector", "[queue]") {
+  ScratchDir dir;
+  LogQueue from_vector(dir.path(), "vector");
+  LogQueue from_source(dir.path(), "source");
+  from_vector.enqueue_many(rows(20));
+  std::uint64_t next = 0;
+  const auto ids = from_source.enqueue_many([&]() -> std::optional<Json> {
+    if (next == 20) return std::nullopt;
+    return storh::engines::bench_row(next++);
+  });
+  REQUIRE(ids.size() == 20);
+  CHECK(fs::file_size(from_source.log_path()) == fs::file_size(from_vector.log_path()));
+  const auto jobs = from_source.claim_many(20);
+  REQUIRE(jobs.size() == 20);
+  CHECK(jobs[0].id == ids[0]);
+  CHECK(jobs[19].payload_json() == storh::engines::bench_row(19));
+  CHECK(from_source.enqueue_many([]() -> std::optional<Json> { return std::nullopt; }).empty());
+}
+
+TEST_CASE("queue: an invalid id late in a batch leaves the log and the state untouched",
+          "[queue]") {
+  // Regression guard for the encode-first batch: the rows before the bad id were already
+  // applied in memory, so the instance must rebuild its state from the (unchanged) log.
+  ScratchDir dir;
+  LogQueue queue(dir.path(), "q");
+  const std::string first = queue.enqueue(payload_of(1));
+  const auto size = fs::file_size(queue.log_path());
+  std::vector<Json> jobs = rows(6000);  // over 1 MiB of lines: more than one chunk
+  jobs.push_back(Json{{"id", "bad"}, {"payload", payload_of(2)}});
+  CHECK_THROWS_AS(queue.enqueue_many(std::move(jobs)), std::invalid_argument);
+  CHECK(fs::file_size(queue.log_path()) == size);
+  CHECK(queue.counts() == QueueCounts{1, 0, 0});
+  CHECK(claimed_id(queue) == first);
+  CHECK_FALSE(queue.claim().has_value());
+  CHECK(queue.verify().ok);
+}
+
+TEST_CASE("queue: claim_many skips stale FIFO entries of re-enqueued and requeued jobs",
+          "[queue]") {
+  ScratchDir dir;
+  LogQueue queue(dir.path(), "q");
+  const std::string a = queue.enqueue(payload_of(1));
+  const std::string b = queue.enqueue(payload_of(2));
+  const std::string c = queue.enqueue(payload_of(3));
+  queue.enqueue(payload_of(4), a);  // a moves behind c
+  CHECK(claimed_id(queue) == b);
+  CHECK(queue.requeue_timed_out(0) == 1);  // b goes behind a
+  const auto jobs = queue.claim_many(2);
+  REQUIRE(jobs.size() == 2);
+  CHECK(jobs[0].id == c);
+  CHECK(jobs[1].id == a);
+  CHECK(jobs[1].payload == R"({"n":4})");
+  const auto rest = queue.claim_many(5);
+  REQUIRE(rest.size() == 1);
+  CHECK(rest[0].id == b);
+  CHECK(queue.counts() == QueueCounts{0, 3, 0});
+  LogQueue reopened(dir.path(), "q");
+  CHECK(reopened.verify().ok);
+}
+
+TEST_CASE("queue: complete and complete_many touch only processing jobs", "[queue]") {
+  ScratchDir dir;
+  LogQueue queue(dir.path(), "q");
+  const std::string pending = queue.enqueue(payload_of(1));
+  const std::string claimed = queue.enqueue(payload_of(2));
+  queue.enqueue(payload_of(3));
+  CHECK(claimed_id(queue) == pending);  // pending is now processing
+  CHECK(claimed_id(queue) == claimed);
+  const auto size = fs::file_size(queue.log_path());
+  CHECK_FALSE(queue.complete(kId));  // never enqueued
+  CHECK(fs::file_size(queue.log_path()) == size);
+  CHECK(queue.complete(pending, /*keep_done=*/false));
+  CHECK_FALSE(queue.complete(pending));  // forgotten, no longer processing
+  CHECK(queue.complete_many({claimed, claimed, pending}) == 1);
+  CHECK(queue.counts() == QueueCounts{1, 0, 1});
+  LogQueue reopened(dir.path(), "q");
+  CHECK(reopened.counts() == QueueCounts{1, 0, 1});
+  CHECK(reopened.verify().ok);
 }
 
 TEST_CASE("queue: purge_done forgets done jobs, all or only old ones", "[queue]") {

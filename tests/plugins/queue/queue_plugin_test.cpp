@@ -2,6 +2,7 @@
 // RunContext (engines.md 11.3, plus append_floor and claim_concurrent).
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,10 @@ TEST_CASE("queue plugin: durability none, 5 workers, and only the selected opera
   const auto names = measured(ctx);
   CHECK(std::find(names.begin(), names.end(), "append_floor") == names.end());
   CHECK(std::find(names.begin(), names.end(), "claim_concurrent") != names.end());
+  CHECK(std::find(names.begin(), names.end(), "bulk_claim") != names.end());
+  // No single-call operation was selected: that group (3n fsyncs when durable) is skipped.
+  CHECK(std::find(names.begin(), names.end(), "enqueue") == names.end());
+  CHECK_FALSE(std::filesystem::exists(dir.path() / "queue"));
 }
 
 TEST_CASE("queue plugin: bad parameters fail the run with the valid choices", "[plugin]") {
