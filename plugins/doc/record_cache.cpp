@@ -6,11 +6,11 @@ namespace storh::engines::doc {
 
 CachedRecord* RecordCache::find(std::string_view id) {
   // Transparent lookup needs C++20 heterogeneous unordered lookup (GCC 12: not for
-  // std::unordered_map with std::hash<std::string>); a thread_local key avoids the
-  // allocation per lookup instead.
-  thread_local std::string key;
-  key.assign(id);
-  auto found = map_.find(key);
+  // std::unordered_map with std::hash<std::string>); a reused member key avoids the
+  // allocation per lookup instead. (Not thread_local: a dlclose'd plugin's TLS makes
+  // LeakSanitizer's tracer crash at exit, and the cache is single-threaded anyway.)
+  key_.assign(id);
+  auto found = map_.find(key_);
   return found == map_.end() ? nullptr : &found->second;
 }
 

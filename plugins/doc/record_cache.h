@@ -64,6 +64,7 @@ class RecordCache {
   Map map_;
   std::vector<Node*> order_;
   bool order_valid_ = true;
+  std::string key_;  // find()'s lookup key, reused
 };
 
 }  // namespace storh::engines::doc
