@@ -67,7 +67,7 @@ class AtomicWriter {
   }
   std::uint64_t size() const noexcept { return written_; }
   // Syncs and renames the temp file; then syncs the directory unless the caller will
-  // (a later write_files_atomically into the same directory does).
+  // (a later write_atomic into the same directory does).
   void commit(bool sync_parent = true) {
     flush();
     sync_file(fd_.get(), temp_, sync_);
@@ -245,7 +245,7 @@ class RangeBuild {
       ++count;
     }
     base.commit(/*sync_parent=*/false);  // the checkpoints write syncs range/
-    write_files_atomically({{paths_.checkpoints, encode_checkpoints(checkpoints)}}, sync_);
+    write_atomic(paths_.checkpoints, encode_checkpoints(checkpoints), sync_);
   }
 
   RangePaths paths_;

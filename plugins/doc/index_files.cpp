@@ -173,12 +173,22 @@ std::vector<std::string> bucket_ids_from_text(std::string_view text, std::size_t
   return std::move(bucket->ids);
 }
 
-bool parse_bucket_count(std::string_view text, std::int64_t& count) {
+// The number after the first "count": in `seen`, when it is complete (a digit at the end
+// of `seen` may continue past it).
+std::optional<std::int64_t> scan_count(std::string_view seen) {
   static constexpr std::string_view kCount = "\"count\":";
-  const std::size_t at = text.find(kCount);
-  if (at != std::string_view::npos) {
-    std::size_t pos = at + kCount.size();
-    if (parse_int(text, pos, count) && pos < text.size()) return true;
+  const std::size_t at = seen.find(kCount);
+  if (at == std::string_view::npos) return std::nullopt;
+  std::size_t pos = at + kCount.size();
+  std::int64_t count = 0;
+  if (parse_int(seen, pos, count) && pos < seen.size()) return count;
+  return std::nullopt;
+}
+
+bool parse_bucket_count(std::string_view text, std::int64_t& count) {
+  if (const auto scanned = scan_count(text)) {
+    count = *scanned;
+    return true;
   }
   std::optional<Bucket> bucket = parse_bucket(text);
   if (!bucket) return false;
@@ -199,7 +209,6 @@ std::int64_t read_bucket_count(const std::filesystem::path& path) {
 std::int64_t read_bucket_count(int fd, const std::filesystem::path& path) {
   char buffer[kCountBlock * 8];
   std::size_t filled = 0;
-  static constexpr std::string_view kCount = "\"count\":";
   while (filled < sizeof buffer) {
     const ssize_t got = ::pread(fd, buffer + filled, kCountBlock, static_cast<off_t>(filled));
     if (got < 0) {
@@ -208,13 +217,7 @@ std::int64_t read_bucket_count(int fd, const std::filesystem::path& path) {
     }
     if (got == 0) break;
     filled += static_cast<std::size_t>(got);
-    const std::string_view seen(buffer, filled);
-    const std::size_t at = seen.find(kCount);
-    if (at == std::string_view::npos) continue;
-    std::size_t pos = at + kCount.size();
-    std::int64_t count = 0;
-    // The number must be complete: a digit at the end of the buffer may continue.
-    if (parse_int(seen, pos, count) && pos < seen.size()) return count;
+    if (const auto count = scan_count(std::string_view(buffer, filled))) return *count;
   }
   std::optional<Bucket> bucket = parse_bucket(read_file_bytes(path));
   if (!bucket) malformed(path);
@@ -274,15 +277,11 @@ bool parse_range_line(std::string_view line, RangeLine& out, bool with_ids) {
     const std::size_t value_start = pos + 9;
     if (expect(line, pos, ",\"value\":") && skip_value(line, pos)) {
       const std::string_view value_text = line.substr(value_start, pos - value_start);
-      if (!with_ids && expect(line, pos, ",\"count\":") && parse_int(line, pos, out.count)) {
-        out.key = *key;
-        out.value_text = value_text;
-        return true;
-      }
-      if (with_ids && expect(line, pos, ",\"count\":") && parse_int(line, pos, out.count) &&
-          expect(line, pos, ",\"ids\":") && parse_plain_string_list(line, pos, out.ids, 0) &&
-          expect(line, pos, ",\"remove\":") && parse_plain_string_list(line, pos, out.remove, 0) &&
-          expect(line, pos, "}")) {
+      if (expect(line, pos, ",\"count\":") && parse_int(line, pos, out.count) &&
+          (!with_ids ||
+           (expect(line, pos, ",\"ids\":") && parse_plain_string_list(line, pos, out.ids, 0) &&
+            expect(line, pos, ",\"remove\":") &&
+            parse_plain_string_list(line, pos, out.remove, 0) && expect(line, pos, "}")))) {
         out.key = *key;
         out.value_text = value_text;
         return true;

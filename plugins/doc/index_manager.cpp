@@ -57,7 +57,7 @@ std::filesystem::path IndexManager::entries_dir() const {
 }
 
 std::filesystem::path IndexManager::eq_path(std::string_view field, const Json& value) const {
-  return entries_dir() / "eq" / hex_bytes(field) / (value_key(value) + ".jsonc");
+  return lookup_path("eq/", field, {}, value_key(value));
 }
 
 std::filesystem::path IndexManager::compound_dir(std::string_view left,
@@ -68,7 +68,7 @@ std::filesystem::path IndexManager::compound_dir(std::string_view left,
 std::filesystem::path IndexManager::compound_path(std::string_view left, const Json& left_value,
                                                   std::string_view right,
                                                   const Json& right_value) const {
-  return compound_dir(left, right) / (compound_key(left_value, right_value) + ".jsonc");
+  return lookup_path("compound/", left, right, compound_key(left_value, right_value));
 }
 
 // ---- Definitions -------------------------------------------------------------------
@@ -264,7 +264,7 @@ std::size_t IndexManager::compound_count(std::string_view field_a, const Json& a
 }
 
 const std::string& IndexManager::lookup_path(std::string_view kind, std::string_view left,
-                                             std::string_view right, std::string_view key) {
+                                             std::string_view right, std::string_view key) const {
   // The map key spells the directory unambiguously: kind, left's length, left, right.
   lookup_buffer_.assign(kind);
   lookup_buffer_ += std::to_string(left.size());

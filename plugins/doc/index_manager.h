@@ -113,11 +113,12 @@ class IndexManager final : public IndexHooks {
   // the bucket cache; empty / 0 when the file does not exist.
   std::vector<std::string> bucket_ids(const std::string& path, std::size_t limit);
   std::size_t bucket_count(const std::string& path);
-  // eq_path / compound_path as a string, from a per-directory prefix kept in
-  // lookup_prefixes_ (queries build no filesystem::path): `kind` is "eq/" (right empty)
-  // or "compound/" (left < right). The result is valid until the next call.
+  // The bucket file layout (eq_path and compound_path are this as a path): a
+  // per-directory prefix kept in lookup_prefixes_, so queries build no filesystem::path.
+  // `kind` is "eq/" (right empty) or "compound/" (left < right). The result is valid
+  // until the next call.
   const std::string& lookup_path(std::string_view kind, std::string_view left,
-                                 std::string_view right, std::string_view key);
+                                 std::string_view right, std::string_view key) const;
   const std::string& compound_lookup_path(std::string_view field_a, const Json& a,
                                           std::string_view field_b, const Json& b);
   void bucket_remove(const std::filesystem::path& path, std::string_view id);
@@ -133,8 +134,8 @@ class IndexManager final : public IndexHooks {
   std::string pending_last_;
   std::unordered_map<std::string, std::unique_ptr<RangeIndex>> ranges_;
   BucketCache buckets_;
-  std::unordered_map<std::string, std::string> lookup_prefixes_;
-  std::string lookup_buffer_;
+  mutable std::unordered_map<std::string, std::string> lookup_prefixes_;
+  mutable std::string lookup_buffer_;
 };
 
 // The IndexManager of `store` (its indexes() hooks).

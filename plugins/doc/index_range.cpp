@@ -228,7 +228,10 @@ bool RangeIndex::refresh_base() {
   if (read_file_if_exists(paths_.checkpoints, text)) {
     if (auto checkpoints = parse_checkpoints(text)) info.checkpoints = std::move(*checkpoints);
   }
-  std::string_view head, tail;
+  // The first line's key from the file's head, the last line's from its tail: both from
+  // the cached text, or from two kEdgeRead blocks (one buffer, so the head's key is taken
+  // before the tail overwrites it).
+  std::string_view tail;
   char edge[kEdgeRead];
   if (info.size <= kMaxCachedBase) {
     auto cached = std::make_shared<std::string>(info.size, '\0');
@@ -242,15 +245,13 @@ bool RangeIndex::refresh_base() {
     cached->resize(filled);
     info.size = filled;
     info.text = std::move(cached);
-    head = tail = *info.text;
+    tail = *info.text;
+    if (auto key = range_line_key(tail)) info.first_key = *key;
   } else {
-    head = std::string_view(edge, pread_some(fd.get(), edge, sizeof edge, 0, paths_.base));
+    const std::string_view head(edge, pread_some(fd.get(), edge, sizeof edge, 0, paths_.base));
     if (auto key = range_line_key(head)) info.first_key = *key;
     const std::uint64_t tail_at = info.size > kEdgeRead ? info.size - kEdgeRead : 0;
     tail = std::string_view(edge, pread_some(fd.get(), edge, sizeof edge, tail_at, paths_.base));
-  }
-  if (info.first_key.empty()) {
-    if (auto key = range_line_key(head)) info.first_key = *key;
   }
   if (!tail.empty() && tail.back() == '\n') tail.remove_suffix(1);
   const std::size_t nl = tail.rfind('\n');

@@ -28,7 +28,8 @@ CachedRecord& RecordCache::upsert(std::string_view id, CachedRecord record) {
 }
 
 void RecordCache::erase(std::string_view id) {
-  auto found = map_.find(std::string(id));
+  key_.assign(id);
+  auto found = map_.find(key_);
   if (found == map_.end()) return;
   if (order_valid_) {
     auto position = std::lower_bound(

@@ -64,7 +64,7 @@ class RecordCache {
   Map map_;
   std::vector<Node*> order_;
   bool order_valid_ = true;
-  std::string key_;  // find()'s lookup key, reused
+  std::string key_;  // the lookup key of find() and erase(), reused
 };
 
 }  // namespace storh::engines::doc
