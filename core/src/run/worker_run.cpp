@@ -1,0 +1,196 @@
+#include "run/worker_run.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <functional>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "plugin/describe.h"
+#include "worker/process.h"
+
+namespace storh::run {
+namespace {
+
+using nlohmann::json;
+
+std::string params_argument(const plan::Cell& cell) {
+  json chosen = json::object();
+  for (const auto& [name, value] : cell.chosen) chosen[name] = plugin::param_value_json(value);
+  return chosen.dump();
+}
+
+std::string describe_signal(int signal) {
+  const char* name = ::strsignal(signal);
+  return fmt::format("signal {} ({})", signal, name != nullptr ? name : "unknown");
+}
+
+// What one worker said, assembled from its event lines.
+class EventCollector {
+ public:
+  EventCollector(CellRun& run, std::function<void(const std::string&)> on_progress,
+                 std::function<void(const std::string&)> on_load_progress)
+      : run_(run),
+        on_progress_(std::move(on_progress)),
+        on_load_progress_(std::move(on_load_progress)) {}
+
+  void on_line(std::string_view line) {
+    const json event = json::parse(line, nullptr, false);
+    if (event.is_discarded() || !event.is_object() || !event.contains("event")) return;
+    const std::string kind = event.value("event", "");
+    if (kind == "loaded") {
+      run_.loaded = true;
+      run_.startup_seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    } else if (kind == "begin") {
+      run_.current_operation = event.value("op", "");
+    } else if (kind == "sample") {
+      OperationSample sample;
+      sample.operation = event.value("op", "");
+      sample.seconds = event.value("seconds", 0.0);
+      sample.items = event.value("items", std::uint64_t{0});
+      if (event.contains("latency")) sample.latency = event["latency"];
+      run_.samples.push_back(std::move(sample));
+    } else if (kind == "fail") {
+      run_.failed_operation = event.value("op", "");
+      run_.failure_message = event.value("message", "");
+    } else if (kind == "done") {
+      run_.done = true;
+      if (!event.value("ok", false) && run_.failure_message.empty()) {
+        run_.failed_operation = event.value("op", "");
+        run_.failure_message = event.value("message", "");
+      }
+    } else if (kind == "progress") {
+      run_.progress_message = event.value("message", "");
+      if (on_progress_) on_progress_(run_.progress_message);
+    } else if (kind == "load") {
+      run_.loads.push_back({event.value("op", ""), event.value("outcome", json())});
+    } else if (kind == "load_progress") {
+      if (on_load_progress_) on_load_progress_(event.value("line", ""));
+    }
+  }
+
+ private:
+  CellRun& run_;
+  std::function<void(const std::string&)> on_progress_;
+  std::function<void(const std::string&)> on_load_progress_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+// Turns a worker's exit into a Failure, or nullopt when it ran cleanly.
+std::optional<result::Failure> failure_of(const plan::Cell& cell, int repeat,
+                                          const worker::ProcessOutcome& outcome, const CellRun& run,
+                                          const RunnerOptions& options) {
+  if (outcome.succeeded() && run.done && run.failure_message.empty()) return std::nullopt;
+  result::Failure f;
+  f.engine = cell.engine;
+  f.dataset = cell.dataset;
+  f.params = cell.params;
+  f.repeat = repeat;
+  f.operation = !run.failed_operation.empty() ? run.failed_operation : run.current_operation;
+  f.signal = outcome.signal;
+  f.exit_code = outcome.exit_code;
+  f.stderr_tail = outcome.stderr_tail;
+  if (!outcome.started) {
+    f.kind = "exit";
+    f.message = outcome.error;
+  } else if (outcome.cancelled || (options.cancel != nullptr && options.cancel->load())) {
+    f.kind = "interrupted";
+    f.message = "stopped by the user (interrupt)";
+  } else if (outcome.timed_out) {
+    f.kind = "timeout";
+    f.message = fmt::format("worker timed out after {:.6g} s", outcome.wall_seconds);
+  } else if (outcome.memory_exceeded) {
+    f.kind = "memory";
+    f.message = fmt::format("worker exceeded the memory limit (resident {} MiB)",
+                            outcome.peak_rss_bytes >> 20);
+  } else if (outcome.signal) {
+    f.kind = "crashed";
+    f.message = fmt::format("worker killed by {}", describe_signal(*outcome.signal));
+  } else if (!run.loaded) {
+    f.kind = "load";
+    f.message = worker::tail_lines(outcome.stderr_tail, 3);
+    if (f.message.empty()) f.message = "the worker exited before loading the plugin";
+  } else if (!run.failure_message.empty()) {
+    f.kind = "failed";
+    f.message = run.failure_message;
+  } else {
+    f.kind = "exit";
+    f.message =
+        fmt::format("worker exited with code {} before finishing", outcome.exit_code.value_or(-1));
+  }
+  return f;
+}
+
+}  // namespace
+
+Expected<std::filesystem::path> make_work_root(const suite::Suite& suite) {
+  std::error_code ec;
+  const std::filesystem::path parent =
+      suite.work_dir ? *suite.work_dir : std::filesystem::temp_directory_path(ec);
+  if (ec)
+    return Error{fmt::format("no temporary directory for the work directories: {}", ec.message())};
+  const auto nonce = static_cast<std::uint32_t>(
+      std::chrono::steady_clock::now().time_since_epoch().count() * 2654435761u);
+  const std::filesystem::path root =
+      parent / fmt::format("storh-host-{}-{:08x}", ::getpid(), nonce);
+  if (!std::filesystem::create_directories(root, ec) || ec) {
+    return Error{fmt::format("{}: cannot create the work directory: {}", root.string(),
+                             ec ? ec.message() : "it already exists")};
+  }
+  return root;
+}
+
+WorkerRunOutcome run_worker(const suite::Suite& suite, const WorkerRunSpec& spec,
+                            const RunnerOptions& options, ProgressLine* progress,
+                            const std::string& where) {
+  const plan::Cell& cell = *spec.cell;
+  WorkerRunOutcome result;
+  CellRun& run = result.run;
+  run.repeat = spec.repeat;
+  const std::string load_label =
+      cell.load ? fmt::format(" {}", fmt::join(cell.load->qualifiers(), " ")) : "";
+  EventCollector collector(
+      run,
+      [&](const std::string& message) {
+        if (progress != nullptr) progress->show(fmt::format("{}: {}", where, message));
+      },
+      [&](const std::string& line) {
+        if (progress == nullptr) return;
+        progress->print(
+            fmt::format("{}{}: {}: {}", cell.engine, load_label, run.current_operation, line));
+        progress->show(where);
+      });
+  worker::ProcessOptions process;
+  process.argv = {options.host_executable.string(),
+                  "__worker",
+                  "--plugin=" + cell.plugin.string(),
+                  "--name=" + cell.engine,
+                  fmt::format("--dataset={}", cell.dataset),
+                  "--work-dir=" + spec.work_dir.string(),
+                  fmt::format("--ops={}", fmt::join(cell.operation_names(), ",")),
+                  "--params=" + params_argument(cell)};
+  if (cell.load) process.argv.push_back("--load=" + load::to_json(*cell.load).dump());
+  process.argv.insert(process.argv.end(), spec.extra_args.begin(), spec.extra_args.end());
+  process.timeout_seconds = suite.timeout_seconds;
+  process.memory_limit_bytes = suite.memory_limit_bytes;
+  process.cancel = options.cancel;
+  process.on_event_line = [&](std::string_view line) { collector.on_line(line); };
+  const worker::ProcessOutcome outcome = worker::run_process(process);
+
+  result.failure = failure_of(cell, spec.repeat, outcome, run, options);
+  result.record = {cell.engine,
+                   cell.dataset,
+                   cell.params,
+                   spec.repeat,
+                   !result.failure,
+                   outcome.wall_seconds,
+                   outcome.peak_rss_bytes,
+                   run.startup_seconds};
+  return result;
+}
+
+}  // namespace storh::run
