@@ -1,6 +1,7 @@
 #include "stats/paired.h"
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cmath>
 #include <limits>
@@ -16,6 +17,15 @@ namespace {
 constexpr double kMadToSd = 1.4826;
 // 3 / pi: asymptotic efficiency of the signed-rank test relative to the t test.
 constexpr double kSignedRankEfficiency = 0.955;
+
+using Polynomial = std::array<double, 8>;
+
+// The polynomial with these coefficients (highest power first) at x.
+double horner(const Polynomial& coefficients, double x) {
+  double sum = 0;
+  for (double c : coefficients) sum = sum * x + c;
+  return sum;
+}
 
 double normal_cdf(double x) {
   return 0.5 * std::erfc(-x / std::sqrt(2.0));
@@ -245,90 +255,40 @@ double normal_quantile(double p) {
   if (std::isnan(p) || p < 0 || p > 1) return std::numeric_limits<double>::quiet_NaN();
   if (p == 0) return -std::numeric_limits<double>::infinity();
   if (p == 1) return std::numeric_limits<double>::infinity();
-  // Wichura (1988), Algorithm AS 241 (PPND16): rational approximations on three
-  // ranges of p, the coefficients as published (and as in R's qnorm.c).
+  // Wichura (1988), Algorithm AS 241 (PPND16): a rational approximation a(r) / b(r) on
+  // each of three ranges of p, coefficients highest power first, as published (and as
+  // in Python's statistics.NormalDist.inv_cdf).
+  static constexpr Polynomial kCentralA = {
+      2509.0809287301226727, 33430.575583588128105, 67265.770927008700853, 45921.953931549871457,
+      13731.693765509461125, 1971.5909503065514427, 133.14166789178437745, 3.387132872796366608};
+  static constexpr Polynomial kCentralB = {
+      5226.4952788528545610, 28729.085735721942674, 39307.89580009271061,  21213.794301586595867,
+      5394.1960214247511077, 687.1870074920579083,  42.313330701600911252, 1.0};
+  static constexpr Polynomial kTailA = {7.7454501427834140764e-4, 0.0227238449892691845833,
+                                        0.24178072517745061177,   1.27045825245236838258,
+                                        3.64784832476320460504,   5.7694972214606914055,
+                                        4.6303378461565452959,    1.42343711074968357734};
+  static constexpr Polynomial kTailB = {1.05075007164441684324e-9, 5.475938084995344946e-4,
+                                        0.0151986665636164571966,  0.14810397642748007459,
+                                        0.68976733498510000455,    1.6763848301838038494,
+                                        2.05319162663775882187,    1.0};
+  static constexpr Polynomial kFarA = {2.01033439929228813265e-7, 2.71155556874348757815e-5,
+                                       0.0012426609473880784386,  0.026532189526576123093,
+                                       0.29656057182850489123,    1.7848265399172913358,
+                                       5.4637849111641143699,     6.6579046435011037772};
+  static constexpr Polynomial kFarB = {2.04426310338993978564e-15, 1.4215117583164458887e-7,
+                                       1.8463183175100546818e-5,   7.868691311456132591e-4,
+                                       0.0148753612908506148525,   0.13692988092273580531,
+                                       0.59983220655588793769,     1.0};
   const double q = p - 0.5;
   if (std::fabs(q) <= 0.425) {
     const double r = 0.180625 - q * q;
-    return q *
-           (((((((r * 2509.0809287301226727 + 33430.575583588128105) * r + 67265.770927008700853) *
-                    r +
-                45921.953931549871457) *
-                   r +
-               13731.693765509461125) *
-                  r +
-              1971.5909503065514427) *
-                 r +
-             133.14166789178437745) *
-                r +
-            3.387132872796366608) /
-           (((((((r * 5226.495278852545925 + 28729.085735721942674) * r + 39307.89580009271061) *
-                    r +
-                21213.794301586595867) *
-                   r +
-               5394.1960214247511077) *
-                  r +
-              687.1870074920579083) *
-                 r +
-             42.313330701600911252) *
-                r +
-            1.0);
+    return q * horner(kCentralA, r) / horner(kCentralB, r);
   }
-  double r = std::sqrt(-std::log(q < 0 ? p : 1 - p));
-  double value = 0;
-  if (r <= 5) {  // min(p, 1 - p) >= exp(-25) ~ 1.4e-11
-    r -= 1.6;
-    value = (((((((r * 7.7454501427834140764e-4 + 0.0227238449892691845833) * r +
-                  0.24178072517745061177) *
-                     r +
-                 1.27045825245236838258) *
-                    r +
-                3.64784832476320460504) *
-                   r +
-               5.7694972214606914055) *
-                  r +
-              4.6303378461565452959) *
-                 r +
-             1.42343711074968357734) /
-            (((((((r * 1.05075007164441684324e-9 + 5.475938084995344946e-4) * r +
-                  0.0151986665636164571966) *
-                     r +
-                 0.14810397642748007459) *
-                    r +
-                0.68976733498510000455) *
-                   r +
-               1.6763848301838038494) *
-                  r +
-              2.05319162663775882187) *
-                 r +
-             1.0);
-  } else {
-    r -= 5;
-    value = (((((((r * 2.01033439929228813265e-7 + 2.71155556874348757815e-5) * r +
-                  0.0012426609473880784386) *
-                     r +
-                 0.026532189526576123093) *
-                    r +
-                0.29656057182850489123) *
-                   r +
-               1.7848265399172913358) *
-                  r +
-              5.4637849111641143699) *
-                 r +
-             6.6579046435011037772) /
-            (((((((r * 2.04426310338993978564e-15 + 1.4215117583164458887e-7) * r +
-                  1.8463183175100546818e-5) *
-                     r +
-                 7.868691311456132591e-4) *
-                    r +
-                0.0148753612908506148525) *
-                   r +
-               0.13692988092273580531) *
-                  r +
-              0.59983220655588793769) *
-                 r +
-             1.0);
-  }
+  const double r = std::sqrt(-std::log(q < 0 ? p : 1 - p));
+  const double value = r <= 5  // min(p, 1 - p) >= exp(-25) ~ 1.4e-11
+                           ? horner(kTailA, r - 1.6) / horner(kTailB, r - 1.6)
+                           : horner(kFarA, r - 5) / horner(kFarB, r - 5);
   return q < 0 ? -value : value;
 }
 

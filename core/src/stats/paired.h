@@ -117,8 +117,8 @@ std::size_t min_pairs_for(double alpha);
 // "too few pairs (need >= 6 at alpha 0.05)" for this alpha.
 std::string too_few_pairs_text(double alpha);
 
-// The inverse of the standard normal CDF, p in (0, 1) (Wichura's AS 241, as R's
-// qnorm: about 1e-16 relative error). -inf at 0, +inf at 1, NaN outside [0, 1].
+// The inverse of the standard normal CDF, p in (0, 1) (Wichura's AS 241, the method
+// of R's qnorm: about 1e-16 relative error). -inf at 0, +inf at 1, NaN outside [0, 1].
 double normal_quantile(double p);
 
 // The smallest slowdown, in percent, that `pairs` pairs detect with probability
