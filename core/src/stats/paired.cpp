@@ -69,6 +69,15 @@ AbsoluteRanks rank_absolute(std::span<const double> d) {
   return result;
 }
 
+// V: the sum of the ranks of the positive differences.
+double positive_rank_sum(std::span<const double> d, const AbsoluteRanks& ranked) {
+  double v = 0;
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    if (d[i] > 0) v += ranked.ranks[i];
+  }
+  return v;
+}
+
 std::vector<double> non_zero(std::span<const double> d) {
   std::vector<double> kept;
   for (double value : d) {
@@ -111,12 +120,7 @@ double variance_of_v(double n, double tie_term) {
 
 double signed_rank_statistic(std::span<const double> differences) {
   const std::vector<double> d = non_zero(differences);
-  const AbsoluteRanks ranked = rank_absolute(d);
-  double v = 0;
-  for (std::size_t i = 0; i < d.size(); ++i) {
-    if (d[i] > 0) v += ranked.ranks[i];
-  }
-  return v;
+  return positive_rank_sum(d, rank_absolute(d));
 }
 
 double signed_rank_cdf(std::size_t n, double v) {
@@ -133,10 +137,7 @@ double wilcoxon_signed_rank_p(std::span<const double> differences) {
   if (d.empty()) return 1.0;
   const bool zeros = d.size() != differences.size();
   const AbsoluteRanks ranked = rank_absolute(d);
-  double v = 0;
-  for (std::size_t i = 0; i < d.size(); ++i) {
-    if (d[i] > 0) v += ranked.ranks[i];
-  }
+  const double v = positive_rank_sum(d, ranked);
   const auto n = static_cast<double>(d.size());
   const double mean = n * (n + 1) / 4;
   if (d.size() < kSignedRankExactLimit && !ranked.ties && !zeros) {

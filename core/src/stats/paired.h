@@ -107,7 +107,8 @@ double signed_rank_statistic(std::span<const double> differences);
 // exact or normal as described above. 1 when no difference is non-zero.
 double wilcoxon_signed_rank_p(std::span<const double> differences);
 
-// P(V <= v) under the null for n distinct non-zero differences: 0 for v < 0.
+// P(V <= v) under the null for n distinct non-zero differences: 0 for v < 0, 1 for
+// v >= n(n+1)/2. Exact for n < kSignedRankExactLimit (the range it is used in).
 double signed_rank_cdf(std::size_t n, double v);
 
 // The smallest n for which n pairs can reach p < alpha: 2 / 2^n < alpha. 6 at 0.05,
