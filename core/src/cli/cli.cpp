@@ -10,7 +10,8 @@
 namespace storh::cli {
 namespace {
 
-constexpr const char* kCommands[] = {"run", "validate", "list", "report", "compare", "gate", "ci"};
+constexpr const char* kCommands[] = {"run",  "validate", "list", "report",   "compare",
+                                     "gate", "ci",       "ab",   "calibrate"};
 
 bool wants_help(const std::vector<std::string>& args) {
   return std::any_of(args.begin(), args.end(),
@@ -60,6 +61,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   if (command == "compare") return compare_command(rest, io);
   if (command == "gate") return gate_command(rest, io);
   if (command == "ci") return ci_command(rest, io);
+  if (command == "ab") return ab_command(rest, io);
+  if (command == "calibrate") return calibrate_command(rest, io);
   return report_command(rest, io);
 }
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/ab_command.h"
 #include "cli/execute.h"
 #include "compare/comparable.h"
 #include "gate/gate.h"
@@ -16,7 +17,6 @@ namespace storh::cli {
 namespace {
 
 constexpr const char* kDefaultCiSuite = "suites/ci.toml";
-constexpr int kExitRunFailed = 3;
 
 // The suite's [gate] table, then the gate's command-line flags on top.
 Expected<gate::GateOptions> gate_options(const Prepared& prepared) {
@@ -80,6 +80,11 @@ Expected<gate::GateOutcome> gate_against(const compare::ComparableFile& baseline
 }  // namespace
 
 int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
+  // A/B mode: the suite's cells for a base build and this build, in pairs.
+  if (std::any_of(args.begin(), args.end(),
+                  [](const std::string& a) { return a == "--base" || a.starts_with("--base="); })) {
+    return run_ab_command(args, io, {"ci", kDefaultCiSuite, false, true, kExitRunFailed});
+  }
   InterruptGuard guard;
   PrepareOptions prepare_options;
   prepare_options.extra_valued = {"confirm", "threshold", "metric", "alpha", "min-effect"};

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/ab_command.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "compare/comparable.h"
@@ -90,6 +91,7 @@ Expected<gate::GateOptions> apply_gate_flags(const ParsedArgs& args, gate::GateO
 }
 
 int compare_command(const std::vector<std::string>& raw_args, const CommandIo& io) {
+  if (std::optional<int> code = judge_ab_file("compare", raw_args, io)) return *code;
   Expected<ParsedArgs> args = parse_args(raw_args, {"format", "alpha"}, {});
   if (!args || args->positional.size() < 2) {
     io.err << "storh-host compare: "
@@ -136,6 +138,7 @@ int compare_command(const std::vector<std::string>& raw_args, const CommandIo& i
 }
 
 int gate_command(const std::vector<std::string>& raw_args, const CommandIo& io) {
+  if (std::optional<int> code = judge_ab_file("gate", raw_args, io)) return *code;
   // Confirming re-runs cells, which needs the suite and plugins, not two files.
   if (std::any_of(raw_args.begin(), raw_args.end(),
                   [](const std::string& a) { return a.starts_with("--confirm"); })) {

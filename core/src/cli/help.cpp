@@ -1,8 +1,10 @@
+#include "cli/ab_command.h"
 #include "cli/commands.h"
 
 namespace storh::cli {
 
 std::string help_text(const std::string& command) {
+  if (std::string text = ab_help_text(command); !text.empty()) return text;
   if (command == "ci") {
     return R"(Usage: storh-host ci [SUITE.toml] [--confirm=N] [--update-baseline] [--threshold=PCT]
                      [run options]
@@ -21,6 +23,11 @@ baseline named in the suite's [gate] table, with the table's settings:
   lenient_missing = false           # a missing metric warns instead of failing
   confirm         = 2               # re-run failing cells twice before failing
 
+  --base=DIR           A/B mode: run the suite's cells for the plugins in DIR (a base
+                       build) and this build in pairs, and gate on the paired
+                       ratios instead of the baseline file (see `storh-host ab
+                       --help`; the [gate.ab] table sets pairs, threshold, alpha,
+                       calibration)
   --confirm=N          re-run the cells of failing metrics N more times, add their
                        samples, and fail only if the metrics still regress
   --update-baseline    run, then write the result as the new baseline (no gate)
@@ -160,7 +167,9 @@ Usage:
   storh-host report RESULT.json [--format=text|md]
   storh-host compare BASE.json NEW.json [MORE.json...] [--format=text|md|csv|json]
   storh-host gate BASE.json CURRENT.json [--threshold=10] [--metric=ENGINE.OP]...
-  storh-host ci [SUITE.toml] [--confirm=N] [--update-baseline]
+  storh-host ci [SUITE.toml] [--confirm=N] [--update-baseline] [--base=DIR]
+  storh-host ab SUITE.toml --base=DIR [--head=DIR]   paired A/B run of two builds
+  storh-host calibrate SUITE.toml       A/A pairs: each metric's noise on this machine
   storh-host COMMAND --help             help for one command
   storh-host --version
 

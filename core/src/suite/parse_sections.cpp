@@ -11,9 +11,11 @@ namespace storh::suite::detail {
 namespace {
 
 constexpr std::array<std::string_view, 3> kEngineKeys = {"operations", "params", "load"};
-constexpr std::array<std::string_view, 9> kGateKeys = {
-    "alpha",      "baseline",    "confirm",   "lenient_missing", "metrics",
-    "min_effect", "significant", "threshold", "thresholds"};
+constexpr std::array<std::string_view, 10> kGateKeys = {
+    "ab",      "alpha",      "baseline",    "confirm",   "lenient_missing",
+    "metrics", "min_effect", "significant", "threshold", "thresholds"};
+constexpr std::array<std::string_view, 4> kGateAbKeys = {"alpha", "calibration", "pairs",
+                                                         "threshold"};
 
 std::string line_col(const SourcePos& pos) {
   return fmt::format("{}:{}", pos.line, pos.column);
@@ -232,6 +234,42 @@ void read_gate_addition(Reader& reader, const std::string& key, const toml::node
   }
 }
 
+// [gate.ab]: the A/B mode's defaults.
+void read_gate_ab(Reader& reader, const toml::node& node, AbGateSetting& ab) {
+  const auto* table = node.as_table();
+  if (table == nullptr) {
+    reader.type_error(node, "gate.ab", "a table ([gate.ab])");
+    return;
+  }
+  for (const auto& [key, value] : reader.known_entries(*table, kGateAbKeys, "[gate.ab]")) {
+    const std::string path = fmt::format("gate.ab.{}", key->str());
+    if (key->str() == "pairs") {
+      const auto* count = value->as_integer();
+      if (count == nullptr || count->get() < 1 || count->get() > 1000) {
+        reader.type_error(*value, path, "an integer from 1 to 1000 (pairs per cell)");
+      } else {
+        ab.pairs = static_cast<std::uint32_t>(count->get());
+      }
+    } else if (key->str() == "threshold") {
+      if (auto percent = read_percent(reader, *value, path)) ab.threshold = *percent;
+    } else if (key->str() == "alpha") {
+      const std::optional<double> alpha = value->value<double>();
+      if (!alpha || !(*alpha > 0 && *alpha < 1)) {
+        reader.type_error(*value, path, "a number between 0 and 1, e.g. 0.01");
+      } else {
+        ab.alpha = *alpha;
+      }
+    } else if (key->str() == "calibration") {
+      const auto* text = value->as_string();
+      if (text == nullptr || text->get().empty()) {
+        reader.type_error(*value, path, "the path of a calibration file (a non-empty string)");
+      } else {
+        ab.calibration = Located<std::string>{text->get(), reader.pos(*value)};
+      }
+    }
+  }
+}
+
 void read_gate(Reader& reader, const toml::node& node, Suite& suite) {
   const auto* table = node.as_table();
   if (table == nullptr) {
@@ -253,6 +291,8 @@ void read_gate(Reader& reader, const toml::node& node, Suite& suite) {
       }
     } else if (key->str() == "metrics") {
       read_metrics(reader, *value, suite.gate);
+    } else if (key->str() == "ab") {
+      read_gate_ab(reader, *value, suite.gate.ab);
     } else {
       read_gate_addition(reader, std::string(key->str()), *value, suite.gate);
     }

@@ -68,6 +68,14 @@ struct LoadSetting {
   double progress_seconds = 5;  // progress line interval on a terminal; 0: none
 };
 
+// [gate.ab]: defaults of the A/B mode (`ci --base=DIR`, `ab`), docs/compare-gate.md.
+struct AbGateSetting {
+  std::optional<std::uint32_t> pairs;               // pairs per cell, >= 1
+  std::optional<double> threshold;                  // percent, >= 0
+  std::optional<double> alpha;                      // in (0, 1)
+  std::optional<Located<std::string>> calibration;  // path of a calibration file
+};
+
 struct GateSetting {
   std::optional<Located<std::string>> baseline;  // path
   std::optional<Located<double>> threshold;      // percent, >= 0
@@ -79,6 +87,7 @@ struct GateSetting {
   double min_effect_seconds = 0;  // ignore regressions smaller than this, absolute
   bool lenient_missing = false;   // a missing metric warns instead of failing
   std::uint32_t confirm = 0;      // re-run failing cells this many times (ci)
+  AbGateSetting ab;
 };
 
 // How repeats are scheduled: every repeat of a cell before the next cell, or repeat

@@ -28,6 +28,7 @@ class Expected {
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
 
   // Precondition: !ok().
   const std::string& error() const { return std::get<1>(state_).message; }

@@ -66,7 +66,7 @@ class WorkerContext final : public RunContext {
     begin(operation);
     const Clock::time_point start = Clock::now();
     Status status = step();
-    const Clock::time_point end = Clock::now();
+    const Clock::time_point end = pad(start, Clock::now());
     return finish(operation, items, std::chrono::duration<double>(end - start).count(),
                   std::move(status), nullptr);
   }
@@ -84,6 +84,7 @@ class WorkerContext final : public RunContext {
       histogram.record(std::chrono::duration<double>(item_end - item_start).count());
       item_start = item_end;
     }
+    item_start = pad(start, item_start);
     return finish(operation, items, std::chrono::duration<double>(item_start - start).count(),
                   std::move(status), &histogram);
   }
@@ -94,6 +95,10 @@ class WorkerContext final : public RunContext {
     } catch (...) {
     }
   }
+
+  // The power harness's injected slowdown (`--inject-slowdown=F`): every timed step
+  // lasts (1 + F) times as long, by spinning on the clock inside the timed region.
+  void set_injected_slowdown(double fraction) { injected_slowdown_ = fraction; }
 
   const std::string& current_operation() const { return current_; }
   // The first step that failed, even if the engine ignored the Status it got back:
@@ -109,6 +114,15 @@ class WorkerContext final : public RunContext {
       emit({{"event", "begin"}, {"op", operation}});
     } catch (...) {
     }
+  }
+
+  Clock::time_point pad(Clock::time_point start, Clock::time_point end) const noexcept {
+    if (injected_slowdown_ <= 0) return end;
+    const Clock::time_point until =
+        end + std::chrono::duration_cast<Clock::duration>((end - start) * injected_slowdown_);
+    Clock::time_point now = Clock::now();
+    while (now < until) now = Clock::now();
+    return now;
   }
 
   Status finish(std::string_view operation, std::uint64_t items, double seconds, Status status,
@@ -144,6 +158,7 @@ class WorkerContext final : public RunContext {
   std::string first_failure_;
   std::string first_failure_operation_;
   std::set<std::string, std::less<>> measured_;
+  double injected_slowdown_ = 0;
 };
 
 // Ends the worker without unloading the plugin: threads or static destructors a
@@ -249,6 +264,13 @@ int worker_main(const std::vector<std::string>& args) {
   }
 
   WorkerContext context(dataset, std::move(*params), get("work-dir"), selected);
+  if (const std::string slowdown = get("inject-slowdown"); !slowdown.empty()) {
+    try {
+      context.set_injected_slowdown(std::stod(slowdown));
+    } catch (...) {
+      return fail_input("--inject-slowdown must be a number");
+    }
+  }
   emit({{"event", "loaded"}});
   if (load_config) {
     std::vector<std::string> names;

@@ -1,0 +1,190 @@
+#include "ab/ab_runner.h"
+
+#include <fmt/format.h>
+
+#include "env/environment.h"
+#include "run/aggregate.h"
+#include "run/progress_line.h"
+#include "run/worker_run.h"
+
+namespace storh::ab {
+namespace {
+
+// splitmix64: a fixed, portable stream for the random order (std:: distributions
+// differ between standard libraries).
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+Side first_side(const AbRunOptions& options, std::size_t cell, std::uint32_t pair) {
+  if (options.order == Order::abba) return pair % 2 == 0 ? Side::base : Side::head;
+  return (mix(options.seed ^ mix(cell * 0x100000001ULL + pair)) & 1) == 0 ? Side::base : Side::head;
+}
+
+const run::OperationSample* sample_of(const run::CellRun& run, const std::string& operation) {
+  for (const run::OperationSample& s : run.samples) {
+    if (s.operation == operation) return &s;
+  }
+  return nullptr;
+}
+
+// One side's state while the pairs run.
+struct SideRuns {
+  const plan::Plan* plan = nullptr;
+  std::vector<run::CellRuns> runs;  // per cell, by pair index (failed runs included)
+  result::ResultFile result;
+  const std::vector<std::string>* worker_args = nullptr;
+};
+
+}  // namespace
+
+std::string check_pairable(const plan::Plan& base, const plan::Plan& head) {
+  if (base.cells.size() != head.cells.size()) {
+    return fmt::format(
+        "base has {} cell(s) and head {}: the sides must run the same engines, "
+        "datasets and parameter matrix",
+        base.cells.size(), head.cells.size());
+  }
+  for (std::size_t c = 0; c < base.cells.size(); ++c) {
+    const plan::Cell& b = base.cells[c];
+    const plan::Cell& h = head.cells[c];
+    if (b.engine != h.engine || b.dataset != h.dataset || b.qualifiers != h.qualifiers) {
+      return fmt::format("cell {} differs: base runs {} n={} [{}], head runs {} n={} [{}]", c + 1,
+                         b.engine, b.dataset, fmt::join(b.qualifiers, ","), h.engine, h.dataset,
+                         fmt::join(h.qualifiers, ","));
+    }
+  }
+  return {};
+}
+
+PairedMetric pair_samples(const std::string& key, const OperationSpec& operation,
+                          const std::vector<run::CellRun>& base_runs,
+                          const std::vector<run::CellRun>& head_runs,
+                          const std::vector<Side>& first) {
+  PairedMetric metric{key, operation.unit, operation.direction, {}};
+  const std::size_t n = std::min({base_runs.size(), head_runs.size(), first.size()});
+  for (std::size_t p = 0; p < n; ++p) {
+    const run::OperationSample* b = sample_of(base_runs[p], operation.name);
+    const run::OperationSample* h = sample_of(head_runs[p], operation.name);
+    if (b == nullptr || h == nullptr) continue;
+    metric.pairs.push_back({static_cast<std::uint32_t>(p), b->seconds, h->seconds, first[p]});
+  }
+  return metric;
+}
+
+Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan,
+                          const plan::Plan& head_plan, const AbRunOptions& options) {
+  if (std::string why = check_pairable(base_plan, head_plan); !why.empty()) return Error{why};
+  Expected<std::filesystem::path> made_root = run::make_work_root(suite);
+  if (!made_root) return Error{made_root.error()};
+  const std::filesystem::path work_root = *made_root;
+
+  SideRuns base{&base_plan,
+                std::vector<run::CellRuns>(base_plan.cells.size()),
+                {},
+                &options.base_worker_args};
+  SideRuns head{&head_plan,
+                std::vector<run::CellRuns>(head_plan.cells.size()),
+                {},
+                &options.head_worker_args};
+  const result::Environment environment = env::capture_environment(work_root);
+  run::ProgressLine progress(options.runner.progress);
+  const std::size_t cells = base_plan.cells.size();
+  const std::size_t total = cells * 2 * (static_cast<std::size_t>(options.pairs) + options.warmup);
+  std::size_t started = 0;
+  bool interrupted = false;
+  std::vector<std::vector<Side>> firsts(cells);
+
+  // One run of one side; false once the user interrupted.
+  auto run_one = [&](SideRuns& side, Side which, std::size_t c, int repeat) {
+    if (options.runner.cancel != nullptr && options.runner.cancel->load()) return false;
+    const plan::Cell& cell = side.plan->cells[c];
+    const std::string where =
+        fmt::format("[{}/{}] {} n={} {} {} {}", ++started, total, cell.engine, cell.dataset,
+                    side_name(which), repeat < 0 ? "warm-up" : "pair",
+                    repeat < 0 ? repeat + static_cast<int>(options.warmup) + 1 : repeat + 1);
+    progress.show(where);
+    const std::filesystem::path work_dir =
+        work_root / fmt::format("c{:03}-{}-{}-{}{}", c, cell.engine, side_name(which),
+                                repeat < 0 ? "w" : "p", repeat < 0 ? -repeat : repeat);
+    std::error_code ec;
+    if (!std::filesystem::create_directories(work_dir, ec)) {
+      side.result.failures.push_back(
+          {cell.engine, cell.dataset, cell.params, repeat, "", "exit",
+           fmt::format("{}: cannot create the work directory: {}", work_dir.string(), ec.message()),
+           std::nullopt, std::nullopt, ""});
+      if (repeat >= 0) side.runs[c].push_back({});
+      return true;
+    }
+    run::WorkerRunOutcome ran = run::run_worker(suite, {&cell, repeat, work_dir, *side.worker_args},
+                                                options.runner, &progress, where);
+    side.result.runs.push_back(ran.record);
+    if (ran.failure) {
+      if (ran.failure->kind == "interrupted") interrupted = true;
+      side.result.failures.push_back(std::move(*ran.failure));
+    }
+    if (repeat >= 0) side.runs[c].push_back(std::move(ran.run));
+    return !interrupted;
+  };
+  auto run_pair = [&](std::size_t c, int repeat, Side first) {
+    SideRuns& one = first == Side::base ? base : head;
+    SideRuns& two = first == Side::base ? head : base;
+    const Side other = first == Side::base ? Side::head : Side::base;
+    return run_one(one, first, c, repeat) && run_one(two, other, c, repeat);
+  };
+
+  bool going = true;
+  for (int w = -static_cast<int>(options.warmup); going && w < 0; ++w) {
+    for (std::size_t c = 0; going && c < cells; ++c) going = run_pair(c, w, Side::base);
+  }
+  for (std::uint32_t p = 0; going && p < options.pairs; ++p) {
+    for (std::size_t c = 0; going && c < cells; ++c) {
+      const Side first = first_side(options, c, p);
+      firsts[c].push_back(first);
+      going = run_pair(c, static_cast<int>(p), first);
+    }
+  }
+  progress.clear();
+  interrupted = interrupted || !going;
+
+  std::error_code ec;
+  std::filesystem::remove_all(work_root, ec);
+  AbResult out;
+  for (SideRuns* side : {&base, &head}) {
+    side->result.environment = environment;
+    side->result.interrupted = interrupted;
+    side->result.experiment = run::describe_experiment(suite, *side->plan, work_root);
+    side->result.experiment.repeat = options.pairs;
+    side->result.experiment.warmup = options.warmup;
+    side->result.experiment.work_dir_cleanup =
+        ec ? fmt::format("removal after the suite failed: {}", ec.message())
+           : "each run had a fresh directory; all were removed after the last run";
+    side->result.metrics = run::aggregate_metrics(*side->plan, side->runs);
+  }
+  for (std::size_t c = 0; c < cells; ++c) {
+    const plan::Cell& cell = head_plan.cells[c];
+    const plan::Cell& base_cell = base_plan.cells[c];
+    for (const OperationSpec& op : cell.operations) {
+      const bool on_base = std::any_of(base_cell.operations.begin(), base_cell.operations.end(),
+                                       [&](const OperationSpec& b) { return b.name == op.name; });
+      if (!on_base) continue;
+      out.metrics.push_back(
+          pair_samples(plan::metric_key(cell, op.name), op, base.runs[c], head.runs[c], firsts[c]));
+    }
+  }
+  std::sort(out.metrics.begin(), out.metrics.end(),
+            [](const PairedMetric& a, const PairedMetric& b) { return a.key < b.key; });
+  out.base = std::move(base.result);
+  out.head = std::move(head.result);
+  out.base_setup = options.base_setup;
+  out.head_setup = options.head_setup;
+  out.order = options.order;
+  out.seed = options.seed;
+  out.pairs = options.pairs;
+  return out;
+}
+
+}  // namespace storh::ab

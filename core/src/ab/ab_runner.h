@@ -1,0 +1,55 @@
+// ab/ab_runner.h: running a suite's cells for two sides, base and head, in pairs.
+//
+// Both plans come from the same suite; they differ in where their plugins come from
+// (two build directories) and possibly in parameter overrides. Cell i of one plan is
+// cell i of the other (same engine, dataset and qualifiers); operations may differ
+// (a metric only one side has is reported as missing, not paired).
+//
+// Schedule: each side's warm-ups first (alternating per cell), then for pair p = 0,
+// 1, ...: for every cell, one base run and one head run back to back, each in a
+// fresh worker and a fresh work directory. Who goes first alternates (ABBA: base
+// first in even pairs) or is a seeded coin per (cell, pair). Cells interleave within
+// a pair, so slow drift of the machine spreads over every cell and, within a pair,
+// hits both sides alike.
+#pragma once
+
+#include <cstdint>
+
+#include "ab/ab_result.h"
+#include "plan/plan.h"
+#include "run/aggregate.h"
+#include "run/runner.h"
+#include "suite/suite.h"
+#include "util/expected.h"
+
+namespace storh::ab {
+
+struct AbRunOptions {
+  run::RunnerOptions runner;
+  Order order = Order::abba;
+  std::uint64_t seed = 0;
+  std::uint32_t pairs = 1;   // per cell, >= 1
+  std::uint32_t warmup = 0;  // untimed runs per side and cell
+  SideSetup base_setup;
+  SideSetup head_setup;
+  // Extra worker arguments per side, e.g. the power harness's injected slowdown.
+  std::vector<std::string> base_worker_args;
+  std::vector<std::string> head_worker_args;
+};
+
+// Whether the plans can be paired; empty when they can, else why not.
+std::string check_pairable(const plan::Plan& base, const plan::Plan& head);
+
+// Runs both sides and pairs their samples. Fails only when the plans cannot be paired
+// or no work directory can be made; worker failures are in each side's failures.
+Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base, const plan::Plan& head,
+                          const AbRunOptions& options);
+
+// The pairs of one metric from the two sides' runs of one cell (runs by pair index;
+// a run that lacks the operation's sample breaks only its own pair).
+PairedMetric pair_samples(const std::string& key, const OperationSpec& operation,
+                          const std::vector<run::CellRun>& base_runs,
+                          const std::vector<run::CellRun>& head_runs,
+                          const std::vector<Side>& first);
+
+}  // namespace storh::ab

@@ -1,0 +1,193 @@
+#include "ab/calibration.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "ab/verdict.h"
+#include "report/format.h"
+#include "util/files.h"
+
+namespace storh::ab {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+constexpr double kShortStepSeconds = 100e-6;
+constexpr double kGateTargetPercent = 5.0;  // the slowdown a CI gate should catch
+
+const result::Metric* find_metric(const result::ResultFile& file, const std::string& key) {
+  for (const result::Metric& m : file.metrics) {
+    if (m.key == key) return &m;
+  }
+  return nullptr;
+}
+
+// Pairs needed for `noise` to detect kGateTargetPercent with 80% power at alpha.
+std::size_t pairs_for_target(double noise, double alpha) {
+  const double z = stats::normal_quantile(1 - alpha / 2) + stats::normal_quantile(kDetectablePower);
+  const double effect = std::log(1 + kGateTargetPercent / 100);
+  return static_cast<std::size_t>(std::ceil(std::pow(z * noise / effect, 2) / 0.955));
+}
+
+std::vector<std::string> advice(const CalibratedMetric& m, double alpha) {
+  std::vector<std::string> warnings;
+  if (m.median_seconds > 0 && m.median_seconds < kShortStepSeconds) {
+    warnings.push_back(fmt::format(
+        "step lasts {}: too short to time reliably; use storh::measure_repeated (min_time) "
+        "or a larger dataset",
+        report::format_seconds(m.median_seconds)));
+  }
+  if (m.detectable_percent > kGateTargetPercent) {
+    warnings.push_back(fmt::format(
+        "detectable {:.1f}% with {} pairs: a {:.0f}% slowdown needs about {} pairs, a longer "
+        "step (larger dataset, min_time) or a quieter machine",
+        m.detectable_percent, m.pairs, kGateTargetPercent, pairs_for_target(m.noise, alpha)));
+  }
+  return warnings;
+}
+
+}  // namespace
+
+Calibration calibrate(const AbResult& aa, double alpha) {
+  Calibration c;
+  c.suite = aa.head.experiment.suite;
+  c.fingerprint = aa.head.experiment.fingerprint;
+  c.cpu_model = aa.head.environment.cpu_model;
+  c.kernel = aa.head.environment.kernel;
+  c.time = aa.head.environment.time;
+  c.pairs = aa.pairs;
+  c.alpha = alpha;
+  for (const PairedMetric& paired : aa.metrics) {
+    if (paired.pairs.empty()) continue;
+    const PairedSummary summary = summarize(paired, alpha);
+    CalibratedMetric m;
+    m.key = paired.key;
+    m.pairs = summary.test.pairs;
+    m.noise = summary.test.noise;
+    m.detectable_percent = summary.detectable_percent;
+    m.floor_percent = summary.noise_floor_percent;
+    if (const result::Metric* head = find_metric(aa.head, paired.key)) {
+      m.median_seconds = head->seconds.median;
+      m.cv_percent =
+          head->seconds.median > 0 ? head->seconds.stddev / head->seconds.median * 100 : 0;
+      // Two independent runs of n samples: the variance of their log difference doubles.
+      m.baseline_detectable_percent =
+          stats::detectable_percent(std::sqrt(2.0) * std::log1p(m.cv_percent / 100),
+                                    head->seconds.runs, alpha, kDetectablePower);
+    }
+    m.warnings = advice(m, alpha);
+    c.metrics.push_back(std::move(m));
+  }
+  return c;
+}
+
+std::string write_calibration(const std::filesystem::path& file, const Calibration& c) {
+  ordered_json metrics = ordered_json::array();
+  for (const CalibratedMetric& m : c.metrics) {
+    metrics.push_back({{"key", m.key},
+                       {"pairs", m.pairs},
+                       {"median_seconds", m.median_seconds},
+                       {"noise", m.noise},
+                       {"detectable_percent", m.detectable_percent},
+                       {"floor_percent", m.floor_percent},
+                       {"cv_percent", m.cv_percent},
+                       {"baseline_detectable_percent", m.baseline_detectable_percent},
+                       {"warnings", m.warnings}});
+  }
+  const ordered_json j = {{"format", "storh-calibration"},
+                          {"version", 1},
+                          {"suite", c.suite},
+                          {"fingerprint", c.fingerprint},
+                          {"cpu_model", c.cpu_model},
+                          {"kernel", c.kernel},
+                          {"time", c.time},
+                          {"pairs", c.pairs},
+                          {"alpha", c.alpha},
+                          {"metrics", metrics}};
+  return write_file_atomically(file, j.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+}
+
+Expected<Calibration> read_calibration(const std::filesystem::path& file) {
+  Expected<std::string> text = read_file(file);
+  if (!text) return Error{text.error()};
+  const json j = json::parse(*text, nullptr, false);
+  if (j.is_discarded()) return Error{fmt::format("{}: not valid JSON", file.string())};
+  if (!j.is_object() || j.value("format", "") != "storh-calibration") {
+    return Error{
+        fmt::format("{}: not a calibration file (no \"format\": \"storh-calibration\"; "
+                    "make one with storh-host calibrate SUITE)",
+                    file.string())};
+  }
+  if (j.value("version", 0) != 1) {
+    return Error{fmt::format("{}: calibration version {} is not supported (this host reads 1)",
+                             file.string(), j.value("version", 0))};
+  }
+  try {
+    Calibration c;
+    c.suite = j.at("suite").get<std::string>();
+    c.fingerprint = j.at("fingerprint").get<std::string>();
+    c.cpu_model = j.at("cpu_model").get<std::string>();
+    c.kernel = j.at("kernel").get<std::string>();
+    c.time = j.at("time").get<std::string>();
+    c.pairs = j.at("pairs").get<std::uint32_t>();
+    c.alpha = j.at("alpha").get<double>();
+    for (const json& m : j.at("metrics")) {
+      CalibratedMetric cm;
+      cm.key = m.at("key").get<std::string>();
+      cm.pairs = m.at("pairs").get<std::size_t>();
+      cm.median_seconds = m.at("median_seconds").get<double>();
+      cm.noise = m.at("noise").get<double>();
+      cm.detectable_percent = m.at("detectable_percent").get<double>();
+      cm.floor_percent = m.at("floor_percent").get<double>();
+      cm.cv_percent = m.at("cv_percent").get<double>();
+      cm.baseline_detectable_percent = m.at("baseline_detectable_percent").get<double>();
+      cm.warnings = m.at("warnings").get<std::vector<std::string>>();
+      if (!std::isfinite(cm.noise) || cm.noise < 0) {
+        return Error{
+            fmt::format("{}: metric \"{}\": noise must be a number >= 0", file.string(), cm.key)};
+      }
+      c.metrics.push_back(std::move(cm));
+    }
+    return c;
+  } catch (const json::exception& e) {
+    return Error{fmt::format("{}: bad calibration file: {}", file.string(), e.what())};
+  }
+}
+
+std::map<std::string, double> noise_by_key(const Calibration& calibration) {
+  std::map<std::string, double> noise;
+  for (const CalibratedMetric& m : calibration.metrics) noise[m.key] = m.noise;
+  return noise;
+}
+
+std::string render_calibration(const Calibration& c, compare::OutputFormat format) {
+  const bool md = format == compare::OutputFormat::markdown;
+  std::string out = fmt::format(
+      "{}calibration of suite \"{}\" ({} A/A pairs per cell, alpha {}) on {}, {}\n{}",
+      md ? "### " : "", c.suite, c.pairs, c.alpha, c.cpu_model, c.kernel, md ? "\n" : "");
+  out += md ? "| metric | step | noise | A/B floor | A/B detectable | cv | baseline detectable |\n"
+              "|---|---:|---:|---:|---:|---:|---:|\n"
+            : fmt::format("{:<44} {:>10} {:>7} {:>9} {:>10} {:>7} {:>10}\n", "metric", "step",
+                          "noise", "A/B floor", "detectable", "cv", "baseline");
+  std::string warnings;
+  for (const CalibratedMetric& m : c.metrics) {
+    const std::string step = report::format_seconds(m.median_seconds);
+    const std::string noise = fmt::format("{:.2f}%", std::expm1(m.noise) * 100);
+    if (md) {
+      out += fmt::format("| `{}` | {} | {} | {:.1f}% | {:.1f}% | {:.1f}% | {:.1f}% |\n", m.key,
+                         step, noise, m.floor_percent, m.detectable_percent, m.cv_percent,
+                         m.baseline_detectable_percent);
+    } else {
+      out += fmt::format("{:<44} {:>10} {:>7} {:>8.1f}% {:>9.1f}% {:>6.1f}% {:>9.1f}%\n", m.key,
+                         step, noise, m.floor_percent, m.detectable_percent, m.cv_percent,
+                         m.baseline_detectable_percent);
+    }
+    for (const std::string& w : m.warnings) warnings += fmt::format("warning: {}: {}\n", m.key, w);
+  }
+  return out + warnings;
+}
+
+}  // namespace storh::ab

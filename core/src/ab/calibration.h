@@ -1,0 +1,65 @@
+// ab/calibration.h: how noisy each metric of a suite is on this machine, measured by
+// A/A pairs (both sides the same plugins), so that gate and ci never set a threshold
+// below what a metric's own noise can support, and the report can say what a suite
+// is able to detect here ("detectable: 7%").
+//
+// From an A/A run with n pairs per cell, per metric:
+//   noise       robust sd of the per-pair log ratios (1.4826 MAD): the paired noise;
+//   detectable  the slowdown an A/B run with `pairs` pairs finds with 80% power at
+//               alpha (stats::detectable_percent);
+//   floor       the smallest slowdown significant at alpha: the A/B threshold floor;
+//   cv          within-run coefficient of variation of the head side's samples, and
+//   baseline_detectable  what a stored-baseline comparison of two such runs could
+//               detect if the machine did not drift between them (it does: drift
+//               between sessions is invisible to a single session, so this is a
+//               lower bound, and A/B mode is the recommendation).
+// The file is JSON, written deterministically ("storh-calibration" version 1).
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ab/ab_result.h"
+#include "compare/render.h"
+#include "util/expected.h"
+
+namespace storh::ab {
+
+struct CalibratedMetric {
+  std::string key;
+  std::size_t pairs = 0;
+  double median_seconds = 0;  // of the head side's samples
+  double noise = 0;
+  double detectable_percent = 0;
+  double floor_percent = 0;
+  double cv_percent = 0;
+  double baseline_detectable_percent = 0;
+  std::vector<std::string> warnings;  // too short, too noisy to gate 5%, with the fix
+};
+
+struct Calibration {
+  std::string suite;
+  std::string fingerprint;  // of the head plan
+  std::string cpu_model;
+  std::string kernel;
+  std::string time;
+  std::uint32_t pairs = 0;
+  double alpha = 0;
+  std::vector<CalibratedMetric> metrics;  // sorted by key
+};
+
+// From an A/A run (ab::run_ab with the same plugins on both sides).
+Calibration calibrate(const AbResult& aa, double alpha);
+
+std::string write_calibration(const std::filesystem::path& file, const Calibration& calibration);
+Expected<Calibration> read_calibration(const std::filesystem::path& file);
+
+// Metric key -> noise, for AbGateOptions::calibrated_noise.
+std::map<std::string, double> noise_by_key(const Calibration& calibration);
+
+// A table of every metric: noise, detectable, floor, cv, warnings.
+std::string render_calibration(const Calibration& calibration, compare::OutputFormat format);
+
+}  // namespace storh::ab

@@ -1,0 +1,180 @@
+// Rendering an A/B verdict: an aligned table, a Markdown comment or JSON.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "ab/verdict.h"
+#include "report/format.h"
+#include "stats/stats.h"
+
+namespace storh::ab {
+namespace {
+
+using nlohmann::ordered_json;
+
+struct Row {
+  std::string key, base, head, change, interval, p, detectable, threshold, verdict;
+};
+
+std::string median_text(const PairedMetric* paired, Side side) {
+  if (paired == nullptr || paired->pairs.empty()) return "-";
+  std::vector<double> values;
+  for (const Pair& p : paired->pairs) values.push_back(side == Side::base ? p.base : p.head);
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  const double median = n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+  if (paired->direction == Direction::lower_is_better) return report::format_seconds(median);
+  return fmt::format("{:.4g}", median);
+}
+
+const PairedMetric* find_paired(const AbResult& result, const std::string& key) {
+  auto it = std::find_if(result.metrics.begin(), result.metrics.end(),
+                         [&](const PairedMetric& m) { return m.key == key; });
+  return it == result.metrics.end() ? nullptr : &*it;
+}
+
+Row row_of(const AbResult& result, const AbCheck& check) {
+  const PairedMetric* paired = find_paired(result, check.key);
+  const stats::PairedTest& t = check.summary.test;
+  Row row{check.key,
+          median_text(paired, Side::base),
+          median_text(paired, Side::head),
+          "-",
+          "-",
+          "-",
+          "-",
+          fmt::format("{:.1f}%", check.threshold_percent),
+          ab_state_name(check.state)};
+  if (t.pairs > 0) {
+    row.change = fmt::format("{:+.2f}%", check.summary.slowdown_percent);
+    row.interval = fmt::format("[{:+.2f}%, {:+.2f}%]", (t.ci_low - 1) * 100, (t.ci_high - 1) * 100);
+    row.detectable = fmt::format("{:.1f}%", check.summary.detectable_percent);
+  }
+  if (t.p_value) row.p = fmt::format("{:.3g}", *t.p_value);
+  if (check.threshold_from != "threshold") row.threshold += " (" + check.threshold_from + ")";
+  if (check.failed) row.verdict += " FAIL";
+  return row;
+}
+
+std::string header_line(const AbResult& result, double alpha) {
+  auto where = [](const SideSetup& s) {
+    std::string text = s.plugin_path.empty() ? "default plugins" : s.plugin_path.front();
+    if (!s.sets.empty()) text += fmt::format(" --set {}", fmt::join(s.sets, " --set "));
+    return text;
+  };
+  return fmt::format("A/B: base = {}, head = {}; {} pair(s) per cell, {} order, alpha {}",
+                     where(result.base_setup), where(result.head_setup), result.pairs,
+                     order_name(result.order), alpha);
+}
+
+std::string verdict_line(const AbOutcome& outcome) {
+  return fmt::format("A/B gate {}: {} of {} metric(s) regressed.",
+                     outcome.passed() ? "passed" : "failed", outcome.failures,
+                     outcome.checks.size());
+}
+
+std::string text_table(const std::vector<Row>& rows) {
+  const Row head{"metric", "base",       "head",      "change", "interval",
+                 "p",      "detectable", "threshold", "verdict"};
+  std::vector<std::size_t> width(9, 0);
+  auto cells = [](const Row& r) {
+    return std::vector<const std::string*>{&r.key,        &r.base,      &r.head,
+                                           &r.change,     &r.interval,  &r.p,
+                                           &r.detectable, &r.threshold, &r.verdict};
+  };
+  for (const Row& r : rows) {
+    const auto c = cells(r);
+    for (std::size_t i = 0; i < 9; ++i) width[i] = std::max(width[i], c[i]->size());
+  }
+  for (std::size_t i = 0; i < 9; ++i) width[i] = std::max(width[i], cells(head)[i]->size());
+  std::string out;
+  auto line = [&](const Row& r) {
+    const auto c = cells(r);
+    std::string text;
+    for (std::size_t i = 0; i < 9; ++i) {
+      text += i == 0 ? fmt::format("{:<{}}", *c[i], width[i])
+                     : fmt::format("  {:>{}}", *c[i], width[i]);
+    }
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    out += text + '\n';
+  };
+  line(head);
+  for (const Row& r : rows) line(r);
+  return out;
+}
+
+std::string markdown_table(const std::vector<Row>& rows) {
+  std::string out =
+      "| metric | base | head | change | interval | p | detectable | threshold | verdict |\n"
+      "|---|---:|---:|---:|---:|---:|---:|---:|---|\n";
+  for (const Row& r : rows) {
+    out += fmt::format(
+        "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} |\n", r.key, r.base, r.head, r.change,
+        r.interval, r.p, r.detectable, r.threshold,
+        r.verdict.find("FAIL") != std::string::npos ? "**" + r.verdict + "**" : r.verdict);
+  }
+  return out;
+}
+
+ordered_json json_of(const AbResult& result, const AbOutcome& outcome, double alpha) {
+  ordered_json checks = ordered_json::array();
+  for (const AbCheck& c : outcome.checks) {
+    const stats::PairedTest& t = c.summary.test;
+    checks.push_back({{"key", c.key},
+                      {"state", ab_state_name(c.state)},
+                      {"failed", c.failed},
+                      {"pairs", t.pairs},
+                      {"ratio", t.ratio},
+                      {"slowdown_percent", c.summary.slowdown_percent},
+                      {"ci_low", t.ci_low},
+                      {"ci_high", t.ci_high},
+                      {"confidence", t.confidence},
+                      {"p_value", t.p_value ? ordered_json(*t.p_value) : ordered_json(nullptr)},
+                      {"noise", t.noise},
+                      {"detectable_percent", c.summary.detectable_percent},
+                      {"threshold_percent", c.threshold_percent},
+                      {"threshold_from", c.threshold_from},
+                      {"notes", c.notes}});
+  }
+  return {{"order", order_name(result.order)}, {"pairs", result.pairs},        {"alpha", alpha},
+          {"passed", outcome.passed()},        {"failures", outcome.failures}, {"checks", checks},
+          {"warnings", outcome.warnings}};
+}
+
+}  // namespace
+
+AbReport render(const AbResult& result, const AbOutcome& outcome, compare::OutputFormat format,
+                double alpha) {
+  std::vector<Row> rows;
+  for (const AbCheck& check : outcome.checks) rows.push_back(row_of(result, check));
+  AbReport report;
+  std::string notes;
+  for (const AbCheck& check : outcome.checks) {
+    for (const std::string& note : check.notes) notes += fmt::format("{}: {}\n", check.key, note);
+  }
+  switch (format) {
+    case compare::OutputFormat::json:
+      report.out = json_of(result, outcome, alpha).dump(2) + "\n";
+      break;
+    case compare::OutputFormat::markdown: {
+      report.out = "### " + header_line(result, alpha) + "\n\n" + markdown_table(rows);
+      report.out +=
+          "\nchange: Hodges-Lehmann estimate of head/base over the pairs; interval: "
+          "its confidence interval; detectable: the slowdown these pairs find with "
+          "80% power.\n";
+      for (const std::string& w : outcome.warnings) report.out += "\n> warning: " + w + "\n";
+      report.out += "\n**" + verdict_line(outcome) + "**\n";
+      break;
+    }
+    default:
+      report.out = header_line(result, alpha) + "\n" + text_table(rows) + notes;
+      break;
+  }
+  for (const std::string& w : outcome.warnings) report.err += "warning: " + w + "\n";
+  (outcome.passed() ? report.out : report.err) += verdict_line(outcome) + "\n";
+  return report;
+}
+
+}  // namespace storh::ab

@@ -1,0 +1,177 @@
+#include "ab/verdict.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "suite/suite_internal.h"
+
+namespace storh::ab {
+namespace {
+
+// Pairs as values where larger is slower: a higher_is_better value is inverted.
+std::pair<std::vector<double>, std::vector<double>> normalised(const PairedMetric& metric) {
+  std::vector<double> base, head;
+  for (const Pair& p : metric.pairs) {
+    const bool invert = metric.direction == Direction::higher_is_better;
+    base.push_back(invert ? (p.base != 0 ? 1 / p.base : 0) : p.base);
+    head.push_back(invert ? (p.head != 0 ? 1 / p.head : 0) : p.head);
+  }
+  return {std::move(base), std::move(head)};
+}
+
+double percent_of_log(double log_ratio) {
+  return (std::exp(log_ratio) - 1) * 100;
+}
+
+std::vector<std::string> all_keys(const AbResult& result) {
+  std::set<std::string> keys;
+  for (const PairedMetric& m : result.metrics) keys.insert(m.key);
+  for (const result::Metric& m : result.head.metrics) keys.insert(m.key);
+  for (const result::Metric& m : result.base.metrics) keys.insert(m.key);
+  return {keys.begin(), keys.end()};
+}
+
+const PairedMetric* find_paired(const AbResult& result, const std::string& key) {
+  for (const PairedMetric& m : result.metrics) {
+    if (m.key == key) return &m;
+  }
+  return nullptr;
+}
+
+AbCheck check_metric(const AbResult& result, const std::string& key, const AbGateOptions& options) {
+  AbCheck check;
+  check.key = key;
+  gate::GateOptions thresholds;
+  thresholds.threshold_percent = options.threshold_percent;
+  thresholds.metric_thresholds = options.metric_thresholds;
+  bool custom = false;
+  std::tie(check.threshold_percent, custom) = gate::threshold_for(thresholds, key);
+  check.threshold_from = custom ? "metric threshold" : "threshold";
+
+  const PairedMetric* paired = find_paired(result, key);
+  if (paired == nullptr || paired->pairs.empty()) {
+    check.state = AbState::missing;
+    check.failed = !options.lenient_too_few;
+    check.notes.push_back("no pair: the metric is missing on one side or every pair failed");
+    return check;
+  }
+  check.unit = paired->unit;
+  std::optional<double> calibrated;
+  if (auto it = options.calibrated_noise.find(key); it != options.calibrated_noise.end()) {
+    calibrated = it->second;
+  }
+  check.summary = summarize(*paired, options.alpha, calibrated);
+  const PairedSummary& s = check.summary;
+  if (s.noise_floor_percent > check.threshold_percent) {
+    check.threshold_percent = s.noise_floor_percent;
+    check.threshold_from = calibrated ? "calibration" : "noise floor";
+  }
+  if (!s.test.p_value) {
+    check.state = AbState::too_few_pairs;
+    check.failed = !options.lenient_too_few;
+    check.notes.push_back(s.test.note);
+    return check;
+  }
+  const bool significant = *s.test.p_value < options.alpha;
+  if (significant && s.slowdown_percent > check.threshold_percent) {
+    check.state = AbState::regression;
+    check.failed = true;
+  } else if (significant && -s.slowdown_percent > check.threshold_percent) {
+    check.state = AbState::improvement;
+  } else if (significant && s.slowdown_percent > 0) {
+    check.notes.push_back(fmt::format("significant but within the threshold {:.2f}% ({})",
+                                      check.threshold_percent, check.threshold_from));
+  }
+  return check;
+}
+
+}  // namespace
+
+PairedSummary summarize(const PairedMetric& metric, double alpha,
+                        std::optional<double> calibrated_noise) {
+  PairedSummary summary;
+  const auto [base, head] = normalised(metric);
+  summary.test = stats::paired_test(base, head, alpha);
+  summary.slowdown_percent = (summary.test.ratio - 1) * 100;
+  const std::size_t n = summary.test.pairs;
+  // A calibration measured over many pairs; a quiet run must not lower its floor.
+  const double noise = std::max(calibrated_noise.value_or(0.0), summary.test.noise);
+  if (n > 0) {
+    summary.detectable_percent = stats::detectable_percent(noise, n, alpha, kDetectablePower);
+    summary.noise_floor_percent = percent_of_log(stats::normal_quantile(1 - alpha / 2) * noise /
+                                                 std::sqrt(0.955 * static_cast<double>(n)));
+  }
+  return summary;
+}
+
+const char* ab_state_name(AbState state) {
+  switch (state) {
+    case AbState::no_change:
+      return "no change";
+    case AbState::regression:
+      return "REGRESSION";
+    case AbState::improvement:
+      return "improvement";
+    case AbState::too_few_pairs:
+      return "too few pairs";
+    case AbState::missing:
+      return "missing";
+  }
+  return "?";
+}
+
+std::string validate(const AbGateOptions& options) {
+  if (!std::isfinite(options.threshold_percent) || options.threshold_percent < 0) {
+    return fmt::format("--threshold: {} is negative (a percentage >= 0, e.g. 3)",
+                       options.threshold_percent);
+  }
+  if (!(options.alpha > 0 && options.alpha < 1)) {
+    return fmt::format("--alpha: {} is outside (0, 1) (e.g. 0.01)", options.alpha);
+  }
+  for (const gate::MetricThreshold& t : options.metric_thresholds) {
+    if (!std::isfinite(t.percent) || t.percent < 0) {
+      return fmt::format("--threshold: {}={} is negative", t.key, t.percent);
+    }
+  }
+  return {};
+}
+
+Expected<AbOutcome> judge(const AbResult& result, const AbGateOptions& options) {
+  if (std::string error = validate(options); !error.empty()) return Error{error};
+  const std::vector<std::string> known = all_keys(result);
+  std::vector<std::string> keys = options.metrics.empty() ? known : options.metrics;
+  for (const std::string& key : options.metrics) {
+    if (std::find(known.begin(), known.end(), key) == known.end()) {
+      return Error{fmt::format("--metric: no metric \"{}\" on either side{}", key,
+                               suite::detail::did_you_mean(key, known))};
+    }
+  }
+  AbOutcome outcome;
+  for (const std::string& key : keys) {
+    AbCheck check = check_metric(result, key, options);
+    if (check.failed) ++outcome.failures;
+    if (check.state == AbState::too_few_pairs && options.lenient_too_few) {
+      outcome.warnings.push_back(fmt::format("{}: {}: not gated", key, check.summary.test.note));
+    }
+    outcome.checks.push_back(std::move(check));
+  }
+  for (const auto* side : {&result.base, &result.head}) {
+    const char* name = side == &result.base ? "base" : "head";
+    if (!side->failures.empty()) {
+      outcome.warnings.push_back(fmt::format(
+          "{}: {} worker run(s) failed; their pairs are left out", name, side->failures.size()));
+    }
+    for (const std::string& warning : side->environment.warnings) {
+      outcome.warnings.push_back(fmt::format("{}: {}", name, warning));
+    }
+  }
+  if (result.head.interrupted || result.base.interrupted) {
+    outcome.warnings.push_back("the run was interrupted: the pairs are incomplete");
+  }
+  return outcome;
+}
+
+}  // namespace storh::ab

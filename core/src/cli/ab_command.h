@@ -1,0 +1,38 @@
+// cli/ab_command.h: the A/B run shared by `ab`, `calibrate` and `ci --base=DIR`.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+
+namespace storh::cli {
+
+inline constexpr int kExitRunFailed = 3;  // ab, calibrate, ci: a worker run failed
+
+struct AbCommandSettings {
+  std::string command;                       // for messages: "ab", "calibrate", "ci"
+  std::optional<std::string> default_suite;  // when no suite file is given (ci)
+  bool calibrating = false;                  // A/A: write a calibration, no verdict
+  bool use_suite_metrics = false;            // gate only [gate] metrics (ci)
+  int run_failed_exit = kExitRunFailed;
+};
+
+// Parses the A/B flags (--base, --head, --base-set, --head-set, --pairs, --order,
+// --seed, --threshold, --metric, --alpha, --calibration, --lenient, --format,
+// --output, --inject-slowdown), gives every other argument to prepare() once per
+// side, runs the pairs, writes the A/B file and prints the verdict.
+int run_ab_command(const std::vector<std::string>& args, const CommandIo& io,
+                   const AbCommandSettings& settings);
+
+// Help for "ab" and "calibrate"; empty for any other command.
+std::string ab_help_text(const std::string& command);
+
+// `gate AB.json` and `compare AB.json`: when the arguments name exactly one file and
+// it is an A/B file, judges its pairs (gate: exit 1 on a regression) and returns the
+// exit code; nullopt when the arguments are not that (the command goes on as usual).
+std::optional<int> judge_ab_file(const std::string& command, const std::vector<std::string>& args,
+                                 const CommandIo& io);
+
+}  // namespace storh::cli

@@ -1,0 +1,377 @@
+// `storh-host ab`, `storh-host calibrate` and `storh-host ci --base=DIR`: a suite run
+// for two sides in pairs (ab/ab_runner.h), judged from the paired ratios
+// (ab/verdict.h), or, with both sides the same plugins, a calibration of the noise.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "ab/ab_runner.h"
+#include "ab/calibration.h"
+#include "ab/verdict.h"
+#include "cli/ab_command.h"
+#include "cli/execute.h"
+#include "util/files.h"
+
+namespace storh::cli {
+namespace {
+
+constexpr std::uint32_t kDefaultCalibrationPairs = 20;
+
+// Removes every `--name=V` and `--name V` from `args` and returns the values in order,
+// so the rest can go to prepare() unchanged.
+std::vector<std::string> take_valued(std::vector<std::string>& args, const std::string& name) {
+  std::vector<std::string> values;
+  const std::string flag = "--" + name;
+  for (std::size_t i = 0; i < args.size();) {
+    if (args[i] == "--") break;
+    if (args[i].starts_with(flag + "=")) {
+      values.push_back(args[i].substr(flag.size() + 1));
+      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
+    } else if (args[i] == flag && i + 1 < args.size()) {
+      values.push_back(args[i + 1]);
+      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i),
+                 args.begin() + static_cast<std::ptrdiff_t>(i) + 2);
+    } else {
+      ++i;
+    }
+  }
+  return values;
+}
+
+std::optional<std::string> take_last(std::vector<std::string>& args, const std::string& name) {
+  std::vector<std::string> values = take_valued(args, name);
+  if (values.empty()) return std::nullopt;
+  return values.back();
+}
+
+bool take_switch(std::vector<std::string>& args, const std::string& name) {
+  const auto before = args.size();
+  std::erase(args, "--" + name);
+  return args.size() != before;
+}
+
+Expected<double> number_flag(const std::string& flag, const std::string& text) {
+  double value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || error != std::errc() || stop != end || !std::isfinite(value)) {
+    return Error{fmt::format("--{}: \"{}\" is not a number", flag, text)};
+  }
+  return value;
+}
+
+Expected<std::uint64_t> whole_flag(const std::string& flag, const std::string& text,
+                                   std::uint64_t low, std::uint64_t high) {
+  std::uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || error != std::errc() || stop != end || value < low || value > high) {
+    return Error{fmt::format("--{}: expected a whole number from {} to {}, got \"{}\"", flag, low,
+                             high, text)};
+  }
+  return value;
+}
+
+// What the A/B flags said; everything else goes to prepare() as a run's flags.
+struct AbFlags {
+  std::optional<std::string> base_dir, head_dir;
+  std::vector<std::string> base_sets, head_sets;
+  std::optional<std::string> pairs, order, seed, alpha, calibration, format, output, inject;
+  std::vector<std::string> thresholds, metrics;
+  bool lenient = false;
+};
+
+AbFlags take_ab_flags(std::vector<std::string>& args) {
+  AbFlags f;
+  f.base_dir = take_last(args, "base");
+  f.head_dir = take_last(args, "head");
+  f.base_sets = take_valued(args, "base-set");
+  f.head_sets = take_valued(args, "head-set");
+  f.pairs = take_last(args, "pairs");
+  f.order = take_last(args, "order");
+  f.seed = take_last(args, "seed");
+  f.alpha = take_last(args, "alpha");
+  f.calibration = take_last(args, "calibration");
+  f.format = take_last(args, "format");
+  f.output = take_last(args, "output");
+  f.inject = take_last(args, "inject-slowdown");
+  f.thresholds = take_valued(args, "threshold");
+  f.metrics = take_valued(args, "metric");
+  f.lenient = take_switch(args, "lenient");
+  return f;
+}
+
+// One side: the run's flags with this side's plugin directory searched first and
+// its parameter overrides last (so they win).
+std::optional<Prepared> prepare_side(const std::vector<std::string>& args,
+                                     const std::optional<std::string>& dir,
+                                     const std::vector<std::string>& sets, const char* side,
+                                     const AbCommandSettings& settings, const CommandIo& io) {
+  std::vector<std::string> side_args;
+  if (dir) side_args.push_back("--plugin-path=" + *dir);
+  side_args.insert(side_args.end(), args.begin(), args.end());
+  for (const std::string& set : sets) {
+    side_args.push_back("--set");
+    side_args.push_back(set);
+  }
+  PrepareOptions options;
+  options.default_suite = settings.default_suite;
+  std::optional<Prepared> prepared = prepare(side_args, io, options);
+  if (!prepared) return std::nullopt;
+  for (const auto& [engine, message] : prepared->load_errors) {
+    io.err << fmt::format("storh-host {}: {}: engine \"{}\": {}\n", settings.command, side, engine,
+                          message);
+  }
+  if (!prepared->load_errors.empty()) return std::nullopt;
+  if (dir) {
+    std::error_code ec;
+    const auto wanted = std::filesystem::weakly_canonical(*dir, ec);
+    for (const auto& [engine, description] : prepared->descriptions) {
+      const auto found = std::filesystem::weakly_canonical(description.file.parent_path(), ec);
+      if (found != wanted) {
+        io.err << fmt::format(
+            "storh-host {}: {}: {} has no storh_{}.so (the only one found is {}); each side must "
+            "bring every engine of the suite\n",
+            settings.command, side, *dir, engine, description.file.string());
+        return std::nullopt;
+      }
+    }
+  }
+  return prepared;
+}
+
+// "build/bench-ci.json" -> "build/bench-ci-ab.json" (or "-calibration").
+std::filesystem::path with_suffix(const std::filesystem::path& output, const std::string& suffix) {
+  std::filesystem::path path = output;
+  const std::string extension = path.has_extension() ? path.extension().string() : ".json";
+  path.replace_filename(path.stem().string() + suffix + extension);
+  return path;
+}
+
+struct Resolved {
+  ab::AbRunOptions run;
+  ab::AbGateOptions gate;
+  compare::OutputFormat format = compare::OutputFormat::text;
+};
+
+// Flags over the suite's [gate.ab] over the defaults.
+Expected<Resolved> resolve(const AbFlags& flags, const Prepared& head, const AbCommandSettings& s) {
+  Resolved r;
+  const suite::AbGateSetting& suite_ab = head.suite.gate.ab;
+  r.run.pairs = s.calibrating ? kDefaultCalibrationPairs : head.suite.repeat;
+  if (suite_ab.pairs && !s.calibrating) r.run.pairs = *suite_ab.pairs;
+  if (flags.pairs) {
+    Expected<std::uint64_t> pairs = whole_flag("pairs", *flags.pairs, 1, 1000);
+    if (!pairs) return Error{pairs.error()};
+    r.run.pairs = static_cast<std::uint32_t>(*pairs);
+  }
+  r.run.warmup = head.suite.warmup;
+  if (flags.order) {
+    if (*flags.order != "abba" && *flags.order != "random") {
+      return Error{
+          fmt::format("--order: unknown order \"{}\" (valid: abba, random)", *flags.order)};
+    }
+    r.run.order = *flags.order == "abba" ? ab::Order::abba : ab::Order::random;
+  }
+  if (flags.seed) {
+    Expected<std::uint64_t> seed = whole_flag("seed", *flags.seed, 0, UINT64_MAX);
+    if (!seed) return Error{seed.error()};
+    r.run.seed = *seed;
+  }
+  if (flags.inject) {
+    Expected<double> fraction = number_flag("inject-slowdown", *flags.inject);
+    if (!fraction) return Error{fraction.error()};
+    if (*fraction < 0 || *fraction > 10) {
+      return Error{"--inject-slowdown: a fraction from 0 to 10 (0.05 = 5% slower)"};
+    }
+    r.run.head_worker_args.push_back("--inject-slowdown=" + *flags.inject);
+  }
+  if (suite_ab.threshold) r.gate.threshold_percent = *suite_ab.threshold;
+  if (suite_ab.alpha) r.gate.alpha = *suite_ab.alpha;
+  if (!flags.metrics.empty()) {
+    r.gate.metrics = flags.metrics;
+  } else if (s.use_suite_metrics) {
+    for (const auto& metric : head.suite.gate.metrics) r.gate.metrics.push_back(metric.value);
+  }
+  for (const std::string& value : flags.thresholds) {
+    const std::size_t equals = value.rfind('=');
+    Expected<double> percent =
+        number_flag("threshold", equals == std::string::npos ? value : value.substr(equals + 1));
+    if (!percent) return Error{percent.error()};
+    if (equals == std::string::npos) {
+      r.gate.threshold_percent = *percent;
+    } else {
+      r.gate.metric_thresholds.push_back({value.substr(0, equals), *percent});
+    }
+  }
+  if (flags.alpha) {
+    Expected<double> alpha = number_flag("alpha", *flags.alpha);
+    if (!alpha) return Error{alpha.error()};
+    r.gate.alpha = *alpha;
+  }
+  r.gate.lenient_too_few = flags.lenient;
+  std::optional<std::string> calibration = flags.calibration;
+  if (!calibration && suite_ab.calibration && !s.calibrating) {
+    calibration = suite_ab.calibration->value;
+  }
+  if (calibration && !s.calibrating) {
+    Expected<ab::Calibration> loaded = ab::read_calibration(*calibration);
+    if (!loaded) return Error{loaded.error() + " (make one with: storh-host calibrate SUITE)"};
+    r.gate.calibrated_noise = ab::noise_by_key(*loaded);
+  }
+  if (std::string problem = ab::validate(r.gate); !problem.empty()) return Error{problem};
+  if (flags.format) {
+    const auto format = compare::parse_output_format(*flags.format);
+    if (!format || *format == compare::OutputFormat::csv) {
+      return Error{
+          fmt::format("--format: unknown format \"{}\" (valid: text, md, json)", *flags.format)};
+    }
+    r.format = *format;
+  }
+  r.run.base_setup = {
+      flags.base_dir ? std::vector<std::string>{*flags.base_dir} : std::vector<std::string>{},
+      flags.base_sets};
+  r.run.head_setup = {
+      flags.head_dir ? std::vector<std::string>{*flags.head_dir} : std::vector<std::string>{},
+      flags.head_sets};
+  if (flags.inject) r.run.head_setup.sets.push_back("inject-slowdown=" + *flags.inject);
+  return r;
+}
+
+}  // namespace
+
+int run_ab_command(const std::vector<std::string>& raw_args, const CommandIo& io,
+                   const AbCommandSettings& settings) {
+  InterruptGuard guard;
+  std::vector<std::string> args = raw_args;
+  const AbFlags flags = take_ab_flags(args);
+  if (!settings.calibrating && !flags.base_dir && !flags.head_dir && flags.base_sets.empty() &&
+      flags.head_sets.empty() && !flags.inject) {
+    io.err << fmt::format(
+        "storh-host {}: nothing tells the sides apart: give --base=DIR (and --head=DIR), or "
+        "--base-set/--head-set ENGINE.PARAM=V\n",
+        settings.command);
+    return kExitBadInput;
+  }
+  std::optional<Prepared> base =
+      prepare_side(args, flags.base_dir, flags.base_sets, "base", settings, io);
+  if (!base) return kExitBadInput;
+  std::optional<Prepared> head =
+      prepare_side(args, flags.head_dir, flags.head_sets, "head", settings, io);
+  if (!head) return kExitBadInput;
+  Expected<Resolved> resolved = resolve(flags, *head, settings);
+  if (!resolved) {
+    io.err << fmt::format("storh-host {}: {}\n", settings.command, resolved.error());
+    return kExitBadInput;
+  }
+  resolved->run.runner.host_executable = io.environment.host_executable;
+  resolved->run.runner.progress = io.environment.interactive ? &io.err : nullptr;
+  resolved->run.runner.cancel = &InterruptGuard::interrupted();
+
+  Expected<ab::AbResult> result = ab::run_ab(head->suite, base->plan, head->plan, resolved->run);
+  if (!result) {
+    io.err << fmt::format("storh-host {}: {}\n", settings.command, result.error());
+    return kExitBadInput;
+  }
+  const std::filesystem::path output =
+      flags.output ? std::filesystem::path(*flags.output)
+                   : with_suffix(head->suite.output, settings.calibrating ? "-aa" : "-ab");
+  if (std::string error = ab::write_ab_file(output, *result, resolved->gate.alpha);
+      !error.empty()) {
+    io.err << fmt::format("storh-host {}: cannot write the result: {}\n", settings.command, error);
+    return kExitFailed;
+  }
+  io.out << "result: " << output.string() << '\n';
+  if (result->head.interrupted) return kExitInterrupted;
+  const std::size_t failed = result->base.failures.size() + result->head.failures.size();
+
+  if (settings.calibrating) {
+    const ab::Calibration calibration = ab::calibrate(*result, resolved->gate.alpha);
+    const std::filesystem::path file =
+        head->suite.gate.ab.calibration
+            ? std::filesystem::path(head->suite.gate.ab.calibration->value)
+            : with_suffix(head->suite.output, "-calibration");
+    const std::filesystem::path target =
+        flags.calibration ? std::filesystem::path(*flags.calibration) : file;
+    if (std::string error = ab::write_calibration(target, calibration); !error.empty()) {
+      io.err << "storh-host calibrate: cannot write the calibration: " << error << '\n';
+      return kExitFailed;
+    }
+    io.out << ab::render_calibration(calibration, resolved->format)
+           << "calibration: " << target.string() << '\n';
+    return failed > 0 ? kExitRunFailed : kExitOk;
+  }
+
+  Expected<ab::AbOutcome> outcome = ab::judge(*result, resolved->gate);
+  if (!outcome) {
+    io.err << fmt::format("storh-host {}: {}\n", settings.command, outcome.error());
+    return kExitBadInput;
+  }
+  const ab::AbReport report = ab::render(*result, *outcome, resolved->format, resolved->gate.alpha);
+  io.out << report.out;
+  io.err << report.err;
+  if (failed > 0) {
+    io.err << fmt::format("storh-host {}: {} worker run(s) failed (see the result file)\n",
+                          settings.command, failed);
+    return settings.run_failed_exit;
+  }
+  return outcome->passed() ? kExitOk : kExitRegression;
+}
+
+int ab_command(const std::vector<std::string>& args, const CommandIo& io) {
+  return run_ab_command(args, io, {"ab", std::nullopt, false, false, kExitRunFailed});
+}
+
+int calibrate_command(const std::vector<std::string>& args, const CommandIo& io) {
+  return run_ab_command(args, io, {"calibrate", std::nullopt, true, false, kExitRunFailed});
+}
+
+}  // namespace storh::cli
+
+namespace storh::cli {
+
+std::optional<int> judge_ab_file(const std::string& command,
+                                 const std::vector<std::string>& raw_args, const CommandIo& io) {
+  std::vector<std::string> args = raw_args;
+  const AbFlags flags = take_ab_flags(args);
+  std::vector<std::string> files;
+  for (const std::string& arg : args) {
+    if (!arg.starts_with("-")) files.push_back(arg);
+  }
+  if (files.size() != 1) return std::nullopt;
+  Expected<std::string> text = read_file(files[0]);
+  if (!text) return std::nullopt;  // the command's own reading reports it
+  const nlohmann::json parsed = nlohmann::json::parse(*text, nullptr, false);
+  if (parsed.is_discarded() || !ab::is_ab_json(parsed)) return std::nullopt;
+  if (args.size() != 1) {
+    io.err << fmt::format("storh-host {}: unknown argument(s) for an A/B file: {}\n", command,
+                          fmt::join(args.begin() + 1, args.end(), " "));
+    return kExitBadInput;
+  }
+  Expected<ab::AbResult> result = ab::ab_from_json(parsed, files[0]);
+  if (!result) {
+    io.err << fmt::format("storh-host {}: {}\n", command, result.error());
+    return kExitBadInput;
+  }
+  AbCommandSettings settings{command, std::nullopt, false, false, kExitRunFailed};
+  Prepared none;
+  Expected<Resolved> resolved = resolve(flags, none, settings);
+  if (!resolved) {
+    io.err << fmt::format("storh-host {}: {}\n", command, resolved.error());
+    return kExitBadInput;
+  }
+  Expected<ab::AbOutcome> outcome = ab::judge(*result, resolved->gate);
+  if (!outcome) {
+    io.err << fmt::format("storh-host {}: {}\n", command, outcome.error());
+    return kExitBadInput;
+  }
+  const ab::AbReport report = ab::render(*result, *outcome, resolved->format, resolved->gate.alpha);
+  io.out << report.out;
+  io.err << report.err;
+  if (command == "compare") return kExitOk;
+  return outcome->passed() ? kExitOk : kExitRegression;
+}
+
+}  // namespace storh::cli

@@ -1,0 +1,63 @@
+// Help for the paired A/B commands: ab, calibrate, and ci's A/B mode.
+#include "cli/ab_command.h"
+
+namespace storh::cli {
+
+std::string ab_help_text(const std::string& command) {
+  if (command == "ab") {
+    return R"(Usage: storh-host ab SUITE.toml --base=DIR [--head=DIR] [options] [run options]
+
+Runs the suite's cells for two sides in pairs and judges every metric from the
+paired ratios head/base. A side is a plugin directory (two builds of the same
+plugins: the merge-base and the pull request) and/or parameter overrides. Each pair
+runs one base and one head worker back to back, each in a fresh process; who goes
+first alternates (ABBA), so drift of a shared machine cancels in the ratio.
+
+  --base=DIR, --head=DIR   plugin directories searched first for each side; every
+                           engine of the suite must be in DIR (default: the usual
+                           plugin path)
+  --base-set E.P=V, --head-set E.P=V
+                           parameter overrides for one side (as --set)
+  --pairs=N                pairs per cell (default: [gate.ab] pairs, else repeat)
+  --order=abba|random      who runs first in each pair (default abba)
+  --seed=N                 seed of the random order
+  --threshold=PCT          smallest slowdown worth failing (default 3; [gate.ab])
+  --threshold=KEY=PCT      for one metric or operation
+  --metric=ENGINE.OP       gate only these (repeatable)
+  --alpha=A                significance level of the signed-rank test (default 0.01)
+  --calibration=FILE       noise per metric from `storh-host calibrate`: no
+                           threshold goes below what that noise supports
+  --lenient                too few pairs or a missing metric warns, not fails
+  --format=text|md|json    the verdict table
+  --output=PATH            the A/B result file (default: the suite's output with -ab)
+  --inject-slowdown=F      make every head step (1+F) times as long, to measure
+                           the gate's power (scripts/power.sh); never for real results
+
+A metric regresses when the Wilcoxon signed-rank test on the log ratios is
+significant at alpha and the Hodges-Lehmann ratio is slower than the threshold,
+which is never below the metric's own noise floor. `storh-host gate AB.json` and
+`storh-host compare AB.json` judge a written A/B file again. docs/compare-gate.md.
+
+Exit codes: 0 pass, 1 regression, 2 bad input, 3 a worker run failed, 130 interrupted.
+)";
+  }
+  if (command == "calibrate") {
+    return R"(Usage: storh-host calibrate SUITE.toml [--pairs=N] [--calibration=FILE] [run options]
+
+Runs A/A pairs (both sides the same plugins) of the suite on this machine and
+writes each metric's noise: the spread of its paired log ratios, the smallest
+slowdown an A/B run can call significant (the threshold floor), what it detects
+with 80% power, the within-run cv, and warnings for metrics too short or too noisy
+to gate a 5% change, with the fix. `ab` and `ci --base` read the file
+(--calibration, or [gate.ab] calibration) so a threshold never goes below it.
+
+  --pairs=N            A/A pairs per cell (default 20)
+  --calibration=FILE   where to write it (default: [gate.ab] calibration, else the
+                       suite's output with -calibration)
+  --format=text|md     the table
+)";
+  }
+  return {};
+}
+
+}  // namespace storh::cli

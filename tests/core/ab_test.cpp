@@ -1,0 +1,245 @@
+// The A/B verdict, pairing, file and calibration with fixed samples: no processes,
+// no clocks, so every expectation is exact.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "ab/ab_runner.h"
+#include "ab/calibration.h"
+#include "ab/verdict.h"
+#include "test_support.h"
+
+using storh::Direction;
+using storh::ab::AbResult;
+using storh::ab::AbState;
+using storh::ab::Pair;
+using storh::ab::PairedMetric;
+using storh::ab::Side;
+
+namespace {
+
+// A metric of n pairs: base 1 ms with a small, fixed wobble; head = base * ratio with
+// its own wobble, so the pairs are not all equal (ties would change the test).
+PairedMetric metric(const std::string& key, std::size_t n, double ratio, double wobble = 0.004,
+                    Direction direction = Direction::lower_is_better) {
+  PairedMetric m{key, "items", direction, {}};
+  for (std::size_t i = 0; i < n; ++i) {
+    const double b = 1e-3 * (1 + wobble * static_cast<double>((i * 7) % 5));
+    const double h = b * ratio * (1 + wobble * (static_cast<double>((i * 3) % 4) - 1.5) / 2);
+    m.pairs.push_back({static_cast<std::uint32_t>(i), b, h, i % 2 == 0 ? Side::base : Side::head});
+  }
+  return m;
+}
+
+AbResult result_with(std::vector<PairedMetric> metrics) {
+  AbResult r;
+  r.pairs = metrics.empty() ? 0 : static_cast<std::uint32_t>(metrics.front().pairs.size());
+  r.metrics = std::move(metrics);
+  return r;
+}
+
+const storh::ab::AbCheck& only_check(const storh::ab::AbOutcome& outcome) {
+  REQUIRE(outcome.checks.size() == 1);
+  return outcome.checks.front();
+}
+
+}  // namespace
+
+TEST_CASE("ab: a 10% slowdown in every pair is a regression", "[ab]") {
+  auto outcome = storh::ab::judge(result_with({metric("kv.put", 12, 1.10)}), {});
+  REQUIRE(outcome);
+  const auto& check = only_check(*outcome);
+  CHECK(check.state == AbState::regression);
+  CHECK(check.failed);
+  CHECK_FALSE(outcome->passed());
+  CHECK(check.summary.slowdown_percent == Approx(10).margin(0.6));
+  CHECK(check.summary.test.ci_low > 1.0);
+  CHECK(check.summary.test.ci_low <= 1.10);
+  CHECK(check.summary.test.ci_high >= 1.09);
+}
+
+TEST_CASE("ab: equal sides are no change", "[ab]") {
+  auto outcome = storh::ab::judge(result_with({metric("kv.put", 12, 1.0)}), {});
+  REQUIRE(outcome);
+  CHECK(only_check(*outcome).state == AbState::no_change);
+  CHECK(outcome->passed());
+}
+
+TEST_CASE("ab: a significant slowdown under the threshold passes, with a note", "[ab]") {
+  storh::ab::AbGateOptions options;
+  options.threshold_percent = 20;
+  auto outcome = storh::ab::judge(result_with({metric("kv.put", 12, 1.10)}), options);
+  REQUIRE(outcome);
+  const auto& check = only_check(*outcome);
+  CHECK(check.state == AbState::no_change);
+  CHECK_FALSE(check.failed);
+  REQUIRE(check.notes.size() == 1);
+  CHECK(storh::test::contains(check.notes[0], "significant but within the threshold 20.00%"));
+}
+
+TEST_CASE("ab: a faster head is an improvement, never a failure", "[ab]") {
+  auto outcome = storh::ab::judge(result_with({metric("kv.put", 12, 0.8)}), {});
+  REQUIRE(outcome);
+  CHECK(only_check(*outcome).state == AbState::improvement);
+  CHECK(outcome->passed());
+}
+
+TEST_CASE("ab: a higher-is-better value that drops is a slowdown", "[ab]") {
+  auto outcome = storh::ab::judge(
+      result_with({metric("kv.score", 12, 0.8, 0.004, Direction::higher_is_better)}), {});
+  REQUIRE(outcome);
+  const auto& check = only_check(*outcome);
+  CHECK(check.state == AbState::regression);
+  CHECK(check.summary.slowdown_percent == Approx(25).margin(1));
+}
+
+TEST_CASE("ab: too few pairs fail unless lenient, and say how many are needed", "[ab]") {
+  const AbResult few = result_with({metric("kv.put", 4, 2.0)});
+  auto outcome = storh::ab::judge(few, {});
+  REQUIRE(outcome);
+  CHECK(only_check(*outcome).state == AbState::too_few_pairs);
+  CHECK(only_check(*outcome).failed);
+  CHECK(storh::test::contains(only_check(*outcome).notes.at(0), "need >= 8"));
+  storh::ab::AbGateOptions lenient;
+  lenient.lenient_too_few = true;
+  outcome = storh::ab::judge(few, lenient);
+  REQUIRE(outcome);
+  CHECK(outcome->passed());
+  CHECK(outcome->warnings.size() == 1);
+}
+
+TEST_CASE("ab: calibrated noise raises a metric's threshold above the configured one", "[ab]") {
+  storh::ab::AbGateOptions options;
+  options.calibrated_noise["kv.put"] = 0.2;  // 20% noise per pair
+  auto outcome = storh::ab::judge(result_with({metric("kv.put", 12, 1.10)}), options);
+  REQUIRE(outcome);
+  const auto& check = only_check(*outcome);
+  CHECK(check.threshold_from == "calibration");
+  CHECK(check.threshold_percent > 10);
+  CHECK(check.state == AbState::no_change);  // 10% is inside what 20% noise supports
+}
+
+TEST_CASE("ab: a metric on one side only is missing, and --metric typos are errors", "[ab]") {
+  AbResult r = result_with({metric("kv.put", 12, 1.0)});
+  storh::result::Metric only_head;
+  only_head.key = "kv.get";
+  r.head.metrics.push_back(only_head);
+  auto outcome = storh::ab::judge(r, {});
+  REQUIRE(outcome);
+  REQUIRE(outcome->checks.size() == 2);
+  CHECK(outcome->checks[0].key == "kv.get");
+  CHECK(outcome->checks[0].state == AbState::missing);
+  CHECK_FALSE(outcome->passed());
+
+  storh::ab::AbGateOptions options;
+  options.metrics = {"kv.pot"};
+  outcome = storh::ab::judge(r, options);
+  REQUIRE_FALSE(outcome);
+  CHECK(storh::test::contains(outcome.error(), "no metric \"kv.pot\""));
+  CHECK(storh::test::contains(outcome.error(), "did you mean \"kv.put\"?"));
+}
+
+TEST_CASE("ab: bad options are refused with the valid range", "[ab]") {
+  storh::ab::AbGateOptions options;
+  options.alpha = 1.5;
+  CHECK(storh::test::contains(storh::ab::validate(options), "--alpha: 1.5 is outside (0, 1)"));
+  options = {};
+  options.threshold_percent = -1;
+  CHECK(storh::test::contains(storh::ab::validate(options), "--threshold: -1 is negative"));
+}
+
+TEST_CASE("ab: pairs match runs by pair index; a run without the sample drops its pair only",
+          "[ab]") {
+  auto run_with = [](std::optional<double> seconds) {
+    storh::run::CellRun run;
+    if (seconds) run.samples.push_back({"put", *seconds, 10, nullptr});
+    return run;
+  };
+  const std::vector<storh::run::CellRun> base = {run_with(1.0), run_with(2.0), run_with(3.0)};
+  const std::vector<storh::run::CellRun> head = {run_with(1.5), run_with(std::nullopt),
+                                                 run_with(3.5)};
+  const storh::OperationSpec op{"put", "records", Direction::lower_is_better, ""};
+  const PairedMetric m = storh::ab::pair_samples("kv.put", op, base, head,
+                                                 {Side::base, Side::head, Side::base});
+  REQUIRE(m.pairs.size() == 2);
+  CHECK(m.pairs[0].index == 0);
+  CHECK(m.pairs[0].base == 1.0);
+  CHECK(m.pairs[0].head == 1.5);
+  CHECK(m.pairs[1].index == 2);
+  CHECK(m.pairs[1].base == 3.0);
+  CHECK(m.pairs[1].first == Side::base);
+}
+
+TEST_CASE("ab: plans whose cells differ cannot be paired", "[ab]") {
+  storh::plan::Plan base, head;
+  base.cells.resize(1);
+  head.cells.resize(1);
+  base.cells[0].engine = head.cells[0].engine = "kv";
+  base.cells[0].dataset = 1000;
+  head.cells[0].dataset = 2000;
+  CHECK(storh::test::contains(storh::ab::check_pairable(base, head), "cell 1 differs"));
+  head.cells[0].dataset = 1000;
+  CHECK(storh::ab::check_pairable(base, head).empty());
+  head.cells.resize(2);
+  CHECK(storh::test::contains(storh::ab::check_pairable(base, head), "base has 1 cell(s)"));
+}
+
+TEST_CASE("ab: the A/B file keeps both sides and the pairing", "[ab]") {
+  AbResult r = result_with({metric("kv.put", 8, 1.1)});
+  r.order = storh::ab::Order::random;
+  r.seed = 42;
+  r.base_setup = {{"build-base/plugins"}, {}};
+  r.head_setup = {{"build/plugins"}, {"kv.mode=fast"}};
+  r.base.experiment.suite = "s";
+  r.head.experiment.suite = "s";
+  const nlohmann::json written = storh::ab::to_json(r, 0.01);
+  CHECK(storh::ab::is_ab_json(written));
+  CHECK(written["ab"]["metrics"][0]["analysis"]["pairs"] == 8);
+  const auto read = storh::ab::ab_from_json(written, "ab.json");
+  REQUIRE(read);
+  CHECK(read->order == storh::ab::Order::random);
+  CHECK(read->seed == 42);
+  CHECK(read->head_setup.sets == std::vector<std::string>{"kv.mode=fast"});
+  REQUIRE(read->metrics.size() == 1);
+  CHECK(read->metrics[0].pairs.size() == 8);
+  CHECK(read->metrics[0].pairs[1].first == Side::head);
+  CHECK(read->metrics[0].pairs[3].head == r.metrics[0].pairs[3].head);
+
+  nlohmann::json broken = written;
+  broken["ab"]["metrics"][0]["pairs"][2]["first"] = "both";
+  const auto bad = storh::ab::ab_from_json(broken, "ab.json");
+  REQUIRE_FALSE(bad);
+  CHECK(storh::test::contains(bad.error(), "ab.json: /ab/metrics/0/pairs/2/first"));
+  broken = written;
+  broken["ab"].erase("base");
+  CHECK_FALSE(storh::ab::ab_from_json(broken, "ab.json"));
+}
+
+TEST_CASE("calibrate: noise, floors and advice from A/A pairs, and the file round-trips",
+          "[ab][calibrate]") {
+  AbResult aa = result_with({metric("kv.put", 20, 1.0, 0.002), metric("kv.get", 20, 1.0, 0.08)});
+  storh::result::Metric get;
+  get.key = "kv.get";
+  get.seconds.median = 20e-6;  // too short to time reliably
+  get.seconds.runs = 20;
+  aa.head.metrics.push_back(get);
+  const storh::ab::Calibration c = storh::ab::calibrate(aa, 0.01);
+  REQUIRE(c.metrics.size() == 2);
+  const auto& quiet = c.metrics[1].key == "kv.put" ? c.metrics[1] : c.metrics[0];
+  const auto& noisy = c.metrics[1].key == "kv.put" ? c.metrics[0] : c.metrics[1];
+  CHECK(quiet.detectable_percent < noisy.detectable_percent);
+  CHECK(quiet.floor_percent < quiet.detectable_percent);
+  CHECK(quiet.warnings.empty());
+  REQUIRE(noisy.warnings.size() == 2);
+  CHECK(storh::test::contains(noisy.warnings[0], "too short to time reliably"));
+  CHECK(storh::test::contains(noisy.warnings[1], "pairs, a longer step"));
+
+  storh::test::ScratchDir dir;
+  REQUIRE(storh::ab::write_calibration(dir / "c.json", c).empty());
+  const auto read = storh::ab::read_calibration(dir / "c.json");
+  REQUIRE(read);
+  CHECK(storh::ab::noise_by_key(*read).at("kv.get") == noisy.noise);
+  storh::test::write_text(dir / "bad.json", "{\"format\": \"something\"}");
+  const auto bad = storh::ab::read_calibration(dir / "bad.json");
+  REQUIRE_FALSE(bad);
+  CHECK(storh::test::contains(bad.error(), "not a calibration file"));
+}
