@@ -26,7 +26,7 @@ struct Description {
   std::vector<TransactionSpec> transactions;
   // XXH3-64 of the module file (util/files.h), computed by the host in
   // describe_plugin; empty when not hashed.
-  std::string file_hash;
+  std::string file_hash{};
 };
 
 nlohmann::ordered_json param_value_json(const ParamValue& value);
