@@ -193,6 +193,63 @@ TEST_CASE("cli: list shows plugins and names every refused one", "[cli][loader]"
   CHECK(contains(run.err, "undefined symbol"));
 }
 
+TEST_CASE("cli: list shows each plugin's build", "[cli][loader][build]") {
+  const auto run = cli({"list", kFixturePath});
+  CHECK(contains(run.out, "build: "));
+  CHECK(contains(run.out, "unoptimized 1.0.0"));
+  CHECK(contains(run.out, ", NOT optimized, "));
+  // An ABI 1.1 plugin has no build record; the host still hashes its file.
+  CHECK(contains(run.out,
+                 "build: unknown, optimization unknown, unknown, flags \"unknown\", "
+                 "file hash "));
+
+  const auto json = cli({"list", kFixturePath, "--format=json"});
+  bool found = false;
+  for (const nlohmann::json& plugin : nlohmann::json::parse(json.out)) {
+    if (plugin["name"] != "unoptimized") continue;
+    found = true;
+    CHECK(plugin["manifest"]["optimized"] == false);
+    CHECK(plugin["file_hash"].get<std::string>().size() == 16);
+  }
+  CHECK(found);
+}
+
+TEST_CASE("cli: an unoptimised plugin is recorded and warned about in the run, report and compare",
+          "[cli][build]") {
+  ScratchDir dir;
+  storh::test::write_text(dir / "s.toml", "datasets = [5]\n[engines.unoptimized]\n");
+  const auto output = dir / "o.json";
+  const auto run = cli({(dir / "s.toml").string(), kFixturePath, "--output=" + output.string()});
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 0);
+  const std::string plugin_file = std::string(STORH_TEST_FIXTURE_DIR) + "/storh_unoptimized.so";
+  const std::string warning =
+      "plugin \"unoptimized\" is a debug build: its timings are not representative (not "
+      "optimized; file " +
+      plugin_file + ")";
+  CHECK(contains(run.err, "warning: " + warning));
+  CHECK(contains(run.out, "warning: " + warning));  // the report
+
+  const nlohmann::json result = read_json(output);
+  const nlohmann::json& build = result["experiment"]["engines"][0]["build"];
+  CHECK(build["optimized"] == false);
+  CHECK(build["type"] != "unknown");
+  CHECK(build["file_hash"].get<std::string>().size() == 16);
+  bool recorded = false;
+  for (const nlohmann::json& w : result["environment"]["warnings"]) {
+    recorded = recorded || contains(w.get<std::string>(), warning);
+  }
+  CHECK(recorded);
+
+  const auto report = cli({"report", output.string()});
+  CHECK(contains(report.out, "plugin: engine=unoptimized build="));
+  CHECK(contains(report.out, "optimized=no"));
+  CHECK(contains(cli({"report", output.string(), "--format=md"}).out, "## Plugin builds"));
+
+  const auto compared = cli({"compare", output.string(), output.string()});
+  CHECK(contains(compared.err, "warning: " + output.string() + ": " + warning));
+}
+
 TEST_CASE("cli: a plugin that crashes while loading fails its cells, not the run", "[cli]") {
   ScratchDir dir;
   storh::test::write_text(dir / "s.toml",

@@ -7,6 +7,7 @@
 #include "compare/compare.h"
 #include "compare/differences.h"
 #include "compare_fixtures.h"
+#include "gate/gate.h"
 
 using namespace storh;
 using namespace storh::compare;
@@ -195,6 +196,62 @@ TEST_CASE("compare: warnings name every fact that differs between the files", "[
         std::vector<std::string>{
             "different harness: base.json has storh-host, storh-php82-10k.json has storh PHP",
             "different datasets: base.json has 1000, storh-php82-10k.json has 10000"});
+}
+
+namespace {
+
+// A result whose doc plugin has this build record.
+ComparableFile with_doc_build(const std::string& name, const result::PluginBuild& build,
+                              const std::vector<std::string>& recorded_warnings = {}) {
+  result::ResultFile r = test::make_result({{"doc.put", {1.0}}});
+  r.experiment.engines.at(0).build = build;
+  r.environment.warnings = recorded_warnings;
+  return comparable_from_result(r, name);
+}
+
+const result::PluginBuild kReleaseBuild{"Release", "-O3 -DNDEBUG", "g++ 12.2.0", true,
+                                        "0123456789abcdef"};
+
+}  // namespace
+
+TEST_CASE("compare: two files of different plugin files or builds warn, naming the engine",
+          "[compare][build]") {
+  const ComparableFile base = with_doc_build("base.json", kReleaseBuild);
+  result::PluginBuild rebuilt = kReleaseBuild;
+  rebuilt.file_hash = "fedcba9876543210";
+  const ComparableFile other_file = with_doc_build("new.json", rebuilt);
+  CHECK(difference_warnings({&base, &other_file}) ==
+        std::vector<std::string>{"different plugin file hash of doc: base.json has "
+                                 "0123456789abcdef, new.json has fedcba9876543210"});
+  CHECK(difference_warnings({&base, &base}).empty());
+
+  // The README's recipe before storh_add_plugin defaulted to an optimised build.
+  result::PluginBuild unoptimized = rebuilt;
+  unoptimized.type = "none";
+  unoptimized.flags = "";
+  unoptimized.optimized = false;
+  const std::string warning =
+      "plugin \"doc\" is a debug build: its timings are not representative (not optimized; file "
+      "plugins/storh_doc.so); rebuild it with -DCMAKE_BUILD_TYPE=Release";
+  // The run recorded the same warning: it is said once.
+  const ComparableFile slow = with_doc_build("slow.json", unoptimized, {warning, "other"});
+  CHECK(difference_warnings({&base, &slow}) ==
+        std::vector<std::string>{
+            "slow.json: " + warning, "slow.json: recorded warning: other",
+            "different plugin build of doc: base.json has Release (optimized), slow.json has "
+            "none (NOT optimized)",
+            "different plugin file hash of doc: base.json has 0123456789abcdef, slow.json has "
+            "fedcba9876543210"});
+  // gate says the same.
+  Expected<gate::GateOutcome> gated = gate::run_gate(base, slow, {});
+  REQUIRE(gated.ok());
+  CHECK(gated->warnings == difference_warnings({&base, &slow}));
+  // Both unoptimised: no difference, still the warning for each file.
+  CHECK(difference_warnings({&slow, &slow}).size() == 4);
+
+  // A file from before build records is not compared on them.
+  const ComparableFile old = make_comparable({{"doc.put", {1.0}}}, "old.json");
+  CHECK(difference_warnings({&base, &old}).empty());
 }
 
 TEST_CASE("compare: a matrix has every metric of every file and ratios to the first", "[compare]") {

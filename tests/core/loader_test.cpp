@@ -2,6 +2,7 @@
 // mismatch naming the file, the check and both values.
 #include <catch2/catch.hpp>
 
+#include "env/environment.h"
 #include "plugin/discovery.h"
 #include "plugin/loader.h"
 #include "storh/version.h"
@@ -91,4 +92,51 @@ TEST_CASE("discovery: engines are found by file name, first directory wins", "[l
   CHECK(engines.at("alpha") == dir / "a/storh_alpha.so");
   CHECK(engines.at("beta") == dir / "b/storh_beta.so");
   CHECK(storh::plugin::engine_name_of("storh_.so") == std::nullopt);
+}
+
+namespace {
+
+// The fixtures are compiled with this test's flags, so they share its optimisation.
+#if defined(__OPTIMIZE__)
+constexpr bool kBuildOptimized = true;
+#else
+constexpr bool kBuildOptimized = false;
+#endif
+
+}  // namespace
+
+TEST_CASE("loader: the manifest records the plugin's build type, flags, compiler, optimisation",
+          "[loader][build]") {
+  auto loaded = storh::plugin::load_plugin(kFixtures / "storh_misbehave.so", "misbehave");
+  REQUIRE(loaded.ok());
+  const storh::plugin::ManifestInfo& m = (*loaded)->manifest();
+  CHECK(m.abi_minor == storh::kAbiMinor);
+  CHECK(m.build_type != "unknown");
+  CHECK(m.build_flags != "unknown");
+  CHECK(m.compiler == storh::env::host_build().compiler);
+  CHECK(m.optimized == kBuildOptimized);
+}
+
+TEST_CASE("loader: a plugin compiled with -O0 is recorded as unoptimised whatever its build type",
+          "[loader][build]") {
+  auto loaded = storh::plugin::load_plugin(kFixtures / "storh_unoptimized.so", "unoptimized");
+  REQUIRE(loaded.ok());
+  const storh::plugin::ManifestInfo& m = (*loaded)->manifest();
+  // The build type is this build's; only the compiler knows about the target's -O0.
+  CHECK(m.build_type != "unknown");
+  CHECK(m.optimized == false);
+}
+
+TEST_CASE("loader: an ABI 1.1 manifest without a build record still loads, build unknown",
+          "[loader][build]") {
+  auto loaded = storh::plugin::load_plugin(kFixtures / "storh_abi_1_1.so", "abi_1_1");
+  REQUIRE(loaded.ok());
+  const storh::plugin::ManifestInfo& m = (*loaded)->manifest();
+  CHECK(m.abi_minor == 1);
+  CHECK(m.struct_size == 40);  // three 32-bit fields, padding, three pointers
+  CHECK(m.build_type == "unknown");
+  CHECK(m.build_flags == "unknown");
+  CHECK(m.compiler == "unknown");
+  CHECK(m.optimized == std::nullopt);
+  CHECK((*loaded)->engine().describe().name == "abi_1_1");
 }

@@ -20,6 +20,8 @@ ResultFile sample_result() {
   e.memory_limit_bytes = 536870912;
   e.host_version = "0.1.0";
   e.engines = {{"uuid", "1.0.0", "build/plugins/storh_uuid.so", {"monotonic"}}};
+  e.engines[0].build =
+      PluginBuild{"Release", "-O3 -DNDEBUG", "g++ 12.2.0", true, "0123456789abcdef"};
   e.params = {
       {"uuid",
        {{"mode", {storh::ParamValue(std::string("fast")), storh::ParamValue(std::int64_t{2})}}}}};
@@ -83,6 +85,47 @@ TEST_CASE("result json: reading and writing again gives the same bytes", "[resul
   CHECK(parsed->metrics.at(0).latency->p999 == std::nullopt);
   CHECK(parsed->failures.at(0).exit_code == std::nullopt);
   CHECK(std::get<std::int64_t>(parsed->experiment.params.at(0).second.at(0).second.at(1)) == 2);
+}
+
+TEST_CASE("result json: an engine's plugin build reads back, unknown parts as unknown",
+          "[result][build]") {
+  nlohmann::json j = nlohmann::json::parse(storh::test::read_text(kGolden));
+  auto parsed = from_json(j, "golden");
+  REQUIRE(parsed.ok());
+  const std::optional<PluginBuild>& build = parsed->experiment.engines.at(0).build;
+  REQUIRE(build.has_value());
+  CHECK(build->type == "Release");
+  CHECK(build->flags == "-O3 -DNDEBUG");
+  CHECK(build->compiler == "g++ 12.2.0");
+  CHECK(build->optimized == true);
+  CHECK(build->file_hash == "0123456789abcdef");
+
+  // An ABI 1.1 plugin whose file could not be hashed: nothing known.
+  j["experiment"]["engines"][0]["build"] = nlohmann::json::parse(
+      R"({"type": "unknown", "flags": "unknown", "compiler": "unknown", "optimized": null,
+          "file_hash": null})");
+  auto old = from_json(j, "old.json");
+  REQUIRE(old.ok());
+  const PluginBuild& none = old->experiment.engines.at(0).build.value();
+  CHECK(none.type == "unknown");
+  CHECK(none.optimized == std::nullopt);
+  CHECK(none.file_hash.empty());
+  CHECK(nlohmann::json(to_json(*old))["experiment"]["engines"][0]["build"] ==
+        j["experiment"]["engines"][0]["build"]);
+}
+
+TEST_CASE("result json: a file from before build records reads with no build", "[result][build]") {
+  nlohmann::json j = nlohmann::json::parse(storh::test::read_text(kGolden));
+  for (nlohmann::json& engine : j["experiment"]["engines"]) engine.erase("build");
+  auto parsed = from_json(j, "old.json");
+  REQUIRE(parsed.ok());
+  CHECK_FALSE(parsed->experiment.engines.at(0).build.has_value());
+  CHECK_FALSE(to_json(*parsed)["experiment"]["engines"][0].contains("build"));
+
+  j["experiment"]["engines"][0]["build"] = {{"type", "Release"}};
+  auto incomplete = from_json(j, "x.json");
+  REQUIRE_FALSE(incomplete.ok());
+  CHECK(storh::test::contains(incomplete.error(), "/experiment/engines/0/build"));
 }
 
 TEST_CASE("result json: the storh view holds medians by engine and qualified operation",

@@ -27,7 +27,8 @@
 extern "C" {
 
 // Append-only: new fields go at the end and bump kAbiMinor. The host reads at most
-// struct_size bytes.
+// struct_size bytes, so a field a plugin's manifest is too short for reads as unknown.
+// Fields after `version` have defaults so a hand-written manifest may stop there.
 struct StorhManifest {
   std::uint32_t struct_size;
   std::uint32_t abi_major;
@@ -35,6 +36,15 @@ struct StorhManifest {
   const char* toolchain;  // STORH_TOOLCHAIN_FINGERPRINT of the plugin's build
   const char* name;       // the engine name, [a-z0-9_]+
   const char* version;    // the plugin's own version, free-form
+  // ABI 1.2: how the plugin was built, recorded in every result (docs/results.md).
+  // Null or "" means unknown.
+  const char* build_type = nullptr;   // STORH_PLUGIN_BUILD_TYPE
+  const char* build_flags = nullptr;  // STORH_PLUGIN_BUILD_FLAGS
+  const char* compiler = nullptr;     // STORH_PLUGIN_COMPILER, "g++ 12.2.0"
+  // Whether the adapter file was compiled with optimisation, as the compiler itself
+  // says (__OPTIMIZE__), so it is right even for a plugin built by hand:
+  // 0 unknown, 1 not optimised, 2 optimised.
+  std::uint32_t optimization = 0;
 };
 
 using StorhManifestFunction = const StorhManifest*();
@@ -52,6 +62,39 @@ inline constexpr const char* kFactorySymbol = "storh_create_engine";
 
 }  // namespace storh
 
+// Build provenance for the manifest. storh_add_plugin defines STORH_PLUGIN_BUILD_TYPE
+// (CMAKE_BUILD_TYPE, the configuration, "default-optimized" or "none") and
+// STORH_PLUGIN_BUILD_FLAGS (CMAKE_CXX_FLAGS and the build type's flags) for its
+// targets; a plugin built another way records them as unknown.
+#ifndef STORH_PLUGIN_BUILD_TYPE
+#define STORH_PLUGIN_BUILD_TYPE ""
+#endif
+#ifndef STORH_PLUGIN_BUILD_FLAGS
+#define STORH_PLUGIN_BUILD_FLAGS ""
+#endif
+
+// The same spelling as the host's environment.compiler, so the two compare equal.
+#define STORH_DETAIL_VERSION3(major, minor, patch) \
+  STORH_DETAIL_STR(major) "." STORH_DETAIL_STR(minor) "." STORH_DETAIL_STR(patch)
+#if defined(__clang__)
+#define STORH_PLUGIN_COMPILER \
+  "clang++ " STORH_DETAIL_VERSION3(__clang_major__, __clang_minor__, __clang_patchlevel__)
+#elif defined(__GNUC__)
+#define STORH_PLUGIN_COMPILER \
+  "g++ " STORH_DETAIL_VERSION3(__GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__)
+#elif defined(__VERSION__)
+#define STORH_PLUGIN_COMPILER __VERSION__
+#else
+#define STORH_PLUGIN_COMPILER ""
+#endif
+
+// StorhManifest::optimization of the file that expands STORH_PLUGIN.
+#if defined(__OPTIMIZE__)
+#define STORH_PLUGIN_OPTIMIZATION 2u
+#else
+#define STORH_PLUGIN_OPTIMIZATION 1u
+#endif
+
 // Defines the manifest and the factory for engine class `engine_class` (default
 // constructible). `name` is a bare identifier, the engine's name.
 #define STORH_PLUGIN(name, version_string, engine_class)                        \
@@ -61,7 +104,11 @@ inline constexpr const char* kFactorySymbol = "storh_create_engine";
                                             ::storh::kAbiMinor,                 \
                                             STORH_TOOLCHAIN_FINGERPRINT,        \
                                             #name,                              \
-                                            version_string};                    \
+                                            version_string,                     \
+                                            STORH_PLUGIN_BUILD_TYPE,            \
+                                            STORH_PLUGIN_BUILD_FLAGS,           \
+                                            STORH_PLUGIN_COMPILER,              \
+                                            STORH_PLUGIN_OPTIMIZATION};         \
     return &manifest;                                                           \
   }                                                                             \
   namespace {                                                                   \

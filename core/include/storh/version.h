@@ -22,8 +22,10 @@ namespace storh {
 //
 // History: 1.0 Engine, RunContext, manifest. 1.1 adds the optional transactions
 // factory of storh/transactions.h (load runs); 1.0 plugins load and run unchanged.
+// 1.2 adds the manifest's build provenance and RunContext::measure_repeated (min_time); 1.0 and 1.1
+// plugins load and run unchanged.
 inline constexpr std::uint32_t kAbiMajor = 1;
-inline constexpr std::uint32_t kAbiMinor = 1;
+inline constexpr std::uint32_t kAbiMinor = 2;
 
 #define STORH_DETAIL_STR2(x) #x
 #define STORH_DETAIL_STR(x) STORH_DETAIL_STR2(x)

@@ -6,6 +6,7 @@
 #include "plugin/discovery.h"
 #include "report/report.h"
 #include "result/json.h"
+#include "result/plugin_build.h"
 #include "suite/parse.h"
 
 namespace storh::cli {
@@ -14,6 +15,7 @@ namespace {
 void print_description(const plugin::Description& d, std::ostream& out) {
   out << fmt::format("{} {}  {}\n  {}\n", d.info.name, d.info.version, d.file.string(),
                      d.info.description);
+  out << "  build: " << result::build_text(plugin::plugin_build(d)) << '\n';
   out << "  operations:\n";
   for (const OperationSpec& op : d.info.operations) {
     out << fmt::format("    {:<28} {:<10} {}\n", op.name, op.unit, op.description);

@@ -1,5 +1,6 @@
 #include <signal.h>
 
+#include <algorithm>
 #include <atomic>
 
 #include <fmt/format.h>
@@ -8,6 +9,7 @@
 #include "range/range.h"
 #include "report/report.h"
 #include "result/json.h"
+#include "result/plugin_build.h"
 #include "run/runner.h"
 #include "suite/parse.h"
 
@@ -72,8 +74,23 @@ const std::atomic<bool>& InterruptGuard::interrupted() {
   return g_interrupted;
 }
 
+// Before the first worker starts, so nobody waits out a run of a debug plugin to learn
+// it; the runner records the same warnings in the result.
+void warn_about_plugin_builds(const plan::Plan& plan, const CommandIo& io) {
+  std::vector<std::string> warned;
+  for (const plan::Cell& cell : plan.cells) {
+    if (std::find(warned.begin(), warned.end(), cell.engine) != warned.end()) continue;
+    warned.push_back(cell.engine);
+    if (auto warning =
+            result::plugin_build_warning(cell.engine, cell.plugin.string(), cell.build)) {
+      io.err << "warning: " << *warning << '\n';
+    }
+  }
+}
+
 Expected<result::ResultFile> execute(const Prepared& prepared, const plan::Plan& plan,
                                      const CommandIo& io) {
+  warn_about_plugin_builds(plan, io);
   run::RunnerOptions options;
   options.host_executable = io.environment.host_executable;
   options.progress = io.environment.interactive ? &io.err : nullptr;

@@ -22,8 +22,9 @@ class InterruptGuard {
 };
 
 // Runs `plan` (the prepared plan, or a subset of it for re-runs) and records an
-// engine that could not be loaded as failures. Fails only when no work directory
-// can be made.
+// engine that could not be loaded as failures. First warns on io.err about each
+// debug or unoptimised plugin of `plan` (result/plugin_build.h). Fails only when no
+// work directory can be made.
 Expected<result::ResultFile> execute(const Prepared& prepared, const plan::Plan& plan,
                                      const CommandIo& io);
 

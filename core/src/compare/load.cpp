@@ -1,11 +1,14 @@
 // Reading any result file into a ComparableFile: detection of the kind, and the
 // storh-host (schema 1) conversion. The storh PHP side is in storh_php.cpp.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
 #include "compare/comparable.h"
 #include "result/json.h"
+#include "result/plugin_build.h"
 #include "stats/stats.h"
 #include "util/files.h"
 
@@ -80,6 +83,15 @@ ComparableFile comparable_from_result(const result::ResultFile& result, const st
   add_fact(file.facts, "durability", e.durability);
   for (const result::EngineRecord& engine : e.engines) {
     add_fact(file.facts, fmt::format("plugin version of {}", engine.name), engine.version);
+    // Another build or another file of the same version is another program: a delta
+    // may be the compiler's, not the code's.
+    if (engine.build) {
+      add_fact(
+          file.facts, fmt::format("plugin build of {}", engine.name),
+          fmt::format("{} ({})", engine.build->type, result::optimization_text(*engine.build)));
+      add_fact(file.facts, fmt::format("plugin file hash of {}", engine.name),
+               engine.build->file_hash);
+    }
   }
   add_fact(file.facts, "build type", result.environment.build_type);
   add_fact(file.facts, "CPU model", result.environment.cpu_model);
@@ -92,7 +104,14 @@ ComparableFile comparable_from_result(const result::ResultFile& result, const st
                                      result.failures.size(), result.failures.size() == 1 ? "" : "s",
                                      result.failures.size() == 1 ? "its" : "their"));
   }
+  // From the build records, so a file is judged by what it records; the run's copy
+  // of the same warning is then not repeated.
+  const std::vector<std::string> build_warnings = result::plugin_build_warnings(e.engines);
+  file.notes.insert(file.notes.end(), build_warnings.begin(), build_warnings.end());
   for (const std::string& warning : result.environment.warnings) {
+    if (std::find(build_warnings.begin(), build_warnings.end(), warning) != build_warnings.end()) {
+      continue;
+    }
     file.notes.push_back("recorded warning: " + warning);
   }
   return file;

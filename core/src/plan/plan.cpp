@@ -143,6 +143,7 @@ Plan expand_plan(const suite::Suite& suite,
         cell.engine = setting.name;
         cell.plugin = description.file;
         cell.engine_version = info.version;
+        cell.build = plugin::plugin_build(description);
         cell.dataset = dataset.value;
         cell.operations = selected_operations(setting, info);
         if (suite.datasets.size() > 1)

@@ -26,6 +26,7 @@ struct Cell {
   std::string engine;
   std::filesystem::path plugin;
   std::string engine_version;
+  result::PluginBuild build;  // recorded in the result; not part of the fingerprint
   std::uint64_t dataset = 0;
   // Every declared parameter with its value for this cell (defaults included),
   // sorted by name. Only values the suite set are passed to the worker.

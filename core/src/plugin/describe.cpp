@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "util/files.h"
 #include "worker/process.h"
 
 namespace storh::plugin {
@@ -82,6 +83,11 @@ ordered_json description_json(const Description& description) {
                             {"description", description.info.description},
                             {"params", params},
                             {"operations", operations}};
+  ordered_json& manifest = described["manifest"];
+  manifest["build_type"] = m.build_type;
+  manifest["build_flags"] = m.build_flags;
+  manifest["compiler"] = m.compiler;
+  manifest["optimized"] = m.optimized ? ordered_json(*m.optimized) : ordered_json(nullptr);
   // Only plugins with transactions have the key, so older descriptions read the same.
   if (!description.transactions.empty()) {
     ordered_json transactions = ordered_json::array();
@@ -91,6 +97,7 @@ ordered_json description_json(const Description& description) {
     }
     described["transactions"] = transactions;
   }
+  if (!description.file_hash.empty()) described["file_hash"] = description.file_hash;
   return described;
 }
 
@@ -105,6 +112,10 @@ Expected<Description> description_from_json(const json& j) {
     d.manifest.toolchain = m.at("toolchain").get<std::string>();
     d.manifest.name = m.at("name").get<std::string>();
     d.manifest.version = m.at("version").get<std::string>();
+    d.manifest.build_type = m.at("build_type").get<std::string>();
+    d.manifest.build_flags = m.at("build_flags").get<std::string>();
+    d.manifest.compiler = m.at("compiler").get<std::string>();
+    if (!m.at("optimized").is_null()) d.manifest.optimized = m.at("optimized").get<bool>();
     d.info.name = j.at("name").get<std::string>();
     d.info.version = j.at("version").get<std::string>();
     d.info.description = j.at("description").get<std::string>();
@@ -142,6 +153,7 @@ Expected<Description> description_from_json(const json& j) {
                                   t.at("read_only").get<bool>()});
       }
     }
+    if (j.contains("file_hash")) d.file_hash = j.at("file_hash").get<std::string>();
     return d;
   } catch (const json::exception& e) {
     return Error{fmt::format("malformed plugin description: {}", e.what())};
@@ -176,7 +188,18 @@ Expected<Description> describe_plugin(const std::filesystem::path& host_executab
   if (parsed.is_discarded()) {
     return Error{fmt::format("{}: describe printed invalid JSON", file.string())};
   }
-  return description_from_json(parsed);
+  Expected<Description> description = description_from_json(parsed);
+  if (!description) return description;
+  // Hashed here, not in the child: the host records what it will hand the workers.
+  Expected<std::string> hash = file_hash(file);
+  if (!hash) return Error{hash.error()};
+  description->file_hash = *hash;
+  return description;
+}
+
+result::PluginBuild plugin_build(const Description& description) {
+  const ManifestInfo& m = description.manifest;
+  return {m.build_type, m.build_flags, m.compiler, m.optimized, description.file_hash};
 }
 
 }  // namespace storh::plugin

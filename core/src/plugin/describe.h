@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "plugin/loader.h"
+#include "result/result.h"
 #include "storh/engine.h"
 #include "storh/transactions.h"
 #include "util/expected.h"
@@ -23,16 +24,23 @@ struct Description {
   std::filesystem::path file;
   // The plugin's transaction types for load runs; empty when it offers none.
   std::vector<TransactionSpec> transactions;
+  // XXH3-64 of the module file (util/files.h), computed by the host in
+  // describe_plugin; empty when not hashed.
+  std::string file_hash{};
 };
 
 nlohmann::ordered_json param_value_json(const ParamValue& value);
 nlohmann::ordered_json description_json(const Description& description);
 Expected<Description> description_from_json(const nlohmann::json& json);
 
-// Runs `host_executable __describe file` with a 30 s timeout and parses its output.
+// Runs `host_executable __describe file` with a 30 s timeout, parses its output and
+// hashes the file.
 Expected<Description> describe_plugin(const std::filesystem::path& host_executable,
                                       const std::filesystem::path& file,
                                       const std::string& expected_name);
+
+// The build record of the result file (experiment.engines[].build).
+result::PluginBuild plugin_build(const Description& description);
 
 const char* param_type_name(ParamType type);
 const char* direction_name(Direction direction);

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -14,6 +15,29 @@ namespace {
 
 // The size of the first manifest layout (ABI 1.0); older layouts do not exist.
 constexpr std::size_t kMinimumManifestSize = offsetof(StorhManifest, version) + sizeof(char*);
+// The size up to the build provenance of ABI 1.2: a shorter manifest has none.
+constexpr std::size_t kBuildManifestSize =
+    offsetof(StorhManifest, optimization) + sizeof(std::uint32_t);
+
+// Trimmed, or "unknown" when null or blank (a multi-config build's flags may start
+// with a space).
+std::string known_or_unknown(const char* text) {
+  std::string_view view = text != nullptr ? text : "";
+  const std::size_t first = view.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return "unknown";
+  view = view.substr(first, view.find_last_not_of(" \t") - first + 1);
+  return std::string(view);
+}
+
+// Only reads fields inside struct_size: an older plugin's manifest object ends earlier.
+void read_build(const StorhManifest& raw, ManifestInfo& info) {
+  if (raw.struct_size < kBuildManifestSize) return;
+  info.build_type = known_or_unknown(raw.build_type);
+  info.build_flags = known_or_unknown(raw.build_flags);
+  info.compiler = known_or_unknown(raw.compiler);
+  if (raw.optimization == 1) info.optimized = false;
+  if (raw.optimization == 2) info.optimized = true;
+}
 
 // dlopen ourselves first: its error text names the missing symbol or library, which
 // Boost 1.74 replaces with "Bad file descriptor".
@@ -48,6 +72,7 @@ Expected<ManifestInfo> read_manifest(const boost::dll::shared_library& library,
   info.toolchain = raw->toolchain != nullptr ? raw->toolchain : "";
   info.name = raw->name != nullptr ? raw->name : "";
   info.version = raw->version != nullptr ? raw->version : "";
+  read_build(*raw, info);
   return info;
 }
 

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <boost/dll/shared_library.hpp>
@@ -31,6 +32,12 @@ struct ManifestInfo {
   std::string toolchain;
   std::string name;
   std::string version;
+  // Build provenance (ABI 1.2); "unknown" (nullopt) when the manifest is older, too
+  // short for the field, or leaves it empty.
+  std::string build_type = "unknown";
+  std::string build_flags = "unknown";
+  std::string compiler = "unknown";
+  std::optional<bool> optimized;
 };
 
 // A loaded plugin and the engine it made. Members are destroyed in reverse order, so

@@ -13,6 +13,7 @@
 #include "report/load_section.h"
 #include "report/range_section.h"
 #include "report/table.h"
+#include "result/plugin_build.h"
 #include "suite/parse.h"  // param_value_text: the one canonical text of a value
 
 namespace storh::report {
@@ -175,6 +176,18 @@ std::string pair_text(std::string_view key, const std::string& value) {
   return fmt::format("{}=\"{}\"", key, quoted);
 }
 
+// One line per engine whose build the result records (experiment.engines[].build).
+void plugin_build_lines(const ResultFile& result, std::string& out) {
+  for (const result::EngineRecord& engine : result.experiment.engines) {
+    if (!engine.build) continue;
+    const result::PluginBuild& b = *engine.build;
+    out += fmt::format(
+        "plugin: engine={} {} optimized={} {} {} {}\n", engine.name, pair_text("build", b.type),
+        !b.optimized ? "unknown" : (*b.optimized ? "yes" : "no"), pair_text("compiler", b.compiler),
+        pair_text("flags", b.flags), pair_text("hash", b.file_hash));
+  }
+}
+
 std::string metric_line(const Metric& metric, std::uint32_t repeat) {
   std::string line = fmt::format("  {:<{}} {:>10}  {:>18}", label_of(metric), kLabelWidth,
                                  format_seconds(metric.seconds.median), rate_text(metric));
@@ -205,6 +218,7 @@ void render_text(const ResultFile& result, std::string& out) {
   line(fmt::format("environment: {} cpus={} {} {} {}", pair_text("cpu", env.cpu_model),
                    env.cpu_count, pair_text("kernel", env.kernel),
                    pair_text("fs", env.work_dir_filesystem), pair_text("build", env.build_type)));
+  plugin_build_lines(result, out);
   for (const auto& warning : run_warnings(result)) line("warning: " + one_line(warning));
   if (result.interrupted) line(fmt::format("interrupted: {}", kInterrupted));
 
@@ -280,6 +294,20 @@ void render_engine_table(const EngineBlock& block, std::string& out) {
   out += '\n';
 }
 
+// A table of the engines whose build the result records, after the environment's.
+void render_plugin_builds(const ResultFile& result, std::string& out) {
+  std::string rows;
+  for (const result::EngineRecord& engine : result.experiment.engines) {
+    if (!engine.build) continue;
+    const result::PluginBuild& b = *engine.build;
+    rows += row({cell(engine.name), cell(b.type), cell(result::optimization_text(b)),
+                 cell(b.compiler), cell(b.flags), cell(or_unknown(b.file_hash))});
+  }
+  if (rows.empty()) return;
+  out += "## Plugin builds\n\n| engine | build | optimization | compiler | flags | file hash |\n";
+  out += "|---|---|---|---|---|---|\n" + rows + "\n";
+}
+
 void render_markdown(const ResultFile& result, std::string& out) {
   const auto& experiment = result.experiment;
   const auto& env = result.environment;
@@ -309,6 +337,7 @@ void render_markdown(const ResultFile& result, std::string& out) {
       {"Time", or_unknown(env.time)}};
   for (const auto& [name, value] : rows) out += row({name, cell(value)});
   out += '\n';
+  render_plugin_builds(result, out);
 
   const bool ranged = has_several_datasets(result);
   for (const auto& block : engine_blocks(result)) {

@@ -6,8 +6,9 @@
 // tested and diffed.
 //
 // Layout, both formats: the experiment (suite, datasets, repeat, fingerprint), the
-// environment and its warnings, whether the run was interrupted, then one block per
-// engine in experiment order, then the failures.
+// environment, each plugin's build when the result records it, the warnings, whether
+// the run was interrupted, then one block per engine in experiment order, then the
+// failures.
 //
 // Within an engine, metrics appear in scenario order (the engine record's
 // `operations`; operations not listed there follow by name), then by dataset
@@ -32,14 +33,16 @@ namespace storh::report {
 enum class ReportFormat { text, markdown };
 
 // Text: `storh-host suite=<name> datasets=<list> repeat=<k> fingerprint=<fp>`, an
-// `environment:` line, `warning: ...` lines, then `[engine]` blocks of lines
-// "  %-28s <median> <rate> ±x.x% (min .. max) p50 .. p99 ..", then `failures (n):`
+// `environment:` line, `plugin: engine=<name> build=<type> optimized=yes|no|unknown
+// compiler=.. flags=.. hash=..` lines, `warning: ...` lines, then `[engine]` blocks of
+// lines "  %-28s <median> <rate> ±x.x% (min .. max) p50 .. p99 ..", then `failures (n):`
 // with one line per failure and the last 5 lines of its stderr indented below it
 // ("    | ..."). Repeats are shown as the result file numbers them (0-based, "warmup"
 // for a warm-up run) so a line can be matched with the JSON.
 //
 // Markdown: a title, the experiment as a list, warnings as quotes, an environment
-// table, one table per engine (operation | median | rate | ± | runs [| p50 | p99]),
+// table, a plugin builds table (engine | build | optimization | compiler | flags | file
+// hash), one table per engine (operation | median | rate | ± | runs [| p50 | p99]),
 // a failures table and each failure's stderr tail as a code block. `|` in cells is
 // escaped and newlines become spaces.
 std::string render_report(const result::ResultFile& result, ReportFormat format);

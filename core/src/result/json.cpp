@@ -97,13 +97,24 @@ ordered_json metric_json(const Metric& m) {
   return j;
 }
 
+// Absent from engines that did not load; unknown values are "unknown" or null.
+ordered_json build_json(const PluginBuild& b) {
+  return {{"type", b.type},
+          {"flags", b.flags},
+          {"compiler", b.compiler},
+          {"optimized", optional_json(b.optimized)},
+          {"file_hash", b.file_hash.empty() ? ordered_json(nullptr) : ordered_json(b.file_hash)}};
+}
+
 ordered_json experiment_json(const Experiment& e) {
   ordered_json engines = ordered_json::array();
   for (const EngineRecord& r : e.engines) {
-    engines.push_back({{"name", r.name},
-                       {"version", r.version},
-                       {"plugin", r.plugin},
-                       {"operations", r.operations}});
+    ordered_json engine = {{"name", r.name},
+                           {"version", r.version},
+                           {"plugin", r.plugin},
+                           {"operations", r.operations}};
+    if (r.build) engine["build"] = build_json(*r.build);
+    engines.push_back(std::move(engine));
   }
   ordered_json params = ordered_json::object();
   for (const auto& [engine, list] : e.params) {

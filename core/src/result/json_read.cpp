@@ -186,6 +186,16 @@ Metric read_metric(const Node& n) {
   return m;
 }
 
+PluginBuild read_build(const Node& n) {
+  PluginBuild b;
+  b.type = n.at("type").str();
+  b.flags = n.at("flags").str();
+  b.compiler = n.at("compiler").str();
+  b.optimized = optional_of<bool>(n.at("optimized"), [](const Node& x) { return x.boolean(); });
+  if (const Node hash = n.at("file_hash"); !hash.is_null()) b.file_hash = hash.str();
+  return b;
+}
+
 Experiment read_experiment(const Node& n) {
   Experiment e;
   e.suite = n.at("suite").str();
@@ -203,6 +213,7 @@ Experiment read_experiment(const Node& n) {
   for (const Node& r : n.at("engines").items()) {
     EngineRecord record{r.at("name").str(), r.at("version").str(), r.at("plugin").str(), {}};
     for (const Node& op : r.at("operations").items()) record.operations.push_back(op.str());
+    if (r.has("build")) record.build = read_build(r.at("build"));
     e.engines.push_back(std::move(record));
   }
   for (const auto& [engine, per_engine] : n.at("params").members()) {

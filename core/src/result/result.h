@@ -125,11 +125,23 @@ struct Run {
   double startup_seconds = 0;        // process start + plugin load, until run() began
 };
 
+// How a plugin module was built, from its manifest (ABI 1.2), and which file it was.
+// A plugin older than ABI 1.2 records "unknown" and no optimisation.
+struct PluginBuild {
+  std::string type = "unknown";      // "Release", "default-optimized", "none", ...
+  std::string flags = "unknown";     // CMAKE_CXX_FLAGS and the build type's flags
+  std::string compiler = "unknown";  // "g++ 12.2.0"
+  std::optional<bool> optimized;     // as the compiler said (__OPTIMIZE__); none: unknown
+  std::string file_hash;             // XXH3-64 of the module, 16 hex digits; empty: unknown
+};
+
 struct EngineRecord {
   std::string name;
   std::string version;
   std::string plugin;                   // path of the module
   std::vector<std::string> operations;  // selected, in scenario order
+  // None when the plugin did not load, or the file predates build records.
+  std::optional<PluginBuild> build = std::nullopt;
 };
 
 struct Experiment {

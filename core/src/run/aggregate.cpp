@@ -138,8 +138,8 @@ result::Experiment describe_experiment(const suite::Suite& suite, const plan::Pl
         std::find_if(e.engines.begin(), e.engines.end(),
                      [&](const result::EngineRecord& r) { return r.name == cell.engine; });
     if (engine == e.engines.end()) {
-      e.engines.push_back(
-          {cell.engine, cell.engine_version, cell.plugin.string(), cell.operation_names()});
+      e.engines.push_back({cell.engine, cell.engine_version, cell.plugin.string(),
+                           cell.operation_names(), cell.build});
       e.params.emplace_back(cell.engine,
                             std::vector<std::pair<std::string, std::vector<ParamValue>>>{});
     }

@@ -10,6 +10,7 @@
 
 #include "env/environment.h"
 #include "plugin/describe.h"
+#include "result/plugin_build.h"
 #include "run/aggregate.h"
 #include "run/progress_line.h"
 #include "run/worker_run.h"
@@ -97,6 +98,9 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
 
   std::filesystem::remove_all(work_root, ec);
   result.experiment = describe_experiment(suite, plan, work_root);
+  for (std::string& warning : result::plugin_build_warnings(result.experiment.engines)) {
+    result.environment.warnings.push_back(std::move(warning));
+  }
   result.experiment.work_dir_cleanup =
       ec ? fmt::format("removal after the suite failed: {}", ec.message())
          : "each run had a fresh directory; all were removed after the last run";

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <xxhash.h>
 
 namespace storh {
 namespace {
@@ -38,6 +39,12 @@ Expected<std::string> read_file(const std::filesystem::path& path) {
   content << in.rdbuf();
   if (in.bad()) return Error{os_error("cannot read", path)};
   return content.str();
+}
+
+Expected<std::string> file_hash(const std::filesystem::path& path) {
+  Expected<std::string> content = read_file(path);
+  if (!content) return Error{content.error()};
+  return fmt::format("{:016x}", XXH3_64bits(content->data(), content->size()));
 }
 
 std::string write_file_atomically(const std::filesystem::path& path, std::string_view content) {
