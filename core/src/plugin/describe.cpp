@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "plugin/check_description.h"
 #include "worker/process.h"
 
 namespace storh::plugin {
@@ -176,7 +177,13 @@ Expected<Description> describe_plugin(const std::filesystem::path& host_executab
   if (parsed.is_discarded()) {
     return Error{fmt::format("{}: describe printed invalid JSON", file.string())};
   }
-  return description_from_json(parsed);
+  Expected<Description> description = description_from_json(parsed);
+  if (!description) return description;
+  if (std::string problems = check_description(*description); !problems.empty()) {
+    return Error{
+        fmt::format("{}: refused: check \"description\" failed: {}", file.string(), problems)};
+  }
+  return description;
 }
 
 }  // namespace storh::plugin

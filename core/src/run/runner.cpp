@@ -13,6 +13,7 @@
 #include "env/environment.h"
 #include "plugin/describe.h"
 #include "run/aggregate.h"
+#include "run/fail_fast.h"
 #include "util/expected.h"
 #include "worker/process.h"
 
@@ -211,8 +212,13 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
   std::size_t started = 0;
 
   const int first = -static_cast<int>(plan.warmup);
+  FailFast fail_fast(plan, options.fail_fast);
   for (const auto& [c, repeat] : schedule(plan)) {
     const plan::Cell& cell = plan.cells[c];
+    if (std::optional<result::Failure> skipped = fail_fast.skip(c, repeat)) {
+      result.failures.push_back(std::move(*skipped));
+      continue;
+    }
     {
       if (options.cancel != nullptr && options.cancel->load()) {
         result.interrupted = true;
@@ -270,6 +276,10 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
                              outcome.wall_seconds, outcome.peak_rss_bytes, run.startup_seconds});
       if (failure) {
         if (failure->kind == "interrupted") result.interrupted = true;
+        if (std::string note = fail_fast.record(c, *failure); !note.empty() && options.log) {
+          progress.clear();
+          *options.log << note << '\n';
+        }
         result.failures.push_back(std::move(*failure));
       }
       if (repeat >= 0) all_runs[c].push_back(std::move(run));
