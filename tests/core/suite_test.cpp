@@ -58,10 +58,11 @@ repeat = "3"
 TEST_CASE("suite: bad datasets", "[suite]") {
   suite_should_fail("datasets = []\n[engines.doc]", "1:12", "\"datasets\" must not be empty");
   suite_should_fail("datasets = [1000, 0]\n[engines.doc]", "1:19",
-                    "\"datasets\" must be an integer >= 1 or a list of them, got integer 0");
+                    "\"datasets\" must be a record count >= 1 (1000, or a string such as "
+                    "\"10k\" or \"1M\") or a list of them, got integer 0");
   suite_should_fail("datasets = [1000, 1000]\n[engines.doc]", "1:19",
                     "duplicate dataset 1000 (first at 1:13)");
-  suite_should_fail("datasets = \"1000\"\n[engines.doc]", "1:12", "got string \"1000\"");
+  suite_should_fail("datasets = \"lots\"\n[engines.doc]", "1:12", "got string \"lots\"");
   suite_should_fail("datasets = [1.5]\n[engines.doc]", "1:13", "got float 1.5");
 }
 
