@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "env/environment.h"
+#include "plugin/describe.h"
 #include "plugin/discovery.h"
 #include "plugin/loader.h"
 #include "storh/version.h"
@@ -139,4 +140,63 @@ TEST_CASE("loader: an ABI 1.1 manifest without a build record still loads, build
   CHECK(m.compiler == "unknown");
   CHECK(m.optimized == std::nullopt);
   CHECK((*loaded)->engine().describe().name == "abi_1_1");
+const std::filesystem::path kDescribed =
+    std::filesystem::path(STORH_TEST_FIXTURE_DIR) / "described";
+
+// The refusal of describing fixture `name` (described_plugins.cpp), which must name
+// the file.
+std::string description_refusal(const std::string& name) {
+  const std::filesystem::path file = kDescribed / ("storh_" + name + ".so");
+  auto described = storh::plugin::describe_plugin(STORH_TEST_HOST, file, name);
+  REQUIRE_FALSE(described.ok());
+  CHECK(contains(described.error(), file.string() + ": refused: check \"description\" failed"));
+  return described.error();
+}
+
+}  // namespace
+
+TEST_CASE("describe: a describe() name that differs from STORH_PLUGIN's is refused with both",
+          "[loader][describe]") {
+  const std::string message = description_refusal("renamed");
+  CHECK(contains(message, "describe() says name \"kvv\", STORH_PLUGIN says \"renamed\""));
+}
+
+TEST_CASE("describe: an operation declared twice is refused", "[loader][describe]") {
+  CHECK(contains(description_refusal("twice"), "operation \"put\" is declared twice"));
+}
+
+TEST_CASE("describe: operation and parameter names must be [a-z0-9_]+", "[loader][describe]") {
+  const std::string message = description_refusal("badly_named");
+  CHECK(contains(message, "operation name \"Op One\" is not [a-z0-9_]+"));
+  CHECK(contains(message, "parameter name \"Block-Size\" is not [a-z0-9_]+"));
+}
+
+TEST_CASE("describe: a default or allowed value of another type than declared is refused",
+          "[loader][describe]") {
+  const std::string message = description_refusal("mistyped");
+  CHECK(contains(message, "parameter \"mode\" is declared string but its default is integer 3"));
+  CHECK(contains(message, "parameter \"mode\" is declared string but allows number 1.5"));
+}
+
+TEST_CASE("describe: a sound description passes the checks", "[loader][describe]") {
+  auto described = storh::plugin::describe_plugin(STORH_TEST_HOST, kFixtures / "storh_misbehave.so",
+                                                  "misbehave");
+  INFO((described.ok() ? "" : described.error()));
+  CHECK(described.ok());
+}
+
+TEST_CASE("discovery: a plugin hidden by one of the same name is reported with both files",
+          "[loader]") {
+  storh::test::ScratchDir dir;
+  storh::test::write_text(dir / "a/storh_alpha.so", "a");
+  storh::test::write_text(dir / "b/storh_alpha.so", "b");
+  std::vector<storh::plugin::ShadowedPlugin> shadowed;
+  storh::plugin::find_engines({dir / "a", dir / "b", dir / "a"}, &shadowed);
+  REQUIRE(shadowed.size() == 1);
+  CHECK(shadowed[0].used == dir / "a/storh_alpha.so");
+  CHECK(shadowed[0].shadowed == dir / "b/storh_alpha.so");
+  const std::string message = storh::plugin::shadowed_message(shadowed[0]);
+  CHECK(contains(message, "two plugins named \"alpha\""));
+  CHECK(contains(message, "using " + (dir / "a/storh_alpha.so").string()));
+  CHECK(contains(message, "ignoring " + (dir / "b/storh_alpha.so").string()));
 }

@@ -191,8 +191,11 @@ TEST_CASE("overrides: --output, --work-dir and --plugin-path", "[suite][override
   CHECK(suite.output == "out/a.json");
   CHECK(suite.work_dir == "/var/tmp/storh");
   // Prepended in order, so the command line's plugins win.
-  CHECK(suite.plugin_path ==
-        std::vector<std::filesystem::path>{"first", "second", "suite/plugins"});
+  REQUIRE(suite.plugin_path.size() == 3);
+  CHECK(suite.plugin_path[0].value == "first");
+  CHECK(suite.plugin_path[0].pos.str() == "--plugin-path");
+  CHECK(suite.plugin_path[1].value == "second");
+  CHECK(suite.plugin_path[2].value == "suite/plugins");
 
   Overrides bad;
   bad.output = "";

@@ -58,10 +58,11 @@ repeat = "3"
 TEST_CASE("suite: bad datasets", "[suite]") {
   suite_should_fail("datasets = []\n[engines.doc]", "1:12", "\"datasets\" must not be empty");
   suite_should_fail("datasets = [1000, 0]\n[engines.doc]", "1:19",
-                    "\"datasets\" must be an integer >= 1 or a list of them, got integer 0");
+                    "\"datasets\" must be a record count >= 1 (1000, or a string such as "
+                    "\"10k\" or \"1M\") or a list of them, got integer 0");
   suite_should_fail("datasets = [1000, 1000]\n[engines.doc]", "1:19",
                     "duplicate dataset 1000 (first at 1:13)");
-  suite_should_fail("datasets = \"1000\"\n[engines.doc]", "1:12", "got string \"1000\"");
+  suite_should_fail("datasets = \"lots\"\n[engines.doc]", "1:12", "got string \"lots\"");
   suite_should_fail("datasets = [1.5]\n[engines.doc]", "1:13", "got float 1.5");
 }
 
@@ -239,7 +240,7 @@ metrics   = ["doc.put", "log.append"]
   CHECK(suite.memory_limit_bytes == 512ULL << 20);
   CHECK(suite.timeout_seconds == Approx(600));
   REQUIRE(suite.plugin_path.size() == 1);
-  CHECK(suite.plugin_path[0] == "build/plugins");
+  CHECK(suite.plugin_path[0].value == "build/plugins");
   CHECK(suite.work_dir == "/tmp/storh");
 
   REQUIRE(suite.engines.size() == 3);  // in file order, not alphabetical
@@ -316,10 +317,11 @@ TEST_CASE("suite: engines may be written inline or with dotted keys", "[suite]")
 TEST_CASE("suite: plugin_path may be one string or a list", "[suite]") {
   const Suite one = parse_ok("plugin_path = \"build/plugins\"\n[engines.doc]\n");
   REQUIRE(one.plugin_path.size() == 1);
-  CHECK(one.plugin_path[0] == "build/plugins");
+  CHECK(one.plugin_path[0].value == "build/plugins");
+  CHECK(one.plugin_path[0].pos.str() == "suites/x.toml:1:15");
   const Suite two = parse_ok("plugin_path = [\"a\", \"b\"]\n[engines.doc]\n");
   REQUIRE(two.plugin_path.size() == 2);
-  CHECK(two.plugin_path[1] == "b");
+  CHECK(two.plugin_path[1].value == "b");
 }
 
 TEST_CASE("suite: limits accept bytes, seconds and unit strings", "[suite]") {

@@ -2,6 +2,7 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/prepare.h"
 #include "plugin/describe.h"
 #include "plugin/discovery.h"
 #include "report/report.h"
@@ -56,9 +57,18 @@ int list_command(const std::vector<std::string>& raw_args, const CommandIo& io) 
     return kExitBadInput;
   }
   std::vector<std::filesystem::path> first;
-  for (const std::string& dir : args->all("plugin-path")) first.emplace_back(dir);
+  std::vector<suite::Located<std::filesystem::path>> flagged;
+  for (const std::string& dir : args->all("plugin-path")) {
+    first.emplace_back(dir);
+    flagged.push_back({dir, suite::SourcePos{"--plugin-path"}});
+  }
+  warn_missing_plugin_dirs(flagged, io.err);
   const std::vector<std::filesystem::path> dirs = plugin::search_path(first);
-  const auto engines = plugin::find_engines(dirs);
+  std::vector<plugin::ShadowedPlugin> shadowed;
+  const auto engines = plugin::find_engines(dirs, &shadowed);
+  for (const plugin::ShadowedPlugin& hidden : shadowed) {
+    io.err << "storh-host: warning: " << plugin::shadowed_message(hidden) << '\n';
+  }
 
   int status = kExitOk;
   nlohmann::ordered_json listing = nlohmann::ordered_json::array();

@@ -95,6 +95,8 @@ Expected<result::ResultFile> execute(const Prepared& prepared, const plan::Plan&
   options.host_executable = io.environment.host_executable;
   options.progress = io.environment.interactive ? &io.err : nullptr;
   options.cancel = &g_interrupted;
+  options.fail_fast = !prepared.args.has("no-fail-fast");
+  options.log = &io.err;
   Expected<result::ResultFile> ran = run::run_plan(prepared.suite, plan, options);
   if (ran) add_load_failures(prepared, *ran);
   return ran;
@@ -149,7 +151,8 @@ int validate_command(const std::vector<std::string>& args, const CommandIo& io) 
   const suite::Suite& suite = prepared->suite;
   const plan::Plan& plan = prepared->plan;
   io.out << fmt::format("{}: valid: suite \"{}\", {} cell(s) x {} repeat(s){}, fingerprint {}\n",
-                        suite.file.string(), suite.name, plan.cells.size(), plan.repeat,
+                        suite.file.empty() ? "flags" : suite.file.string(), suite.name,
+                        plan.cells.size(), plan.repeat,
                         plan.warmup > 0 ? fmt::format(" + {} warm-up", plan.warmup) : "",
                         plan.fingerprint);
   for (const plan::Cell& cell : plan.cells) {

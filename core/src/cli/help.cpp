@@ -41,9 +41,17 @@ itself failed (a cell failed; nothing was gated), 130 interrupted.
   }
   if (command == "run") {
     return R"(Usage: storh-host [run] SUITE.toml [options]
+       storh-host [run] --engine=NAME[,NAME...] [options]
 
 Runs every engine of the suite over its datasets and parameter matrix, each repeat
 in a fresh worker process, writes the result JSON atomically and prints a report.
+Relative paths in the suite are relative to the suite file's directory; paths given
+as options are relative to the current directory.
+
+Without a suite file, --engine runs the engines with every operation and default
+parameters: datasets 1000, 3 repeats, no warm-up, timeout 10m, no memory limit,
+output build/bench-<engines>.json in the current directory; the options below
+change any of it (a load option makes it a load run with 1 client).
 
 Options (each overrides the suite):
   --dataset=N[,N...]        dataset sizes (1000, 10k, 1M)
@@ -59,6 +67,17 @@ Options (each overrides the suite):
                             per dataset, engine and parameter combination, and
                             DIR/index.json (the storh range layout)
   --set ENGINE.PARAM=V[,V]  set a parameter; a comma list is a matrix dimension
+  --operation=OP[,OP...]    run only these operations (OP: every engine declaring
+                            it; ENGINE.OP: that engine's); replaces the suite's choice
+  --clients=N[,N...]        load runs: concurrent clients (pgbench -c)
+  --transactions=N[,N...]   load runs: transactions per client (-t; 100, 10k)
+  --duration=D[,D...]       load runs: how long each cell runs (-T; 10s, 1m)
+  --rate=TPS                load runs: target rate of all clients (-R; 0 or none:
+                            as fast as possible)
+  --no-fail-fast            run every repeat of a cell even after one timed out,
+                            crashed, failed an operation or exceeded the memory
+                            limit (default: its remaining runs are recorded as
+                            "skipped" failures)
   --format=text|md          report format on stdout (default text)
 
 Exit codes: 0 all cells passed, 1 a cell failed (the result file is still written),
@@ -162,6 +181,7 @@ threshold, not exactly two files).
 Usage:
   storh-host SUITE.toml [options]       run a suite (same as `storh-host run`)
   storh-host run SUITE.toml [options]
+  storh-host run --engine=NAME [options]  run without a suite file (defaults: run --help)
   storh-host validate SUITE.toml        check a suite without running it
   storh-host list [--plugin-path=DIR]   plugins found, their operations and parameters
   storh-host report RESULT.json [--format=text|md]

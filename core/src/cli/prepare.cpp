@@ -1,5 +1,7 @@
 #include "cli/prepare.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "cli/args.h"
@@ -11,8 +13,9 @@ namespace {
 
 // The flags `run` and `validate` accept, all of them taking a value.
 std::vector<std::string> valued_flags() {
-  return {"dataset", "engine",      "repeat",   "warmup", "output", "memory-limit",
-          "timeout", "plugin-path", "work-dir", "set",    "format", "range-output"};
+  return {"dataset", "engine",       "repeat",   "warmup", "output",   "memory-limit",
+          "timeout", "plugin-path",  "work-dir", "set",    "format",   "range-output",
+          "clients", "transactions", "duration", "rate",   "operation"};
 }
 
 suite::Overrides overrides_from(const ParsedArgs& args) {
@@ -35,6 +38,11 @@ suite::Overrides overrides_from(const ParsedArgs& args) {
   o.work_dir = args.last("work-dir");
   o.range_output = args.last("range-output");
   o.sets = args.all("set");
+  o.clients = args.last("clients");
+  o.transactions = args.last("transactions");
+  o.duration = args.last("duration");
+  o.rate = args.last("rate");
+  o.operations = args.all("operation");
   return o;
 }
 
@@ -44,11 +52,30 @@ void print_errors(const std::vector<suite::SuiteError>& errors, std::ostream& er
 
 }  // namespace
 
+std::string warn_missing_plugin_dirs(const std::vector<suite::Located<std::filesystem::path>>& dirs,
+                                     std::ostream& err) {
+  std::string note;
+  for (const auto& [dir, pos] : dirs) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(dir, ec)) continue;
+    const std::string shown =
+        dir.is_absolute()
+            ? fmt::format("\"{}\"", dir.string())
+            : fmt::format("\"{}\" ({})", dir.string(), std::filesystem::absolute(dir, ec).string());
+    err << fmt::format("storh-host: warning: {}: plugin directory {} does not exist\n", pos.str(),
+                       shown);
+    note += fmt::format("; plugin directory {} from {} does not exist", shown, pos.str());
+  }
+  return note;
+}
+
 std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const CommandIo& io,
                                 const PrepareOptions& options) {
   std::vector<std::string> valued = valued_flags();
   valued.insert(valued.end(), options.extra_valued.begin(), options.extra_valued.end());
-  Expected<ParsedArgs> args = parse_args(raw_args, valued, options.extra_switches);
+  std::vector<std::string> switches = {"no-fail-fast"};
+  switches.insert(switches.end(), options.extra_switches.begin(), options.extra_switches.end());
+  Expected<ParsedArgs> args = parse_args(raw_args, valued, switches);
   if (!args) {
     io.err << "storh-host: " << args.error() << '\n';
     return std::nullopt;
@@ -56,9 +83,11 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
   if (args->positional.empty() && options.default_suite) {
     args->positional.push_back(*options.default_suite);
   }
-  if (args->positional.size() != 1) {
-    io.err << "storh-host: expected one suite file, got " << args->positional.size()
-           << " (see storh-host run --help)\n";
+  // Without a suite file, --engine makes one from the flags (suite_from_flags).
+  const bool from_flags = args->positional.empty() && args->has("engine");
+  if (args->positional.size() != 1 && !from_flags) {
+    io.err << "storh-host: expected one suite file (or --engine=NAME to run without one), got "
+           << args->positional.size() << " (see storh-host run --help)\n";
     return std::nullopt;
   }
   Prepared prepared;
@@ -71,15 +100,28 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
   }
 
   std::vector<suite::SuiteError> errors;
-  std::optional<suite::Suite> parsed = suite::parse_suite_file(args->positional[0], errors);
-  if (!parsed || !suite::apply_overrides(*parsed, overrides_from(*args), errors)) {
+  const suite::Overrides overrides = overrides_from(*args);
+  std::optional<suite::Suite> parsed = from_flags
+                                           ? suite::suite_from_flags(overrides, errors)
+                                           : suite::parse_suite_file(args->positional[0], errors);
+  if (!parsed || (!from_flags && !suite::apply_overrides(*parsed, overrides, errors))) {
     print_errors(errors, io.err);
     return std::nullopt;
   }
   prepared.suite = std::move(*parsed);
   suite::Suite& suite = prepared.suite;
 
-  const auto engines = plugin::find_engines(plugin::search_path(suite.plugin_path));
+  const std::string missing_dirs_note = warn_missing_plugin_dirs(suite.plugin_path, io.err);
+  std::vector<std::filesystem::path> first_dirs;
+  for (const auto& dir : suite.plugin_path) first_dirs.push_back(dir.value);
+  std::vector<plugin::ShadowedPlugin> shadowed;
+  const auto engines = plugin::find_engines(plugin::search_path(first_dirs), &shadowed);
+  for (const plugin::ShadowedPlugin& hidden : shadowed) {
+    const auto in_suite = [&](const suite::EngineSetting& e) { return e.name == hidden.name; };
+    if (std::any_of(suite.engines.begin(), suite.engines.end(), in_suite)) {
+      io.err << "storh-host: warning: " << plugin::shadowed_message(hidden) << '\n';
+    }
+  }
   std::vector<std::string> known;
   for (const auto& [name, file] : engines) known.push_back(name);
   std::map<std::string, EngineInfo> infos;
@@ -103,7 +145,8 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
     infos[setting.name] = description->info;
     prepared.descriptions.emplace(setting.name, std::move(*description));
   }
-  if (!errors.empty() || !suite::check_suite(suite, known, infos, errors)) {
+  if (errors.empty()) suite::filter_operations(suite, overrides.operations, infos, errors);
+  if (!errors.empty() || !suite::check_suite(suite, known, infos, errors, missing_dirs_note)) {
     print_errors(errors, io.err);
     return std::nullopt;
   }

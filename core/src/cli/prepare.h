@@ -35,6 +35,12 @@ struct PrepareOptions {
   std::vector<std::string> extra_switches;
   std::optional<std::string> default_suite;
 };
+// Prints a warning for each plugin directory that does not exist, naming it and
+// where it came from (suite file:line:column, or --plugin-path). Returns a note for
+// unknown-engine errors ("; plugin directory ... does not exist"), "" when all exist.
+std::string warn_missing_plugin_dirs(const std::vector<suite::Located<std::filesystem::path>>& dirs,
+                                     std::ostream& err);
+
 std::optional<Prepared> prepare(const std::vector<std::string>& args, const CommandIo& io,
                                 const PrepareOptions& options = {});
 

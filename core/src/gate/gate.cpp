@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "compare/differences.h"
+#include "util/natural_order.h"
 
 namespace storh::gate {
 namespace {
@@ -145,7 +146,8 @@ Expected<GateOutcome> run_gate(const ComparableFile& base, const ComparableFile&
   for (const std::string& name : options.metrics) keys.push_back(compare::map_storh_php_key(name));
   if (options.metrics.empty()) {
     for (const ComparableMetric& metric : base.metrics) keys.push_back(metric.key);
-    std::sort(keys.begin(), keys.end());
+    std::sort(keys.begin(), keys.end(),
+              [](const std::string& a, const std::string& b) { return natural_less(a, b); });
   }
 
   std::vector<std::string> fallbacks;  // "doc.put (too few samples ...)"

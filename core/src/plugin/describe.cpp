@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "util/files.h"
+#include "plugin/check_description.h"
 #include "worker/process.h"
 
 namespace storh::plugin {
@@ -190,6 +191,10 @@ Expected<Description> describe_plugin(const std::filesystem::path& host_executab
   }
   Expected<Description> description = description_from_json(parsed);
   if (!description) return description;
+  if (std::string problems = check_description(*description); !problems.empty()) {
+    return Error{
+        fmt::format("{}: refused: check \"description\" failed: {}", file.string(), problems)};
+  }
   // Hashed here, not in the child: the host records what it will hand the workers.
   Expected<std::string> hash = file_hash(file);
   if (!hash) return Error{hash.error()};

@@ -34,6 +34,7 @@ nlohmann::ordered_json description_json(const Description& description);
 Expected<Description> description_from_json(const nlohmann::json& json);
 
 // Runs `host_executable __describe file` with a 30 s timeout, parses its output and
+// refuses a description that check_description() finds unsound, naming the file, and
 // hashes the file.
 Expected<Description> describe_plugin(const std::filesystem::path& host_executable,
                                       const std::filesystem::path& file,

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <string_view>
 
+#include <fmt/format.h>
+
 namespace storh::plugin {
 namespace {
 
@@ -53,7 +55,7 @@ std::optional<std::string> engine_name_of(const std::filesystem::path& file) {
 }
 
 std::map<std::string, std::filesystem::path> find_engines(
-    const std::vector<std::filesystem::path>& dirs) {
+    const std::vector<std::filesystem::path>& dirs, std::vector<ShadowedPlugin>* shadowed) {
   std::map<std::string, std::filesystem::path> engines;
   for (const std::filesystem::path& dir : dirs) {
     std::error_code ec;
@@ -64,10 +66,20 @@ std::map<std::string, std::filesystem::path> find_engines(
     std::sort(files.begin(), files.end());
     for (const std::filesystem::path& file : files) {
       std::optional<std::string> name = engine_name_of(file);
-      if (name) engines.emplace(*name, file);  // emplace keeps the first directory's
+      if (!name) continue;
+      const auto [kept, added] = engines.emplace(*name, file);  // keeps the first directory's
+      // One file reached twice (a symlinked directory) hides nothing.
+      if (!added && shadowed != nullptr && !std::filesystem::equivalent(kept->second, file, ec)) {
+        shadowed->push_back({*name, kept->second, file});
+      }
     }
   }
   return engines;
+}
+
+std::string shadowed_message(const ShadowedPlugin& shadowed) {
+  return fmt::format("two plugins named \"{}\": using {} (first on the plugin path), ignoring {}",
+                     shadowed.name, shadowed.used.string(), shadowed.shadowed.string());
 }
 
 }  // namespace storh::plugin

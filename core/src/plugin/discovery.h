@@ -19,10 +19,22 @@ namespace storh::plugin {
 // environment and the built-in directories. Duplicates are dropped.
 std::vector<std::filesystem::path> search_path(const std::vector<std::filesystem::path>& first);
 
+// A plugin file hidden by one of the same engine name earlier on the search path.
+struct ShadowedPlugin {
+  std::string name;
+  std::filesystem::path used;      // first on the path: this one is loaded
+  std::filesystem::path shadowed;  // later on the path: ignored
+};
+
 // Engine name -> module file, first directory wins. Directories that do not exist
-// are skipped.
+// are skipped. When `shadowed` is not null, each file that lost to an earlier one of
+// the same name (and is not the same file) is appended to it.
 std::map<std::string, std::filesystem::path> find_engines(
-    const std::vector<std::filesystem::path>& dirs);
+    const std::vector<std::filesystem::path>& dirs,
+    std::vector<ShadowedPlugin>* shadowed = nullptr);
+
+// `two plugins named "kv": using A (first on the plugin path), ignoring B`.
+std::string shadowed_message(const ShadowedPlugin& shadowed);
 
 // "storh_doc.so" -> "doc"; nullopt for other names.
 std::optional<std::string> engine_name_of(const std::filesystem::path& file);

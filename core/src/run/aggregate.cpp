@@ -9,6 +9,7 @@
 
 #include "load/summary.h"
 #include "stats/stats.h"
+#include "util/natural_order.h"
 
 namespace storh::run {
 namespace {
@@ -103,8 +104,9 @@ std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
       metrics.push_back(std::move(metric));
     }
   }
-  std::sort(metrics.begin(), metrics.end(),
-            [](const result::Metric& a, const result::Metric& b) { return a.key < b.key; });
+  std::sort(metrics.begin(), metrics.end(), [](const result::Metric& a, const result::Metric& b) {
+    return natural_less(a.key, b.key);  // transactions=50 before 200
+  });
   return metrics;
 }
 

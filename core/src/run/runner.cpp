@@ -14,6 +14,7 @@
 #include "run/aggregate.h"
 #include "run/progress_line.h"
 #include "run/worker_run.h"
+#include "run/fail_fast.h"
 #include "util/expected.h"
 
 namespace storh::run {
@@ -57,8 +58,13 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
   std::size_t started = 0;
 
   const int first = -static_cast<int>(plan.warmup);
+  FailFast fail_fast(plan, options.fail_fast);
   for (const auto& [c, repeat] : schedule(plan)) {
     const plan::Cell& cell = plan.cells[c];
+    if (std::optional<result::Failure> skipped = fail_fast.skip(c, repeat)) {
+      result.failures.push_back(std::move(*skipped));
+      continue;
+    }
     {
       if (options.cancel != nullptr && options.cancel->load()) {
         result.interrupted = true;
@@ -88,6 +94,10 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
       result.runs.push_back(ran.record);
       if (ran.failure) {
         if (ran.failure->kind == "interrupted") result.interrupted = true;
+        if (std::string note = fail_fast.record(c, *ran.failure); !note.empty() && options.log) {
+          progress.clear();
+          *options.log << note << '\n';
+        }
         result.failures.push_back(std::move(*ran.failure));
       }
       if (repeat >= 0) all_runs[c].push_back(std::move(ran.run));

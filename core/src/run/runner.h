@@ -24,6 +24,10 @@ struct RunnerOptions {
   std::filesystem::path host_executable;      // re-executed as `__worker`
   std::ostream* progress = nullptr;           // a terminal to draw a progress line on, or null
   const std::atomic<bool>* cancel = nullptr;  // Ctrl-C: stop, clean up, mark interrupted
+  // Skip a cell's remaining runs after a failure repeats would only repeat
+  // (run/fail_fast.h); false: --no-fail-fast.
+  bool fail_fast = true;
+  std::ostream* log = nullptr;  // stderr: notes that stay, such as a fail-fast skip
 };
 
 // Runs every cell and returns the complete result (environment included). Fails only

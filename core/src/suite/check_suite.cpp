@@ -181,7 +181,8 @@ void check_gate(Checker& checker, const Suite& suite,
 }  // namespace
 
 bool check_suite(const Suite& suite, const std::vector<std::string>& known_engines,
-                 const std::map<std::string, EngineInfo>& infos, std::vector<SuiteError>& errors) {
+                 const std::map<std::string, EngineInfo>& infos, std::vector<SuiteError>& errors,
+                 std::string_view unknown_engine_note) {
   const std::size_t first_error = errors.size();
   Checker checker(errors);
   std::vector<std::string> known = known_engines;
@@ -191,13 +192,14 @@ bool check_suite(const Suite& suite, const std::vector<std::string>& known_engin
 
   for (const EngineSetting& engine : suite.engines) {
     if (!contains(known, engine.name)) {
-      checker.add(engine.pos,
-                  known.empty()
-                      ? fmt::format("unknown engine {} (no engines found on the plugin "
-                                    "path)",
-                                    in_quotes(engine.name))
-                      : fmt::format("unknown engine {} (known: {}){}", in_quotes(engine.name),
-                                    join(known), did_you_mean(engine.name, known)));
+      checker.add(
+          engine.pos,
+          known.empty()
+              ? fmt::format("unknown engine {} (no engines found on the plugin "
+                            "path){}",
+                            in_quotes(engine.name), unknown_engine_note)
+              : fmt::format("unknown engine {} (known: {}){}{}", in_quotes(engine.name),
+                            join(known), did_you_mean(engine.name, known), unknown_engine_note));
       continue;
     }
     const auto info = infos.find(engine.name);

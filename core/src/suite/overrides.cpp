@@ -31,33 +31,6 @@ std::optional<std::uint64_t> parse_whole(std::string_view text) {
   return number;
 }
 
-// A record count: 1000, or 10k / 1M / 1G (decimal multiples: these count records,
-// not bytes).
-std::optional<std::uint64_t> parse_count(std::string_view text) {
-  std::uint64_t multiple = 1;
-  if (!text.empty()) {
-    switch (text.back()) {
-      case 'k':
-      case 'K':
-        multiple = 1'000;
-        break;
-      case 'M':
-        multiple = 1'000'000;
-        break;
-      case 'G':
-        multiple = 1'000'000'000;
-        break;
-      default:
-        break;
-    }
-  }
-  if (multiple != 1) text.remove_suffix(1);
-  const std::optional<std::uint64_t> number = parse_whole(text);
-  if (!number || *number > std::numeric_limits<std::uint64_t>::max() / multiple)
-    return std::nullopt;
-  return *number * multiple;
-}
-
 std::optional<std::uint32_t> parse_flag_count(FlagErrors& errors, std::string_view flag,
                                               const std::string& text, std::uint32_t min) {
   const std::optional<std::uint64_t> number = parse_whole(text);
@@ -235,10 +208,10 @@ bool apply_overrides(Suite& suite, const Overrides& overrides, std::vector<Suite
     apply_limit(flag_errors, "--timeout", *overrides.timeout,
                 "a duration such as 10m, 30s, 1500ms or 90", parse_duration, suite.timeout_seconds);
   }
-  std::vector<std::filesystem::path> plugin_path;
+  std::vector<Located<std::filesystem::path>> plugin_path;
   for (const std::string& dir : overrides.plugin_path) {
     if (auto checked = non_empty(flag_errors, "--plugin-path", dir))
-      plugin_path.emplace_back(*checked);
+      plugin_path.push_back({*checked, SourcePos{"--plugin-path"}});
   }
   plugin_path.insert(plugin_path.end(), suite.plugin_path.begin(), suite.plugin_path.end());
   suite.plugin_path = std::move(plugin_path);
@@ -247,6 +220,7 @@ bool apply_overrides(Suite& suite, const Overrides& overrides, std::vector<Suite
     suite.range_output = *dir;
   }
   for (const std::string& set : overrides.sets) apply_set(flag_errors, set, suite);
+  detail::apply_load_overrides(overrides, suite, errors);
   return errors.size() == first_error;
 }
 

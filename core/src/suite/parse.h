@@ -32,9 +32,18 @@ struct SuiteError {
 std::optional<Suite> parse_suite(std::string_view toml_text, const std::string& origin,
                                  std::vector<SuiteError>& errors);
 
-// Reads and parses a file; an unreadable file is one error at the file's origin.
+// Reads and parses a file, then resolves its paths against the file's directory
+// (resolve_paths); an unreadable file is one error at the file's origin.
 std::optional<Suite> parse_suite_file(const std::filesystem::path& file,
                                       std::vector<SuiteError>& errors);
+
+// Makes every relative path of the suite (output, its default included, plugin_path,
+// work_dir, range_output, [gate] baseline) relative to `base`, the suite file's
+// directory: base/path, lexically normalised ("suites/../build/x.json" is
+// "build/x.json"). An empty `base` (a suite in the current directory) changes nothing.
+// Call it before apply_overrides: paths given as flags are relative to the current
+// directory, as the user typed them.
+void resolve_paths(Suite& suite, const std::filesystem::path& base);
 
 // Command-line overrides, as the storh harness had them. Empty/unset means "keep".
 struct Overrides {
@@ -49,6 +58,14 @@ struct Overrides {
   std::optional<std::string> work_dir;      // --work-dir=DIR
   std::optional<std::string> range_output;  // --range-output=DIR
   std::vector<std::string> sets;            // --set engine.param=value[,value...]
+  // Load runs (pgbench's -c -t -T -R); a comma list is a matrix dimension.
+  std::optional<std::string> clients;       // --clients=4 or 1,4,16
+  std::optional<std::string> transactions;  // --transactions=100[,300] per client (10k ok)
+  std::optional<std::string> duration;      // --duration=10s[,1m]
+  std::optional<std::string> rate;          // --rate=500 tps, all clients ("0"/"none": unpaced)
+  // --operation=NAME[,NAME]: "op" (every engine that declares it) or "engine.op".
+  // Needs the engines' descriptions: filter_operations() applies it.
+  std::vector<std::string> operations;
 };
 
 // Applies overrides in place. --engine keeps only the named engines, adding one with
@@ -56,20 +73,45 @@ struct Overrides {
 // values (a comma list becomes a matrix dimension); values are parsed as TOML
 // scalars (42, 1.5, true, "text"), falling back to a plain string. Errors name the
 // flag as origin, e.g. `--repeat: expected a whole number >= 1, got "x"`.
+// The load flags replace the [load] table's values (--transactions and --duration
+// each drop the other's values); on a suite without [load] they are an error.
 bool apply_overrides(Suite& suite, const Overrides& overrides, std::vector<SuiteError>& errors);
+
+// A suite from flags alone, for `storh-host run --engine=NAME [...]` without a file:
+// datasets [1000], repeat 3, no warm-up, timeout 10m, no memory limit, every operation
+// with default parameters, name = the engines joined by "-", output
+// build/bench-<name>.json relative to the current directory. Any load flag makes it
+// a load suite (1 client unless --clients). Then applies `overrides` on top.
+std::optional<Suite> suite_from_flags(const Overrides& overrides, std::vector<SuiteError>& errors);
+
+// Applies --operation: each engine of the suite runs exactly the named operations it
+// declares (the suite's own selection is replaced), and an engine that declares none
+// of them is left out. `infos` are the descriptions of the engines that loaded (in a
+// load suite, transactions as operations); engines without one are kept as they are.
+// A name no engine of the suite declares is an error with the valid names and a
+// did-you-mean. Returns true when there is no error.
+bool filter_operations(Suite& suite, const std::vector<std::string>& names,
+                       const std::map<std::string, EngineInfo>& infos,
+                       std::vector<SuiteError>& errors);
 
 // Checks the suite against the engines. `known_engines` are the engine names found
 // on the plugin path (for "unknown engine" messages); `infos` holds the description
 // of every engine the suite names that could be loaded. Reports unknown engines,
 // operations, parameters, wrong parameter types and disallowed values, each with the
-// valid choices. Returns true when there is no error.
+// valid choices. `unknown_engine_note` ends every unknown-engine message (the caller
+// says there why an engine may be missing: a plugin directory that does not exist).
+// Returns true when there is no error.
 bool check_suite(const Suite& suite, const std::vector<std::string>& known_engines,
-                 const std::map<std::string, EngineInfo>& infos,
-                 std::vector<SuiteError>& errors);
+                 const std::map<std::string, EngineInfo>& infos, std::vector<SuiteError>& errors,
+                 std::string_view unknown_engine_note = {});
 
 // "512M" -> 536870912. Accepts an integer with an optional K, M, G or T suffix
 // (binary multiples; "KB"/"KiB"/"MB"/"MiB"... too). nullopt for anything else.
 std::optional<std::uint64_t> parse_size(std::string_view text);
+
+// A record count: "1000", or "10k" / "1M" / "1G" (decimal multiples: these count
+// records, not bytes). nullopt for anything else.
+std::optional<std::uint64_t> parse_count(std::string_view text);
 
 // "10m" -> 600. Accepts a non-negative number with an optional ns, us, ms, s, m or h
 // suffix.

@@ -60,12 +60,20 @@ void read_datasets(Reader& reader, const toml::node& node, Suite& suite) {
     items.push_back(&node);
   }
   for (const toml::node* item : items) {
-    const auto* number = item->as_integer();
-    if (number == nullptr || number->get() < 1) {
-      reader.type_error(*item, "datasets", "an integer >= 1 or a list of them");
+    // A record count as on the command line: 1000, or "10k" / "1M" as a string.
+    std::optional<std::uint64_t> counted;
+    if (const auto* number = item->as_integer(); number != nullptr && number->get() >= 1) {
+      counted = static_cast<std::uint64_t>(number->get());
+    } else if (const auto* text = item->as_string()) {
+      counted = parse_count(text->get());
+    }
+    if (!counted || *counted == 0) {
+      reader.type_error(*item, "datasets",
+                        "a record count >= 1 (1000, or a string such as \"10k\" or \"1M\") or "
+                        "a list of them");
       continue;
     }
-    const auto size = static_cast<std::uint64_t>(number->get());
+    const std::uint64_t size = *counted;
     const auto same = std::find_if(suite.datasets.begin(), suite.datasets.end(),
                                    [&](const auto& dataset) { return dataset.value == size; });
     if (same != suite.datasets.end()) {
@@ -124,7 +132,7 @@ void read_plugin_path(Reader& reader, const toml::node& node, Suite& suite) {
       reader.type_error(*item, "plugin_path", kExpected);
       continue;
     }
-    suite.plugin_path.emplace_back(text->get());
+    suite.plugin_path.push_back({text->get(), reader.pos(*item)});
   }
 }
 
@@ -235,7 +243,29 @@ std::optional<Suite> parse_suite_file(const std::filesystem::path& file,
     errors.push_back(SuiteError{SourcePos{origin}, std::string(message)});
     return std::nullopt;
   }
-  return parse_suite(*text, origin, errors);
+  std::optional<Suite> suite = parse_suite(*text, origin, errors);
+  if (suite) resolve_paths(*suite, file.parent_path());
+  return suite;
+}
+
+void resolve_paths(Suite& suite, const std::filesystem::path& base) {
+  const auto resolve = [&](std::filesystem::path& path) {
+    if (path.is_relative()) path = (base / path).lexically_normal();
+  };
+  resolve(suite.output);
+  for (Located<std::filesystem::path>& dir : suite.plugin_path) resolve(dir.value);
+  if (suite.work_dir) resolve(*suite.work_dir);
+  if (suite.range_output) resolve(*suite.range_output);
+  if (suite.gate.baseline) {
+    std::filesystem::path baseline = suite.gate.baseline->value;
+    resolve(baseline);
+    suite.gate.baseline->value = baseline.string();
+  }
+  if (suite.gate.ab.calibration) {
+    std::filesystem::path calibration = suite.gate.ab.calibration->value;
+    resolve(calibration);
+    suite.gate.ab.calibration->value = calibration.string();
+  }
 }
 
 }  // namespace storh::suite

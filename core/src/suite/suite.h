@@ -95,6 +95,10 @@ struct GateSetting {
 // evenly over the cells).
 enum class RunOrder { sequential, interleave };
 
+// Paths: a relative path written in a suite file (output, plugin_path, work_dir,
+// range_output, [gate] baseline) is relative to the suite file's directory;
+// resolve_paths() (parse.h) rewrites it so, and the fields below hold the result. A
+// path from a command-line override stays as typed: relative to the current directory.
 struct Suite {
   std::filesystem::path file;                    // as given on the command line
   std::string name;                              // default: the file's stem
@@ -104,9 +108,9 @@ struct Suite {
   RunOrder order = RunOrder::sequential;
   std::optional<std::uint64_t> memory_limit_bytes;  // "512M"; none = unlimited
   std::optional<double> timeout_seconds;            // "10m"; none = unlimited
-  std::filesystem::path output;                     // default build/bench-<name>.json
-  std::vector<std::filesystem::path> plugin_path;   // relative paths are relative to the cwd
-  std::optional<std::filesystem::path> work_dir;    // parent of the per-run work directories
+  std::filesystem::path output;  // default build/bench-<name>.json next to the suite
+  std::vector<Located<std::filesystem::path>> plugin_path;  // flags first, then the suite's
+  std::optional<std::filesystem::path> work_dir;  // parent of the per-run work directories
   // Also write the run in the storh `range` layout here (range/range.h); none = do not.
   std::optional<std::filesystem::path> range_output;
   std::vector<EngineSetting> engines;  // in file order; at least one

@@ -88,4 +88,9 @@ void read_load(Reader& reader, const toml::node& node, Suite& suite);
 void read_engine_load(Reader& reader, const toml::node& node, const std::string& engine_name,
                       EngineSetting& engine);
 
+// overrides_load.cpp: --clients, --transactions, --duration and --rate.
+bool has_load_overrides(const Overrides& overrides);
+void apply_load_overrides(const Overrides& overrides, Suite& suite,
+                          std::vector<SuiteError>& errors);
+
 }  // namespace storh::suite::detail

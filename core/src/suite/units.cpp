@@ -36,6 +36,32 @@ std::string lowercase(std::string_view text) {
 
 }  // namespace
 
+std::optional<std::uint64_t> parse_count(std::string_view text) {
+  std::uint64_t multiple = 1;
+  if (!text.empty()) {
+    switch (text.back()) {
+      case 'k':
+      case 'K':
+        multiple = 1'000;
+        break;
+      case 'M':
+        multiple = 1'000'000;
+        break;
+      case 'G':
+        multiple = 1'000'000'000;
+        break;
+      default:
+        break;
+    }
+  }
+  if (multiple != 1) text.remove_suffix(1);
+  std::uint64_t number = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  if (number > std::numeric_limits<std::uint64_t>::max() / multiple) return std::nullopt;
+  return number * multiple;
+}
+
 // Every suffix is a binary multiple, "MB" included, as PHP's memory_limit read them:
 // nobody sizes a memory limit in powers of ten, and one reading is less surprising.
 std::optional<std::uint64_t> parse_size(std::string_view text) {

@@ -1,0 +1,86 @@
+#include "plugin/check_description.h"
+
+#include <algorithm>
+#include <set>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace storh::plugin {
+namespace {
+
+bool is_identifier(const std::string& name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+bool has_type(const ParamValue& value, ParamType type) {
+  switch (type) {
+    case ParamType::integer:
+      return std::holds_alternative<std::int64_t>(value);
+    case ParamType::number:
+      return std::holds_alternative<double>(value) || std::holds_alternative<std::int64_t>(value);
+    case ParamType::string:
+      return std::holds_alternative<std::string>(value);
+    case ParamType::boolean:
+      return std::holds_alternative<bool>(value);
+  }
+  return false;
+}
+
+// `integer 3`, `string "hash"`: a value as the problem list shows it.
+std::string shown(const ParamValue& value) {
+  constexpr const char* kTypes[] = {"integer", "number", "string", "boolean"};
+  return fmt::format("{} {}", kTypes[value.index()], param_value_json(value).dump());
+}
+
+// Adds a problem for each name that is not an identifier or repeats an earlier one.
+void check_names(const std::vector<std::string>& names, std::string_view what,
+                 std::vector<std::string>& problems) {
+  std::set<std::string> seen;
+  for (const std::string& name : names) {
+    if (!is_identifier(name)) {
+      problems.push_back(fmt::format("{} name \"{}\" is not [a-z0-9_]+", what, name));
+    }
+    if (!seen.insert(name).second) {
+      problems.push_back(fmt::format("{} \"{}\" is declared twice", what, name));
+    }
+  }
+}
+
+}  // namespace
+
+std::string check_description(const Description& description) {
+  std::vector<std::string> problems;
+  const EngineInfo& info = description.info;
+  if (info.name != description.manifest.name) {
+    problems.push_back(fmt::format("describe() says name \"{}\", STORH_PLUGIN says \"{}\"",
+                                   info.name, description.manifest.name));
+  }
+  std::vector<std::string> names;
+  for (const OperationSpec& op : info.operations) names.push_back(op.name);
+  check_names(names, "operation", problems);
+  names.clear();
+  for (const TransactionSpec& t : description.transactions) names.push_back(t.name);
+  check_names(names, "transaction", problems);
+  names.clear();
+  for (const ParamSpec& p : info.params) names.push_back(p.name);
+  check_names(names, "parameter", problems);
+
+  for (const ParamSpec& p : info.params) {
+    if (!has_type(p.default_value, p.type)) {
+      problems.push_back(fmt::format("parameter \"{}\" is declared {} but its default is {}",
+                                     p.name, param_type_name(p.type), shown(p.default_value)));
+    }
+    for (const ParamValue& allowed : p.allowed) {
+      if (!has_type(allowed, p.type)) {
+        problems.push_back(fmt::format("parameter \"{}\" is declared {} but allows {}", p.name,
+                                       param_type_name(p.type), shown(allowed)));
+      }
+    }
+  }
+  return fmt::format("{}", fmt::join(problems, "; "));
+}
+
+}  // namespace storh::plugin

@@ -1,0 +1,64 @@
+#include "run/fail_fast.h"
+
+#include <fmt/format.h>
+
+#include "suite/parse.h"
+
+namespace storh::run {
+namespace {
+
+// "repeat 2" or "warm-up 1", 1-based as the progress line counts them.
+std::string run_name(const plan::Plan& plan, int repeat) {
+  return repeat < 0 ? fmt::format("warm-up {}", repeat + static_cast<int>(plan.warmup) + 1)
+                    : fmt::format("repeat {}", repeat + 1);
+}
+
+// "misbehave n=100 behaviour=hang", the cell as the progress line shows it.
+std::string cell_name(const plan::Cell& cell) {
+  std::string name = fmt::format("{} n={}", cell.engine, cell.dataset);
+  for (const auto& [param, value] : cell.chosen) {
+    name += fmt::format(" {}={}", param, suite::param_value_text(value));
+  }
+  if (cell.load) name += fmt::format(" {}", fmt::join(cell.load->qualifiers(), " "));
+  return name;
+}
+
+}  // namespace
+
+bool repeats_would_repeat(const std::string& kind) {
+  return kind == "timeout" || kind == "crashed" || kind == "failed" || kind == "memory";
+}
+
+std::string FailFast::record(std::size_t cell, const result::Failure& failure) {
+  if (!enabled_ || !repeats_would_repeat(failure.kind) || stopped_.count(cell) != 0) return {};
+  // Runs of a cell go warm-ups first, then repeats, in either order of the plan.
+  const int remaining = static_cast<int>(plan_.repeat) - 1 - failure.repeat;
+  if (remaining <= 0) return {};
+  stopped_.emplace(cell, failure);
+  return fmt::format(
+      "storh-host: {}: {} failed ({}: {}); skipping its {} remaining run(s) "
+      "(--no-fail-fast runs them)",
+      cell_name(plan_.cells[cell]), run_name(plan_, failure.repeat), failure.kind, failure.message,
+      remaining);
+}
+
+std::optional<result::Failure> FailFast::skip(std::size_t cell, int repeat) const {
+  const auto stopped = stopped_.find(cell);
+  if (stopped == stopped_.end() || repeat <= stopped->second.repeat) return std::nullopt;
+  const result::Failure& cause = stopped->second;
+  const plan::Cell& planned = plan_.cells[cell];
+  result::Failure skipped;
+  skipped.engine = planned.engine;
+  skipped.dataset = planned.dataset;
+  skipped.params = planned.params;
+  skipped.repeat = repeat;
+  skipped.operation = cause.operation;
+  skipped.kind = "skipped";
+  skipped.message = fmt::format(
+      "not run: {} failed ({}: {}), so repeating it would only repeat that "
+      "(--no-fail-fast runs every repeat)",
+      run_name(plan_, cause.repeat), cause.kind, cause.message);
+  return skipped;
+}
+
+}  // namespace storh::run

@@ -1,0 +1,87 @@
+// --operation=NAME[,NAME]: run only some operations of the suite's engines.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "suite/suite_internal.h"
+
+namespace storh::suite {
+namespace {
+
+using detail::in_quotes;
+
+constexpr std::string_view kFlag = "--operation";
+
+// "op" matches every engine's op; "engine.op" only that engine's.
+bool matches(const std::string& name, const std::string& engine, const std::string& operation) {
+  const std::size_t dot = name.find('.');
+  if (dot == std::string::npos) return name == operation;
+  return name.compare(0, dot, engine) == 0 && dot == engine.size() &&
+         name.compare(dot + 1, std::string::npos, operation) == 0;
+}
+
+}  // namespace
+
+bool filter_operations(Suite& suite, const std::vector<std::string>& flags,
+                       const std::map<std::string, EngineInfo>& infos,
+                       std::vector<SuiteError>& errors) {
+  std::vector<std::string> names;
+  for (const std::string& flag : flags) {
+    for (std::string_view part : detail::split_unquoted(flag, ',')) {
+      part = detail::trim(part);
+      if (!part.empty() && std::find(names.begin(), names.end(), part) == names.end()) {
+        names.emplace_back(part);
+      }
+    }
+  }
+  if (names.empty()) return true;
+
+  // Every operation the suite's loaded engines declare, plain and qualified.
+  std::vector<std::string> plain, qualified;
+  for (const EngineSetting& engine : suite.engines) {
+    const auto info = infos.find(engine.name);
+    if (info == infos.end()) continue;
+    for (const OperationSpec& op : info->second.operations) {
+      if (std::find(plain.begin(), plain.end(), op.name) == plain.end()) plain.push_back(op.name);
+      qualified.push_back(engine.name + "." + op.name);
+    }
+  }
+  const std::size_t first_error = errors.size();
+  for (const std::string& name : names) {
+    const auto declared = [&](const std::string& key) {
+      const std::size_t dot = key.find('.');
+      return matches(name, key.substr(0, dot), key.substr(dot + 1));
+    };
+    if (std::any_of(qualified.begin(), qualified.end(), declared)) continue;
+    const std::vector<std::string>& choices =
+        name.find('.') == std::string::npos ? plain : qualified;
+    errors.push_back(SuiteError{
+        SourcePos{std::string(kFlag)},
+        fmt::format("unknown operation {} (the suite's engines have: {}){}", in_quotes(name),
+                    detail::join(qualified), detail::did_you_mean(name, choices))});
+  }
+  if (errors.size() != first_error) return false;
+
+  std::vector<EngineSetting> kept;
+  for (EngineSetting& engine : suite.engines) {
+    const auto info = infos.find(engine.name);
+    if (info == infos.end()) {
+      kept.push_back(std::move(engine));
+      continue;
+    }
+    engine.operations.clear();
+    for (const OperationSpec& op : info->second.operations) {
+      const auto wanted = [&](const std::string& name) {
+        return matches(name, engine.name, op.name);
+      };
+      if (std::any_of(names.begin(), names.end(), wanted)) {
+        engine.operations.push_back({op.name, SourcePos{std::string(kFlag)}});
+      }
+    }
+    if (!engine.operations.empty()) kept.push_back(std::move(engine));
+  }
+  suite.engines = std::move(kept);
+  return true;
+}
+
+}  // namespace storh::suite

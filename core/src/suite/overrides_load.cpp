@@ -1,0 +1,139 @@
+// Load-mode overrides, as pgbench's -c -t -T -R: --clients, --transactions,
+// --duration and --rate replace the [load] table's values (docs/load.md).
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "suite/suite_internal.h"
+
+namespace storh::suite::detail {
+namespace {
+
+// Far beyond what one machine can run as threads or processes (as parse_load.cpp).
+constexpr std::uint64_t kMaxClients = 4096;
+
+void flag_error(std::vector<SuiteError>& errors, std::string_view flag, std::string message) {
+  errors.push_back(SuiteError{SourcePos{std::string(flag)}, std::move(message)});
+}
+
+// A comma list of values read by `parse` (nullopt: bad), without duplicates. Returns
+// nullopt after reporting the first bad or repeated value.
+template <typename T, typename Parse>
+std::optional<std::vector<Located<T>>> parse_list(std::vector<SuiteError>& errors,
+                                                  std::string_view flag, const std::string& text,
+                                                  std::string_view expected, Parse parse) {
+  std::vector<Located<T>> values;
+  for (std::string_view part : split_unquoted(text, ',')) {
+    part = trim(part);
+    const std::optional<T> value = parse(part);
+    if (!value) {
+      flag_error(errors, flag, fmt::format("expected {}, got {}", expected, in_quotes(part)));
+      return std::nullopt;
+    }
+    if (std::any_of(values.begin(), values.end(),
+                    [&](const auto& v) { return v.value == *value; })) {
+      flag_error(errors, flag, fmt::format("{} is given twice in {}", part, in_quotes(text)));
+      return std::nullopt;
+    }
+    values.push_back({*value, SourcePos{std::string(flag)}});
+  }
+  return values;
+}
+
+std::optional<double> positive_seconds(std::string_view text) {
+  const std::optional<double> seconds = parse_duration(text);
+  if (!seconds || !(*seconds > 0) || !std::isfinite(*seconds)) return std::nullopt;
+  return seconds;
+}
+
+std::optional<double> positive_number(std::string_view text) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  if (!(value > 0) || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+bool has_load_overrides(const Overrides& overrides) {
+  return overrides.clients || overrides.transactions || overrides.duration || overrides.rate;
+}
+
+void apply_load_overrides(const Overrides& overrides, Suite& suite,
+                          std::vector<SuiteError>& errors) {
+  if (!has_load_overrides(overrides)) return;
+  if (!suite.load) {
+    const std::string_view flag = overrides.clients        ? "--clients"
+                                  : overrides.transactions ? "--transactions"
+                                  : overrides.duration     ? "--duration"
+                                                           : "--rate";
+    flag_error(errors, flag,
+               fmt::format("the suite has no [load] table; --clients, --transactions, --duration "
+                           "and --rate set up load runs (docs/load.md)"));
+    return;
+  }
+  LoadSetting& load = *suite.load;
+  if (overrides.transactions && overrides.duration) {
+    flag_error(errors, "--transactions",
+               "give --transactions or --duration, not both (transactions per client, or how "
+               "long each cell runs)");
+    return;
+  }
+  if (overrides.clients) {
+    auto clients =
+        parse_list<std::uint32_t>(errors, "--clients", *overrides.clients,
+                                  fmt::format("client counts from 1 to {}", kMaxClients),
+                                  [](std::string_view text) -> std::optional<std::uint32_t> {
+                                    const std::optional<std::uint64_t> count = parse_count(text);
+                                    if (!count || *count < 1 || *count > kMaxClients)
+                                      return std::nullopt;
+                                    return static_cast<std::uint32_t>(*count);
+                                  });
+    if (clients) load.clients = std::move(*clients);
+  }
+  if (overrides.transactions) {
+    auto transactions =
+        parse_list<std::uint64_t>(errors, "--transactions", *overrides.transactions,
+                                  "transactions per client >= 1 such as 100, 10k or 100,300",
+                                  [](std::string_view text) -> std::optional<std::uint64_t> {
+                                    const std::optional<std::uint64_t> count = parse_count(text);
+                                    if (!count || *count < 1) return std::nullopt;
+                                    return count;
+                                  });
+    if (transactions) {
+      load.transactions = std::move(*transactions);
+      load.durations.clear();
+    }
+  }
+  if (overrides.duration) {
+    auto durations =
+        parse_list<double>(errors, "--duration", *overrides.duration,
+                           "durations > 0 such as 10s, 1m or 10s,30s", positive_seconds);
+    if (durations) {
+      load.durations = std::move(*durations);
+      load.transactions.clear();
+    }
+  }
+  if (overrides.rate) {
+    if (*overrides.rate == "0" || *overrides.rate == "none") {
+      load.rate.reset();
+    } else if (const std::optional<double> rate = positive_number(*overrides.rate)) {
+      load.rate = rate;
+    } else {
+      flag_error(errors, "--rate",
+                 fmt::format("expected transactions per second of all clients > 0 (0 or none: "
+                             "as fast as possible), got {}",
+                             in_quotes(*overrides.rate)));
+    }
+  }
+  if (load.clients.empty()) load.clients.push_back({1, load.pos});
+  if (load.transactions.empty() && load.durations.empty()) {
+    flag_error(errors, overrides.clients ? "--clients" : "--rate",
+               "a load run needs --transactions (per client, e.g. 100) or --duration (e.g. 10s)");
+  }
+}
+
+}  // namespace storh::suite::detail

@@ -1,0 +1,101 @@
+// Suites found from anywhere: relative paths in a suite are relative to its file, and
+// plugin directories that do not exist or plugins that hide others are warned about.
+#include <catch2/catch.hpp>
+
+#include "test_support.h"
+
+using storh::test::cli;
+using storh::test::contains;
+using storh::test::ScratchDir;
+
+namespace {
+
+const std::filesystem::path kMisbehave =
+    std::filesystem::path(STORH_TEST_FIXTURE_DIR) / "storh_misbehave.so";
+
+// <dir>/suites/kv.toml running misbehave from <dir>/plugins, with `extra` lines first.
+std::filesystem::path write_suite(const ScratchDir& dir, const std::string& extra) {
+  std::filesystem::create_directories(dir / "plugins");
+  std::filesystem::copy_file(kMisbehave, dir / "plugins/storh_misbehave.so",
+                             std::filesystem::copy_options::overwrite_existing);
+  const auto suite = dir / "suites/kv.toml";
+  storh::test::write_text(suite, "name = \"kv\"\ndatasets = [10]\n" + extra +
+                                     "\n[engines.misbehave]\noperations = [\"first\"]\n");
+  return suite;
+}
+
+}  // namespace
+
+TEST_CASE("cli paths: a suite's plugin_path and output are relative to the suite file",
+          "[cli][paths]") {
+  // Regression: from another directory the suite's plugin_path was not found and the
+  // error said only `unknown engine`.
+  ScratchDir dir;
+  const auto suite = write_suite(dir, "plugin_path = \"../plugins\"\nwork_dir = \"work\"");
+  const auto validated = cli({"validate", suite.string()});
+  INFO(validated.out << validated.err);
+  REQUIRE(validated.code == 0);
+  CHECK(contains(validated.out, "output: " + (dir / "suites/build/bench-kv.json").string()));
+
+  const auto ran = cli({"run", suite.string()});
+  INFO(ran.out << ran.err);
+  CHECK(ran.code == 0);
+  CHECK(std::filesystem::exists(dir / "suites/build/bench-kv.json"));
+}
+
+TEST_CASE("cli paths: a missing plugin directory is warned about and explains an unknown engine",
+          "[cli][paths]") {
+  ScratchDir dir;
+  const auto suite = write_suite(dir, "plugin_path = \"nowhere\"");
+  const auto validated = cli({"validate", suite.string()});
+  CHECK(validated.code == 2);
+  const std::string missing = (dir / "suites/nowhere").string();
+  CHECK(contains(validated.err, "storh-host: warning: " + suite.string() +
+                                    ":3:15: plugin directory \"" + missing + "\" does not exist"));
+  CHECK(contains(validated.err, "unknown engine \"misbehave\""));
+  CHECK(contains(validated.err, "; plugin directory \"" + missing + "\" from " + suite.string() +
+                                    ":3:15 does not exist"));
+}
+
+TEST_CASE("cli paths: --plugin-path=DIR that does not exist is warned about", "[cli][paths]") {
+  ScratchDir dir;
+  const auto suite = write_suite(dir, "plugin_path = \"../plugins\"");
+  const auto validated = cli({"validate", suite.string(), "--plugin-path=nonexist-dir"});
+  INFO(validated.err);
+  CHECK(validated.code == 0);
+  CHECK(contains(validated.err,
+                 "storh-host: warning: --plugin-path: plugin directory \"nonexist-dir\" ("));
+  const auto listed = cli({"list", "--plugin-path=nonexist-dir", "--format=json"});
+  CHECK(contains(listed.err, "--plugin-path: plugin directory \"nonexist-dir\""));
+}
+
+TEST_CASE("cli paths: ci finds the suite's baseline next to the suite", "[cli][paths][ci]") {
+  // Regression: ci from another directory said to create a baseline that existed.
+  ScratchDir dir;
+  const auto suite =
+      write_suite(dir, "plugin_path = \"../plugins\"\n[gate]\nbaseline = \"base/kv.json\"");
+  const auto update = cli({"ci", suite.string(), "--update-baseline"});
+  INFO(update.out << update.err);
+  REQUIRE(update.code == 0);
+  CHECK(std::filesystem::exists(dir / "suites/base/kv.json"));
+  const auto gated = cli({"ci", suite.string()});
+  INFO(gated.out << gated.err);
+  CHECK(gated.code != 2);
+  CHECK_FALSE(contains(gated.err, "create the baseline"));
+}
+
+TEST_CASE("cli paths: two plugins of one name warn with both files and the one used",
+          "[cli][paths][loader]") {
+  ScratchDir dir;
+  const auto suite = write_suite(dir, "");
+  std::filesystem::create_directories(dir / "second");
+  std::filesystem::copy_file(kMisbehave, dir / "second/storh_misbehave.so");
+  const std::string first = (dir / "plugins").string(), second = (dir / "second").string();
+  const auto validated =
+      cli({"validate", suite.string(), "--plugin-path=" + first, "--plugin-path=" + second});
+  INFO(validated.err);
+  CHECK(validated.code == 0);
+  CHECK(contains(validated.err, "warning: two plugins named \"misbehave\": using " + first +
+                                    "/storh_misbehave.so (first on the plugin path), ignoring " +
+                                    second + "/storh_misbehave.so"));
+}

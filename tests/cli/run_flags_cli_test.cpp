@@ -1,0 +1,77 @@
+// A run without a suite file, and --operation, end to end.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "test_support.h"
+
+using storh::test::cli;
+using storh::test::contains;
+using storh::test::ScratchDir;
+
+namespace {
+
+const std::string kFixturePath = std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR;
+
+std::vector<std::string> metric_keys(const std::filesystem::path& output) {
+  const auto result = nlohmann::json::parse(storh::test::read_text(output));
+  std::vector<std::string> keys;
+  for (const auto& m : result["metrics"]) keys.push_back(m["key"].get<std::string>());
+  return keys;
+}
+
+}  // namespace
+
+TEST_CASE("cli flags: run --engine=NAME needs no suite file", "[cli][flags]") {
+  ScratchDir dir;
+  const auto output = dir / "r.json";
+  const auto run = cli({"run", "--engine=misbehave", "--dataset=1k", "--repeat=1", kFixturePath,
+                        "--output=" + output.string(), "--work-dir=" + (dir / "work").string()});
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 0);
+  CHECK(metric_keys(output) ==
+        std::vector<std::string>{"misbehave.first", "misbehave.latency", "misbehave.second"});
+  const auto result = nlohmann::json::parse(storh::test::read_text(output));
+  CHECK(result["experiment"]["suite"] == "misbehave");
+
+  const auto validated = cli({"validate", "--engine=misbehave", kFixturePath});
+  INFO(validated.out << validated.err);
+  CHECK(validated.code == 0);
+  CHECK(contains(validated.out, "flags: valid: suite \"misbehave\", 1 cell(s) x 3 repeat(s)"));
+  CHECK(contains(validated.out, "output: build/bench-misbehave.json"));
+}
+
+TEST_CASE("cli flags: without a suite file or --engine the error says what to give",
+          "[cli][flags]") {
+  const auto run = cli({"run", "--dataset=10"});
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "expected one suite file (or --engine=NAME to run without one)"));
+}
+
+TEST_CASE("cli flags: --operation runs only the named operations", "[cli][flags][operations]") {
+  const auto validated =
+      cli({"validate", "--engine=misbehave", kFixturePath, "--operation=latency,first"});
+  INFO(validated.out << validated.err);
+  REQUIRE(validated.code == 0);
+  CHECK(contains(validated.out, "items=10: first, latency\n"));
+
+  const auto unknown = cli({"validate", "--engine=misbehave", kFixturePath, "--operation=firs"});
+  CHECK(unknown.code == 2);
+  CHECK(contains(unknown.err,
+                 "--operation: unknown operation \"firs\" (the suite's engines "
+                 "have: misbehave.first, misbehave.second, misbehave.latency); did "
+                 "you mean \"first\"?"));
+}
+
+TEST_CASE("cli flags: load flags make a load run; results sort numerically", "[cli][flags][load]") {
+  // Regression: load results sorted as strings, transactions=200 before 50.
+  ScratchDir dir;
+  const auto output = dir / "r.json";
+  const auto run = cli({"run", "--engine=slow_tx", "--clients=1", "--transactions=200,50",
+                        "--repeat=1", "--operation=sleep", kFixturePath,
+                        "--output=" + output.string(), "--work-dir=" + (dir / "work").string()});
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 0);
+  CHECK(metric_keys(output) ==
+        std::vector<std::string>{"slow_tx.sleep[clients=1,transactions=50]",
+                                 "slow_tx.sleep[clients=1,transactions=200]"});
+}
