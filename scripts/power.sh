@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Measures the gate's power on this machine: how often it cries wolf when nothing
+# changed (A/A) and how often it catches an injected slowdown of 5%, 10% and 25%,
+# per metric, in the A/B mode and in the stored-baseline mode (docs/compare-gate.md).
+#
+#   scripts/power.sh [SUITE.toml] [-- extra storh-host arguments]
+#
+# Environment: RUNS (trials per slowdown, default 10), SLOWDOWNS (percent, default
+# "0 5 10 25"), BUILD (a built tree, default: build, made Release here like bench.sh),
+# BASELINE_FLAGS (the stored-baseline gate's flags, default ci.toml's:
+# "--threshold=15 --significant"). Each trial is one `storh-host ab` run with
+# --inject-slowdown on the head side; its A/B verdict is the A/B mode's, and its head
+# side gated against a stored baseline (the head side of a first A/A run) is the
+# stored-baseline mode's. Not a test: it prints rates, it asserts nothing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+suite=suites/ci.toml
+if [[ $# -gt 0 && "$1" == *.toml ]]; then
+  suite=$1
+  shift
+fi
+[[ "${1:-}" == "--" ]] && shift
+runs=${RUNS:-10}
+slowdowns=${SLOWDOWNS:-"0 5 10 25"}
+baseline_flags=${BASELINE_FLAGS:-"--threshold=15 --significant"}
+build=${BUILD:-build}
+
+if [[ -z "${BUILD:-}" ]]; then
+  ./scripts/setup.sh
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSTORH_BUILD_TESTS=OFF >/dev/null
+  cmake --build build -j"$(nproc)" >/dev/null
+fi
+host=$build/storh-host
+plugins=$build/plugins
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# key failed(0/1) per line, from a JSON verdict: `"key": "x"` then `"failed": true`.
+verdicts() {
+  awk -F'"' '/"key":/ {key=$4} /"failed":/ {print key, ($0 ~ /true/ ? 1 : 0)}' "$1"
+}
+
+# One trial: ab with the head slowed by $1 percent; appends to $work/ab-$1 and $work/base-$1.
+trial() {
+  local pct=$1 n=$2
+  local fraction
+  fraction=$(awk -v p="$pct" 'BEGIN { printf "%.4f", p / 100 }')
+  local out=$work/trial-$pct-$n
+  "$host" ab "$suite" --base="$plugins" --head="$plugins" --inject-slowdown="$fraction" \
+    --format=json --output="$out.json" "$@" >"$out.verdict" 2>"$out.err" || true
+  sed -n '/^{/,/^}/p' "$out.verdict" >"$out.verdict.json"
+  verdicts "$out.verdict.json" >>"$work/ab-$pct"
+  # shellcheck disable=SC2086
+  "$host" gate "$work/baseline.json" "$out.json" $baseline_flags --format=json \
+    >"$out.gate" 2>/dev/null || true
+  verdicts "$out.gate" >>"$work/base-$pct"
+}
+
+echo "power: suite $suite, $runs trial(s) per slowdown (${slowdowns// /, } %), $(date -u +%FT%TZ)" >&2
+"$host" ab "$suite" --base="$plugins" --head="$plugins" --inject-slowdown=0 \
+  --output="$work/baseline.json" "$@" >/dev/null 2>&1 || true
+for pct in $slowdowns; do
+  for n in $(seq 1 "$runs"); do
+    echo "  slowdown $pct%: trial $n/$runs" >&2
+    trial "$pct" "$n" "$@"
+  done
+done
+
+# Rates per metric: failed / trials, for each mode and slowdown.
+header="metric"
+for mode in ab base; do
+  for pct in $slowdowns; do
+    label=$([[ $mode == ab ]] && echo "A/B" || echo "stored")
+    header+=$'\t'"$label $([[ $pct == 0 ]] && echo "A/A" || echo "+$pct%")"
+  done
+done
+{
+  echo "$header"
+  keys=$(cat "$work"/ab-* | awk '{print $1}' | sort -u)
+  for key in $keys; do
+    line=$key
+    for mode in ab base; do
+      for pct in $slowdowns; do
+        line+=$'\t'$(awk -v k="$key" '$1 == k {n++; f += $2} END {
+          if (n == 0) print "-"; else printf "%d/%d", f, n }' "$work/$mode-$pct" 2>/dev/null || echo -)
+      done
+    done
+    echo "$line"
+  done
+  # Whole gate runs: a run fails when any metric fails.
+  line="(whole run)"
+  for mode in ab base; do
+    for pct in $slowdowns; do
+      failed=0
+      for n in $(seq 1 "$runs"); do
+        file=$work/trial-$pct-$n.$([[ $mode == ab ]] && echo verdict.json || echo gate)
+        grep -q '"failed": true' "$file" 2>/dev/null && failed=$((failed + 1))
+      done
+      line+=$'\t'"$failed/$runs"
+    done
+  done
+  echo "$line"
+} | awk -F'\t' '{ for (i = 1; i <= NF; i++) { cell[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) }
+                  if (NF > cols) cols = NF }
+  END { for (r = 1; r <= NR; r++) { line = sprintf("%-" w[1] "s", cell[r, 1])
+          for (i = 2; i <= cols; i++) line = line sprintf("  %" w[i] "s", cell[r, i])
+          print line } }'
+echo "A/A columns are false alarms; the others are detections. Each trial is one" \
+  "\`storh-host ab $suite\` run." >&2
