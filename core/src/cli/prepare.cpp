@@ -4,6 +4,7 @@
 
 #include "cli/args.h"
 #include "plugin/discovery.h"
+#include "run/counting_pass.h"
 #include "suite/parse.h"
 
 namespace storh::cli {
@@ -12,7 +13,8 @@ namespace {
 // The flags `run` and `validate` accept, all of them taking a value.
 std::vector<std::string> valued_flags() {
   return {"dataset", "engine",      "repeat",   "warmup", "output", "memory-limit",
-          "timeout", "plugin-path", "work-dir", "set",    "format", "range-output"};
+          "timeout", "plugin-path", "work-dir", "set",    "format", "range-output",
+          "counters"};
 }
 
 suite::Overrides overrides_from(const ParsedArgs& args) {
@@ -35,6 +37,7 @@ suite::Overrides overrides_from(const ParsedArgs& args) {
   o.work_dir = args.last("work-dir");
   o.range_output = args.last("range-output");
   o.sets = args.all("set");
+  o.counters = args.last("counters");
   return o;
 }
 
@@ -103,7 +106,8 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
     infos[setting.name] = description->info;
     prepared.descriptions.emplace(setting.name, std::move(*description));
   }
-  if (!errors.empty() || !suite::check_suite(suite, known, infos, errors)) {
+  if (!errors.empty() || !suite::check_suite(suite, known, infos, errors) ||
+      !run::check_counting(suite, io.environment.host_executable, errors)) {
     print_errors(errors, io.err);
     return std::nullopt;
   }

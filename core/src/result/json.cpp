@@ -93,6 +93,11 @@ ordered_json metric_json(const Metric& m) {
                     {"p99_9", optional_json(l.p999)}};
   }
   if (m.load) j["load"] = load_json(*m.load);
+  if (!m.counters.empty()) {
+    ordered_json counters = ordered_json::object();
+    for (const auto& [name, per_item] : m.counters) counters[name] = per_item;
+    j["counters"] = counters;
+  }
   j["warnings"] = m.warnings;
   return j;
 }
@@ -115,7 +120,7 @@ ordered_json experiment_json(const Experiment& e) {
     }
     params[engine] = per_engine;
   }
-  return {{"suite", e.suite},
+  ordered_json j = {{"suite", e.suite},
           {"suite_file", e.suite_file},
           {"fingerprint", e.fingerprint},
           {"datasets", e.datasets},
@@ -128,6 +133,9 @@ ordered_json experiment_json(const Experiment& e) {
           {"engines", engines},
           {"params", params},
           {"work_dir", {{"path", e.work_dir}, {"cleanup", e.work_dir_cleanup}}}};
+  // Only when a counting pass ran (docs/counters.md).
+  if (!e.counters.empty()) j["counters"] = e.counters;
+  return j;
 }
 
 ordered_json environment_json(const Environment& v) {

@@ -13,6 +13,7 @@
 #include "env/environment.h"
 #include "plugin/describe.h"
 #include "run/aggregate.h"
+#include "run/counting_pass.h"
 #include "util/expected.h"
 #include "worker/process.h"
 
@@ -284,6 +285,7 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
       ec ? fmt::format("removal after the suite failed: {}", ec.message())
          : "each run had a fresh directory; all were removed after the last run";
   result.metrics = aggregate_metrics(plan, all_runs);
+  run_counting_pass(suite, plan, options, result);
   return result;
 }
 

@@ -247,6 +247,7 @@ bool apply_overrides(Suite& suite, const Overrides& overrides, std::vector<Suite
     suite.range_output = *dir;
   }
   for (const std::string& set : overrides.sets) apply_set(flag_errors, set, suite);
+  if (overrides.counters) detail::apply_counters(*overrides.counters, suite, errors);
   return errors.size() == first_error;
 }
 

@@ -49,6 +49,7 @@ struct Overrides {
   std::optional<std::string> work_dir;      // --work-dir=DIR
   std::optional<std::string> range_output;  // --range-output=DIR
   std::vector<std::string> sets;            // --set engine.param=value[,value...]
+  std::optional<std::string> counters;      // --counters=syscalls,instructions or none
 };
 
 // Applies overrides in place. --engine keeps only the named engines, adding one with
