@@ -71,8 +71,7 @@ params = { fsyncs = 3 }
   CHECK(metric(result, "syscalls_fixture.put")["samples"].size() == 1);
 }
 
-TEST_CASE("counters: an extra fsync per put fails the gate on the counter alone",
-          "[counters]") {
+TEST_CASE("counters: an extra fsync per put fails the gate on the counter alone", "[counters]") {
   ScratchDir base_dir, current_dir;
   const std::string suite = R"(datasets = [20]
 counters = ["syscalls"]
@@ -109,10 +108,10 @@ params = { fail_counted = true }
   CHECK_FALSE(metric(result, "syscalls_fixture.put").contains("counters"));
 }
 
-TEST_CASE("counters: --counters=none turns the pass off, a bad value is refused",
-          "[counters]") {
+TEST_CASE("counters: --counters=none turns the pass off, a bad value is refused", "[counters]") {
   ScratchDir dir;
-  const std::string suite = "datasets = [5]\ncounters = [\"syscalls\"]\n[engines.syscalls_fixture]\n";
+  const std::string suite =
+      "datasets = [5]\ncounters = [\"syscalls\"]\n[engines.syscalls_fixture]\n";
   REQUIRE(run_suite(dir, suite, {"--counters=none"}).code == 0);
   CHECK_FALSE(read_json(dir / "o.json")["experiment"].contains("counters"));
   const auto bad = run_suite(dir, suite, {"--counters=syscalls,cycles"});
@@ -120,8 +119,7 @@ TEST_CASE("counters: --counters=none turns the pass off, a bad value is refused"
   CHECK(contains(bad.err, "--counters: unknown instrument \"cycles\""));
 }
 
-TEST_CASE("counters: instructions without valgrind on PATH are refused at validate",
-          "[counters]") {
+TEST_CASE("counters: instructions without valgrind on PATH are refused at validate", "[counters]") {
   ScratchDir dir;
   storh::test::write_text(dir / "s.toml",
                           "counters = [\"instructions\"]\n[engines.syscalls_fixture]\n");

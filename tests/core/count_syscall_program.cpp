@@ -14,8 +14,8 @@
 
 int main(int argc, char** argv) {
   if (argc != 2) return 2;
-  const auto snapshot = reinterpret_cast<storh_count_snapshot_fn>(
-      ::dlsym(RTLD_DEFAULT, STORH_COUNT_SNAPSHOT_SYMBOL));
+  const auto snapshot =
+      reinterpret_cast<storh_count_snapshot_fn>(::dlsym(RTLD_DEFAULT, STORH_COUNT_SNAPSHOT_SYMBOL));
   if (snapshot == nullptr) return 2;
   const std::string a = std::string(argv[1]) + "/a";
   const std::string b = std::string(argv[1]) + "/b";
@@ -49,27 +49,28 @@ int main(int argc, char** argv) {
   const int created = ::creat(b.c_str(), 0644);  // open 3, create 2
   ok = ok && created >= 0;
   ::close(created);
-  ok = ok && ::rename(b.c_str(), c.c_str()) == 0;                  // rename 1
-  ok = ok && ::unlink(a.c_str()) == 0;                              // unlink 1
-  ok = ok && ::unlinkat(AT_FDCWD, c.c_str(), 0) == 0;              // unlink 2
+  ok = ok && ::rename(b.c_str(), c.c_str()) == 0;      // rename 1
+  ok = ok && ::unlink(a.c_str()) == 0;                 // unlink 1
+  ok = ok && ::unlinkat(AT_FDCWD, c.c_str(), 0) == 0;  // unlink 2
 
   storh_count_snapshot_v1 after{};
   after.struct_size = sizeof after;
   snapshot(&after);
   if (!ok) return 1;
-  std::printf("fsync %llu\nfdatasync %llu\nopens %llu\ncreates %llu\nrenames %llu\n"
-              "unlinks %llu\nstats %llu\nread_calls %llu\nread_bytes %llu\n"
-              "write_calls %llu\nwrite_bytes %llu\n",
-              static_cast<unsigned long long>(after.fsync - before.fsync),
-              static_cast<unsigned long long>(after.fdatasync - before.fdatasync),
-              static_cast<unsigned long long>(after.opens - before.opens),
-              static_cast<unsigned long long>(after.creates - before.creates),
-              static_cast<unsigned long long>(after.renames - before.renames),
-              static_cast<unsigned long long>(after.unlinks - before.unlinks),
-              static_cast<unsigned long long>(after.stats - before.stats),
-              static_cast<unsigned long long>(after.read_calls - before.read_calls),
-              static_cast<unsigned long long>(after.read_bytes - before.read_bytes),
-              static_cast<unsigned long long>(after.write_calls - before.write_calls),
-              static_cast<unsigned long long>(after.write_bytes - before.write_bytes));
+  std::printf(
+      "fsync %llu\nfdatasync %llu\nopens %llu\ncreates %llu\nrenames %llu\n"
+      "unlinks %llu\nstats %llu\nread_calls %llu\nread_bytes %llu\n"
+      "write_calls %llu\nwrite_bytes %llu\n",
+      static_cast<unsigned long long>(after.fsync - before.fsync),
+      static_cast<unsigned long long>(after.fdatasync - before.fdatasync),
+      static_cast<unsigned long long>(after.opens - before.opens),
+      static_cast<unsigned long long>(after.creates - before.creates),
+      static_cast<unsigned long long>(after.renames - before.renames),
+      static_cast<unsigned long long>(after.unlinks - before.unlinks),
+      static_cast<unsigned long long>(after.stats - before.stats),
+      static_cast<unsigned long long>(after.read_calls - before.read_calls),
+      static_cast<unsigned long long>(after.read_bytes - before.read_bytes),
+      static_cast<unsigned long long>(after.write_calls - before.write_calls),
+      static_cast<unsigned long long>(after.write_bytes - before.write_bytes));
   return 0;
 }

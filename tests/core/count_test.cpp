@@ -50,8 +50,8 @@ TEST_CASE("count: the preloaded interposer counts each wrapped call exactly", "[
   INFO(outcome.stderr_tail);
   REQUIRE(outcome.succeeded());
   const std::map<std::string, std::uint64_t> expected = {
-      {"fsync", 3},      {"fdatasync", 1},  {"opens", 3},       {"creates", 2},
-      {"renames", 1},    {"unlinks", 2},    {"stats", 5},       {"read_calls", 2},
+      {"fsync", 3},       {"fdatasync", 1},   {"opens", 3},       {"creates", 2},
+      {"renames", 1},     {"unlinks", 2},     {"stats", 5},       {"read_calls", 2},
       {"read_bytes", 14}, {"write_calls", 3}, {"write_bytes", 12}};
   CHECK(parse_lines(outcome.stdout_text) == expected);
 }
@@ -78,8 +78,7 @@ TEST_CASE("count: the interposer is found in the install layout", "[count]") {
   CHECK(found->parent_path() == libdir.lexically_normal());
 }
 
-TEST_CASE("count: a snapshot without the interposer holds only the rusage counters",
-          "[count]") {
+TEST_CASE("count: a snapshot without the interposer holds only the rusage counters", "[count]") {
   CHECK_FALSE(count::interposer_loaded());
   const count::Snapshot before = count::take_snapshot();
   const count::Snapshot after = count::take_snapshot();
@@ -90,8 +89,7 @@ TEST_CASE("count: a snapshot without the interposer holds only the rusage counte
                                           "involuntary_switches"});
 }
 
-TEST_CASE("count: differences of interposed snapshots cover every syscall counter",
-          "[count]") {
+TEST_CASE("count: differences of interposed snapshots cover every syscall counter", "[count]") {
   count::Snapshot before, after;
   before.interposed = after.interposed = true;
   after.values[static_cast<std::size_t>(count::Counter::fsync)] = 7;
@@ -121,8 +119,7 @@ TEST_CASE("count: callgrind dump gives the trigger and the totals' Ir", "[count]
   CHECK(dump->instructions == 6015);  // totals wins over summary (6014 in the fixture)
 }
 
-TEST_CASE("count: callgrind dump falls back to summary and finds Ir among events",
-          "[count]") {
+TEST_CASE("count: callgrind dump falls back to summary and finds Ir among events", "[count]") {
   auto dump = count::parse_callgrind(
       "desc: Trigger: Program termination\nevents: Dr Ir\nsummary: 5 42\n", "x.out");
   REQUIRE(dump.ok());
@@ -130,8 +127,7 @@ TEST_CASE("count: callgrind dump falls back to summary and finds Ir among events
   CHECK(dump->instructions == 42);
 }
 
-TEST_CASE("count: callgrind dumps without Ir or totals are errors naming the file",
-          "[count]") {
+TEST_CASE("count: callgrind dumps without Ir or totals are errors naming the file", "[count]") {
   auto no_events = count::parse_callgrind("summary: 5\n", "a.out");
   REQUIRE_FALSE(no_events.ok());
   CHECK(no_events.error() == "a.out: no \"events:\" line");

@@ -34,17 +34,18 @@ GateOutcome gate_of(const ComparableFile& base, const ComparableFile& current,
 }  // namespace
 
 TEST_CASE("gate counters: one extra fsync per operation fails at tolerance 0", "[gate]") {
-  const GateOutcome outcome = gate_of(with_counters({{"fsync", 1}}, "base.json"),
-                                      with_counters({{"fsync", 2}}, "current.json"),
-                                      {{"fsync", 0}});
+  const GateOutcome outcome =
+      gate_of(with_counters({{"fsync", 1}}, "base.json"),
+              with_counters({{"fsync", 2}}, "current.json"), {{"fsync", 0}});
   CHECK_FALSE(outcome.passed());
   CHECK(outcome.failures == 1);
   REQUIRE(outcome.counter_checks.size() == 1);
   CHECK(outcome.counter_checks[0].failed);
   CHECK(outcome.counter_checks[0].growth_percent == Approx(100));
   const GateReport report = render_gate(outcome, compare::OutputFormat::text);
-  CHECK(test::contains(report.out, "doc.put fsync/item                   base 1 current 2 "
-                                   "+100.00% FAIL [counter tolerance +0.00%]\n"));
+  CHECK(test::contains(report.out,
+                       "doc.put fsync/item                   base 1 current 2 "
+                       "+100.00% FAIL [counter tolerance +0.00%]\n"));
   CHECK(test::contains(report.err, "gate failed"));
 }
 
@@ -86,8 +87,8 @@ TEST_CASE("gate counters: fewer calls never fail, growth from zero does", "[gate
 }
 
 TEST_CASE("gate counters: a counter on one side only is a warning, not a failure", "[gate]") {
-  const GateOutcome outcome = gate_of(with_counters({{"fsync", 1}}, "b"),
-                                      with_counters({}, "c"), {{"fsync", 0}, {"instructions", 2}});
+  const GateOutcome outcome = gate_of(with_counters({{"fsync", 1}}, "b"), with_counters({}, "c"),
+                                      {{"fsync", 0}, {"instructions", 2}});
   CHECK(outcome.passed());
   CHECK(outcome.counter_checks.empty());
   REQUIRE_FALSE(outcome.warnings.empty());
@@ -106,8 +107,7 @@ TEST_CASE("gate counters: unknown counter names are refused with the valid list"
   CHECK(test::contains(validate(options), "is not a percentage >= 0"));
 }
 
-TEST_CASE("gate counters: the CLI takes --counter=NAME=PCT and rejects unknown names",
-          "[gate]") {
+TEST_CASE("gate counters: the CLI takes --counter=NAME=PCT and rejects unknown names", "[gate]") {
   test::ScratchDir dir;
   result::ResultFile base = test::make_result({{"doc.put", kSamples}});
   base.metrics[0].counters = {{"fsync", 1}};

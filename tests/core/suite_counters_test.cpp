@@ -22,7 +22,8 @@ TEST_CASE("suite counters: an unknown instrument names the valid choices", "[sui
 counters = ["syscalls", "cycles"]
 [engines.doc]
 )",
-                    "1:25", "counters: unknown instrument \"cycles\" (valid: instructions, syscalls)");
+                    "1:25",
+                    "counters: unknown instrument \"cycles\" (valid: instructions, syscalls)");
   suite_should_fail(R"(
 counters = "syscalls"
 [engines.doc]

@@ -85,8 +85,8 @@ Expected<gate::GateOutcome> gate_against(const compare::ComparableFile& baseline
 int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
   InterruptGuard guard;
   PrepareOptions prepare_options;
-  prepare_options.extra_valued = {"confirm", "threshold", "metric", "alpha", "min-effect",
-                                  "counter"};
+  prepare_options.extra_valued = {"confirm", "threshold",  "metric",
+                                  "alpha",   "min-effect", "counter"};
   prepare_options.extra_switches = {"update-baseline", "significant", "lenient-missing"};
   prepare_options.default_suite = kDefaultCiSuite;
   std::optional<Prepared> prepared = prepare(args, io, prepare_options);

@@ -12,9 +12,8 @@ namespace {
 
 // The flags `run` and `validate` accept, all of them taking a value.
 std::vector<std::string> valued_flags() {
-  return {"dataset", "engine",      "repeat",   "warmup", "output", "memory-limit",
-          "timeout", "plugin-path", "work-dir", "set",    "format", "range-output",
-          "counters"};
+  return {"dataset",     "engine",   "repeat", "warmup", "output",       "memory-limit", "timeout",
+          "plugin-path", "work-dir", "set",    "format", "range-output", "counters"};
 }
 
 suite::Overrides overrides_from(const ParsedArgs& args) {

@@ -56,9 +56,8 @@ std::optional<std::filesystem::path> find_valgrind() {
 std::vector<std::string> callgrind_command(const std::filesystem::path& valgrind,
                                            const std::filesystem::path& out_file,
                                            const std::vector<std::string>& argv) {
-  std::vector<std::string> command = {valgrind.string(), "--tool=callgrind",
-                                      "--collect-atstart=no", "--quiet",
-                                      "--callgrind-out-file=" + out_file.string()};
+  std::vector<std::string> command = {valgrind.string(), "--tool=callgrind", "--collect-atstart=no",
+                                      "--quiet", "--callgrind-out-file=" + out_file.string()};
   command.insert(command.end(), argv.begin(), argv.end());
   return command;
 }
@@ -97,8 +96,8 @@ Expected<CallgrindDump> parse_callgrind(std::string_view text, const std::string
   std::size_t column = 0;
   while (column < events.size() && events[column] != "Ir") ++column;
   if (column == events.size()) {
-    return Error{fmt::format("{}: the events ({}) do not include Ir", origin,
-                             fmt::join(events, " "))};
+    return Error{
+        fmt::format("{}: the events ({}) do not include Ir", origin, fmt::join(events, " "))};
   }
   const std::optional<std::string_view> counts = totals ? totals : summary;
   if (!counts) return Error{fmt::format("{}: no \"totals:\" or \"summary:\" line", origin)};

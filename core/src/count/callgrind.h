@@ -29,7 +29,7 @@ std::vector<std::string> callgrind_command(const std::filesystem::path& valgrind
                                            const std::vector<std::string>& argv);
 
 struct CallgrindDump {
-  std::string trigger;            // the dump's reason, e.g. "put" for a client request
+  std::string trigger;             // the dump's reason, e.g. "put" for a client request
   std::uint64_t instructions = 0;  // Ir of the totals (or summary) line
 };
 
@@ -40,6 +40,7 @@ struct CallgrindDump {
 Expected<CallgrindDump> parse_callgrind(std::string_view text, const std::string& origin);
 
 // The dump file with this 1-based number for `out_file` (see callgrind_command).
-std::filesystem::path callgrind_dump_file(const std::filesystem::path& out_file, std::size_t number);
+std::filesystem::path callgrind_dump_file(const std::filesystem::path& out_file,
+                                          std::size_t number);
 
 }  // namespace storh::count

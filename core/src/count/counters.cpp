@@ -42,8 +42,8 @@ constexpr std::size_t kFirstRusage = static_cast<std::size_t>(minor_faults);
 
 storh_count_snapshot_fn snapshot_function() noexcept {
   // Looked up once: the interposer is preloaded or it is not, for the whole process.
-  static const auto function = reinterpret_cast<storh_count_snapshot_fn>(
-      ::dlsym(RTLD_DEFAULT, STORH_COUNT_SNAPSHOT_SYMBOL));
+  static const auto function =
+      reinterpret_cast<storh_count_snapshot_fn>(::dlsym(RTLD_DEFAULT, STORH_COUNT_SNAPSHOT_SYMBOL));
   return function;
 }
 
@@ -97,10 +97,9 @@ Snapshot take_snapshot() noexcept {
     function(&raw);
     if (raw.struct_size == sizeof raw) {
       snapshot.interposed = true;
-      const std::uint64_t fields[] = {raw.fsync,      raw.fdatasync,  raw.opens,
-                                      raw.creates,    raw.renames,    raw.unlinks,
-                                      raw.stats,      raw.read_calls, raw.read_bytes,
-                                      raw.write_calls, raw.write_bytes};
+      const std::uint64_t fields[] = {
+          raw.fsync, raw.fdatasync,  raw.opens,      raw.creates,     raw.renames,    raw.unlinks,
+          raw.stats, raw.read_calls, raw.read_bytes, raw.write_calls, raw.write_bytes};
       std::copy(std::begin(fields), std::end(fields), snapshot.values.begin());
     }
   }

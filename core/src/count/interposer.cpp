@@ -100,20 +100,23 @@ void count_open(int flags) {
 
 }  // namespace
 
-#define STORH_SLOT(name) static std::atomic<void*> slot_##name{nullptr}
+#define STORH_SLOT(name)                  \
+  static std::atomic<void*> slot_##name { \
+    nullptr                               \
+  }
 #define STORH_REAL(name) real<decltype(&::name)>(slot_##name, #name)
 
 // Forwards a call whose result is an int or a byte count; ssize_t holds both.
-#define STORH_FORWARD(name, ...)              \
-  auto function = STORH_REAL(name);           \
+#define STORH_FORWARD(name, ...)             \
+  auto function = STORH_REAL(name);          \
   if (function == nullptr) return missing(); \
   return function(__VA_ARGS__)
 
-#define STORH_FORWARD_BYTES(field, name, ...)       \
-  auto function = STORH_REAL(name);                 \
-  if (function == nullptr) return missing();        \
-  const ssize_t result = function(__VA_ARGS__);     \
-  add_bytes(field, result);                         \
+#define STORH_FORWARD_BYTES(field, name, ...)   \
+  auto function = STORH_REAL(name);             \
+  if (function == nullptr) return missing();    \
+  const ssize_t result = function(__VA_ARGS__); \
+  add_bytes(field, result);                     \
   return result
 
 STORH_SLOT(fsync);
@@ -165,9 +168,8 @@ uint32_t storh_count_snapshot(storh_count_snapshot_v1* out) {
   storh_count_snapshot_v1 now;
   memset(&now, 0, sizeof now);
   uint64_t* const fields[kFieldCount] = {
-      &now.fsync,      &now.fdatasync,  &now.opens,       &now.creates,
-      &now.renames,    &now.unlinks,    &now.stats,       &now.read_calls,
-      &now.read_bytes, &now.write_calls, &now.write_bytes};
+      &now.fsync, &now.fdatasync,  &now.opens,      &now.creates,     &now.renames,    &now.unlinks,
+      &now.stats, &now.read_calls, &now.read_bytes, &now.write_calls, &now.write_bytes};
   for (int field = 0; field < kFieldCount; ++field) {
     *fields[field] = g_counts[field].load(std::memory_order_relaxed);
   }
@@ -297,8 +299,7 @@ int fstatat64(int dirfd, const char* path, struct stat64* buf, int flags) noexce
   STORH_FORWARD(fstatat64, dirfd, path, buf, flags);
 }
 
-int statx(int dirfd, const char* path, int flags, unsigned int mask,
-          struct statx* buf) noexcept {
+int statx(int dirfd, const char* path, int flags, unsigned int mask, struct statx* buf) noexcept {
   add(kStats);
   STORH_FORWARD(statx, dirfd, path, flags, mask, buf);
 }

@@ -35,8 +35,7 @@ Probe::Probe(ProbeMode mode) noexcept : mode_(mode) {
   before_ = take_snapshot();
 }
 
-void Probe::stop(std::string_view operation, std::uint64_t items, bool report,
-                 Emit emit) noexcept {
+void Probe::stop(std::string_view operation, std::uint64_t items, bool report, Emit emit) noexcept {
   if (!mode_.instrument) return;
   Snapshot after;
   if (counting_instructions(mode_)) {
@@ -48,8 +47,7 @@ void Probe::stop(std::string_view operation, std::uint64_t items, bool report,
   }
   if (!report) return;
   try {
-    nlohmann::ordered_json event = {
-        {"event", "counters"}, {"op", operation}, {"items", items}};
+    nlohmann::ordered_json event = {{"event", "counters"}, {"op", operation}, {"items", items}};
     if (counting_instructions(mode_)) {
 #if defined(STORH_HAVE_CALLGRIND)
       const std::string name(operation);

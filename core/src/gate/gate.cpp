@@ -119,7 +119,7 @@ void check_counters(const ComparableMetric& b, const ComparableMetric& c,
       continue;
     }
     CounterCheck check{b.key, tolerance.counter, *base, *current, tolerance.percent, 0, false};
-    check.growth_percent = *base != 0 ? (*current - *base) / *base * 100.0
+    check.growth_percent = *base != 0      ? (*current - *base) / *base * 100.0
                            : *current == 0 ? 0.0
                                            : std::numeric_limits<double>::infinity();
     const double limit = *base * (1 + tolerance.percent / 100.0);

@@ -77,8 +77,8 @@ std::string growth_text(const CounterCheck& check) {
 std::string counter_line(const CounterCheck& check) {
   return fmt::format("{:<{}} base {} current {} {}{} [counter tolerance {:+.2f}%]\n",
                      counter_label(check), kKeyWidth, counter_value(check.base),
-                     counter_value(check.current), growth_text(check),
-                     check.failed ? " FAIL" : "", check.tolerance_percent);
+                     counter_value(check.current), growth_text(check), check.failed ? " FAIL" : "",
+                     check.tolerance_percent);
 }
 
 std::string warnings_text(const GateOutcome& outcome) {
@@ -162,19 +162,18 @@ std::string json_text(const GateOutcome& outcome) {
          {"failed", check.failed},
          {"base", check.base},
          {"current", check.current},
-         {"growth_percent", std::isfinite(check.growth_percent)
-                                ? ordered_json(check.growth_percent)
-                                : ordered_json(nullptr)},
+         {"growth_percent", std::isfinite(check.growth_percent) ? ordered_json(check.growth_percent)
+                                                                : ordered_json(nullptr)},
          {"tolerance_percent", check.tolerance_percent}});
   }
   ordered_json root = {{"base", outcome.base_name},
-                             {"current", outcome.current_name},
-                             {"threshold_percent", outcome.threshold_percent},
-                             {"passed", outcome.passed()},
-                             {"failures", outcome.failures},
-                             {"verdict", verdict_line(outcome)},
-                             {"warnings", outcome.warnings},
-                             {"checks", checks}};
+                       {"current", outcome.current_name},
+                       {"threshold_percent", outcome.threshold_percent},
+                       {"passed", outcome.passed()},
+                       {"failures", outcome.failures},
+                       {"verdict", verdict_line(outcome)},
+                       {"warnings", outcome.warnings},
+                       {"checks", checks}};
   // Only when counter tolerances were checked, so counter-free output keeps its form.
   if (!counter_checks.empty()) root["counter_checks"] = counter_checks;
   return root.dump(2) + "\n";

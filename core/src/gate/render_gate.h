@@ -29,7 +29,8 @@ struct GateReport {
 //
 // Markdown (stdout): heading, files and threshold, warnings as quotes, a table
 // (metric | base | current | delta | threshold | result | note), counter checks as
-// rows of their own ("`doc.put` fsync/item"), and the verdict in bold. JSON (stdout): the whole outcome. For both, stderr gets the warnings and,
+// rows of their own ("`doc.put` fsync/item"), and the verdict in bold.
+// JSON (stdout): the whole outcome. For both, stderr gets the warnings and,
 // when failed, the verdict line, so a CI log shows why the step failed.
 // CSV is not a gate format; it renders as text.
 GateReport render_gate(const GateOutcome& outcome, compare::OutputFormat format);

@@ -102,7 +102,7 @@ ordered_json metric_json(const Metric& m) {
   return j;
 }
 
-ordered_json experiment_json(const Experiment& e) {
+ordered_json experiment_fields(const Experiment& e) {
   ordered_json engines = ordered_json::array();
   for (const EngineRecord& r : e.engines) {
     engines.push_back({{"name", r.name},
@@ -120,7 +120,7 @@ ordered_json experiment_json(const Experiment& e) {
     }
     params[engine] = per_engine;
   }
-  ordered_json j = {{"suite", e.suite},
+  return {{"suite", e.suite},
           {"suite_file", e.suite_file},
           {"fingerprint", e.fingerprint},
           {"datasets", e.datasets},
@@ -133,6 +133,10 @@ ordered_json experiment_json(const Experiment& e) {
           {"engines", engines},
           {"params", params},
           {"work_dir", {{"path", e.work_dir}, {"cleanup", e.work_dir_cleanup}}}};
+}
+
+ordered_json experiment_json(const Experiment& e) {
+  ordered_json j = experiment_fields(e);
   // Only when a counting pass ran (docs/counters.md).
   if (!e.counters.empty()) j["counters"] = e.counters;
   return j;

@@ -113,11 +113,11 @@ std::string count_cell(const plan::Cell& cell, std::size_t index, count::Instrum
                        const suite::Suite& suite, const RunnerOptions& options,
                        const std::filesystem::path& root, MetricTotals& totals) {
   const std::string_view name = count::instrument_name(instrument);
-  const std::filesystem::path work_dir = root / fmt::format("c{:03}-{}-{}", index, cell.engine, name);
+  const std::filesystem::path work_dir =
+      root / fmt::format("c{:03}-{}-{}", index, cell.engine, name);
   std::error_code ec;
   if (!std::filesystem::create_directories(work_dir, ec)) {
-    return fmt::format("{}: cannot create the work directory: {}", work_dir.string(),
-                       ec.message());
+    return fmt::format("{}: cannot create the work directory: {}", work_dir.string(), ec.message());
   }
   worker::ProcessOptions process;
   process.argv = worker_argv(cell, options, work_dir);
@@ -139,7 +139,8 @@ std::string count_cell(const plan::Cell& cell, std::size_t index, count::Instrum
     const std::optional<std::filesystem::path> valgrind = count::find_valgrind();
     if (!valgrind) return "valgrind is not on PATH";
     process.argv = count::callgrind_command(*valgrind, dumps, process.argv);
-    if (suite.timeout_seconds) process.timeout_seconds = *suite.timeout_seconds * kValgrindTimeoutFactor;
+    if (suite.timeout_seconds)
+      process.timeout_seconds = *suite.timeout_seconds * kValgrindTimeoutFactor;
   }
   CountingRun run;
   process.on_event_line = [&](std::string_view line) { run.on_line(line); };
@@ -185,7 +186,7 @@ bool check_counting(const suite::Suite& suite, const std::filesystem::path& host
     const std::string key = counter.pos.line != 0 ? "counters: " : "";
     if (suite.load) {
       errors.push_back({counter.pos, key + "a load suite ([load]) has no counting pass; "
-                                     "count the operations in a scenario suite"});
+                                           "count the operations in a scenario suite"});
     } else if (instrument == count::Instrument::syscalls &&
                !count::find_interposer(host_executable)) {
       errors.push_back({counter.pos, fmt::format("{}\"syscalls\" needs libstorh_count.so "
@@ -194,10 +195,10 @@ bool check_counting(const suite::Suite& suite, const std::filesystem::path& host
                                                  key, host_executable.string())});
     } else if (instrument == count::Instrument::instructions && !count::callgrind_supported()) {
       errors.push_back({counter.pos, key + "\"instructions\" needs a storh-host built with "
-                                     "valgrind/callgrind.h (install valgrind and rebuild)"});
+                                           "valgrind/callgrind.h (install valgrind and rebuild)"});
     } else if (instrument == count::Instrument::instructions && !count::find_valgrind()) {
       errors.push_back({counter.pos, key + "\"instructions\" needs valgrind on PATH "
-                                     "(Debian: apt-get install valgrind)"});
+                                           "(Debian: apt-get install valgrind)"});
     }
   }
   return errors.size() == first_error;
@@ -239,8 +240,8 @@ void run_counting_pass(const suite::Suite& suite, const plan::Plan& plan,
       }
       std::string message = count_cell(cell, c, instrument, suite, options, *root, totals);
       if (!message.empty()) {
-        fail(cell, fmt::format("counting run ({}): {}", count::instrument_name(instrument),
-                               message));
+        fail(cell,
+             fmt::format("counting run ({}): {}", count::instrument_name(instrument), message));
       }
     }
   }

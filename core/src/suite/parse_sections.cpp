@@ -13,8 +13,8 @@ namespace {
 
 constexpr std::array<std::string_view, 3> kEngineKeys = {"operations", "params", "load"};
 constexpr std::array<std::string_view, 10> kGateKeys = {
-    "alpha",      "baseline",    "confirm",   "counters",   "lenient_missing",
-    "metrics",    "min_effect",  "significant", "threshold", "thresholds"};
+    "alpha",   "baseline",   "confirm",     "counters",  "lenient_missing",
+    "metrics", "min_effect", "significant", "threshold", "thresholds"};
 
 std::string line_col(const SourcePos& pos) {
   return fmt::format("{}:{}", pos.line, pos.column);
@@ -192,9 +192,9 @@ void read_counter_tolerances(Reader& reader, const std::string& path, const toml
   for (const auto& [name, percent_node] : Reader::in_file_order(*table)) {
     const std::string counter_path = fmt::format("{}.{}", path, name->str());
     if (count::find_counter(name->str()) == nullptr) {
-      reader.error(reader.pos(*name), fmt::format("{}: unknown counter {} (valid: {})", path,
-                                                  in_quotes(name->str()),
-                                                  count::counter_choices()));
+      reader.error(reader.pos(*name),
+                   fmt::format("{}: unknown counter {} (valid: {})", path, in_quotes(name->str()),
+                               count::counter_choices()));
       continue;
     }
     if (auto percent = read_percent(reader, *percent_node, counter_path)) {

@@ -19,8 +19,9 @@ using detail::Reader;
 
 // Scalars first, then the sections, as a suite file is usually laid out.
 constexpr std::array<std::string_view, 15> kTopKeys = {
-    "counters", "datasets", "memory_limit", "name",    "order", "output", "plugin_path",
-    "range_output", "repeat", "timeout",  "warmup",  "work_dir", "engines", "gate", "load"};
+    "counters", "datasets",    "memory_limit", "name",   "order",
+    "output",   "plugin_path", "range_output", "repeat", "timeout",
+    "warmup",   "work_dir",    "engines",      "gate",   "load"};
 
 std::optional<std::string> read_string(Reader& reader, const toml::node& node,
                                        std::string_view name) {

@@ -165,9 +165,9 @@ ProcessOutcome run_process(const ProcessOptions& options) {
     const std::string_view text = *entry;
     const std::string_view name = text.substr(0, text.find('='));
     const bool replaced = std::any_of(
-        options.environment.begin(), options.environment.end(),
-        [&](const std::string& set) { return set.starts_with(name) && set.size() > name.size() &&
-                                             set[name.size()] == '='; });
+        options.environment.begin(), options.environment.end(), [&](const std::string& set) {
+          return set.starts_with(name) && set.size() > name.size() && set[name.size()] == '=';
+        });
     if (!replaced) environment.emplace_back(text);
   }
   environment.insert(environment.end(), options.environment.begin(), options.environment.end());

@@ -33,7 +33,8 @@ void emit(const ordered_json& event) {
   std::string_view rest = line;
   while (!rest.empty()) {
     // A raw system call: the counting interposer must not see the host's own events.
-    const auto written = static_cast<ssize_t>(::syscall(SYS_write, kEventFd, rest.data(), rest.size()));
+    const auto written =
+        static_cast<ssize_t>(::syscall(SYS_write, kEventFd, rest.data(), rest.size()));
     if (written < 0) {
       if (errno == EINTR) continue;
       return;  // the host is gone; nothing useful left to do with events
