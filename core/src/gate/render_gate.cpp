@@ -166,17 +166,19 @@ std::string json_text(const GateOutcome& outcome) {
                                                                 : ordered_json(nullptr)},
          {"tolerance_percent", check.tolerance_percent}});
   }
-  ordered_json root = {{"base", outcome.base_name},
-                       {"current", outcome.current_name},
-                       {"threshold_percent", outcome.threshold_percent},
-                       {"passed", outcome.passed()},
-                       {"failures", outcome.failures},
-                       {"verdict", verdict_line(outcome)},
-                       {"warnings", outcome.warnings},
-                       {"checks", checks}};
+  const ordered_json root = {{"base", outcome.base_name},
+                             {"current", outcome.current_name},
+                             {"threshold_percent", outcome.threshold_percent},
+                             {"passed", outcome.passed()},
+                             {"failures", outcome.failures},
+                             {"verdict", verdict_line(outcome)},
+                             {"warnings", outcome.warnings},
+                             {"checks", checks}};
+  if (counter_checks.empty()) return root.dump(2) + "\n";
   // Only when counter tolerances were checked, so counter-free output keeps its form.
-  if (!counter_checks.empty()) root["counter_checks"] = counter_checks;
-  return root.dump(2) + "\n";
+  ordered_json with_counters = root;
+  with_counters["counter_checks"] = counter_checks;
+  return with_counters.dump(2) + "\n";
 }
 
 }  // namespace
