@@ -69,6 +69,15 @@ TEST_CASE("count: the interposer is found next to the host of a build tree", "[c
   CHECK(std::filesystem::equivalent(*found, STORH_TEST_INTERPOSER));
 }
 
+TEST_CASE("count: the interposer is found through a symlink to the host", "[count]") {
+  // Regression: the CLI's host is /proc/self/exe, whose directory holds no interposer.
+  ScratchDir dir;
+  std::filesystem::create_symlink(STORH_TEST_HOST, dir / "storh-host");
+  const auto found = count::find_interposer(dir / "storh-host");
+  REQUIRE(found.has_value());
+  CHECK(std::filesystem::equivalent(*found, STORH_TEST_INTERPOSER));
+}
+
 TEST_CASE("count: the interposer is found in the install layout", "[count]") {
   ScratchDir dir;
   // Installed as <prefix>/bin/storh-host with the library under <prefix>/<libdir>/storh.

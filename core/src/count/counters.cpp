@@ -128,7 +128,11 @@ Deltas difference(const Snapshot& before, const Snapshot& after) {
 
 std::optional<std::filesystem::path> find_interposer(const std::filesystem::path& host_executable) {
   constexpr std::string_view kLibrary = "libstorh_count.so";
-  const std::filesystem::path dir = host_executable.parent_path();
+  // The CLI's host is /proc/self/exe: resolve it to where the binary really is.
+  std::error_code resolved;
+  std::filesystem::path host = std::filesystem::canonical(host_executable, resolved);
+  if (resolved) host = host_executable;
+  const std::filesystem::path dir = host.parent_path();
   const std::filesystem::path candidates[] = {
       dir / kLibrary,
       dir.parent_path() / STORH_INSTALL_LIBDIR / "storh" / kLibrary,

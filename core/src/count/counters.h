@@ -87,7 +87,8 @@ bool interposer_loaded() noexcept;
 // when both were interposed, the rusage counters always.
 Deltas difference(const Snapshot& before, const Snapshot& after);
 
-// The interposer library for this host: next to the executable (a build tree), then
+// The interposer library for this host (symlinks such as /proc/self/exe resolved):
+// next to the executable (a build tree), then
 // <prefix>/<libdir>/storh/ relative to it, then the configured install directory.
 // nullopt when none exists.
 std::optional<std::filesystem::path> find_interposer(const std::filesystem::path& host_executable);
