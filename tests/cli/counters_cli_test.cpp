@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "count/callgrind.h"
@@ -88,6 +89,33 @@ operations = ["put"]
   CHECK(gate.code == 1);
   CHECK(contains(gate.out, "syscalls_fixture.put fsync/item      base 1 current 2 +100.00% FAIL"));
   CHECK(cli({"gate", base, base, "--threshold=100000", "--counter=fsync=0"}).code == 0);
+}
+
+TEST_CASE("counters: ci gates on the suite's [gate] counters", "[counters]") {
+  ScratchDir dir;
+  storh::test::write_text(dir / "ci.toml", fmt::format(R"(datasets = [20]
+counters = ["syscalls"]
+output = "{0}/o.json"
+work_dir = "{0}"
+[engines.syscalls_fixture]
+operations = ["put"]
+[gate]
+baseline = "{0}/baseline.json"
+threshold = 100000
+counters = {{ fsync = 0 }}
+)",
+                                                       dir.path().string()));
+  const std::string suite = (dir / "ci.toml").string();
+  const auto update = cli({"ci", suite, kFixturePath, "--update-baseline"});
+  INFO(update.out << update.err);
+  REQUIRE(update.code == 0);
+  const auto same = cli({"ci", suite, kFixturePath});
+  INFO(same.out << same.err);
+  CHECK(same.code == 0);
+  const auto more = cli({"ci", suite, kFixturePath, "--set", "syscalls_fixture.fsyncs=3"});
+  INFO(more.out << more.err);
+  CHECK(more.code == 1);
+  CHECK(contains(more.out + more.err, "syscalls_fixture.put fsync/item      base 2 current 3"));
 }
 
 TEST_CASE("counters: a failing counting run is a counters failure of its cell", "[counters]") {
