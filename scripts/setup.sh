@@ -13,6 +13,7 @@ packages=(
   libsqlite3-dev                   # SQLite 3.40: the mirror engine
   nlohmann-json3-dev               # nlohmann-json 3.11: result files in and out
   clang-format                     # formatting check (.clang-format)
+  valgrind                         # callgrind: the "instructions" counters (docs/counters.md)
 )
 
 missing=()

@@ -18,9 +18,9 @@ TEST_CASE("suite: unknown top-level key lists the valid keys and the closest one
   CHECK_FALSE(suite.has_value());
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].str() ==
-        "suites/x.toml:3:1: unknown key \"repeats\" (valid: datasets, memory_limit, name, order, "
-        "output, plugin_path, range_output, repeat, timeout, warmup, work_dir, engines, gate, "
-        "load); did you mean \"repeat\"?");
+        "suites/x.toml:3:1: unknown key \"repeats\" (valid: counters, datasets, memory_limit, "
+        "name, order, output, plugin_path, range_output, repeat, timeout, warmup, work_dir, "
+        "engines, gate, load); did you mean \"repeat\"?");
 }
 
 TEST_CASE("suite: unknown key without a close match gets no suggestion", "[suite]") {
@@ -131,7 +131,7 @@ TEST_CASE("suite: bad parameter values", "[suite]") {
 
 TEST_CASE("suite: bad gate tables", "[suite]") {
   suite_should_fail("[engines.doc]\n[gate]\nmetric = [\"doc.put\"]\n", "3:1",
-                    "unknown key \"metric\" in [gate] (valid: alpha, baseline, confirm, "
+                    "unknown key \"metric\" in [gate] (valid: alpha, baseline, confirm, counters, "
                     "lenient_missing, metrics, min_effect, significant, threshold, thresholds); "
                     "did you mean \"metrics\"?");
   suite_should_fail("[engines.doc]\n[gate]\nconfirm = 500\n", "3:11",

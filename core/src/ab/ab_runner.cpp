@@ -4,6 +4,7 @@
 
 #include "env/environment.h"
 #include "run/aggregate.h"
+#include "run/counting_pass.h"
 #include "run/progress_line.h"
 #include "run/worker_run.h"
 
@@ -163,6 +164,7 @@ Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan
         ec ? fmt::format("removal after the suite failed: {}", ec.message())
            : "each run had a fresh directory; all were removed after the last run";
     side->result.metrics = run::aggregate_metrics(*side->plan, side->runs);
+    if (!interrupted) run::run_counting_pass(suite, *side->plan, options.runner, side->result);
   }
   for (std::size_t c = 0; c < cells; ++c) {
     const plan::Cell& cell = head_plan.cells[c];

@@ -138,6 +138,15 @@ ordered_json json_of(const AbResult& result, const AbOutcome& outcome, double al
                       {"threshold_from", c.threshold_from},
                       {"notes", c.notes}});
   }
+  ordered_json counter_checks = ordered_json::array();
+  for (const gate::CounterCheck& c : outcome.counter_checks) {
+    counter_checks.push_back({{"key", c.key},
+                              {"counter", c.counter},
+                              {"base", c.base},
+                              {"head", c.current},
+                              {"tolerance_percent", c.tolerance_percent},
+                              {"failed", c.failed}});
+  }
   return {{"order", order_name(result.order)}, {"pairs", result.pairs},        {"alpha", alpha},
           {"passed", outcome.passed()},        {"failures", outcome.failures}, {"checks", checks},
           {"warnings", outcome.warnings}};
@@ -151,6 +160,12 @@ AbReport render(const AbResult& result, const AbOutcome& outcome, compare::Outpu
   for (const AbCheck& check : outcome.checks) rows.push_back(row_of(result, check));
   AbReport report;
   std::string notes;
+  std::string counters;
+  for (const gate::CounterCheck& c : outcome.counter_checks) {
+    counters +=
+        fmt::format("{} {}/item: base {:.6g} head {:.6g} (tolerance {:+.2f}%){}\n", c.key,
+                    c.counter, c.base, c.current, c.tolerance_percent, c.failed ? " FAIL" : "");
+  }
   for (const AbCheck& check : outcome.checks) {
     for (const std::string& note : check.notes) notes += fmt::format("{}: {}\n", check.key, note);
   }
@@ -160,6 +175,7 @@ AbReport render(const AbResult& result, const AbOutcome& outcome, compare::Outpu
       break;
     case compare::OutputFormat::markdown: {
       report.out = "### " + header_line(result, alpha) + "\n\n" + markdown_table(rows);
+      if (!counters.empty()) report.out += "\nCounters per item:\n\n```\n" + counters + "```\n";
       report.out +=
           "\nchange: Hodges-Lehmann estimate of head/base over the pairs; interval: "
           "its confidence interval; detectable: the slowdown these pairs find with "
@@ -169,7 +185,7 @@ AbReport render(const AbResult& result, const AbOutcome& outcome, compare::Outpu
       break;
     }
     default:
-      report.out = header_line(result, alpha) + "\n" + text_table(rows) + notes;
+      report.out = header_line(result, alpha) + "\n" + text_table(rows) + notes + counters;
       break;
   }
   for (const std::string& w : outcome.warnings) report.err += "warning: " + w + "\n";

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "compare/comparable.h"
 #include "suite/suite_internal.h"
 
 namespace storh::ab {
@@ -157,6 +158,25 @@ Expected<AbOutcome> judge(const AbResult& result, const AbGateOptions& options) 
       outcome.warnings.push_back(fmt::format("{}: {}: not gated", key, check.summary.test.note));
     }
     outcome.checks.push_back(std::move(check));
+  }
+  if (!options.counter_tolerances.empty()) {
+    // Only the counters: wall time is judged from the pairs above.
+    gate::GateOptions counters;
+    counters.threshold_percent = 1e12;
+    counters.metrics = keys;
+    counters.lenient_missing = true;
+    counters.counter_tolerances = options.counter_tolerances;
+    Expected<gate::GateOutcome> counted =
+        gate::run_gate(compare::comparable_from_result(result.base, "base"),
+                       compare::comparable_from_result(result.head, "head"), counters);
+    if (!counted) return Error{counted.error()};
+    for (const gate::CounterCheck& check : counted->counter_checks) {
+      if (check.failed) ++outcome.failures;
+      outcome.counter_checks.push_back(check);
+    }
+    for (const std::string& warning : counted->warnings) {
+      if (warning.find("counter") != std::string::npos) outcome.warnings.push_back(warning);
+    }
   }
   for (const auto* side : {&result.base, &result.head}) {
     const char* name = side == &result.base ? "base" : "head";

@@ -57,6 +57,9 @@ struct AbGateOptions {
   bool lenient_too_few = false;                           // too few pairs: a warning, not a failure
   // Log-ratio noise per metric key from a calibration file (ab/calibration.h).
   std::map<std::string, double> calibrated_noise;
+  // Counters per item (docs/counters.md), base side against head side, when the
+  // suite ran a counting pass: deterministic, so compared as gate compares them.
+  std::vector<gate::CounterTolerance> counter_tolerances;
 };
 
 enum class AbState { no_change, regression, improvement, too_few_pairs, missing };
@@ -74,7 +77,8 @@ struct AbCheck {
 };
 
 struct AbOutcome {
-  std::vector<AbCheck> checks;  // in checked order
+  std::vector<AbCheck> checks;                     // in checked order
+  std::vector<gate::CounterCheck> counter_checks;  // failures count
   std::size_t failures = 0;
   std::vector<std::string> warnings;  // failed runs, unequal builds, too few pairs...
   bool passed() const { return failures == 0; }

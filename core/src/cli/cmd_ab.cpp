@@ -79,7 +79,7 @@ struct AbFlags {
   std::optional<std::string> base_dir, head_dir;
   std::vector<std::string> base_sets, head_sets;
   std::optional<std::string> pairs, order, seed, alpha, calibration, format, output, inject;
-  std::vector<std::string> thresholds, metrics;
+  std::vector<std::string> thresholds, metrics, counters;
   bool lenient = false;
 };
 
@@ -99,6 +99,7 @@ AbFlags take_ab_flags(std::vector<std::string>& args) {
   f.inject = take_last(args, "inject-slowdown");
   f.thresholds = take_valued(args, "threshold");
   f.metrics = take_valued(args, "metric");
+  f.counters = take_valued(args, "counter");
   f.lenient = take_switch(args, "lenient");
   return f;
 }
@@ -212,6 +213,18 @@ Expected<Resolved> resolve(const AbFlags& flags, const Prepared& head, const AbC
     r.gate.alpha = *alpha;
   }
   r.gate.lenient_too_few = flags.lenient;
+  for (const auto& [counter, percent] : head.suite.gate.counter_tolerances) {
+    r.gate.counter_tolerances.push_back({counter.value, percent});
+  }
+  for (const std::string& value : flags.counters) {
+    const std::size_t equals = value.rfind('=');
+    if (equals == std::string::npos) {
+      return Error{fmt::format("--counter: expected NAME=PCT (e.g. fsync=0), got \"{}\"", value)};
+    }
+    Expected<double> percent = number_flag("counter", value.substr(equals + 1));
+    if (!percent) return Error{percent.error()};
+    r.gate.counter_tolerances.push_back({value.substr(0, equals), *percent});
+  }
   std::optional<std::string> calibration = flags.calibration;
   if (!calibration && suite_ab.calibration && !s.calibrating) {
     calibration = suite_ab.calibration->value;

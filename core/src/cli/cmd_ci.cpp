@@ -31,6 +31,9 @@ Expected<gate::GateOptions> gate_options(const Prepared& prepared) {
   if (setting.alpha) options.alpha = *setting.alpha;
   options.min_effect_seconds = setting.min_effect_seconds;
   options.lenient_missing = setting.lenient_missing;
+  for (const auto& [counter, percent] : setting.counter_tolerances) {
+    options.counter_tolerances.push_back({counter.value, percent});
+  }
   return apply_gate_flags(prepared.args, std::move(options));
 }
 
@@ -87,7 +90,8 @@ int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
   }
   InterruptGuard guard;
   PrepareOptions prepare_options;
-  prepare_options.extra_valued = {"confirm", "threshold", "metric", "alpha", "min-effect"};
+  prepare_options.extra_valued = {"confirm", "threshold",  "metric",
+                                  "alpha",   "min-effect", "counter"};
   prepare_options.extra_switches = {"update-baseline", "significant", "lenient-missing"};
   prepare_options.default_suite = kDefaultCiSuite;
   std::optional<Prepared> prepared = prepare(args, io, prepare_options);

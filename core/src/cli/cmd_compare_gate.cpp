@@ -86,6 +86,16 @@ Expected<gate::GateOptions> apply_gate_flags(const ParsedArgs& args, gate::GateO
     if (!parsed) return Error{parsed.error()};
     options.min_effect_seconds = *parsed;
   }
+  // --counter=fsync=0: a counter's allowed growth per item, percent (docs/counters.md).
+  for (const std::string& value : args.all("counter")) {
+    const std::size_t equals = value.rfind('=');
+    if (equals == std::string::npos || equals == 0) {
+      return Error{fmt::format("--counter: expected NAME=PCT such as fsync=0, got \"{}\"", value)};
+    }
+    Expected<double> percent = parse_number("counter", value.substr(equals + 1));
+    if (!percent) return Error{percent.error()};
+    options.counter_tolerances.push_back({value.substr(0, equals), *percent});
+  }
   if (std::string problem = gate::validate(options); !problem.empty()) return Error{problem};
   return options;
 }
@@ -148,7 +158,7 @@ int gate_command(const std::vector<std::string>& raw_args, const CommandIo& io) 
     return kExitBadInput;
   }
   Expected<ParsedArgs> args =
-      parse_args(raw_args, {"threshold", "metric", "format", "alpha", "min-effect"},
+      parse_args(raw_args, {"threshold", "metric", "format", "alpha", "min-effect", "counter"},
                  {"significant", "lenient-missing"});
   if (!args || args->positional.size() != 2) {
     io.err << "storh-host gate: "

@@ -22,6 +22,7 @@ baseline named in the suite's [gate] table, with the table's settings:
   min_effect      = "2us"           # ignore smaller absolute differences
   lenient_missing = false           # a missing metric warns instead of failing
   confirm         = 2               # re-run failing cells twice before failing
+  counters        = { fsync = 0, instructions = 2 }   # per-item growth allowed, %
 
   --base=DIR           A/B mode: run the suite's cells for the plugins in DIR (a base
                        build) and this build in pairs, and gate on the paired
@@ -32,7 +33,7 @@ baseline named in the suite's [gate] table, with the table's settings:
                        samples, and fail only if the metrics still regress
   --update-baseline    run, then write the result as the new baseline (no gate)
   --threshold=PCT, --threshold=KEY=PCT, --metric=ENGINE.OP, --significant,
-  --alpha=A, --min-effect=SECONDS, --lenient-missing
+  --alpha=A, --min-effect=SECONDS, --lenient-missing, --counter=NAME=PCT
                        as for `gate`, on top of the table's settings
 
 Exit codes: 0 pass, 1 regression, 2 bad input (suite, baseline file), 3 the run
@@ -78,6 +79,8 @@ Options (each overrides the suite):
                             crashed, failed an operation or exceeded the memory
                             limit (default: its remaining runs are recorded as
                             "skipped" failures)
+  --counters=LIST|none      counting pass after the repeats: syscalls,instructions
+                            (docs/counters.md)
   --format=text|md          report format on stdout (default text)
 
 Exit codes: 0 all cells passed, 1 a cell failed (the result file is still written),
@@ -166,6 +169,9 @@ Options:
   --min-effect=SECONDS      do not fail when the medians differ by less than
                             this many seconds (e.g. 0.0005)
   --lenient-missing         a missing metric is a warning, not a failure
+  --counter=NAME=PCT        a counter per item may grow by at most PCT percent
+                            (fsync=0: must not grow; instructions=2), repeatable;
+                            a counter on one side only is a warning
   --format=text|md|json     text (default, storh's layout), Markdown, JSON
 
 Warnings (stderr) name what differs between the two files (fingerprint, suite,

@@ -6,6 +6,7 @@
 
 #include "cli/args.h"
 #include "plugin/discovery.h"
+#include "run/counting_pass.h"
 #include "suite/parse.h"
 
 namespace storh::cli {
@@ -13,9 +14,9 @@ namespace {
 
 // The flags `run` and `validate` accept, all of them taking a value.
 std::vector<std::string> valued_flags() {
-  return {"dataset", "engine",       "repeat",   "warmup", "output",   "memory-limit",
-          "timeout", "plugin-path",  "work-dir", "set",    "format",   "range-output",
-          "clients", "transactions", "duration", "rate",   "operation"};
+  return {"dataset", "engine",       "repeat",   "warmup", "output",    "memory-limit",
+          "timeout", "plugin-path",  "work-dir", "set",    "format",    "range-output",
+          "clients", "transactions", "duration", "rate",   "operation", "counters"};
 }
 
 suite::Overrides overrides_from(const ParsedArgs& args) {
@@ -43,6 +44,7 @@ suite::Overrides overrides_from(const ParsedArgs& args) {
   o.duration = args.last("duration");
   o.rate = args.last("rate");
   o.operations = args.all("operation");
+  o.counters = args.last("counters");
   return o;
 }
 
@@ -146,7 +148,8 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
     prepared.descriptions.emplace(setting.name, std::move(*description));
   }
   if (errors.empty()) suite::filter_operations(suite, overrides.operations, infos, errors);
-  if (!errors.empty() || !suite::check_suite(suite, known, infos, errors, missing_dirs_note)) {
+  if (!errors.empty() || !suite::check_suite(suite, known, infos, errors, missing_dirs_note) ||
+      !run::check_counting(suite, io.environment.host_executable, errors)) {
     print_errors(errors, io.err);
     return std::nullopt;
   }

@@ -49,6 +49,9 @@ struct ComparableMetric {
   double min = 0;
   double max = 0;
   std::size_t runs = 0;  // how many values the median is of; 0 when unknown
+  // Deterministic counters per item (docs/counters.md), sorted by name; empty when
+  // the file has none (PHP files never do).
+  std::vector<std::pair<std::string, double>> counters;
 };
 
 // A fact about how a file was produced, compared between files to warn when they

@@ -8,6 +8,7 @@
 
 #include "compare/differences.h"
 #include "util/natural_order.h"
+#include "count/counters.h"
 
 namespace storh::gate {
 namespace {
@@ -95,6 +96,40 @@ GateCheck check_metric(const std::string& key, const ComparableFile& base,
   return check;
 }
 
+std::optional<double> counter_value(const ComparableMetric& metric, const std::string& name) {
+  for (const auto& [counter, value] : metric.counters) {
+    if (counter == name) return value;
+  }
+  return std::nullopt;
+}
+
+// Every tolerance on one metric; a counter on one side only goes to `one_sided`.
+void check_counters(const ComparableMetric& b, const ComparableMetric& c,
+                    const GateOptions& options, GateOutcome& outcome,
+                    std::vector<std::string>& one_sided) {
+  // Absorbs the last bits of a per-item division; far below one call in a billion items.
+  constexpr double kRelativeEpsilon = 1e-9;
+  for (const CounterTolerance& tolerance : options.counter_tolerances) {
+    const std::optional<double> base = counter_value(b, tolerance.counter);
+    const std::optional<double> current = counter_value(c, tolerance.counter);
+    if (!base || !current) {
+      if (base || current) {
+        one_sided.push_back(fmt::format("{} {} (missing in {})", b.key, tolerance.counter,
+                                        base ? "current" : "baseline"));
+      }
+      continue;
+    }
+    CounterCheck check{b.key, tolerance.counter, *base, *current, tolerance.percent, 0, false};
+    check.growth_percent = *base != 0      ? (*current - *base) / *base * 100.0
+                           : *current == 0 ? 0.0
+                                           : std::numeric_limits<double>::infinity();
+    const double limit = *base * (1 + tolerance.percent / 100.0);
+    check.failed = *current - limit > kRelativeEpsilon * std::max(std::fabs(limit), *current);
+    outcome.failures += check.failed ? 1 : 0;
+    outcome.counter_checks.push_back(std::move(check));
+  }
+}
+
 }  // namespace
 
 std::string validate(const GateOptions& options) {
@@ -112,6 +147,16 @@ std::string validate(const GateOptions& options) {
   if (!(options.alpha > 0 && options.alpha < 1)) {
     return fmt::format("--alpha: {} is not a significance level in (0, 1), e.g. 0.05",
                        options.alpha);
+  }
+  for (const CounterTolerance& t : options.counter_tolerances) {
+    if (count::find_counter(t.counter) == nullptr) {
+      return fmt::format("--counter: unknown counter \"{}\" (valid: {})", t.counter,
+                         count::counter_choices());
+    }
+    if (!valid_percent(t.percent)) {
+      return fmt::format("--counter: {} for {} is not a percentage >= 0 (0: must not grow)",
+                         t.percent, t.counter);
+    }
   }
   if (!valid_percent(options.min_effect_seconds)) {
     return fmt::format("--min-effect: {} is not a duration >= 0 in seconds (e.g. 0.001)",
@@ -152,6 +197,7 @@ Expected<GateOutcome> run_gate(const ComparableFile& base, const ComparableFile&
 
   std::vector<std::string> fallbacks;  // "doc.put (too few samples ...)"
   std::vector<std::string> lenient;    // "log.x (missing in current)"
+  std::vector<std::string> one_sided;  // "doc.put fsync (missing in baseline)"
   for (const std::string& key : keys) {
     GateCheck check = check_metric(key, base, current, options, fallbacks);
     const bool missing = check.state == CheckState::missing_in_baseline ||
@@ -162,12 +208,20 @@ Expected<GateOutcome> run_gate(const ComparableFile& base, const ComparableFile&
     }
     outcome.failures += check.failed ? 1 : 0;
     outcome.checks.push_back(std::move(check));
+    const ComparableMetric* b = base.find(key);
+    const ComparableMetric* c = current.find(key);
+    if (b != nullptr && c != nullptr) check_counters(*b, *c, options, outcome, one_sided);
   }
 
   if (!lenient.empty()) {
     outcome.warnings.push_back(
         fmt::format("--lenient-missing: not failing on {} missing metric{}: {}", lenient.size(),
                     lenient.size() == 1 ? "" : "s", fmt::join(lenient, ", ")));
+  }
+  if (!one_sided.empty()) {
+    outcome.warnings.push_back(
+        fmt::format("counters: {} counter{} on one side only, not checked: {}", one_sided.size(),
+                    one_sided.size() == 1 ? " is" : "s are", fmt::join(one_sided, ", ")));
   }
   if (!fallbacks.empty()) {
     outcome.warnings.push_back(fmt::format(

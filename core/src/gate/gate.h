@@ -22,7 +22,11 @@
 //     says so;
 //   - min_effect_seconds: an over-threshold metric whose medians differ by less
 //     than this (absolute) does not fail: 20% of 5 us is not worth a red build;
-//   - lenient_missing: a missing metric is reported and warned about, not failed.
+//   - lenient_missing: a missing metric is reported and warned about, not failed;
+//   - counter tolerances (docs/counters.md): a checked metric whose counter per item
+//     grows beyond its tolerance fails, whatever its time did: current >
+//     base * (1 + percent/100), beyond a relative 1e-9 for floating-point noise. A
+//     counter present on one side only is a warning, never a failure.
 //
 // `ci` and the suite's [gate] table build a GateOptions and call run_gate; the CLI's
 // `gate` command is a thin wrapper. Pure: no I/O, deterministic.
@@ -50,6 +54,12 @@ struct MetricThreshold {
   double percent = kDefaultThresholdPercent;  // >= 0
 };
 
+// "fsync" = 0: fsyncs per item must not grow; "instructions" = 2: up to +2%.
+struct CounterTolerance {
+  std::string counter;  // a count::CounterInfo name
+  double percent = 0;   // >= 0
+};
+
 struct GateOptions {
   double threshold_percent = kDefaultThresholdPercent;  // >= 0; for every metric
   std::vector<MetricThreshold> metric_thresholds;       // overrides per metric
@@ -59,6 +69,7 @@ struct GateOptions {
   double alpha = compare::kDefaultAlpha;  // in (0, 1)
   double min_effect_seconds = 0;          // >= 0; 0 disables
   bool lenient_missing = false;
+  std::vector<CounterTolerance> counter_tolerances;  // checked on every checked metric
 };
 // Metric names in `metrics` and `metric_thresholds` go through
 // compare::map_storh_php_key, so storh-era names (recovery.recover) keep working.
@@ -89,11 +100,25 @@ struct GateCheck {
   std::vector<std::string> notes;
 };
 
+// One counter of one checked metric against its tolerance.
+struct CounterCheck {
+  std::string key;      // the metric
+  std::string counter;  // "fsync"
+  double base = 0;      // per item
+  double current = 0;
+  double tolerance_percent = 0;
+  double growth_percent = 0;  // (current - base) / base; infinite from a base of 0
+  bool failed = false;
+};
+
 struct GateOutcome {
   std::string base_name;
   std::string current_name;
   double threshold_percent = kDefaultThresholdPercent;
   std::vector<GateCheck> checks;  // in checked order
+  // For every checked metric present on both sides, each tolerance's counter when
+  // both files have it; in checked order, then tolerance order. Failures count.
+  std::vector<CounterCheck> counter_checks;
   std::size_t failures = 0;
   // File differences (compare::difference_warnings) and what an option changed:
   // lenient missing metrics, significance fallbacks.

@@ -1,5 +1,7 @@
 #include "gate/render_gate.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -58,6 +60,27 @@ std::string text_line(const GateCheck& check) {
   return line + "\n";
 }
 
+// "doc.put fsync/item": a counter check's name in every format.
+std::string counter_label(const CounterCheck& check) {
+  return fmt::format("{} {}/item", check.key, check.counter);
+}
+
+std::string counter_value(double value) {
+  return fmt::format("{:.10g}", value);
+}
+
+std::string growth_text(const CounterCheck& check) {
+  return std::isfinite(check.growth_percent) ? fmt::format("{:+.2f}%", check.growth_percent)
+                                             : std::string("+inf%");
+}
+
+std::string counter_line(const CounterCheck& check) {
+  return fmt::format("{:<{}} base {} current {} {}{} [counter tolerance {:+.2f}%]\n",
+                     counter_label(check), kKeyWidth, counter_value(check.base),
+                     counter_value(check.current), growth_text(check), check.failed ? " FAIL" : "",
+                     check.tolerance_percent);
+}
+
 std::string warnings_text(const GateOutcome& outcome) {
   std::string err;
   for (const std::string& warning : outcome.warnings) err += "warning: " + warning + "\n";
@@ -87,6 +110,12 @@ std::string markdown(const GateOutcome& outcome) {
                     : missing    ? "missing"
                                  : "ok",
                     fmt::format("{}", fmt::join(notes, "; "))});
+  }
+  for (const CounterCheck& check : outcome.counter_checks) {
+    rows.push_back({fmt::format("`{}` {}/item", check.key, check.counter),
+                    counter_value(check.base), counter_value(check.current), growth_text(check),
+                    compare::format_percent(check.tolerance_percent),
+                    check.failed ? "**FAIL**" : "ok", "counter"});
   }
   out += report::markdown_table({{"metric", Align::left},
                                  {"base", Align::right},
@@ -125,6 +154,18 @@ std::string json_text(const GateOutcome& outcome) {
           tested ? ordered_json(check.significance->test->p_value) : ordered_json(nullptr)},
          {"notes", check.notes}});
   }
+  ordered_json counter_checks = ordered_json::array();
+  for (const CounterCheck& check : outcome.counter_checks) {
+    counter_checks.push_back(
+        {{"key", check.key},
+         {"counter", check.counter},
+         {"failed", check.failed},
+         {"base", check.base},
+         {"current", check.current},
+         {"growth_percent", std::isfinite(check.growth_percent) ? ordered_json(check.growth_percent)
+                                                                : ordered_json(nullptr)},
+         {"tolerance_percent", check.tolerance_percent}});
+  }
   const ordered_json root = {{"base", outcome.base_name},
                              {"current", outcome.current_name},
                              {"threshold_percent", outcome.threshold_percent},
@@ -133,7 +174,11 @@ std::string json_text(const GateOutcome& outcome) {
                              {"verdict", verdict_line(outcome)},
                              {"warnings", outcome.warnings},
                              {"checks", checks}};
-  return root.dump(2) + "\n";
+  if (counter_checks.empty()) return root.dump(2) + "\n";
+  // Only when counter tolerances were checked, so counter-free output keeps its form.
+  ordered_json with_counters = root;
+  with_counters["counter_checks"] = counter_checks;
+  return with_counters.dump(2) + "\n";
 }
 
 }  // namespace
@@ -147,6 +192,7 @@ GateReport render_gate(const GateOutcome& outcome, compare::OutputFormat format)
     report.out = json_text(outcome);
   } else {
     for (const GateCheck& check : outcome.checks) report.out += text_line(check);
+    for (const CounterCheck& check : outcome.counter_checks) report.out += counter_line(check);
     if (outcome.passed()) report.out += verdict_line(outcome) + "\n";
   }
   if (!outcome.passed()) report.err += verdict_line(outcome) + "\n";

@@ -19,14 +19,18 @@ struct GateReport {
 //     "%-36s base %.6fs current %.6fs %+0.2f%%" plus " FAIL" when it fails, or
 //     "%-36s missing in baseline" / "%-36s missing in current";
 //     any notes follow in brackets: " [threshold +20.00%; p=0.008 significant]";
+//     then one line per counter check:
+//     "%-36s base %g current %g %+0.2f%%" (key "doc.put fsync/item") plus " FAIL",
+//     and " [counter tolerance +0.00%]";
 //     then, when passed, "Benchmark regression gate passed at threshold +10.00%.";
 //   stderr: "warning: ..." lines, then, when failed,
 //     "Benchmark regression gate failed at threshold +10.00%.".
 // A value that is not a time (higher_is_better) prints without the "s".
 //
 // Markdown (stdout): heading, files and threshold, warnings as quotes, a table
-// (metric | base | current | delta | threshold | result | note) and the verdict in
-// bold. JSON (stdout): the whole outcome. For both, stderr gets the warnings and,
+// (metric | base | current | delta | threshold | result | note), counter checks as
+// rows of their own ("`doc.put` fsync/item"), and the verdict in bold.
+// JSON (stdout): the whole outcome. For both, stderr gets the warnings and,
 // when failed, the verdict line, so a CI log shows why the step failed.
 // CSV is not a gate format; it renders as text.
 GateReport render_gate(const GateOutcome& outcome, compare::OutputFormat format);

@@ -93,6 +93,11 @@ ordered_json metric_json(const Metric& m) {
                     {"p99_9", optional_json(l.p999)}};
   }
   if (m.load) j["load"] = load_json(*m.load);
+  if (!m.counters.empty()) {
+    ordered_json counters = ordered_json::object();
+    for (const auto& [name, per_item] : m.counters) counters[name] = per_item;
+    j["counters"] = counters;
+  }
   j["warnings"] = m.warnings;
   return j;
 }
@@ -106,7 +111,7 @@ ordered_json build_json(const PluginBuild& b) {
           {"file_hash", b.file_hash.empty() ? ordered_json(nullptr) : ordered_json(b.file_hash)}};
 }
 
-ordered_json experiment_json(const Experiment& e) {
+ordered_json experiment_fields(const Experiment& e) {
   ordered_json engines = ordered_json::array();
   for (const EngineRecord& r : e.engines) {
     ordered_json engine = {{"name", r.name},
@@ -139,6 +144,13 @@ ordered_json experiment_json(const Experiment& e) {
           {"engines", engines},
           {"params", params},
           {"work_dir", {{"path", e.work_dir}, {"cleanup", e.work_dir_cleanup}}}};
+}
+
+ordered_json experiment_json(const Experiment& e) {
+  ordered_json j = experiment_fields(e);
+  // Only when a counting pass ran (docs/counters.md).
+  if (!e.counters.empty()) j["counters"] = e.counters;
+  return j;
 }
 
 ordered_json environment_json(const Environment& v) {

@@ -1,5 +1,7 @@
 // Reading result files: every accessor checks the type and reports the JSON path of
 // a bad value, so a corrupt or foreign file gives a message, never a crash.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "result/json.h"
@@ -180,6 +182,12 @@ Metric read_metric(const Node& n) {
     m.latency = latency;
   }
   if (n.has("load")) m.load = read_load(n.at("load"));
+  if (n.has("counters")) {
+    for (const auto& [name, value] : n.at("counters").members()) {
+      m.counters.emplace_back(name, value.number());
+    }
+    std::sort(m.counters.begin(), m.counters.end());
+  }
   if (n.has("warnings")) {
     for (const Node& w : n.at("warnings").items()) m.warnings.push_back(w.str());
   }
@@ -209,6 +217,9 @@ Experiment read_experiment(const Node& n) {
   e.timeout_seconds =
       optional_of<double>(n.at("timeout_seconds"), [](const Node& x) { return x.number(); });
   e.durability = n.at("durability").str();
+  if (n.has("counters")) {
+    for (const Node& c : n.at("counters").items()) e.counters.push_back(c.str());
+  }
   e.host_version = n.at("host_version").str();
   for (const Node& r : n.at("engines").items()) {
     EngineRecord record{r.at("name").str(), r.at("version").str(), r.at("plugin").str(), {}};

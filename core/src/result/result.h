@@ -95,6 +95,9 @@ struct Metric {
   double rate = 0;  // items per second at the median (items of the first sample)
   std::optional<Latency> latency;
   std::optional<LoadResult> load;  // load suites only (docs/load.md)
+  // Deterministic counters from the counting pass (docs/counters.md): counter name ->
+  // value per item (delta over the step / items), sorted by name; empty when not counted.
+  std::vector<std::pair<std::string, double>> counters;
   // Reasons not to trust the numbers: a wide spread, too few samples (stats.h).
   std::vector<std::string> warnings;
 };
@@ -154,6 +157,9 @@ struct Experiment {
   std::optional<std::uint64_t> memory_limit_bytes;
   std::optional<double> timeout_seconds;
   std::string durability = "durable";  // "durable": engines fsync what they report stored
+  // Instruments of the counting pass, in run order: "syscalls" (interposer and
+  // getrusage), "instructions" (callgrind); empty when there was none.
+  std::vector<std::string> counters;
   std::string host_version;
   std::vector<EngineRecord> engines;
   // Parameter values per engine as the matrix was expanded: engine -> name -> values.

@@ -15,6 +15,7 @@
 #include "run/progress_line.h"
 #include "run/worker_run.h"
 #include "run/fail_fast.h"
+#include "run/counting_pass.h"
 #include "util/expected.h"
 
 namespace storh::run {
@@ -115,6 +116,7 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
       ec ? fmt::format("removal after the suite failed: {}", ec.message())
          : "each run had a fresh directory; all were removed after the last run";
   result.metrics = aggregate_metrics(plan, all_runs);
+  run_counting_pass(suite, plan, options, result);
   return result;
 }
 

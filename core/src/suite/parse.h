@@ -66,6 +66,7 @@ struct Overrides {
   // --operation=NAME[,NAME]: "op" (every engine that declares it) or "engine.op".
   // Needs the engines' descriptions: filter_operations() applies it.
   std::vector<std::string> operations;
+  std::optional<std::string> counters;      // --counters=syscalls,instructions or none
 };
 
 // Applies overrides in place. --engine keeps only the named engines, adding one with

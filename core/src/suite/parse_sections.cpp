@@ -5,14 +5,15 @@
 
 #include <fmt/format.h>
 
+#include "count/counters.h"
 #include "suite/suite_internal.h"
 
 namespace storh::suite::detail {
 namespace {
 
 constexpr std::array<std::string_view, 3> kEngineKeys = {"operations", "params", "load"};
-constexpr std::array<std::string_view, 10> kGateKeys = {
-    "ab",      "alpha",      "baseline",    "confirm",   "lenient_missing",
+constexpr std::array<std::string_view, 11> kGateKeys = {
+    "ab",      "alpha",      "baseline",    "confirm",   "counters",  "lenient_missing",
     "metrics", "min_effect", "significant", "threshold", "thresholds"};
 constexpr std::array<std::string_view, 4> kGateAbKeys = {"alpha", "calibration", "pairs",
                                                          "threshold"};
@@ -182,6 +183,29 @@ std::optional<bool> read_bool(Reader& reader, const toml::node& value, const std
 }
 
 // The [gate] keys beyond storh's three: what the CI-loop issue adds.
+// counters = { fsync = 0, instructions = 2 }: known counter names, percents >= 0.
+void read_counter_tolerances(Reader& reader, const std::string& path, const toml::node& value,
+                             GateSetting& gate) {
+  const auto* table = value.as_table();
+  if (table == nullptr) {
+    reader.type_error(value, path, "a table of counter = percent, e.g. { fsync = 0 }");
+    return;
+  }
+  for (const auto& [name, percent_node] : Reader::in_file_order(*table)) {
+    const std::string counter_path = fmt::format("{}.{}", path, name->str());
+    if (count::find_counter(name->str()) == nullptr) {
+      reader.error(reader.pos(*name),
+                   fmt::format("{}: unknown counter {} (valid: {})", path, in_quotes(name->str()),
+                               count::counter_choices()));
+      continue;
+    }
+    if (auto percent = read_percent(reader, *percent_node, counter_path)) {
+      gate.counter_tolerances.emplace_back(
+          Located<std::string>{std::string(name->str()), reader.pos(*percent_node)}, *percent);
+    }
+  }
+}
+
 void read_gate_addition(Reader& reader, const std::string& key, const toml::node& value,
                         GateSetting& gate) {
   const std::string path = fmt::format("gate.{}", key);
@@ -203,6 +227,8 @@ void read_gate_addition(Reader& reader, const std::string& key, const toml::node
             Located<std::string>{std::string(metric->str()), reader.pos(*percent_node)}, *percent);
       }
     }
+  } else if (key == "counters") {
+    read_counter_tolerances(reader, path, value, gate);
   } else if (key == "significant") {
     if (auto flag = read_bool(reader, value, path)) gate.significant = *flag;
   } else if (key == "lenient_missing") {

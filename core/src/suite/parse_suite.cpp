@@ -18,9 +18,10 @@ using detail::in_quotes;
 using detail::Reader;
 
 // Scalars first, then the sections, as a suite file is usually laid out.
-constexpr std::array<std::string_view, 14> kTopKeys = {
-    "datasets", "memory_limit", "name",   "order",    "output",  "plugin_path", "range_output",
-    "repeat",   "timeout",      "warmup", "work_dir", "engines", "gate",        "load"};
+constexpr std::array<std::string_view, 15> kTopKeys = {
+    "counters", "datasets",    "memory_limit", "name",   "order",
+    "output",   "plugin_path", "range_output", "repeat", "timeout",
+    "warmup",   "work_dir",    "engines",      "gate",   "load"};
 
 std::optional<std::string> read_string(Reader& reader, const toml::node& node,
                                        std::string_view name) {
@@ -169,6 +170,8 @@ void read_top_level(Reader& reader, const toml::table& root, Suite& suite) {
       if (auto text = read_string(reader, *node, name)) suite.work_dir = std::move(*text);
     } else if (name == "range_output") {
       if (auto text = read_string(reader, *node, name)) suite.range_output = std::move(*text);
+    } else if (name == "counters") {
+      detail::read_counters(reader, *node, suite);
     } else if (name == "engines") {
       has_engines = true;
       detail::read_engines(reader, *node, suite);

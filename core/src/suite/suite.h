@@ -88,6 +88,8 @@ struct GateSetting {
   bool lenient_missing = false;   // a missing metric warns instead of failing
   std::uint32_t confirm = 0;      // re-run failing cells this many times (ci)
   AbGateSetting ab;
+  // counters = { fsync = 0, instructions = 2 }: growth allowed per counter, percent.
+  std::vector<std::pair<Located<std::string>, double>> counter_tolerances;
 };
 
 // How repeats are scheduled: every repeat of a cell before the next cell, or repeat
@@ -116,6 +118,9 @@ struct Suite {
   std::vector<EngineSetting> engines;  // in file order; at least one
   GateSetting gate;
   std::optional<LoadSetting> load;  // set: a load suite
+  // counters = ["syscalls", "instructions"]: instruments of the counting pass after
+  // the timed repeats (docs/counters.md), each at most once; empty: no counting pass.
+  std::vector<Located<std::string>> counters;
 };
 
 }  // namespace storh::suite

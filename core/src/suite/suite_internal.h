@@ -83,6 +83,10 @@ class Reader {
 // Sections of a suite file other than the top-level scalars (parse_sections.cpp).
 void read_engines(Reader& reader, const toml::node& node, Suite& suite);
 void read_gate(Reader& reader, const toml::node& node, Suite& suite);
+// counters = [...] (parse_counters.cpp)
+void read_counters(Reader& reader, const toml::node& node, Suite& suite);
+// --counters=syscalls,instructions|none; errors name the flag.
+void apply_counters(std::string_view text, Suite& suite, std::vector<SuiteError>& errors);
 // parse_load.cpp
 void read_load(Reader& reader, const toml::node& node, Suite& suite);
 void read_engine_load(Reader& reader, const toml::node& node, const std::string& engine_name,

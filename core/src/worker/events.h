@@ -6,6 +6,8 @@
 //   {"event":"sample","op":"put","seconds":0.41,"items":1000[,"latency":{...}]}
 //   {"event":"fail","op":"put","message":"..."}          the step returned an error
 //   {"event":"progress","message":"..."}
+//   {"event":"counters","op":"put","items":1000,"counters":{...}|"dump":N}
+//                                                        counting pass only (count/probe.h)
 //   {"event":"done","ok":true|false[,"message":"..."]}   run() returned
 //
 // A worker that crashes simply stops writing; the host knows the operation from the

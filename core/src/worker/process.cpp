@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <chrono>
@@ -52,8 +53,8 @@ std::uint64_t resident_bytes(pid_t pid) {
 }
 
 // In the child, between fork and exec: only async-signal-safe calls.
-[[noreturn]] void exec_child(char* const* argv, pid_t parent, int null_fd, int stdout_fd,
-                             int stderr_fd, int event_fd) {
+[[noreturn]] void exec_child(char* const* argv, char* const* envp, pid_t parent, int null_fd,
+                             int stdout_fd, int stderr_fd, int event_fd) {
   ::setpgid(0, 0);  // own group, so a timeout can stop anything the plugin spawned
   // Nobody else watches the timeout: die with the host. The check after prctl closes
   // the race with a host that died before it.
@@ -68,7 +69,7 @@ std::uint64_t resident_bytes(pid_t pid) {
   ::signal(SIGINT, SIG_DFL);
   ::signal(SIGTERM, SIG_DFL);
   ::signal(SIGPIPE, SIG_DFL);
-  ::execv(argv[0], argv);
+  ::execve(argv[0], argv, envp);
   const char message[] = "storh-host: cannot execute worker\n";
   [[maybe_unused]] auto ignored = ::write(STDERR_FILENO, message, sizeof(message) - 1);
   ::_exit(127);
@@ -158,6 +159,21 @@ ProcessOutcome run_process(const ProcessOptions& options) {
   std::vector<char*> argv;
   for (const std::string& arg : options.argv) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
+  // The host's environment with options.environment on top, built before the fork.
+  std::vector<std::string> environment;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    const std::string_view text = *entry;
+    const std::string_view name = text.substr(0, text.find('='));
+    const bool replaced = std::any_of(
+        options.environment.begin(), options.environment.end(), [&](const std::string& set) {
+          return set.starts_with(name) && set.size() > name.size() && set[name.size()] == '=';
+        });
+    if (!replaced) environment.emplace_back(text);
+  }
+  environment.insert(environment.end(), options.environment.begin(), options.environment.end());
+  std::vector<char*> envp;
+  for (std::string& entry : environment) envp.push_back(entry.data());
+  envp.push_back(nullptr);
 
   Pipe out_pipe, err_pipe, event_pipe;
   int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -183,7 +199,7 @@ ProcessOutcome run_process(const ProcessOptions& options) {
     return outcome;
   }
   if (pid == 0) {
-    exec_child(argv.data(), parent, null_fd, out_pipe.write_end, err_pipe.write_end,
+    exec_child(argv.data(), envp.data(), parent, null_fd, out_pipe.write_end, err_pipe.write_end,
                event_pipe.write_end);
   }
 

@@ -18,6 +18,9 @@ namespace storh::worker {
 struct ProcessOptions {
   // argv[0] is the executable path; no shell is involved.
   std::vector<std::string> argv;
+  // "NAME=value" entries set in the child on top of the host's environment
+  // (the counting pass's LD_PRELOAD).
+  std::vector<std::string> environment;
   // Wall-clock limit; on expiry the child's process group gets SIGTERM, then
   // SIGKILL kill_grace_seconds later.
   std::optional<double> timeout_seconds;

@@ -1,3 +1,4 @@
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -10,6 +11,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "count/callgrind.h"
+#include "count/probe.h"
 #include "plugin/describe.h"
 #include "plugin/loader.h"
 #include "stats/stats.h"
@@ -29,7 +32,9 @@ void emit(const ordered_json& event) {
   line.push_back('\n');
   std::string_view rest = line;
   while (!rest.empty()) {
-    const ssize_t written = ::write(kEventFd, rest.data(), rest.size());
+    // A raw system call: the counting interposer must not see the host's own events.
+    const auto written =
+        static_cast<ssize_t>(::syscall(SYS_write, kEventFd, rest.data(), rest.size()));
     if (written < 0) {
       if (errno == EINTR) continue;
       return;  // the host is gone; nothing useful left to do with events
@@ -64,9 +69,11 @@ class WorkerContext final : public RunContext {
   Status measure(std::string_view operation, std::uint64_t items,
                  FunctionRef<Status()> step) noexcept override {
     begin(operation);
+    count::Probe probe(counting_);
     const Clock::time_point start = Clock::now();
     Status status = step();
     const Clock::time_point end = pad(start, Clock::now());
+    probe.stop(operation, items, status.ok() && selected(operation), emit);
     return finish(operation, items, std::chrono::duration<double>(end - start).count(),
                   std::move(status), nullptr);
   }
@@ -74,6 +81,7 @@ class WorkerContext final : public RunContext {
   Status measure_each(std::string_view operation, std::uint64_t items,
                       FunctionRef<Status(std::uint64_t)> item) noexcept override {
     begin(operation);
+    count::Probe probe(counting_);
     stats::LatencyHistogram histogram;
     Status status;
     const Clock::time_point start = Clock::now();
@@ -85,6 +93,7 @@ class WorkerContext final : public RunContext {
       item_start = item_end;
     }
     item_start = pad(start, item_start);
+    probe.stop(operation, items, status.ok() && selected(operation), emit);
     return finish(operation, items, std::chrono::duration<double>(item_start - start).count(),
                   std::move(status), &histogram);
   }
@@ -99,6 +108,8 @@ class WorkerContext final : public RunContext {
   // The power harness's injected slowdown (`--inject-slowdown=F`): every timed step
   // lasts (1 + F) times as long, by spinning on the clock inside the timed region.
   void set_injected_slowdown(double fraction) { injected_slowdown_ = fraction; }
+  // `__worker --count=...`: the counting pass's worker brackets each step with a Probe.
+  void count_with(count::ProbeMode mode) { counting_ = mode; }
 
   const std::string& current_operation() const { return current_; }
   // The first step that failed, even if the engine ignored the Status it got back:
@@ -159,6 +170,7 @@ class WorkerContext final : public RunContext {
   std::string first_failure_operation_;
   std::set<std::string, std::less<>> measured_;
   double injected_slowdown_ = 0;
+  count::ProbeMode counting_;
 };
 
 // Ends the worker without unloading the plugin: threads or static destructors a
@@ -270,6 +282,20 @@ int worker_main(const std::vector<std::string>& args) {
     } catch (...) {
       return fail_input("--inject-slowdown must be a number");
     }
+  }
+  if (const std::string counting = get("count"); !counting.empty()) {
+    const std::optional<count::Instrument> instrument = count::parse_instrument(counting);
+    if (!instrument) {
+      return fail_input(fmt::format("--count: unknown instrument \"{}\" (valid: {})", counting,
+                                    count::instrument_choices()));
+    }
+    if (*instrument == count::Instrument::syscalls && !count::interposer_loaded()) {
+      return fail_input("--count=syscalls: libstorh_count.so is not preloaded (LD_PRELOAD)");
+    }
+    if (*instrument == count::Instrument::instructions && !count::callgrind_supported()) {
+      return fail_input("--count=instructions: this host was built without valgrind/callgrind.h");
+    }
+    context.count_with({instrument});
   }
   emit({{"event", "loaded"}});
   if (load_config) {

@@ -1,0 +1,96 @@
+// count/counters.h: deterministic counters of one step (docs/counters.md).
+//
+// Two instruments, each run in its own counting pass after the timed repeats, so
+// counting never distorts a timed sample:
+//   - "syscalls": libstorh_count.so preloaded into the worker (count/count_abi.h)
+//     counts the file-system calls a storage engine makes, and getrusage(RUSAGE_SELF)
+//     adds page faults and context switches;
+//   - "instructions": the worker runs under valgrind's callgrind, which counts the
+//     instructions executed inside each step (count/callgrind.h).
+// Counters are named with the stable names below; result files, the gate's
+// tolerances and the docs use these names.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace storh::count {
+
+enum class Instrument { syscalls, instructions };
+
+// "syscalls" / "instructions"; nullopt for anything else.
+std::optional<Instrument> parse_instrument(std::string_view name);
+std::string_view instrument_name(Instrument instrument);
+// The valid instrument names, sorted: "instructions, syscalls".
+std::string instrument_choices();
+
+// Every counter, in this order in a Snapshot.
+enum class Counter : std::size_t {
+  fsync,
+  fdatasync,
+  opens,
+  creates,
+  renames,
+  unlinks,
+  stats,
+  read_calls,
+  read_bytes,
+  write_calls,
+  write_bytes,
+  minor_faults,
+  major_faults,
+  voluntary_switches,
+  involuntary_switches,
+  instructions,
+};
+inline constexpr std::size_t kCounterCount = 16;
+
+struct CounterInfo {
+  Counter counter;
+  std::string_view name;         // "fsync"
+  std::string_view description;  // one line, for docs and help
+  Instrument instrument;         // the pass that measures it
+};
+
+// Every counter, in Counter order.
+std::span<const CounterInfo> counter_infos();
+// The counter with this name, or nullptr.
+const CounterInfo* find_counter(std::string_view name);
+// Every counter name, sorted and comma-separated, for "valid:" messages.
+std::string counter_choices();
+
+// Counter values at one instant; instructions are never in a snapshot (callgrind
+// reports them in its dump files).
+struct Snapshot {
+  bool interposed = false;  // the syscall counters are present (the interposer is loaded)
+  std::array<std::uint64_t, kCounterCount> values{};
+};
+
+// Named counter differences, in Counter order.
+using Deltas = std::vector<std::pair<std::string, std::uint64_t>>;
+
+// The interposer's counters when it is preloaded (found with dlsym(RTLD_DEFAULT)),
+// plus getrusage(RUSAGE_SELF). Thread-safe; allocates nothing.
+Snapshot take_snapshot() noexcept;
+
+// Whether storh_count_snapshot is in the process (the interposer was preloaded).
+bool interposer_loaded() noexcept;
+
+// after - before for every counter the snapshots hold: the syscall counters only
+// when both were interposed, the rusage counters always.
+Deltas difference(const Snapshot& before, const Snapshot& after);
+
+// The interposer library for this host (symlinks such as /proc/self/exe resolved):
+// next to the executable (a build tree), then
+// <prefix>/<libdir>/storh/ relative to it, then the configured install directory.
+// nullopt when none exists.
+std::optional<std::filesystem::path> find_interposer(const std::filesystem::path& host_executable);
+
+}  // namespace storh::count

@@ -1,0 +1,261 @@
+#include "run/counting_pass.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <map>
+#include <optional>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "count/callgrind.h"
+#include "count/counters.h"
+#include "plugin/describe.h"
+#include "util/files.h"
+#include "worker/process.h"
+
+namespace storh::run {
+namespace {
+
+using nlohmann::json;
+
+// Valgrind runs a worker some 20-50 times slower; the suite's timeout is for native runs.
+constexpr double kValgrindTimeoutFactor = 50;
+
+// What one counting worker said, from its event lines.
+struct CountingRun {
+  struct Step {
+    std::string operation;
+    std::uint64_t items = 0;
+    json counters;                    // syscalls: name -> delta
+    std::optional<std::size_t> dump;  // instructions: callgrind dump number
+  };
+  std::vector<Step> steps;
+  bool done_ok = false;
+  std::string current_operation;
+  std::string failed_operation;
+  std::string message;
+
+  void on_line(std::string_view line) {
+    const json event = json::parse(line, nullptr, false);
+    if (event.is_discarded() || !event.is_object()) return;
+    const std::string kind = event.value("event", "");
+    if (kind == "begin") {
+      current_operation = event.value("op", "");
+    } else if (kind == "counters") {
+      Step step{event.value("op", ""), event.value("items", std::uint64_t{0}),
+                event.value("counters", json::object()), std::nullopt};
+      if (event.contains("dump")) step.dump = event.value("dump", std::size_t{0});
+      steps.push_back(std::move(step));
+    } else if (kind == "fail" && message.empty()) {
+      failed_operation = event.value("op", "");
+      message = event.value("message", "");
+    } else if (kind == "done") {
+      done_ok = event.value("ok", false);
+      if (!done_ok && message.empty()) {
+        failed_operation = event.value("op", "");
+        message = event.value("message", "");
+      }
+    }
+  }
+};
+
+// Sums over the steps of one metric: counter -> (delta, items).
+using MetricTotals = std::map<std::string, std::map<std::string, std::pair<double, double>>>;
+
+// Why a counting run failed, or nullopt when it ran cleanly.
+std::optional<std::string> failure_message(const worker::ProcessOutcome& outcome,
+                                           const CountingRun& run) {
+  if (outcome.succeeded() && run.done_ok) return std::nullopt;
+  if (!outcome.started) return outcome.error;
+  if (outcome.timed_out) return fmt::format("timed out after {:.6g} s", outcome.wall_seconds);
+  if (outcome.memory_exceeded) return std::string("exceeded the memory limit");
+  if (outcome.signal) return fmt::format("killed by signal {}", *outcome.signal);
+  if (!run.message.empty()) return run.message;
+  const std::string tail = worker::tail_lines(outcome.stderr_tail, 3);
+  return tail.empty() ? fmt::format("exited with code {}", outcome.exit_code.value_or(-1)) : tail;
+}
+
+// The worker's arguments, as the runner gives them to a timed repeat.
+std::vector<std::string> worker_argv(const plan::Cell& cell, const RunnerOptions& options,
+                                     const std::filesystem::path& work_dir) {
+  json chosen = json::object();
+  for (const auto& [name, value] : cell.chosen) chosen[name] = plugin::param_value_json(value);
+  return {options.host_executable.string(),
+          "__worker",
+          "--plugin=" + cell.plugin.string(),
+          "--name=" + cell.engine,
+          fmt::format("--dataset={}", cell.dataset),
+          "--work-dir=" + work_dir.string(),
+          fmt::format("--ops={}", fmt::join(cell.operation_names(), ",")),
+          "--params=" + chosen.dump()};
+}
+
+Expected<std::filesystem::path> make_count_root(const suite::Suite& suite) {
+  std::error_code ec;
+  const std::filesystem::path parent =
+      suite.work_dir ? *suite.work_dir : std::filesystem::temp_directory_path(ec);
+  const auto nonce = static_cast<std::uint32_t>(
+      std::chrono::steady_clock::now().time_since_epoch().count() * 2654435761u);
+  const std::filesystem::path root =
+      parent / fmt::format("storh-host-count-{}-{:08x}", ::getpid(), nonce);
+  if (ec || !std::filesystem::create_directories(root, ec) || ec) {
+    return Error{fmt::format("{}: cannot create the counting pass's work directory: {}",
+                             root.string(), ec ? ec.message() : "it already exists")};
+  }
+  return root;
+}
+
+// Runs one cell under one instrument and adds what it counted to `totals`; the
+// error is the failure's message.
+std::string count_cell(const plan::Cell& cell, std::size_t index, count::Instrument instrument,
+                       const suite::Suite& suite, const RunnerOptions& options,
+                       const std::filesystem::path& root, MetricTotals& totals) {
+  const std::string_view name = count::instrument_name(instrument);
+  const std::filesystem::path work_dir =
+      root / fmt::format("c{:03}-{}-{}", index, cell.engine, name);
+  std::error_code ec;
+  if (!std::filesystem::create_directories(work_dir, ec)) {
+    return fmt::format("{}: cannot create the work directory: {}", work_dir.string(), ec.message());
+  }
+  worker::ProcessOptions process;
+  process.argv = worker_argv(cell, options, work_dir);
+  process.argv.push_back(fmt::format("--count={}", name));
+  process.cancel = options.cancel;
+  const std::filesystem::path dumps = root / fmt::format("callgrind-c{:03}.out", index);
+  if (instrument == count::Instrument::syscalls) {
+    const std::optional<std::filesystem::path> interposer =
+        count::find_interposer(options.host_executable);
+    if (!interposer) return "libstorh_count.so not found (see docs/counters.md)";
+    process.environment.push_back("LD_PRELOAD=" + interposer->string());
+#if defined(STORH_UBSAN)
+    // An ASan host wants its runtime first; the interposer only forwards to it.
+    process.environment.push_back("ASAN_OPTIONS=verify_asan_link_order=0");
+#endif
+    process.timeout_seconds = suite.timeout_seconds;
+    process.memory_limit_bytes = suite.memory_limit_bytes;
+  } else {
+    const std::optional<std::filesystem::path> valgrind = count::find_valgrind();
+    if (!valgrind) return "valgrind is not on PATH";
+    process.argv = count::callgrind_command(*valgrind, dumps, process.argv);
+    if (suite.timeout_seconds)
+      process.timeout_seconds = *suite.timeout_seconds * kValgrindTimeoutFactor;
+  }
+  CountingRun run;
+  process.on_event_line = [&](std::string_view line) { run.on_line(line); };
+  const worker::ProcessOutcome outcome = worker::run_process(process);
+  if (std::optional<std::string> message = failure_message(outcome, run)) return *message;
+
+  for (const CountingRun::Step& step : run.steps) {
+    auto& metric = totals[plan::metric_key(cell, step.operation)];
+    const auto items = static_cast<double>(step.items);
+    if (instrument == count::Instrument::syscalls) {
+      for (const auto& [counter, delta] : step.counters.items()) {
+        auto& [sum, counted] = metric[counter];
+        sum += delta.get<double>();
+        counted += items;
+      }
+      continue;
+    }
+    if (!step.dump) return fmt::format("{}: the worker reported no callgrind dump", step.operation);
+    const std::filesystem::path file = count::callgrind_dump_file(dumps, *step.dump);
+    Expected<std::string> text = read_file(file);
+    if (!text) return text.error();
+    Expected<count::CallgrindDump> dump = count::parse_callgrind(*text, file.string());
+    if (!dump) return dump.error();
+    if (dump->trigger != step.operation) {
+      return fmt::format("{}: dump of \"{}\", expected \"{}\"", file.string(), dump->trigger,
+                         step.operation);
+    }
+    auto& [sum, counted] = metric["instructions"];
+    sum += static_cast<double>(dump->instructions);
+    counted += items;
+  }
+  return "";
+}
+
+}  // namespace
+
+bool check_counting(const suite::Suite& suite, const std::filesystem::path& host_executable,
+                    std::vector<suite::SuiteError>& errors) {
+  const std::size_t first_error = errors.size();
+  for (const suite::Located<std::string>& counter : suite.counters) {
+    const auto instrument = count::parse_instrument(counter.value);
+    // A file position names no key, so the message does; a flag names itself.
+    const std::string key = counter.pos.line != 0 ? "counters: " : "";
+    if (suite.load) {
+      errors.push_back({counter.pos, key + "a load suite ([load]) has no counting pass; "
+                                           "count the operations in a scenario suite"});
+    } else if (instrument == count::Instrument::syscalls &&
+               !count::find_interposer(host_executable)) {
+      errors.push_back({counter.pos, fmt::format("{}\"syscalls\" needs libstorh_count.so "
+                                                 "next to {} or in its lib/storh/ (build the "
+                                                 "storh_count target)",
+                                                 key, host_executable.string())});
+    } else if (instrument == count::Instrument::instructions && !count::callgrind_supported()) {
+      errors.push_back({counter.pos, key + "\"instructions\" needs a storh-host built with "
+                                           "valgrind/callgrind.h (install valgrind and rebuild)"});
+    } else if (instrument == count::Instrument::instructions && !count::find_valgrind()) {
+      errors.push_back({counter.pos, key + "\"instructions\" needs valgrind on PATH "
+                                           "(Debian: apt-get install valgrind)"});
+    }
+  }
+  return errors.size() == first_error;
+}
+
+void run_counting_pass(const suite::Suite& suite, const plan::Plan& plan,
+                       const RunnerOptions& options, result::ResultFile& result) {
+  if (suite.counters.empty() || result.interrupted) return;
+  std::vector<count::Instrument> instruments;
+  for (const suite::Located<std::string>& counter : suite.counters) {
+    if (auto instrument = count::parse_instrument(counter.value)) {
+      instruments.push_back(*instrument);
+      result.experiment.counters.emplace_back(count::instrument_name(*instrument));
+    }
+  }
+  auto fail = [&](const plan::Cell& cell, std::string message) {
+    result.failures.push_back({cell.engine, cell.dataset, cell.params, 0, "", "counters",
+                               std::move(message), std::nullopt, std::nullopt, ""});
+  };
+  Expected<std::filesystem::path> root = make_count_root(suite);
+  if (!root) {
+    for (const plan::Cell& cell : plan.cells) fail(cell, root.error());
+    return;
+  }
+
+  MetricTotals totals;
+  for (std::size_t c = 0; c < plan.cells.size() && !result.interrupted; ++c) {
+    const plan::Cell& cell = plan.cells[c];
+    if (cell.load) continue;
+    for (const count::Instrument instrument : instruments) {
+      if (options.cancel != nullptr && options.cancel->load()) {
+        result.interrupted = true;
+        break;
+      }
+      if (options.progress != nullptr) {
+        *options.progress << fmt::format("\r\033[Kcounting {} n={} {}", cell.engine, cell.dataset,
+                                         count::instrument_name(instrument))
+                          << std::flush;
+      }
+      std::string message = count_cell(cell, c, instrument, suite, options, *root, totals);
+      if (!message.empty()) {
+        fail(cell,
+             fmt::format("counting run ({}): {}", count::instrument_name(instrument), message));
+      }
+    }
+  }
+  if (options.progress != nullptr) *options.progress << "\r\033[K" << std::flush;
+  std::error_code ec;
+  std::filesystem::remove_all(*root, ec);
+
+  for (result::Metric& metric : result.metrics) {
+    const auto found = totals.find(metric.key);
+    if (found == totals.end()) continue;
+    for (const auto& [counter, sums] : found->second) {
+      if (sums.second > 0) metric.counters.emplace_back(counter, sums.first / sums.second);
+    }
+  }
+}
+
+}  // namespace storh::run

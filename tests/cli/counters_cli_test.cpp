@@ -1,0 +1,184 @@
+// The counting pass end to end (docs/counters.md): storh-host runs a suite with
+// counters, and the fixture's known system calls come back exactly, per item.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "count/callgrind.h"
+#include "test_support.h"
+
+using storh::test::cli;
+using storh::test::contains;
+using storh::test::ScratchDir;
+
+namespace {
+
+const std::string kFixturePath = std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR;
+
+nlohmann::json read_json(const std::filesystem::path& file) {
+  return nlohmann::json::parse(storh::test::read_text(file));
+}
+
+const nlohmann::json& metric(const nlohmann::json& result, const std::string& key) {
+  for (const nlohmann::json& m : result["metrics"]) {
+    if (m["key"] == key) return m;
+  }
+  FAIL("no metric " << key);
+  throw std::logic_error("unreachable");
+}
+
+storh::test::CliResult run_suite(const ScratchDir& dir, const std::string& text,
+                                 std::vector<std::string> extra = {}) {
+  storh::test::write_text(dir / "s.toml", text);
+  std::vector<std::string> args = {"run", (dir / "s.toml").string(), kFixturePath,
+                                   "--output=" + (dir / "o.json").string(),
+                                   "--work-dir=" + dir.path().string()};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return cli(args);
+}
+
+}  // namespace
+
+TEST_CASE("counters: the syscalls pass reports the fixture's calls per item exactly",
+          "[counters]") {
+  ScratchDir dir;
+  const auto run = run_suite(dir, R"(datasets = [40]
+counters = ["syscalls"]
+[engines.syscalls_fixture]
+params = { fsyncs = 3 }
+)");
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 0);
+  const nlohmann::json result = read_json(dir / "o.json");
+  CHECK(result["experiment"]["counters"] == nlohmann::json::array({"syscalls"}));
+  const nlohmann::json& put = metric(result, "syscalls_fixture.put")["counters"];
+  CHECK(put["fsync"] == 3.0);
+  CHECK(put["creates"] == 1.0);
+  CHECK(put["opens"] == 1.0);
+  CHECK(put["write_calls"] == 1.0);
+  CHECK(put["write_bytes"] == 8.0);
+  CHECK(put["read_calls"] == 0.0);
+  CHECK(put.contains("minor_faults"));
+  const nlohmann::json& get = metric(result, "syscalls_fixture.get")["counters"];
+  CHECK(get["fsync"] == 0.0);
+  CHECK(get["opens"] == 1.0);
+  CHECK(get["creates"] == 0.0);
+  CHECK(get["read_calls"] == 1.0);
+  CHECK(get["read_bytes"] == 8.0);
+  // The counting run adds no samples: the timed repeat is the only one.
+  CHECK(metric(result, "syscalls_fixture.put")["samples"].size() == 1);
+}
+
+TEST_CASE("counters: an extra fsync per put fails the gate on the counter alone", "[counters]") {
+  ScratchDir base_dir, current_dir;
+  const std::string suite = R"(datasets = [20]
+counters = ["syscalls"]
+[engines.syscalls_fixture]
+operations = ["put"]
+)";
+  REQUIRE(run_suite(base_dir, suite, {"--set", "syscalls_fixture.fsyncs=1"}).code == 0);
+  REQUIRE(run_suite(current_dir, suite, {"--set", "syscalls_fixture.fsyncs=2"}).code == 0);
+  const std::string base = (base_dir / "o.json").string();
+  const std::string current = (current_dir / "o.json").string();
+  // Time alone never fails here (the threshold is huge); the fsync counter does.
+  const auto gate = cli({"gate", base, current, "--threshold=100000", "--counter=fsync=0"});
+  INFO(gate.out << gate.err);
+  CHECK(gate.code == 1);
+  CHECK(contains(gate.out, "syscalls_fixture.put fsync/item      base 1 current 2 +100.00% FAIL"));
+  CHECK(cli({"gate", base, base, "--threshold=100000", "--counter=fsync=0"}).code == 0);
+}
+
+TEST_CASE("counters: ci gates on the suite's [gate] counters", "[counters]") {
+  ScratchDir dir;
+  storh::test::write_text(dir / "ci.toml", fmt::format(R"(datasets = [20]
+counters = ["syscalls"]
+output = "{0}/o.json"
+work_dir = "{0}"
+[engines.syscalls_fixture]
+operations = ["put"]
+[gate]
+baseline = "{0}/baseline.json"
+threshold = 100000
+counters = {{ fsync = 0 }}
+)",
+                                                       dir.path().string()));
+  const std::string suite = (dir / "ci.toml").string();
+  const auto update = cli({"ci", suite, kFixturePath, "--update-baseline"});
+  INFO(update.out << update.err);
+  REQUIRE(update.code == 0);
+  const auto same = cli({"ci", suite, kFixturePath});
+  INFO(same.out << same.err);
+  CHECK(same.code == 0);
+  const auto more = cli({"ci", suite, kFixturePath, "--set", "syscalls_fixture.fsyncs=3"});
+  INFO(more.out << more.err);
+  CHECK(more.code == 1);
+  CHECK(contains(more.out + more.err, "syscalls_fixture.put fsync/item      base 2 current 3"));
+}
+
+TEST_CASE("counters: a failing counting run is a counters failure of its cell", "[counters]") {
+  ScratchDir dir;
+  const auto run = run_suite(dir, R"(datasets = [5]
+counters = ["syscalls"]
+[engines.syscalls_fixture]
+params = { fail_counted = true }
+)");
+  INFO(run.out << run.err);
+  CHECK(run.code == 1);
+  const nlohmann::json result = read_json(dir / "o.json");
+  REQUIRE(result["failures"].size() == 1);
+  CHECK(result["failures"][0]["kind"] == "counters");
+  CHECK(contains(result["failures"][0]["message"], "counting run (syscalls): put: failing"));
+  // The timed results stay, without counters.
+  CHECK(metric(result, "syscalls_fixture.put")["samples"].size() == 1);
+  CHECK_FALSE(metric(result, "syscalls_fixture.put").contains("counters"));
+}
+
+TEST_CASE("counters: --counters=none turns the pass off, a bad value is refused", "[counters]") {
+  ScratchDir dir;
+  const std::string suite =
+      "datasets = [5]\ncounters = [\"syscalls\"]\n[engines.syscalls_fixture]\n";
+  REQUIRE(run_suite(dir, suite, {"--counters=none"}).code == 0);
+  CHECK_FALSE(read_json(dir / "o.json")["experiment"].contains("counters"));
+  const auto bad = run_suite(dir, suite, {"--counters=syscalls,cycles"});
+  CHECK(bad.code == 2);
+  CHECK(contains(bad.err, "--counters: unknown instrument \"cycles\""));
+}
+
+TEST_CASE("counters: instructions without valgrind on PATH are refused at validate", "[counters]") {
+  ScratchDir dir;
+  storh::test::write_text(dir / "s.toml",
+                          "counters = [\"instructions\"]\n[engines.syscalls_fixture]\n");
+  const std::string saved = std::getenv("PATH") != nullptr ? std::getenv("PATH") : "";
+  ::setenv("PATH", dir.path().c_str(), 1);
+  const auto run = cli({"validate", (dir / "s.toml").string(), kFixturePath});
+  ::setenv("PATH", saved.c_str(), 1);
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "s.toml:1:13: counters: \"instructions\" needs valgrind on PATH"));
+}
+
+TEST_CASE("counters: instructions per item come from callgrind and follow the work",
+          "[counters][valgrind]") {
+  if (!storh::count::find_valgrind() || !storh::count::callgrind_supported()) {
+    WARN("valgrind is not installed: the instructions pass is not tested");
+    return;
+  }
+  ScratchDir dir;
+  const auto run = run_suite(dir, R"(datasets = [10]
+counters = ["instructions"]
+[engines.syscalls_fixture]
+params = { fsyncs = [1, 4] }
+)");
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 0);
+  const nlohmann::json result = read_json(dir / "o.json");
+  CHECK(result["experiment"]["counters"] == nlohmann::json::array({"instructions"}));
+  const double one = metric(result, "syscalls_fixture.put[fsyncs=1]")["counters"]["instructions"];
+  const double four = metric(result, "syscalls_fixture.put[fsyncs=4]")["counters"]["instructions"];
+  CHECK(one > 0);
+  CHECK(four > one);  // three more fsync calls per item, each some instructions
+  CHECK(metric(result, "syscalls_fixture.get[fsyncs=1]")["counters"]["instructions"] > 0);
+  CHECK_FALSE(metric(result, "syscalls_fixture.put[fsyncs=1]")["counters"].contains("fsync"));
+}
