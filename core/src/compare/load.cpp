@@ -96,6 +96,9 @@ ComparableFile comparable_from_result(const result::ResultFile& result, const st
   }
   add_fact(file.facts, "build type", result.environment.build_type);
   add_fact(file.facts, "CPU model", result.environment.cpu_model);
+  add_fact(file.facts, "kernel", result.environment.kernel);
+  add_fact(file.facts, "compiler", result.environment.compiler);
+  add_fact(file.facts, "build flags", result.environment.build_flags);
 
   if (result.interrupted) {
     file.notes.push_back("the run was interrupted: only what finished is in the file");

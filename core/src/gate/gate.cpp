@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -130,6 +131,29 @@ void check_counters(const ComparableMetric& b, const ComparableMetric& c,
   }
 }
 
+// A stored baseline from another machine or build can hide a regression or invent
+// one: say so once, and what to do instead.
+std::string machine_difference(const ComparableFile& base, const ComparableFile& current) {
+  std::vector<std::string> differ;
+  for (const char* name : {"CPU model", "kernel", "compiler", "build type", "build flags"}) {
+    auto value = [&](const ComparableFile& file) -> std::optional<std::string> {
+      for (const auto& [fact, text] : file.facts) {
+        if (fact == name) return text;
+      }
+      return std::nullopt;
+    };
+    const auto b = value(base);
+    const auto c = value(current);
+    if (b && c && *b != *c) differ.emplace_back(name);
+  }
+  if (differ.empty()) return {};
+  return fmt::format(
+      "the files were measured on different machines or builds ({} differ): wall-time "
+      "verdicts between them can hide a regression or invent one; gate two builds on one "
+      "machine in pairs instead (storh-host ci --base=BASE_BUILD/plugins, A/B mode)",
+      fmt::join(differ, ", "));
+}
+
 }  // namespace
 
 std::string validate(const GateOptions& options) {
@@ -186,6 +210,9 @@ Expected<GateOutcome> run_gate(const ComparableFile& base, const ComparableFile&
   outcome.current_name = current.name;
   outcome.threshold_percent = options.threshold_percent;
   outcome.warnings = compare::difference_warnings({&base, &current});
+  if (std::string machine = machine_difference(base, current); !machine.empty()) {
+    outcome.warnings.push_back(machine);
+  }
 
   std::vector<std::string> keys;
   for (const std::string& name : options.metrics) keys.push_back(compare::map_storh_php_key(name));
