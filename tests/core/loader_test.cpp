@@ -1,5 +1,7 @@
 // The loader checks a plugin's manifest before touching any C++ symbol and refuses a
 // mismatch naming the file, the check and both values.
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "plugin/discovery.h"
@@ -91,4 +93,23 @@ TEST_CASE("discovery: engines are found by file name, first directory wins", "[l
   CHECK(engines.at("alpha") == dir / "a/storh_alpha.so");
   CHECK(engines.at("beta") == dir / "b/storh_beta.so");
   CHECK(storh::plugin::engine_name_of("storh_.so") == std::nullopt);
+}
+
+TEST_CASE("discovery: an installed host searches its own plugins, never the build tree's",
+          "[loader]") {
+  // Regression: an installed host searched the build tree's plugins before its own.
+  storh::test::ScratchDir prefix;
+  const std::filesystem::path installed = prefix / "lib/storh/plugins";
+  std::filesystem::create_directories(installed);
+  const auto dirs = storh::plugin::search_path({"/first"}, prefix / "bin/storh-host");
+  CHECK(dirs.front() == "/first");
+  CHECK(std::find(dirs.begin(), dirs.end(), installed) != dirs.end());
+  CHECK(std::find(dirs.begin(), dirs.end(), std::filesystem::path(STORH_TEST_PLUGIN_DIR)) ==
+        dirs.end());
+}
+
+TEST_CASE("discovery: a host in its build tree searches the build's plugins", "[loader]") {
+  const auto dirs = storh::plugin::search_path({}, STORH_TEST_HOST);
+  CHECK(std::find(dirs.begin(), dirs.end(), std::filesystem::path(STORH_TEST_PLUGIN_DIR)) !=
+        dirs.end());
 }

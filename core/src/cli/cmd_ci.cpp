@@ -82,6 +82,7 @@ Expected<gate::GateOutcome> gate_against(const compare::ComparableFile& baseline
 int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
   InterruptGuard guard;
   PrepareOptions prepare_options;
+  prepare_options.command = "ci";
   prepare_options.extra_valued = {"confirm", "threshold", "metric", "alpha", "min-effect"};
   prepare_options.extra_switches = {"update-baseline", "significant", "lenient-missing"};
   prepare_options.default_suite = kDefaultCiSuite;

@@ -78,8 +78,10 @@ Expected<result::ResultFile> execute(const Prepared& prepared, const plan::Plan&
   options.host_executable = io.environment.host_executable;
   options.progress = io.environment.interactive ? &io.err : nullptr;
   options.cancel = &g_interrupted;
+  options.warnings = &io.err;
   Expected<result::ResultFile> ran = run::run_plan(prepared.suite, plan, options);
   if (ran) add_load_failures(prepared, *ran);
+  if (ran) ran->experiment.command_line = prepared.command_line;
   return ran;
 }
 

@@ -127,7 +127,10 @@ ordered_json experiment_json(const Experiment& e) {
           {"host_version", e.host_version},
           {"engines", engines},
           {"params", params},
-          {"work_dir", {{"path", e.work_dir}, {"cleanup", e.work_dir_cleanup}}}};
+          {"work_dir", {{"path", e.work_dir}, {"cleanup", e.work_dir_cleanup}}},
+          {"command_line", e.command_line},
+          {"hostname", e.hostname},
+          {"git_commit", optional_json(e.git_commit)}};
 }
 
 ordered_json environment_json(const Environment& v) {
