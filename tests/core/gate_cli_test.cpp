@@ -141,7 +141,7 @@ TEST_CASE("gate cli: the storh PHP reference files gate with storh's metric name
                         "--metric=recovery.recover", "--metric=doc.get"});
   CHECK(run.code == 0);
   CHECK(contains(run.out,
-                 "log.recover                          base 0.002289s current 0.002503s +9.33%\n"));
+                 "log.recover                          base 2.289 ms current 2.503 ms +9.33%\n"));
 }
 
 TEST_CASE("gate cli: md and json formats", "[gate][cli]") {
@@ -160,7 +160,7 @@ TEST_CASE("compare cli: two files, N files, formats, exit codes", "[compare][cli
   Files f;
   auto run = cli({"compare", f.base, f.slower});
   CHECK(run.code == 0);  // compare reports; it never fails on a slowdown
-  CHECK(contains(run.out, "+30.00%  slower"));
+  CHECK(contains(run.out, "+30.00%  ±1.00%  slower"));  // outside the 1% noise floor
   run = cli({"compare", f.base, f.missing});
   CHECK(run.code == 0);
   CHECK(contains(run.out, "missing"));  // shown, never dropped

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "report/format.h"
+#include "result/json.h"
 
 using namespace storh;
 using report::render_report;
@@ -162,7 +163,7 @@ TEST_CASE("report: text lists engines in experiment order and metrics in scenari
           "interrupted: the run was interrupted: results are partial",
           "legend: cv = coefficient of variation (stddev / mean) over the repeats",
           "[doc]",
-          "     operation    median              rate    cv  min .. max             p50       p99",
+          "     operation    median              rate    cv  min .. max                 p50       p99",
           "  !  put        280.1 ms  3.57 k records/s  5.0%  252.1 ms .. 336.1 ms  279.0 us        "
           " -",
           "     get        20.50 ms  48.8 k records/s  5.0%  18.45 ms .. 24.60 ms  5.250 us  40.50 "
@@ -211,7 +212,6 @@ TEST_CASE("report: a single run shows no spread and a non-durable run is flagged
           "environment: cpu=unknown cpus=0 kernel=unknown fs=unknown build=unknown",
           "warning: durability is \"none\": engines did not fsync every write they reported "
           "stored",
-          "legend: cv = coefficient of variation (stddev / mean) over the repeats",
           "[uuid]",
           "  operation    median          rate",
           "  monotonic  411.3 us  2.43 M ids/s",
@@ -321,4 +321,29 @@ TEST_CASE("report: rendering is deterministic", "[report]") {
     CHECK(render_report(sample_result(), format) == first);
     CHECK(render_report(file, format) == first);
   }
+}
+
+TEST_CASE("report: csv has one row per metric with full-precision numbers", "[report]") {
+  // Regression: report had no machine-readable format.
+  const auto lines = lines_of(render_report(sample_result(), ReportFormat::csv));
+  REQUIRE(lines.size() == 1 + 6);
+  CHECK(lines[0] ==
+        "key,engine,operation,dataset,params,unit,direction,runs,median_seconds,min_seconds,"
+        "max_seconds,mean_seconds,stddev_seconds,mad_seconds,cv_percent,rate_per_second,"
+        "p50_seconds,p99_seconds,warnings");
+  CHECK(lines[1].starts_with("cache.cold[validation=hash],cache,cold,1000,validation=hash,"
+                             "records,lower_is_better,3,0.004113,"));
+  CHECK(lines[4].starts_with("doc.get,doc,get,1000,,records,lower_is_better,3,0.0205,"));
+  CHECK(lines[4].ends_with(",5.25e-06,4.05e-05,"));  // p50, p99, no warnings
+  CHECK(lines[5].ends_with(",0.000279,,spread too wide to trust: coefficient of variation "
+                           "24.1% > 10%; 3 sample(s): a significance test needs at least 4 per "
+                           "side (repeat >= 4)"));
+}
+
+TEST_CASE("report: json is the whole file, normalised", "[report]") {
+  const auto file = sample_result();
+  CHECK(render_report(file, ReportFormat::json) == result::to_json_text(file));
+  CHECK(report::parse_report_format("csv") == ReportFormat::csv);
+  CHECK(report::parse_report_format("markdown") == ReportFormat::markdown);
+  CHECK_FALSE(report::parse_report_format("xml").has_value());
 }

@@ -15,7 +15,8 @@ namespace {
 Verdict verdict_of(Direction direction, double base, double next,
                    const std::optional<double>& noise_percent) {
   if (base == next || !noise_percent) return Verdict::same;
-  if (std::fabs(delta_percent(base, next)) <= *noise_percent) return Verdict::same;
+  // A zero base has no relative change (the storh delta reads 0): its direction decides.
+  if (base != 0 && std::fabs(delta_percent(base, next)) <= *noise_percent) return Verdict::same;
   const bool larger = next > base;
   return (direction == Direction::lower_is_better) == larger ? Verdict::slower : Verdict::faster;
 }

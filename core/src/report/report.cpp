@@ -288,7 +288,10 @@ void render_text(const ResultFile& result, std::string& out) {
     line("warning: " + summary);
   }
   if (result.interrupted) line(fmt::format("interrupted: {}", kInterrupted));
-  if (!result.metrics.empty()) line(fmt::format("legend: {}", kLegend));
+  // Only when some row shows a cv: a report of single runs has no cv column.
+  if (std::any_of(result.metrics.begin(), result.metrics.end(), has_spread)) {
+    line(fmt::format("legend: {}", kLegend));
+  }
 
   const bool ranged = has_several_datasets(result);
   for (const auto& block : engine_blocks(result)) {
