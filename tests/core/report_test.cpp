@@ -176,11 +176,11 @@ TEST_CASE("report: text lists engines in experiment order and metrics in scenari
           "     operation                median              rate    cv  min .. max            "
           "runs",
           "     cold[validation=hash]  4.113 ms   243 k records/s  5.0%  3.702 ms .. 4.936 ms   "
-          "3/3",
+          "  3",
           "  !  cold[validation=stat]  2.000 ms   500 k records/s  5.0%  1.800 ms .. 2.400 ms   "
           "2/3",
           "     warm[validation=hash]  412.3 us  2.43 M records/s  5.0%  371.1 us .. 494.8 us   "
-          "3/3",
+          "  3",
           "  ! cold[validation=stat]: 2 sample(s): a significance test needs at least 4 per side "
           "(repeat >= 4)",
           "[uuid]",
