@@ -42,14 +42,13 @@ std::optional<ReportFormat> parse_report_format(std::string_view name);
 // Text: `storh-host suite=<name> datasets=<list> repeat=<k> fingerprint=<fp>`, an
 // `environment:` line, `warning: ...` lines (the environment's, then "3 of 6 metrics
 // have warnings (marked !, ...)"), a `legend:` line saying what cv is (when some row
-// shows one), then `[engine]`
-// blocks: an aligned table with a header row (report::text_table, indented by two
-// spaces; [!] operation median rate [cv min .. max] [runs] [p50 p99], a column only
-// when some row fills it; runs appears only when a metric has fewer runs than
-// repeats, and then reads "2/3" for such a metric), then "  ! <label>: <warnings
-// joined by "; ">" per warned metric;
-// then `failures (n):` with one line per failure and the last 5 lines of its stderr
-// indented below it ("    | ..."). Repeats are shown as the result file numbers them
+// shows one), then `[engine]` blocks: an aligned table with a header row
+// (report::text_table, indented by two spaces; [!] operation median rate [cv
+// min .. max] [runs] [p50 p99], a column only when some row fills it; runs appears
+// only when a metric has fewer runs than repeats, and then reads "2/3" for it), then
+// "  ! <label>: <warnings joined by "; ">" per warned metric; then `failures (n):`
+// with one line per failure and the last 5 lines of its stderr indented below it
+// ("    | ..."). Repeats are shown as the result file numbers them
 // (0-based, "warmup" for a warm-up run) so a line can be matched with the JSON.
 //
 // Markdown: a title, the experiment as a list, warnings as quotes (the metric summary
