@@ -163,7 +163,8 @@ TEST_CASE("report: text lists engines in experiment order and metrics in scenari
           "interrupted: the run was interrupted: results are partial",
           "legend: cv = coefficient of variation (stddev / mean) over the repeats",
           "[doc]",
-          "     operation    median              rate    cv  min .. max                 p50       p99",
+          "     operation    median              rate    cv  min .. max                 p50       "
+          "p99",
           "  !  put        280.1 ms  3.57 k records/s  5.0%  252.1 ms .. 336.1 ms  279.0 us        "
           " -",
           "     get        20.50 ms  48.8 k records/s  5.0%  18.45 ms .. 24.60 ms  5.250 us  40.50 "
@@ -331,13 +332,15 @@ TEST_CASE("report: csv has one row per metric with full-precision numbers", "[re
         "key,engine,operation,dataset,params,unit,direction,runs,median_seconds,min_seconds,"
         "max_seconds,mean_seconds,stddev_seconds,mad_seconds,cv_percent,rate_per_second,"
         "p50_seconds,p99_seconds,warnings");
-  CHECK(lines[1].starts_with("cache.cold[validation=hash],cache,cold,1000,validation=hash,"
-                             "records,lower_is_better,3,0.004113,"));
+  CHECK(
+      lines[1].starts_with("cache.cold[validation=hash],cache,cold,1000,validation=hash,"
+                           "records,lower_is_better,3,0.004113,"));
   CHECK(lines[4].starts_with("doc.get,doc,get,1000,,records,lower_is_better,3,0.0205,"));
   CHECK(lines[4].ends_with(",5.25e-06,4.05e-05,"));  // p50, p99, no warnings
-  CHECK(lines[5].ends_with(",0.000279,,spread too wide to trust: coefficient of variation "
-                           "24.1% > 10%; 3 sample(s): a significance test needs at least 4 per "
-                           "side (repeat >= 4)"));
+  CHECK(
+      lines[5].ends_with(",0.000279,,spread too wide to trust: coefficient of variation "
+                         "24.1% > 10%; 3 sample(s): a significance test needs at least 4 per "
+                         "side (repeat >= 4)"));
 }
 
 TEST_CASE("report: json is the whole file, normalised", "[report]") {
