@@ -131,6 +131,39 @@ TEST_CASE("cli: the result file reads back and the report is a function of it", 
   CHECK(md.code == 0);
   CHECK(contains(md.out, "|"));
   CHECK(cli({"report", output.string()}).out == text.out);
+
+  // Regression: report knew only text and md.
+  const auto csv = cli({"report", output.string(), "--format=csv"});
+  CHECK(csv.code == 0);
+  CHECK(csv.out.starts_with("key,engine,operation,dataset,params,unit,direction,runs,"));
+  CHECK(contains(csv.out, "\nmisbehave.first"));
+  const auto json = cli({"report", output.string(), "--format=json"});
+  CHECK(json.code == 0);
+  CHECK(json.out == storh::test::read_text(output));  // already normalised
+  CHECK(cli({"report", output.string(), "--format=xml"}).code == 2);
+}
+
+TEST_CASE("cli: the result records the command line, the host name and the suite's commit",
+          "[cli][report]") {
+  // Regression: a result file did not say how it was run, where, or from which commit.
+  ScratchDir dir;
+  const auto output = dir / "r.json";
+  const std::vector<std::string> args = {kFixtureSuites + "containment.toml", kFixturePath,
+                                         "--output=" + output.string(),
+                                         "--set=misbehave.behaviour=ok"};
+  const auto run = cli(args);
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 0);
+  const nlohmann::json experiment = read_json(output)["experiment"];
+  std::vector<std::string> expected = {"storh-host", "run"};
+  expected.insert(expected.end(), args.begin(), args.end());
+  CHECK(experiment["command_line"] == expected);
+  CHECK_FALSE(experiment["hostname"].get<std::string>().empty());
+  // The suite lives in this source tree: a git checkout, unless built from an archive.
+  if (std::filesystem::exists(std::string(STORH_TEST_SOURCE_DIR) + "/.git")) {
+    REQUIRE(experiment["git_commit"].is_string());
+    CHECK(experiment["git_commit"].get<std::string>().size() == 40);
+  }
 }
 
 TEST_CASE("cli: a corrupt or foreign result file is an error, not a crash", "[cli][report]") {

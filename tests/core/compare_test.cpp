@@ -122,17 +122,19 @@ TEST_CASE("comparable: anything else is refused, naming the file", "[compare]") 
 }
 
 TEST_CASE("compare: delta, direction-aware verdicts, new and missing metrics", "[compare]") {
-  const ComparableFile base = make_comparable({{"doc.put", {1.0}},
-                                               {"doc.get", {2.0}},
-                                               {"doc.zero", {0.0}},
-                                               {"log.gone", {1.0}},
-                                               {"uuid.rate", {100}, Direction::higher_is_better}},
-                                              "base.json");
-  const ComparableFile next = make_comparable({{"doc.put", {1.25}},
-                                               {"doc.get", {1.0}},
-                                               {"doc.zero", {0.5}},
-                                               {"uuid.rate", {50}, Direction::higher_is_better},
-                                               {"queue.added", {1.0}}},
+  // Two equal runs a side: a measured spread of 0, so the 1% floor is the noise band.
+  const ComparableFile base =
+      make_comparable({{"doc.put", {1.0, 1.0}},
+                       {"doc.get", {2.0, 2.0}},
+                       {"doc.zero", {0.0, 0.0}},
+                       {"log.gone", {1.0, 1.0}},
+                       {"uuid.rate", {100, 100}, Direction::higher_is_better}},
+                      "base.json");
+  const ComparableFile next = make_comparable({{"doc.put", {1.25, 1.25}},
+                                               {"doc.get", {1.0, 1.0}},
+                                               {"doc.zero", {0.5, 0.5}},
+                                               {"uuid.rate", {50, 50}, Direction::higher_is_better},
+                                               {"queue.added", {1.0, 1.0}}},
                                               "new.json");
   const PairComparison c = compare_pair(base, next);
   REQUIRE(c.rows.size() == 6);
@@ -154,6 +156,58 @@ TEST_CASE("compare: delta, direction-aware verdicts, new and missing metrics", "
   CHECK(*c.geomean.ratio == Approx(std::cbrt(1.25)));
   CHECK(c.geomean.metrics == 3);
   CHECK(c.geomean.skipped == 1);
+}
+
+TEST_CASE("compare: a change inside the measured noise reads same, with its numbers kept",
+          "[compare]") {
+  // Base spread: cv of {0.9, 1.0, 1.0, 1.1} = 8.16%; new's is smaller, so base's decides.
+  const ComparableFile base = make_comparable(
+      {{"doc.put", {0.9, 1.0, 1.0, 1.1}}, {"doc.get", {0.9, 1.0, 1.0, 1.1}}}, "base.json");
+  const ComparableFile next = make_comparable(
+      {{"doc.put", {1.05, 1.05, 1.06, 1.04}}, {"doc.get", {1.20, 1.20, 1.21, 1.19}}}, "new.json");
+  const PairComparison c = compare_pair(base, next);
+  REQUIRE(c.rows[0].noise_percent.has_value());
+  CHECK(*c.rows[0].noise_percent == Approx(8.165).epsilon(1e-3));
+  CHECK(c.rows[0].delta_percent == Approx(5));  // shown, but inside the noise
+  CHECK(c.rows[0].verdict == Verdict::same);
+  CHECK(c.rows[1].delta_percent == Approx(20));
+  CHECK(c.rows[1].verdict == Verdict::slower);
+}
+
+TEST_CASE("compare: the noise band is never below 1%", "[compare]") {
+  const ComparableFile base =
+      make_comparable({{"doc.put", {1.0, 1.0, 1.0}}, {"doc.get", {1.0, 1.0, 1.0}}}, "base.json");
+  const ComparableFile next = make_comparable(
+      {{"doc.put", {1.005, 1.005, 1.005}}, {"doc.get", {0.98, 0.98, 0.98}}}, "new.json");
+  const PairComparison c = compare_pair(base, next);
+  CHECK(*c.rows[0].noise_percent == kNoiseFloorPercent);
+  CHECK(c.rows[0].verdict == Verdict::same);
+  CHECK(c.rows[1].verdict == Verdict::faster);
+}
+
+TEST_CASE("compare: with too few samples to measure noise the verdict is same", "[compare]") {
+  // Regression: `+0.03% slower` with 1 vs 2 samples; and one run against one run cannot
+  // tell a 50% change from noise.
+  const ComparableFile base =
+      make_comparable({{"doc.put", {1.0}}, {"doc.get", {1.0}}}, "base.json");
+  const ComparableFile next =
+      make_comparable({{"doc.put", {1.0003, 1.0003}}, {"doc.get", {1.5}}}, "new.json");
+  const PairComparison c = compare_pair(base, next);
+  CHECK(c.rows[0].verdict == Verdict::same);
+  CHECK(*c.rows[0].noise_percent == kNoiseFloorPercent);  // new's spread is known: 0
+  CHECK(c.rows[1].verdict == Verdict::same);
+  CHECK_FALSE(c.rows[1].noise_percent.has_value());
+  CHECK(c.rows[1].delta_percent == Approx(50));
+}
+
+TEST_CASE("compare: a summary-only side spreads by half its range", "[compare]") {
+  const ComparableFile summary = test::load_storh_php("storh-php82-1k-repeat3.json");
+  const ComparableMetric* put = summary.find("doc.put");
+  REQUIRE(put != nullptr);
+  // (0.668027111 - 0.626641757) / 2 / 0.627073767
+  CHECK(*spread_percent(*put) == Approx(3.2999).epsilon(1e-3));
+  const ComparableFile single = test::load_storh_php("storh-php82-1k.json");
+  CHECK_FALSE(spread_percent(*single.find("doc.put")).has_value());
 }
 
 TEST_CASE("compare: significance needs enough samples on both sides", "[compare]") {

@@ -36,8 +36,9 @@ TEST_CASE("gate cli: pass is exit 0 with the verdict on stdout", "[gate][cli]") 
   Files f;
   const auto run = cli({"gate", f.base, f.same});
   CHECK(run.code == 0);
+  // The report's units, not storh's %.6fs.
   CHECK(contains(run.out,
-                 "doc.put                              base 1.000000s current 1.005000s +0.50%\n"));
+                 "doc.put                              base 1.000 s current 1.005 s +0.50%\n"));
   CHECK(contains(run.out, "Benchmark regression gate passed at threshold +10.00%.\n"));
   CHECK(run.err.empty());
 }
@@ -66,9 +67,31 @@ TEST_CASE("gate cli: a missing metric fails, or warns with --lenient-missing", "
   run = cli({"gate", f.base, f.missing, "--lenient-missing"});
   CHECK(run.code == 0);
   CHECK(contains(run.err, "warning: --lenient-missing: not failing on 1 missing metric"));
-  run = cli({"gate", f.base, f.base, "--metric=doc.nothing"});
+  run = cli({"gate", f.missing, f.base, "--metric=log.append"});
   CHECK(run.code == 1);
-  CHECK(contains(run.out, "doc.nothing                          missing in baseline\n"));
+  CHECK(contains(run.out, "log.append                           missing in baseline\n"));
+}
+
+TEST_CASE("gate cli: a metric in neither file is a typo: exit 2 with a suggestion", "[gate][cli]") {
+  // Regression: `--metric=uuid.montonic` said "missing in baseline" and exit 1.
+  Files f;
+  const auto run = cli({"gate", f.base, f.same, "--metric=log.apend"});
+  CHECK(run.code == 2);
+  CHECK(run.out.empty());
+  CHECK(run.err == "storh-host gate: --metric: unknown metric \"log.apend\": neither " + f.base +
+                       " nor " + f.same + " has it; did you mean \"log.append\"?\n");
+}
+
+TEST_CASE("gate cli: sub-microsecond times keep their digits", "[gate][cli]") {
+  // Regression: "%.6fs" printed `base 0.000000s current 0.000000s +14.03% FAIL`.
+  test::ScratchDir dir;
+  const std::string base = test::write_result(dir, "b.json", {{"uuid.monotonic", {375e-9}}});
+  const std::string next = test::write_result(dir, "n.json", {{"uuid.monotonic", {427.6e-9}}});
+  const auto run = cli({"gate", base, next});
+  CHECK(run.code == 1);
+  CHECK(contains(run.out,
+                 "uuid.monotonic                       base 375.0 ns current 427.6 ns "
+                 "+14.03% FAIL\n"));
 }
 
 TEST_CASE("gate cli: unusable files and bad arguments are exit 2", "[gate][cli]") {
@@ -118,7 +141,7 @@ TEST_CASE("gate cli: the storh PHP reference files gate with storh's metric name
                         "--metric=recovery.recover", "--metric=doc.get"});
   CHECK(run.code == 0);
   CHECK(contains(run.out,
-                 "log.recover                          base 0.002289s current 0.002503s +9.33%\n"));
+                 "log.recover                          base 2.289 ms current 2.503 ms +9.33%\n"));
 }
 
 TEST_CASE("gate cli: md and json formats", "[gate][cli]") {
@@ -137,7 +160,7 @@ TEST_CASE("compare cli: two files, N files, formats, exit codes", "[compare][cli
   Files f;
   auto run = cli({"compare", f.base, f.slower});
   CHECK(run.code == 0);  // compare reports; it never fails on a slowdown
-  CHECK(contains(run.out, "+30.00%  slower"));
+  CHECK(contains(run.out, "+30.00%  ±1.00%  slower"));  // outside the 1% noise floor
   run = cli({"compare", f.base, f.missing});
   CHECK(run.code == 0);
   CHECK(contains(run.out, "missing"));  // shown, never dropped

@@ -101,7 +101,7 @@ TEST_CASE("gate: a metric missing on either side fails unless lenient", "[gate]"
   const ComparableFile base = make_comparable({{"doc.put", {1.0}}, {"log.gone", {1.0}}}, "b");
   const ComparableFile current = make_comparable({{"doc.put", {1.0}}, {"doc.extra", {9.0}}}, "c");
   GateOptions options;
-  options.metrics = {"doc.put", "log.gone", "doc.absent"};
+  options.metrics = {"doc.put", "log.gone", "doc.extra"};
   GateOutcome outcome = gate_of(base, current, options);
   CHECK(outcome.failures == 2);
   CHECK(outcome.checks[1].state == CheckState::missing_in_current);
@@ -115,7 +115,23 @@ TEST_CASE("gate: a metric missing on either side fails unless lenient", "[gate]"
   CHECK(outcome.checks[1].notes == std::vector<std::string>{"lenient: not a failure"});
   CHECK(outcome.warnings.back() ==
         "--lenient-missing: not failing on 2 missing metrics: log.gone (missing in current), "
-        "doc.absent (missing in baseline)");
+        "doc.extra (missing in baseline)");
+}
+
+TEST_CASE("gate: a listed metric that neither file has is bad input, with a suggestion", "[gate]") {
+  // Regression: `--metric=uuid.montonic` read "missing in baseline", a failed gate.
+  const ComparableFile base = make_comparable({{"uuid.monotonic", {1.0}}}, "b.json");
+  const ComparableFile current = make_comparable({{"uuid.monotonic", {1.0}}}, "c.json");
+  GateOptions options;
+  options.metrics = {"uuid.monotonic", "uuid.montonic"};
+  auto outcome = run_gate(base, current, options);
+  REQUIRE_FALSE(outcome.ok());
+  CHECK(outcome.error() ==
+        "--metric: unknown metric \"uuid.montonic\": neither b.json nor c.json has it; did you "
+        "mean \"uuid.monotonic\"?");
+  options.metrics = {"zzz"};
+  CHECK(run_gate(base, current, options).error() ==
+        "--metric: unknown metric \"zzz\": neither b.json nor c.json has it");
 }
 
 TEST_CASE("gate: per-metric thresholds, exact key before operation", "[gate]") {

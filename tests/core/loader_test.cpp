@@ -1,5 +1,7 @@
 // The loader checks a plugin's manifest before touching any C++ symbol and refuses a
 // mismatch naming the file, the check and both values.
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "env/environment.h"
@@ -140,6 +142,10 @@ TEST_CASE("loader: an ABI 1.1 manifest without a build record still loads, build
   CHECK(m.compiler == "unknown");
   CHECK(m.optimized == std::nullopt);
   CHECK((*loaded)->engine().describe().name == "abi_1_1");
+}
+
+namespace {
+
 const std::filesystem::path kDescribed =
     std::filesystem::path(STORH_TEST_FIXTURE_DIR) / "described";
 
@@ -199,4 +205,23 @@ TEST_CASE("discovery: a plugin hidden by one of the same name is reported with b
   CHECK(contains(message, "two plugins named \"alpha\""));
   CHECK(contains(message, "using " + (dir / "a/storh_alpha.so").string()));
   CHECK(contains(message, "ignoring " + (dir / "b/storh_alpha.so").string()));
+}
+
+TEST_CASE("discovery: an installed host searches its own plugins, never the build tree's",
+          "[loader]") {
+  // Regression: an installed host searched the build tree's plugins before its own.
+  storh::test::ScratchDir prefix;
+  const std::filesystem::path installed = prefix / "lib/storh/plugins";
+  std::filesystem::create_directories(installed);
+  const auto dirs = storh::plugin::search_path({"/first"}, prefix / "bin/storh-host");
+  CHECK(dirs.front() == "/first");
+  CHECK(std::find(dirs.begin(), dirs.end(), installed) != dirs.end());
+  CHECK(std::find(dirs.begin(), dirs.end(), std::filesystem::path(STORH_TEST_PLUGIN_DIR)) ==
+        dirs.end());
+}
+
+TEST_CASE("discovery: a host in its build tree searches the build's plugins", "[loader]") {
+  const auto dirs = storh::plugin::search_path({}, STORH_TEST_HOST);
+  CHECK(std::find(dirs.begin(), dirs.end(), std::filesystem::path(STORH_TEST_PLUGIN_DIR)) !=
+        dirs.end());
 }

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "report/format.h"
+#include "result/json.h"
 
 using namespace storh;
 using report::render_report;
@@ -95,6 +96,11 @@ result::ResultFile sample_result() {
   file.metrics[3].latency =
       result::Latency{3000, 6.9e-6, 1.1e-6, 950e-6, 5.25e-6, 9e-6, 40.5e-6, 120e-6};
   file.metrics[4].latency = result::Latency{20, 280e-6, 200e-6, 400e-6, 279e-6, 300e-6, {}, {}};
+  file.metrics[1].warnings = {
+      "2 sample(s): a significance test needs at least 4 per side (repeat >= 4)"};
+  file.metrics[4].warnings = {
+      "spread too wide to trust: coefficient of variation 24.1% > 10%",
+      "3 sample(s): a significance test needs at least 4 per side (repeat >= 4)"};
 
   result::Failure crash;
   crash.engine = "cache";
@@ -142,6 +148,8 @@ TEST_CASE("format: rates have 3 significant digits and an SI prefix", "[report]"
   CHECK(report::format_bytes(512) == "512 B");
 }
 
+// Regression (both formats): the per-metric warnings of the file were not shown, the
+// columns had no header and nothing said that ± was the coefficient of variation.
 TEST_CASE("report: text lists engines in experiment order and metrics in scenario order",
           "[report]") {
   lines_should_be(
@@ -151,21 +159,31 @@ TEST_CASE("report: text lists engines in experiment order and metrics in scenari
           "environment: cpu=\"AMD EPYC 7B13\" cpus=2 kernel=\"Linux 6.1.0-18-amd64\" fs=ext4 "
           "build=Release",
           "warning: CPU frequency scaling governor is \"powersave\"",
+          "warning: 2 of 6 metrics have warnings (marked !, listed under their engine)",
           "interrupted: the run was interrupted: results are partial",
+          "legend: cv = coefficient of variation (stddev / mean) over the repeats",
           "[doc]",
-          "  put                            280.1 ms    3.57 k records/s  ±5.0%  "
-          "(252.1 ms .. 336.1 ms)  p50 279.0 us",
-          "  get                            20.50 ms    48.8 k records/s  ±5.0%  "
-          "(18.45 ms .. 24.60 ms)  p50 5.250 us  p99 40.50 us",
-          "  stream                         1.500 ms     667 k records/s  ±5.0%  "
-          "(1.350 ms .. 1.800 ms)",
+          "     operation    median              rate    cv  min .. max                 p50       "
+          "p99",
+          "  !  put        280.1 ms  3.57 k records/s  5.0%  252.1 ms .. 336.1 ms  279.0 us        "
+          " -",
+          "     get        20.50 ms  48.8 k records/s  5.0%  18.45 ms .. 24.60 ms  5.250 us  40.50 "
+          "us",
+          "     stream     1.500 ms   667 k records/s  5.0%  1.350 ms .. 1.800 ms         -        "
+          " -",
+          "  ! put: spread too wide to trust: coefficient of variation 24.1% > 10%; 3 sample(s): a "
+          "significance test needs at least 4 per side (repeat >= 4)",
           "[cache]",
-          "  cold[validation=hash]          4.113 ms     243 k records/s  ±5.0%  "
-          "(3.702 ms .. 4.936 ms)",
-          "  cold[validation=stat]          2.000 ms     500 k records/s  ±5.0%  "
-          "(1.800 ms .. 2.400 ms)  runs=2/3",
-          "  warm[validation=hash]          412.3 us    2.43 M records/s  ±5.0%  "
-          "(371.1 us .. 494.8 us)",
+          "     operation                median              rate    cv  min .. max            "
+          "runs",
+          "     cold[validation=hash]  4.113 ms   243 k records/s  5.0%  3.702 ms .. 4.936 ms   "
+          "  3",
+          "  !  cold[validation=stat]  2.000 ms   500 k records/s  5.0%  1.800 ms .. 2.400 ms   "
+          "2/3",
+          "     warm[validation=hash]  412.3 us  2.43 M records/s  5.0%  371.1 us .. 494.8 us   "
+          "  3",
+          "  ! cold[validation=stat]: 2 sample(s): a significance test needs at least 4 per side "
+          "(repeat >= 4)",
           "[uuid]",
           "  no results",
           "failures (2):",
@@ -196,7 +214,8 @@ TEST_CASE("report: a single run shows no spread and a non-durable run is flagged
           "warning: durability is \"none\": engines did not fsync every write they reported "
           "stored",
           "[uuid]",
-          "  monotonic                      411.3 us        2.43 M ids/s",
+          "  operation    median          rate",
+          "  monotonic  411.3 us  2.43 M ids/s",
       });
 }
 
@@ -213,6 +232,8 @@ TEST_CASE("report: markdown has an environment table, one table per engine and f
           "- durability: durable",
           "",
           "> **Warning:** CPU frequency scaling governor is \"powersave\"",
+          "",
+          "> **Warning:** 2 of 6 metrics have warnings (marked !, listed under their engine)",
           "",
           "> **Interrupted:** the run was interrupted: results are partial",
           "",
@@ -231,21 +252,33 @@ TEST_CASE("report: markdown has an environment table, one table per engine and f
           "| CPU governor | powersave |",
           "| Time | 2026-11-30T03:22:07Z |",
           "",
+          "Legend: cv = coefficient of variation (stddev / mean) over the repeats.",
+          "",
           "## doc",
           "",
-          "| operation | median | rate | ± | runs | p50 | p99 |",
-          "|---|---:|---:|---:|---:|---:|---:|",
-          "| put | 280.1 ms | 3.57 k records/s | 5.0% | 3 | 279.0 us | - |",
-          "| get | 20.50 ms | 48.8 k records/s | 5.0% | 3 | 5.250 us | 40.50 us |",
-          "| stream | 1.500 ms | 667 k records/s | 5.0% | 3 | - | - |",
+          "|  | operation | median | rate | cv | runs | p50 | p99 |",
+          "|---|---|---:|---:|---:|---:|---:|---:|",
+          "| ! | put | 280.1 ms | 3.57 k records/s | 5.0% | 3 | 279.0 us | - |",
+          "|  | get | 20.50 ms | 48.8 k records/s | 5.0% | 3 | 5.250 us | 40.50 us |",
+          "|  | stream | 1.500 ms | 667 k records/s | 5.0% | 3 | - | - |",
+          "",
+          "Warnings:",
+          "",
+          "- `put`: spread too wide to trust: coefficient of variation 24.1% > 10%; 3 sample(s): a "
+          "significance test needs at least 4 per side (repeat >= 4)",
           "",
           "## cache",
           "",
-          "| operation | median | rate | ± | runs |",
-          "|---|---:|---:|---:|---:|",
-          "| cold[validation=hash] | 4.113 ms | 243 k records/s | 5.0% | 3 |",
-          "| cold[validation=stat] | 2.000 ms | 500 k records/s | 5.0% | 2 |",
-          "| warm[validation=hash] | 412.3 us | 2.43 M records/s | 5.0% | 3 |",
+          "|  | operation | median | rate | cv | runs |",
+          "|---|---|---:|---:|---:|---:|",
+          "|  | cold[validation=hash] | 4.113 ms | 243 k records/s | 5.0% | 3 |",
+          "| ! | cold[validation=stat] | 2.000 ms | 500 k records/s | 5.0% | 2 |",
+          "|  | warm[validation=hash] | 412.3 us | 2.43 M records/s | 5.0% | 3 |",
+          "",
+          "Warnings:",
+          "",
+          "- `cold[validation=stat]`: 2 sample(s): a significance test needs at least 4 per side "
+          "(repeat >= 4)",
           "",
           "## uuid",
           "",
@@ -289,4 +322,31 @@ TEST_CASE("report: rendering is deterministic", "[report]") {
     CHECK(render_report(sample_result(), format) == first);
     CHECK(render_report(file, format) == first);
   }
+}
+
+TEST_CASE("report: csv has one row per metric with full-precision numbers", "[report]") {
+  // Regression: report had no machine-readable format.
+  const auto lines = lines_of(render_report(sample_result(), ReportFormat::csv));
+  REQUIRE(lines.size() == 1 + 6);
+  CHECK(lines[0] ==
+        "key,engine,operation,dataset,params,unit,direction,runs,median_seconds,min_seconds,"
+        "max_seconds,mean_seconds,stddev_seconds,mad_seconds,cv_percent,rate_per_second,"
+        "p50_seconds,p99_seconds,warnings");
+  CHECK(
+      lines[1].starts_with("cache.cold[validation=hash],cache,cold,1000,validation=hash,"
+                           "records,lower_is_better,3,0.004113,"));
+  CHECK(lines[4].starts_with("doc.get,doc,get,1000,,records,lower_is_better,3,0.0205,"));
+  CHECK(lines[4].ends_with(",5.25e-06,4.05e-05,"));  // p50, p99, no warnings
+  CHECK(
+      lines[5].ends_with(",0.000279,,spread too wide to trust: coefficient of variation "
+                         "24.1% > 10%; 3 sample(s): a significance test needs at least 4 per "
+                         "side (repeat >= 4)"));
+}
+
+TEST_CASE("report: json is the whole file, normalised", "[report]") {
+  const auto file = sample_result();
+  CHECK(render_report(file, ReportFormat::json) == result::to_json_text(file));
+  CHECK(report::parse_report_format("csv") == ReportFormat::csv);
+  CHECK(report::parse_report_format("markdown") == ReportFormat::markdown);
+  CHECK_FALSE(report::parse_report_format("xml").has_value());
 }

@@ -27,6 +27,9 @@ ResultFile sample_result() {
        {{"mode", {storh::ParamValue(std::string("fast")), storh::ParamValue(std::int64_t{2})}}}}};
   e.work_dir = "/tmp/storh-host-1-00000000";
   e.work_dir_cleanup = "removed";
+  e.command_line = {"storh-host", "run", "suites/golden.toml", "--repeat=2"};
+  e.hostname = "bench-1";
+  e.git_commit = "0123456789abcdef0123456789abcdef01234567";
   Environment& v = r.environment;
   v.os = "Debian GNU/Linux 12 (bookworm)";
   v.kernel = "Linux 6.1";
@@ -155,4 +158,21 @@ TEST_CASE("result json: a wrong type names the JSON path", "[result]") {
   parsed = from_json(j, "x.json");
   REQUIRE_FALSE(parsed.ok());
   CHECK(parsed.error() == "x.json: /experiment: missing key \"fingerprint\"");
+}
+
+TEST_CASE("result json: the command line, host name and git commit are recorded", "[result]") {
+  const nlohmann::ordered_json j = to_json(sample_result());
+  CHECK(j["experiment"]["command_line"] ==
+        nlohmann::json::array({"storh-host", "run", "suites/golden.toml", "--repeat=2"}));
+  CHECK(j["experiment"]["hostname"] == "bench-1");
+  CHECK(j["experiment"]["git_commit"] == "0123456789abcdef0123456789abcdef01234567");
+
+  // Files written before these fields existed still read, with them empty.
+  nlohmann::json old = nlohmann::json::parse(storh::test::read_text(kGolden));
+  for (const char* key : {"command_line", "hostname", "git_commit"}) old["experiment"].erase(key);
+  auto parsed = from_json(old, "old.json");
+  REQUIRE(parsed.ok());
+  CHECK(parsed->experiment.command_line.empty());
+  CHECK(parsed->experiment.hostname.empty());
+  CHECK_FALSE(parsed->experiment.git_commit.has_value());
 }

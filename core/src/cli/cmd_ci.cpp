@@ -90,6 +90,7 @@ int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
   }
   InterruptGuard guard;
   PrepareOptions prepare_options;
+  prepare_options.command = "ci";
   prepare_options.extra_valued = {"confirm", "threshold",  "metric",
                                   "alpha",   "min-effect", "counter"};
   prepare_options.extra_switches = {"update-baseline", "significant", "lenient-missing"};

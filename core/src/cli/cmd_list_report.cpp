@@ -105,10 +105,11 @@ int report_command(const std::vector<std::string>& raw_args, const CommandIo& io
            << '\n';
     return kExitBadInput;
   }
-  const std::string format = args->last("format").value_or("text");
-  if (format != "text" && format != "md") {
-    io.err << fmt::format("storh-host report: --format: unknown format \"{}\" (valid: text, md)\n",
-                          format);
+  const std::string name = args->last("format").value_or("text");
+  const std::optional<report::ReportFormat> format = report::parse_report_format(name);
+  if (!format) {
+    io.err << fmt::format(
+        "storh-host report: --format: unknown format \"{}\" (valid: text, md, csv, json)\n", name);
     return kExitBadInput;
   }
   Expected<result::ResultFile> result = result::read_result_file(args->positional[0]);
@@ -116,8 +117,7 @@ int report_command(const std::vector<std::string>& raw_args, const CommandIo& io
     io.err << "storh-host report: " << result.error() << '\n';
     return kExitBadInput;
   }
-  io.out << report::render_report(
-      *result, format == "md" ? report::ReportFormat::markdown : report::ReportFormat::text);
+  io.out << report::render_report(*result, *format);
   return kExitOk;
 }
 

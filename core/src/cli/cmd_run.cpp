@@ -97,8 +97,10 @@ Expected<result::ResultFile> execute(const Prepared& prepared, const plan::Plan&
   options.cancel = &g_interrupted;
   options.fail_fast = !prepared.args.has("no-fail-fast");
   options.log = &io.err;
+  options.warnings = &io.err;
   Expected<result::ResultFile> ran = run::run_plan(prepared.suite, plan, options);
   if (ran) add_load_failures(prepared, *ran);
+  if (ran) ran->experiment.command_line = prepared.command_line;
   return ran;
 }
 

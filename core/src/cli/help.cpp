@@ -108,9 +108,13 @@ Exit codes: 0 every plugin loaded, 1 a plugin was refused or failed to load.
 )";
   }
   if (command == "report") {
-    return R"(Usage: storh-host report RESULT.json [--format=text|md]
+    return R"(Usage: storh-host report RESULT.json [--format=text|md|csv|json]
 
 Prints the report of a result file. The report is a pure function of the file.
+  text, md   tables with a header row; cv is the coefficient of variation
+             (stddev / mean) of the repeats; ! marks a metric with warnings
+  csv        one row per metric, numbers at full precision
+  json       the whole file, normalised (fixed key order, newer fields filled in)
 
 Exit codes: 0 ok, 2 unreadable or invalid result file.
 )";
@@ -122,8 +126,10 @@ Compares result files: storh-host results and storh PHP bench.php / repeat.php
 files, in any mix (the PHP metric recovery.recover reads as log.recover).
 
 Two files: per metric the base and new medians, delta % = (new - base) / base
-(0 when base is 0), a verdict that knows the direction (a time that grows or a
-rate that shrinks is slower), `new` for metrics only in NEW, `missing` for
+(0 when base is 0), the noise band, a verdict that knows the direction (a time
+that grows or a rate that shrinks is slower; a delta within the noise band, the
+larger coefficient of variation of the two sides but at least 1%, is same, and
+so is any delta between single runs), `new` for metrics only in NEW, `missing` for
 metrics only in BASE, runs per side, and significance by a two-sided
 Mann-Whitney U test (exact for small samples without ties). Below the minimum
 sample count it says "too few samples": at alpha 0.05 that is 4 per side (with
@@ -151,7 +157,8 @@ file (unreadable, not JSON, unknown schema_version, not a result file).
 Fails when CURRENT is slower than BASE, with the storh harness's rules: a metric
 fails when it is slower by strictly more than the threshold (percent; faster
 never fails); without --metric every baseline metric is checked, sorted; a
-metric missing on either side fails. Every checked metric is printed, then the
+metric missing on either side fails (a --metric neither file has is a typo:
+exit 2, with the closest name). Every checked metric is printed, then the
 verdict ("Benchmark regression gate passed|failed at threshold +10.00%.").
 Accepts storh-host and storh PHP result files (recovery.recover = log.recover).
 
@@ -190,7 +197,7 @@ Usage:
   storh-host run --engine=NAME [options]  run without a suite file (defaults: run --help)
   storh-host validate SUITE.toml        check a suite without running it
   storh-host list [--plugin-path=DIR]   plugins found, their operations and parameters
-  storh-host report RESULT.json [--format=text|md]
+  storh-host report RESULT.json [--format=text|md|csv|json]
   storh-host compare BASE.json NEW.json [MORE.json...] [--format=text|md|csv|json]
   storh-host gate BASE.json CURRENT.json [--threshold=10] [--metric=ENGINE.OP]...
   storh-host ci [SUITE.toml] [--confirm=N] [--update-baseline] [--base=DIR]

@@ -94,6 +94,8 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
   }
   Prepared prepared;
   prepared.args = *args;
+  prepared.command_line = {"storh-host", options.command};
+  prepared.command_line.insert(prepared.command_line.end(), raw_args.begin(), raw_args.end());
   prepared.format = args->last("format").value_or("text");
   if (prepared.format != "text" && prepared.format != "md") {
     io.err << fmt::format("storh-host: --format: unknown format \"{}\" (valid: text, md)\n",

@@ -24,6 +24,9 @@ struct Prepared {
   std::vector<std::pair<std::string, std::string>> load_errors;
   plan::Plan plan;  // over the engines that loaded
   std::string format = "text";
+  // "storh-host", the command, then the arguments as given: the result's
+  // experiment.command_line.
+  std::vector<std::string> command_line;
 };
 
 // Parses arguments, reads the suite, applies overrides, describes the plugins and
@@ -34,6 +37,7 @@ struct PrepareOptions {
   std::vector<std::string> extra_valued;
   std::vector<std::string> extra_switches;
   std::optional<std::string> default_suite;
+  std::string command = "run";  // as recorded in Prepared::command_line
 };
 // Prints a warning for each plugin directory that does not exist, naming it and
 // where it came from (suite file:line:column, or --plugin-path). Returns a note for

@@ -1,5 +1,6 @@
 #include "compare/compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -10,8 +11,12 @@
 namespace storh::compare {
 namespace {
 
-Verdict verdict_of(Direction direction, double base, double next) {
-  if (base == next) return Verdict::same;
+// `same` inside the noise band, and without one (too few samples to measure noise).
+Verdict verdict_of(Direction direction, double base, double next,
+                   const std::optional<double>& noise_percent) {
+  if (base == next || !noise_percent) return Verdict::same;
+  // A zero base has no relative change (the storh delta reads 0): its direction decides.
+  if (base != 0 && std::fabs(delta_percent(base, next)) <= *noise_percent) return Verdict::same;
   const bool larger = next > base;
   return (direction == Direction::lower_is_better) == larger ? Verdict::slower : Verdict::faster;
 }
@@ -80,6 +85,32 @@ std::optional<double> slowdown_ratio(Direction direction, double base, double ne
   return numerator / denominator;
 }
 
+std::optional<double> spread_percent(const ComparableMetric& metric) {
+  const std::vector<double>& values = metric.samples;
+  if (values.size() >= 2) {
+    const auto n = static_cast<double>(values.size());
+    double sum = 0;
+    for (double v : values) sum += v;
+    const double mean = sum / n;
+    if (!(mean > 0)) return std::nullopt;
+    double squares = 0;
+    for (double v : values) squares += (v - mean) * (v - mean);
+    return std::sqrt(squares / (n - 1)) / mean * 100.0;
+  }
+  // A repeat.php summary: for a handful of runs half the range is about one stddev.
+  if (values.empty() && metric.runs >= 2 && metric.median > 0) {
+    return (metric.max - metric.min) / 2 / metric.median * 100.0;
+  }
+  return std::nullopt;
+}
+
+std::optional<double> noise_band_percent(const ComparableMetric& base,
+                                         const ComparableMetric& next) {
+  const std::optional<double> a = spread_percent(base), b = spread_percent(next);
+  if (!a && !b) return std::nullopt;
+  return std::max({kNoiseFloorPercent, a.value_or(0), b.value_or(0)});
+}
+
 Significance test_significance(const ComparableMetric& base, const ComparableMetric& next,
                                double alpha) {
   Significance s;
@@ -125,7 +156,8 @@ PairComparison compare_pair(const ComparableFile& base, const ComparableFile& ne
       row.verdict = Verdict::missing;
     } else {
       row.delta_percent = delta_percent(b->median, n->median);
-      row.verdict = verdict_of(b->direction, b->median, n->median);
+      row.noise_percent = noise_band_percent(*b, *n);
+      row.verdict = verdict_of(b->direction, b->median, n->median, row.noise_percent);
       row.significance = test_significance(*b, *n, options.alpha);
       geomean.add(b->direction, b->median, n->median);
     }

@@ -1,8 +1,9 @@
 // compare/compare.h: what changed between result files, as data; render.h prints it.
 //
 // Two files (compare_pair): per metric the base and new medians, the delta in
-// percent as the storh harness computes it, a direction-aware verdict, and a
-// significance test where both sides have enough samples. Metrics only in NEW are
+// percent as the storh harness computes it, a direction-aware verdict that reads
+// `same` inside the measured noise (see noise_band_percent), and a significance
+// test where both sides have enough samples. Metrics only in NEW are
 // `new`, metrics only in BASE are `missing`: shown, never dropped. A geometric-mean
 // row summarises the metrics present on both sides.
 //
@@ -51,6 +52,10 @@ struct PairRow {
   // (new - base) / base * 100, 0 when base is 0 (the storh harness's rule); 0 unless
   // status is both. Not direction-normalised: a rate that halves reads -50%.
   double delta_percent = 0;
+  // For status both: the noise band the delta was judged against (noise_band_percent).
+  // Absent when neither side has the two values a spread needs; the verdict is then
+  // `same`, since one run against one run cannot tell a change from noise.
+  std::optional<double> noise_percent;
   Verdict verdict = Verdict::same;
   std::optional<Significance> significance;  // for status both
 };
@@ -111,6 +116,23 @@ double delta_percent(double base, double next);
 // next/base for times, base/next for higher_is_better values. nullopt when the
 // denominator is 0.
 std::optional<double> slowdown_ratio(Direction direction, double base, double next);
+
+// The smallest noise band, in percent: differences of noise-free runs (a median that
+// moved by 0.3% between identical builds) still read `same`.
+inline constexpr double kNoiseFloorPercent = 1.0;
+
+// How far one side's values spread, in percent of their centre: the coefficient of
+// variation (sample stddev / mean) of its samples when it has two or more, which is
+// the `cv` column of the report; for a summary-only side (PHP repeat.php) with two or
+// more runs, half its min..max range over its median. nullopt for a single value, an
+// unknown run count, or a zero centre.
+std::optional<double> spread_percent(const ComparableMetric& metric);
+
+// The band within which a delta is noise, criterion's noise threshold made adaptive:
+// the larger spread_percent of the two sides, never below kNoiseFloorPercent. When
+// only one side's spread is known it decides; nullopt when neither is known.
+std::optional<double> noise_band_percent(const ComparableMetric& base,
+                                         const ComparableMetric& next);
 
 // The significance verdict for two metrics at alpha (see Significance::text).
 Significance test_significance(const ComparableMetric& base, const ComparableMetric& next,

@@ -10,8 +10,9 @@
 //   csv   one line per metric with full-precision numbers, for spreadsheets;
 //   json  everything, numbers at full precision, keys in a fixed order.
 //
-// Pair table columns: metric, base, new, delta, verdict, runs (base/new, "?" when
-// unknown), significance; then a geomean row ("geomean (N)", delta = ratio - 1 in
+// Pair table columns: metric, base, new, delta, noise (the band the delta was judged
+// against, "±2.50%", or "unmeasured" between single runs), verdict, runs (base/new,
+// "?" when unknown), significance; then a geomean row ("geomean (N)", delta = ratio - 1 in
 // percent, verdict). Matrix table: metric, then one column per file: the median, and
 // from the second file on its ratio to the first ("x1.250"), then a geomean row.
 // Medians of times print with report::format_seconds; other values with 4

@@ -27,6 +27,12 @@ std::string median_text(const std::optional<ComparableMetric>& metric) {
   return metric ? format_value(metric->direction, metric->median) : kAbsent;
 }
 
+// "±2.50%", or "unmeasured" when neither side has a spread (so the verdict is same).
+std::string noise_text(const PairRow& row) {
+  if (row.status != RowStatus::both) return "";
+  return row.noise_percent ? fmt::format("±{:.2f}%", *row.noise_percent) : "unmeasured";
+}
+
 Verdict geomean_verdict(double ratio) {
   return ratio > 1 ? Verdict::slower : ratio < 1 ? Verdict::faster : Verdict::same;
 }
@@ -38,7 +44,7 @@ report::Rows table_rows(const PairComparison& c, bool markdown) {
     const bool both = row.status == RowStatus::both;
     rows.push_back({markdown ? "`" + row.key + "`" : row.key, median_text(row.base),
                     median_text(row.next), both ? format_percent(row.delta_percent) : "",
-                    std::string(verdict_name(row.verdict)),
+                    noise_text(row), std::string(verdict_name(row.verdict)),
                     fmt::format("{}/{}", runs_text(row.base), runs_text(row.next)),
                     row.significance ? row.significance->text : ""});
   }
@@ -46,19 +52,19 @@ report::Rows table_rows(const PairComparison& c, bool markdown) {
   if (c.geomean.ratio) {
     const double ratio = *c.geomean.ratio;
     rows.push_back({markdown ? "**" + label + "**" : label, "", "",
-                    format_percent((ratio - 1) * 100),
+                    format_percent((ratio - 1) * 100), "",
                     std::string(verdict_name(geomean_verdict(ratio))), "", ""});
   } else {
-    rows.push_back({label, "", "", "", "no metric on both sides", "", ""});
+    rows.push_back({label, "", "", "", "", "no metric on both sides", "", ""});
   }
   return rows;
 }
 
 const std::vector<Column>& pair_columns() {
   static const std::vector<Column> kColumns = {
-      {"metric", Align::left},      {"base", Align::right},   {"new", Align::right},
-      {"delta", Align::right},      {"verdict", Align::left}, {"runs", Align::right},
-      {"significance", Align::left}};
+      {"metric", Align::left}, {"base", Align::right},       {"new", Align::right},
+      {"delta", Align::right}, {"noise", Align::right},      {"verdict", Align::left},
+      {"runs", Align::right},  {"significance", Align::left}};
   return kColumns;
 }
 
@@ -87,9 +93,11 @@ std::string render_markdown(const PairComparison& c) {
   }
   out += report::markdown_table(pair_columns(), table_rows(c, true));
   out += fmt::format(
-      "\nDelta is (new - base) / base. Geomean: direction-normalised ratios of the metrics on "
-      "both sides. Significance: two-sided Mann-Whitney U test at alpha {}.\n",
-      c.alpha);
+      "\nDelta is (new - base) / base. Noise: a delta within the larger coefficient of "
+      "variation of the two sides (at least {}%) is `same`, and so is any delta between "
+      "single runs. Geomean: direction-normalised ratios of the metrics on both sides. "
+      "Significance: two-sided Mann-Whitney U test at alpha {}.\n",
+      kNoiseFloorPercent, c.alpha);
   if (c.geomean.skipped > 0) out += fmt::format("\n{}", skipped_note(c.geomean));
   return out;
 }
@@ -100,8 +108,8 @@ std::string number(double value) {
 
 std::string render_csv(const PairComparison& c) {
   std::string out = report::csv_line({"metric", "status", "unit", "direction", "base_median",
-                                      "new_median", "delta_percent", "verdict", "base_runs",
-                                      "new_runs", "p_value", "significance"});
+                                      "new_median", "delta_percent", "noise_percent", "verdict",
+                                      "base_runs", "new_runs", "p_value", "significance"});
   for (const PairRow& row : c.rows) {
     const ComparableMetric& any = row.base ? *row.base : *row.next;
     const bool tested = row.significance && row.significance->test;
@@ -110,6 +118,7 @@ std::string render_csv(const PairComparison& c) {
          any.unit, plugin::direction_name(any.direction), row.base ? number(row.base->median) : "",
          row.next ? number(row.next->median) : "",
          row.status == RowStatus::both ? number(row.delta_percent) : "",
+         row.noise_percent ? number(*row.noise_percent) : "",
          std::string(verdict_name(row.verdict)), row.base ? std::to_string(row.base->runs) : "",
          row.next ? std::to_string(row.next->runs) : "",
          tested ? number(row.significance->test->p_value) : "",
@@ -117,7 +126,7 @@ std::string render_csv(const PairComparison& c) {
   }
   const std::optional<double> ratio = c.geomean.ratio;
   out += report::csv_line(
-      {"geomean", "summary", "", "", "", "", ratio ? number((*ratio - 1) * 100) : "",
+      {"geomean", "summary", "", "", "", "", ratio ? number((*ratio - 1) * 100) : "", "",
        ratio ? std::string(verdict_name(geomean_verdict(*ratio))) : "", "", "", "", ""});
   return out;
 }
@@ -153,6 +162,8 @@ std::string render_json(const PairComparison& c) {
          {"base", side_json(row.base)},
          {"new", side_json(row.next)},
          {"delta_percent", both ? ordered_json(row.delta_percent) : ordered_json(nullptr)},
+         {"noise_percent",
+          row.noise_percent ? ordered_json(*row.noise_percent) : ordered_json(nullptr)},
          {"verdict", verdict_name(row.verdict)},
          {"significance", significance}});
   }

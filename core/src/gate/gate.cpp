@@ -10,6 +10,8 @@
 #include "compare/differences.h"
 #include "util/natural_order.h"
 #include "count/counters.h"
+#include "report/format.h"
+#include "util/did_you_mean.h"
 
 namespace storh::gate {
 namespace {
@@ -44,9 +46,9 @@ void judge_over_threshold(const ComparableMetric& b, const ComparableMetric& c,
   if (options.min_effect_seconds > 0 && difference < options.min_effect_seconds) {
     check.state = CheckState::excused;
     check.failed = false;
-    check.notes.push_back(
-        fmt::format("difference {:.6f}s below --min-effect {:.6f}s: not a failure", difference,
-                    options.min_effect_seconds));
+    check.notes.push_back(fmt::format("difference {} below --min-effect {}: not a failure",
+                                      report::format_seconds(difference),
+                                      report::format_seconds(options.min_effect_seconds)));
     return;
   }
   if (!options.require_significance) return;
@@ -154,6 +156,22 @@ std::string machine_difference(const ComparableFile& base, const ComparableFile&
       fmt::join(differ, ", "));
 }
 
+// A named metric that neither file has is a typo, not a regression: the error names
+// both files and the closest key either of them has.
+std::string unknown_metric_error(const std::string& key, const ComparableFile& base,
+                                 const ComparableFile& current) {
+  std::vector<std::string> known;
+  for (const ComparableFile* file : {&base, &current}) {
+    for (const ComparableMetric& metric : file->metrics) {
+      if (std::find(known.begin(), known.end(), metric.key) == known.end()) {
+        known.push_back(metric.key);
+      }
+    }
+  }
+  return fmt::format("--metric: unknown metric \"{}\": neither {} nor {} has it{}", key, base.name,
+                     current.name, did_you_mean(key, known));
+}
+
 }  // namespace
 
 std::string validate(const GateOptions& options) {
@@ -215,7 +233,13 @@ Expected<GateOutcome> run_gate(const ComparableFile& base, const ComparableFile&
   }
 
   std::vector<std::string> keys;
-  for (const std::string& name : options.metrics) keys.push_back(compare::map_storh_php_key(name));
+  for (const std::string& name : options.metrics) {
+    std::string key = compare::map_storh_php_key(name);
+    if (base.find(key) == nullptr && current.find(key) == nullptr) {
+      return Error{unknown_metric_error(key, base, current)};
+    }
+    keys.push_back(std::move(key));
+  }
   if (options.metrics.empty()) {
     for (const ComparableMetric& metric : base.metrics) keys.push_back(metric.key);
     std::sort(keys.begin(), keys.end(),

@@ -7,7 +7,8 @@
 //   - with no metric list, every baseline metric is checked, sorted by key (metrics
 //     only in CURRENT are never checked);
 //   - a metric missing on either side fails ("missing in baseline" / "missing in
-//     current");
+//     current"); a listed metric that neither file has is bad input instead (a
+//     typo: run_gate's error, with the closest key either file has);
 //   - every checked metric is reported, failures included, before the verdict.
 // "Slower" is direction-aware: for a time, slowdown = (current - base) / base, the
 // storh delta; for a higher_is_better value, slowdown = base / current - 1 (a rate
@@ -131,7 +132,9 @@ struct GateOutcome {
 // >= 0, e.g. 10)".
 std::string validate(const GateOptions& options);
 
-// Runs the gate. The only error is invalid options (validate's message).
+// Runs the gate. Errors: invalid options (validate's message), and a metric in
+// options.metrics that neither file has: `--metric: unknown metric "uuid.montonic":
+// neither base.json nor new.json has it; did you mean "uuid.monotonic"?`.
 Expected<GateOutcome> run_gate(const compare::ComparableFile& base,
                                const compare::ComparableFile& current, const GateOptions& options);
 

@@ -42,19 +42,15 @@ std::string missing_text(const GateCheck& check) {
                                                         : "missing in current";
 }
 
-std::string storh_value(const GateCheck& check, double value) {
-  return fmt::format("{:.6f}{}", value, check.direction == Direction::lower_is_better ? "s" : "");
-}
-
 std::string text_line(const GateCheck& check) {
   std::string line;
   if (is_missing(check)) {
     line = fmt::format("{:<{}} {}", check.key, kKeyWidth, missing_text(check));
   } else {
     line = fmt::format("{:<{}} base {} current {} {:+.2f}%{}", check.key, kKeyWidth,
-                       storh_value(check, *check.base_median),
-                       storh_value(check, *check.current_median), check.delta_percent,
-                       check.failed ? " FAIL" : "");
+                       compare::format_value(check.direction, *check.base_median),
+                       compare::format_value(check.direction, *check.current_median),
+                       check.delta_percent, check.failed ? " FAIL" : "");
   }
   if (!check.notes.empty()) line += fmt::format(" [{}]", fmt::join(check.notes, "; "));
   return line + "\n";

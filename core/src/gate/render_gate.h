@@ -14,9 +14,11 @@ struct GateReport {
   std::string err;
 };
 
-// Text (the storh gate.php layout, byte for byte when no addition applies):
+// Text (the storh gate.php line shape, with the report's units):
 //   stdout: one line per checked metric, in checked order:
-//     "%-36s base %.6fs current %.6fs %+0.2f%%" plus " FAIL" when it fails, or
+//     "%-36s base <value> current <value> %+0.2f%%" plus " FAIL" when it fails, where a
+//     time reads as the report shows it ("412.3 us", report::format_seconds) rather
+//     than storh's "%.6fs" (0.000000s for anything under a microsecond), or
 //     "%-36s missing in baseline" / "%-36s missing in current";
 //     any notes follow in brackets: " [threshold +20.00%; p=0.008 significant]";
 //     then one line per counter check:
@@ -25,7 +27,7 @@ struct GateReport {
 //     then, when passed, "Benchmark regression gate passed at threshold +10.00%.";
 //   stderr: "warning: ..." lines, then, when failed,
 //     "Benchmark regression gate failed at threshold +10.00%.".
-// A value that is not a time (higher_is_better) prints without the "s".
+// A value that is not a time (higher_is_better) prints with 4 significant digits.
 //
 // Markdown (stdout): heading, files and threshold, warnings as quotes, a table
 // (metric | base | current | delta | threshold | result | note), counter checks as

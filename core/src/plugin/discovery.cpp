@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -14,18 +15,27 @@ namespace {
 constexpr std::string_view kPrefix = "storh_";
 constexpr std::string_view kSuffix = ".so";
 
-// <prefix>/lib/storh/plugins for a host installed as <prefix>/bin/storh-host, else
-// the configured install prefix's.
-std::filesystem::path installed_plugin_dir() {
+// <prefix>/<libdir>/storh/plugins when `executable` is <prefix>/bin/<name> and that
+// directory exists: the layout `cmake --install` makes.
+std::optional<std::filesystem::path> installed_plugin_dir(const std::filesystem::path& executable) {
+  const std::filesystem::path bin = executable.parent_path();
+  if (bin.filename() != "bin") return std::nullopt;
+  std::filesystem::path dir = bin.parent_path() / STORH_INSTALL_LIBDIR / "storh" / "plugins";
   std::error_code ec;
-  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec || exe.parent_path().filename() != "bin") return STORH_INSTALLED_PLUGIN_DIR;
-  return exe.parent_path().parent_path() / "lib" / "storh" / "plugins";
+  if (!std::filesystem::is_directory(dir, ec)) return std::nullopt;
+  return dir;
 }
 
 }  // namespace
 
 std::vector<std::filesystem::path> search_path(const std::vector<std::filesystem::path>& first) {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return search_path(first, ec ? std::filesystem::path() : exe);
+}
+
+std::vector<std::filesystem::path> search_path(const std::vector<std::filesystem::path>& first,
+                                               const std::filesystem::path& executable) {
   std::vector<std::filesystem::path> dirs = first;
   if (const char* env = std::getenv("STORH_PLUGIN_PATH"); env != nullptr) {
     std::string_view rest = env;
@@ -36,8 +46,14 @@ std::vector<std::filesystem::path> search_path(const std::vector<std::filesystem
       rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
     }
   }
-  dirs.emplace_back(STORH_BUILTIN_PLUGIN_DIR);
-  dirs.push_back(installed_plugin_dir());
+  // An installed host must not pick up plugins of the build tree it was built in:
+  // they may be newer, older or half-built.
+  if (std::optional<std::filesystem::path> installed = installed_plugin_dir(executable)) {
+    dirs.push_back(*installed);
+  } else {
+    dirs.emplace_back(STORH_BUILTIN_PLUGIN_DIR);
+    dirs.emplace_back(STORH_INSTALLED_PLUGIN_DIR);
+  }
   std::vector<std::filesystem::path> unique;
   for (const std::filesystem::path& dir : dirs) {
     if (std::find(unique.begin(), unique.end(), dir) == unique.end()) unique.push_back(dir);

@@ -3,8 +3,10 @@
 // An engine named <name> is the module file storh_<name>.so in the first directory
 // of the search path that has one. The search path is, in order: the directories
 // given with --plugin-path, the suite's plugin_path, $STORH_PLUGIN_PATH (colon
-// separated), the build's own plugin directory, and <prefix>/lib/storh/plugins
-// next to an installed host.
+// separated), then the host's own plugins: for an installed host
+// (<prefix>/bin/storh-host beside <prefix>/<libdir>/storh/plugins) that directory
+// only; for a host in its build tree the build's plugin directory, then the
+// configured install prefix's.
 #pragma once
 
 #include <filesystem>
@@ -18,6 +20,11 @@ namespace storh::plugin {
 // `first` (flags, then suite entries, already in that order) followed by the
 // environment and the built-in directories. Duplicates are dropped.
 std::vector<std::filesystem::path> search_path(const std::vector<std::filesystem::path>& first);
+
+// The same for a host running as `executable` (search_path(first) passes
+// /proc/self/exe).
+std::vector<std::filesystem::path> search_path(const std::vector<std::filesystem::path>& first,
+                                               const std::filesystem::path& executable);
 
 // A plugin file hidden by one of the same engine name earlier on the search path.
 struct ShadowedPlugin {

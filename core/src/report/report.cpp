@@ -14,6 +14,7 @@
 #include "report/range_section.h"
 #include "report/table.h"
 #include "result/plugin_build.h"
+#include "result/json.h"
 #include "suite/parse.h"  // param_value_text: the one canonical text of a value
 
 namespace storh::report {
@@ -23,7 +24,6 @@ using result::Failure;
 using result::Metric;
 using result::ResultFile;
 
-constexpr int kLabelWidth = 28;              // as the storh harness's repeat report
 constexpr std::size_t kStderrTailLines = 5;  // enough for a message and its context
 
 struct EngineBlock {
@@ -188,25 +188,103 @@ void plugin_build_lines(const ResultFile& result, std::string& out) {
   }
 }
 
-std::string metric_line(const Metric& metric, std::uint32_t repeat) {
-  std::string line = fmt::format("  {:<{}} {:>10}  {:>18}", label_of(metric), kLabelWidth,
-                                 format_seconds(metric.seconds.median), rate_text(metric));
-  if (const auto spread = spread_percent(metric)) {
-    line += fmt::format("  ±{:.1f}%  ({} .. {})", *spread, format_seconds(metric.seconds.min),
-                        format_seconds(metric.seconds.max));
+// Splits text ending in '\n' into its lines.
+std::vector<std::string> lines_of(std::string_view text) {
+  std::vector<std::string> lines;
+  while (!text.empty()) {
+    const auto end = text.find('\n');
+    lines.emplace_back(text.substr(0, end));
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
   }
-  // Fewer runs than repeats means some failed: the spread covers only the rest.
-  if (metric.seconds.runs < repeat) {
-    line += fmt::format("  runs={}/{}", metric.seconds.runs, repeat);
-  }
-  if (metric.latency && metric.latency->p50) {
-    line += "  p50 " + format_seconds(*metric.latency->p50);
-  }
-  if (metric.latency && metric.latency->p99) {
-    line += "  p99 " + format_seconds(*metric.latency->p99);
-  }
-  return line;
+  return lines;
 }
+
+bool any_metric(const std::vector<const Metric*>& metrics, bool (*test)(const Metric&)) {
+  return std::any_of(metrics.begin(), metrics.end(), [test](const Metric* m) { return test(*m); });
+}
+
+bool has_warnings(const Metric& m) {
+  return !m.warnings.empty();
+}
+bool has_spread(const Metric& m) {
+  return spread_percent(m).has_value();
+}
+bool has_latency(const Metric& m) {
+  return m.latency.has_value();
+}
+
+std::string latency_text(const Metric& metric, std::optional<double> result::Latency::*percentile) {
+  const bool present = metric.latency && ((*metric.latency).*percentile).has_value();
+  return present ? format_seconds(*((*metric.latency).*percentile)) : "-";
+}
+
+// One engine's metrics as a table with a header row. Columns that no metric of the
+// block fills are left out: the marker (`!`: the metric has warnings), cv and
+// min .. max (single runs), runs (text: only when a metric has fewer runs than
+// repeats; markdown: always), p50/p99 (no latency recorded).
+std::pair<std::vector<Column>, Rows> metric_table(const std::vector<const Metric*>& metrics,
+                                                  std::uint32_t repeat, ReportFormat format) {
+  const bool markdown = format == ReportFormat::markdown;
+  const bool marker = any_metric(metrics, has_warnings);
+  const bool spread = markdown || any_metric(metrics, has_spread);
+  // Fewer runs than repeats means some failed: the spread covers only the rest.
+  const bool runs = markdown || std::any_of(metrics.begin(), metrics.end(), [&](const Metric* m) {
+                      return m->seconds.runs < repeat;
+                    });
+  const bool latency = any_metric(metrics, has_latency);
+  std::vector<Column> columns;
+  if (marker) columns.push_back({"", Align::left});
+  columns.insert(columns.end(),
+                 {{"operation", Align::left}, {"median", Align::right}, {"rate", Align::right}});
+  if (spread) columns.push_back({"cv", Align::right});
+  if (spread && !markdown) columns.push_back({"min .. max", Align::left});
+  if (runs) columns.push_back({"runs", Align::right});
+  if (latency) columns.insert(columns.end(), {{"p50", Align::right}, {"p99", Align::right}});
+
+  Rows rows;
+  for (const Metric* metric : metrics) {
+    std::vector<std::string> row;
+    if (marker) row.emplace_back(metric->warnings.empty() ? "" : "!");
+    row.insert(row.end(),
+               {label_of(*metric), format_seconds(metric->seconds.median), rate_text(*metric)});
+    const auto cv = spread_percent(*metric);
+    if (spread) row.push_back(cv ? fmt::format("{:.1f}%", *cv) : "-");
+    if (spread && !markdown) {
+      row.push_back(cv ? fmt::format("{} .. {}", format_seconds(metric->seconds.min),
+                                     format_seconds(metric->seconds.max))
+                       : "");
+    }
+    if (runs) {
+      row.push_back(markdown || metric->seconds.runs >= repeat
+                        ? std::to_string(metric->seconds.runs)
+                        : fmt::format("{}/{}", metric->seconds.runs, repeat));
+    }
+    if (latency) {
+      row.push_back(latency_text(*metric, &result::Latency::p50));
+      row.push_back(latency_text(*metric, &result::Latency::p99));
+    }
+    rows.push_back(std::move(row));
+  }
+  return {std::move(columns), std::move(rows)};
+}
+
+std::size_t metrics_with_warnings(const ResultFile& result) {
+  return static_cast<std::size_t>(
+      std::count_if(result.metrics.begin(), result.metrics.end(), has_warnings));
+}
+
+// The summary line of per-metric warnings, or empty when no metric has any.
+std::string metric_warnings_summary(const ResultFile& result) {
+  const std::size_t warned = metrics_with_warnings(result);
+  if (warned == 0) return "";
+  return fmt::format("{} of {} metric{} {} warnings (marked !, listed under {} engine)", warned,
+                     result.metrics.size(), result.metrics.size() == 1 ? "" : "s",
+                     warned == 1 ? "has" : "have", warned == 1 ? "its" : "their");
+}
+
+constexpr std::string_view kLegend =
+    "cv = coefficient of variation (stddev / mean) over the repeats";
 
 void render_text(const ResultFile& result, std::string& out) {
   const auto& experiment = result.experiment;
@@ -220,13 +298,31 @@ void render_text(const ResultFile& result, std::string& out) {
                    pair_text("fs", env.work_dir_filesystem), pair_text("build", env.build_type)));
   plugin_build_lines(result, out);
   for (const auto& warning : run_warnings(result)) line("warning: " + one_line(warning));
+  if (const std::string summary = metric_warnings_summary(result); !summary.empty()) {
+    line("warning: " + summary);
+  }
   if (result.interrupted) line(fmt::format("interrupted: {}", kInterrupted));
+  // Only when some row shows a cv: a report of single runs has no cv column.
+  if (std::any_of(result.metrics.begin(), result.metrics.end(), has_spread)) {
+    line(fmt::format("legend: {}", kLegend));
+  }
 
   const bool ranged = has_several_datasets(result);
   for (const auto& block : engine_blocks(result)) {
     line(fmt::format("[{}]", block.name));
     if (block.metrics.empty()) line("  no results");
-    for (const Metric* metric : block.metrics) line(metric_line(*metric, experiment.repeat));
+    if (!block.metrics.empty()) {
+      const auto [columns, rows] =
+          metric_table(block.metrics, experiment.repeat, ReportFormat::text);
+      for (const std::string& table_line : lines_of(text_table(columns, rows))) {
+        line("  " + table_line);
+      }
+    }
+    for (const Metric* metric : block.metrics) {
+      if (metric->warnings.empty()) continue;
+      line(fmt::format("  ! {}: {}", label_of(*metric),
+                       one_line(fmt::format("{}", fmt::join(metric->warnings, "; ")))));
+    }
     if (ranged) out += range_section(block.name, block.metrics, ReportFormat::text);
     out += load_section(block.name, block.metrics, ReportFormat::text);
   }
@@ -267,29 +363,24 @@ std::string fence_for(std::string_view text) {
   return std::string(std::max<std::size_t>(3, longest + 1), '`');
 }
 
-void render_engine_table(const EngineBlock& block, std::string& out) {
+void render_engine_table(const EngineBlock& block, std::uint32_t repeat, std::string& out) {
   out += fmt::format("## {}\n\n", block.name);
   if (block.metrics.empty()) {
     out += "No results.\n\n";
     return;
   }
-  const bool latency = std::any_of(block.metrics.begin(), block.metrics.end(),
-                                   [](const Metric* m) { return m->latency.has_value(); });
-  out += latency ? "| operation | median | rate | ± | runs | p50 | p99 |\n"
-                   "|---|---:|---:|---:|---:|---:|---:|\n"
-                 : "| operation | median | rate | ± | runs |\n|---|---:|---:|---:|---:|\n";
+  const auto [columns, rows] = metric_table(block.metrics, repeat, ReportFormat::markdown);
+  out += markdown_table(columns, rows);
+  out += '\n';
+  if (std::none_of(block.metrics.begin(), block.metrics.end(),
+                   [](const Metric* m) { return has_warnings(*m); })) {
+    return;
+  }
+  out += "Warnings:\n\n";
   for (const Metric* metric : block.metrics) {
-    const auto spread = spread_percent(*metric);
-    std::vector<std::string> cells = {
-        cell(label_of(*metric)), format_seconds(metric->seconds.median), cell(rate_text(*metric)),
-        spread ? fmt::format("{:.1f}%", *spread) : "-", std::to_string(metric->seconds.runs)};
-    if (latency) {
-      for (auto percentile : {&result::Latency::p50, &result::Latency::p99}) {
-        const bool present = metric->latency && ((*metric->latency).*percentile).has_value();
-        cells.push_back(present ? format_seconds(*((*metric->latency).*percentile)) : "-");
-      }
-    }
-    out += row(cells);
+    if (metric->warnings.empty()) continue;
+    out += fmt::format("- `{}`: {}\n", label_of(*metric),
+                       cell(fmt::format("{}", fmt::join(metric->warnings, "; "))));
   }
   out += '\n';
 }
@@ -321,6 +412,9 @@ void render_markdown(const ResultFile& result, std::string& out) {
   for (const auto& warning : run_warnings(result)) {
     out += fmt::format("> **Warning:** {}\n\n", one_line(warning));
   }
+  if (const std::string summary = metric_warnings_summary(result); !summary.empty()) {
+    out += fmt::format("> **Warning:** {}\n\n", summary);
+  }
   if (result.interrupted) out += fmt::format("> **Interrupted:** {}\n\n", kInterrupted);
 
   out += "## Environment\n\n| | |\n|---|---|\n";
@@ -340,8 +434,9 @@ void render_markdown(const ResultFile& result, std::string& out) {
   render_plugin_builds(result, out);
 
   const bool ranged = has_several_datasets(result);
+  if (!result.metrics.empty()) out += fmt::format("Legend: {}.\n\n", kLegend);
   for (const auto& block : engine_blocks(result)) {
-    render_engine_table(block, out);
+    render_engine_table(block, experiment.repeat, out);
     if (ranged) out += range_section(block.name, block.metrics, ReportFormat::markdown);
     out += load_section(block.name, block.metrics, ReportFormat::markdown);
   }
@@ -371,6 +466,14 @@ void render_markdown(const ResultFile& result, std::string& out) {
 
 }  // namespace
 
+std::optional<ReportFormat> parse_report_format(std::string_view name) {
+  if (name == "text") return ReportFormat::text;
+  if (name == "md" || name == "markdown") return ReportFormat::markdown;
+  if (name == "csv") return ReportFormat::csv;
+  if (name == "json") return ReportFormat::json;
+  return std::nullopt;
+}
+
 std::string render_report(const ResultFile& result, ReportFormat format) {
   std::string out;
   switch (format) {
@@ -380,6 +483,12 @@ std::string render_report(const ResultFile& result, ReportFormat format) {
     case ReportFormat::markdown:
       render_markdown(result, out);
       while (out.ends_with("\n\n")) out.pop_back();  // sections end with a blank line
+      break;
+    case ReportFormat::csv:
+      out = metrics_csv(result);
+      break;
+    case ReportFormat::json:
+      out = result::to_json_text(result);
       break;
   }
   return out;

@@ -14,37 +14,62 @@
 // `operations`; operations not listed there follow by name), then by dataset
 // ascending, then by parameters. A metric is labelled by its key without the
 // "<engine>." prefix, e.g. "put" or "get[validation=hash]", and shows its median time,
-// its rate in the operation's unit, and, when it has more than one run, the relative
-// standard deviation (stddev / mean) and the min..max range, plus latency p50/p99
-// when recorded. Engines that the experiment does not list but that have metrics
-// follow the listed ones, by name.
+// its rate in the operation's unit, and, when it has more than one run, its cv (the
+// coefficient of variation, stddev / mean, in percent) and the min..max range, plus
+// latency p50/p99 when recorded. A metric with warnings (Metric::warnings: a wide
+// spread, too few samples) is marked `!` in its row, and its warnings are listed
+// under its engine's table; a summary line near the top counts such metrics. Engines
+// that the experiment does not list but that have metrics follow the listed ones, by
+// name.
 //
 // When the metrics span several dataset sizes, each engine block is followed by its
 // rate-by-size table with a fitted complexity per operation (report/range_section.h);
 // a single-dataset report has none.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "result/result.h"
 
 namespace storh::report {
 
-enum class ReportFormat { text, markdown };
+enum class ReportFormat { text, markdown, csv, json };
+
+// "text", "md" (or "markdown"), "csv", "json"; nullopt for anything else.
+std::optional<ReportFormat> parse_report_format(std::string_view name);
 
 // Text: `storh-host suite=<name> datasets=<list> repeat=<k> fingerprint=<fp>`, an
 // `environment:` line, `plugin: engine=<name> build=<type> optimized=yes|no|unknown
-// compiler=.. flags=.. hash=..` lines, `warning: ...` lines, then `[engine]` blocks of
-// lines "  %-28s <median> <rate> ±x.x% (min .. max) p50 .. p99 ..", then `failures (n):`
+// compiler=.. flags=.. hash=..` lines, `warning: ...` lines (the environment's, then
+// "3 of 6 metrics have warnings (marked !, ...)"), a `legend:` line saying what cv is
+// (when some row shows one), then `[engine]` blocks: an aligned table with a header row
+// (report::text_table, indented by two spaces; [!] operation median rate [cv
+// min .. max] [runs] [p50 p99], a column only when some row fills it; runs appears
+// only when a metric has fewer runs than repeats, and then reads "2/3" for it), then
+// "  ! <label>: <warnings joined by "; ">" per warned metric; then `failures (n):`
 // with one line per failure and the last 5 lines of its stderr indented below it
-// ("    | ..."). Repeats are shown as the result file numbers them (0-based, "warmup"
-// for a warm-up run) so a line can be matched with the JSON.
+// ("    | ..."). Repeats are shown as the result file numbers them
+// (0-based, "warmup" for a warm-up run) so a line can be matched with the JSON.
 //
-// Markdown: a title, the experiment as a list, warnings as quotes, an environment
-// table, a plugin builds table (engine | build | optimization | compiler | flags | file
-// hash), one table per engine (operation | median | rate | ± | runs [| p50 | p99]),
-// a failures table and each failure's stderr tail as a code block. `|` in cells is
-// escaped and newlines become spaces.
+// Markdown: a title, the experiment as a list, warnings as quotes (the metric summary
+// last), an environment table, a plugin builds table (engine | build | optimization |
+// compiler | flags | file hash), a legend line, one table per engine ([!] | operation |
+// median | rate | cv | runs [| p50 | p99]) followed by a "Warnings:" list of its warned
+// metrics, a failures table and each failure's stderr tail as a code block. `|` in
+// cells is escaped and newlines become spaces.
+//
+// CSV: metrics_csv. JSON: the whole file as this host reads it, written again by
+// result::to_json_text (fixed key order, fields added since the file was written
+// filled with their defaults), for tools that want one normalised form.
 std::string render_report(const result::ResultFile& result, ReportFormat format);
+
+// One RFC 4180 line per metric, in file order, after a header line: key, engine,
+// operation, dataset, params ("name=value" separated by spaces), unit, direction,
+// runs, median/min/max/mean/stddev/mad seconds, cv_percent (empty for one run),
+// rate_per_second, p50/p99 seconds (empty when not recorded), warnings (joined by
+// "; "). Numbers at full precision: the shortest text that reads back to the double.
+std::string metrics_csv(const result::ResultFile& result);
 
 }  // namespace storh::report

@@ -143,7 +143,10 @@ ordered_json experiment_fields(const Experiment& e) {
           {"host_version", e.host_version},
           {"engines", engines},
           {"params", params},
-          {"work_dir", {{"path", e.work_dir}, {"cleanup", e.work_dir_cleanup}}}};
+          {"work_dir", {{"path", e.work_dir}, {"cleanup", e.work_dir_cleanup}}},
+          {"command_line", e.command_line},
+          {"hostname", e.hostname},
+          {"git_commit", optional_json(e.git_commit)}};
 }
 
 ordered_json experiment_json(const Experiment& e) {

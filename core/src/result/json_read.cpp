@@ -238,6 +238,15 @@ Experiment read_experiment(const Node& n) {
   }
   e.work_dir = n.at("work_dir").at("path").str();
   e.work_dir_cleanup = n.at("work_dir").at("cleanup").str();
+  // Provenance fields came later in schema 1: absent in older files.
+  if (n.has("command_line")) {
+    for (const Node& arg : n.at("command_line").items()) e.command_line.push_back(arg.str());
+  }
+  if (n.has("hostname")) e.hostname = n.at("hostname").str();
+  if (n.has("git_commit")) {
+    e.git_commit =
+        optional_of<std::string>(n.at("git_commit"), [](const Node& x) { return x.str(); });
+  }
   return e;
 }
 

@@ -167,6 +167,12 @@ struct Experiment {
       params;
   std::string work_dir;          // parent of the per-run directories
   std::string work_dir_cleanup;  // what was done with them, e.g. "removed after the suite"
+  // Provenance: the arguments as given ("storh-host", the command, then its arguments,
+  // overrides included), the machine's host name, and the commit of the git checkout
+  // holding the suite file (none when it is not in one).
+  std::vector<std::string> command_line;
+  std::string hostname;
+  std::optional<std::string> git_commit;
 };
 
 struct Environment {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "env/environment.h"
+#include "env/provenance.h"
 #include "plugin/describe.h"
 #include "result/plugin_build.h"
 #include "run/aggregate.h"
@@ -41,6 +42,17 @@ std::vector<std::pair<std::size_t, int>> schedule(const plan::Plan& plan) {
   return runs;
 }
 
+// Adds the busy-machine warning when the load average is above the CPU count, and
+// prints it at once so a user can stop a run that measures a busy machine.
+void check_load(const RunnerOptions& options, std::string_view when, result::Environment& env) {
+  const std::optional<double> load = options.load_average ? options.load_average() : std::nullopt;
+  if (!load) return;
+  std::optional<std::string> warning = env::busy_warning(when, *load, env.cpu_count);
+  if (!warning) return;
+  if (options.warnings != nullptr) *options.warnings << "warning: " << *warning << '\n';
+  env.warnings.push_back(std::move(*warning));
+}
+
 }  // namespace
 
 Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Plan& plan,
@@ -53,6 +65,7 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
   std::vector<CellRuns> all_runs(plan.cells.size());
   result::ResultFile result;
   result.environment = env::capture_environment(work_root);
+  check_load(options, "at the start of the run", result.environment);
   ProgressLine progress(options.progress);
   const std::size_t total =
       plan.cells.size() * (static_cast<std::size_t>(plan.repeat) + plan.warmup);
@@ -106,11 +119,17 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
     if (result.interrupted) break;
   }
   progress.clear();
+  check_load(options, "at the end of the run", result.environment);
 
   std::filesystem::remove_all(work_root, ec);
   result.experiment = describe_experiment(suite, plan, work_root);
   for (std::string& warning : result::plugin_build_warnings(result.experiment.engines)) {
     result.environment.warnings.push_back(std::move(warning));
+  }
+  result.experiment.hostname = env::host_name();
+  if (!suite.file.empty()) {
+    result.experiment.git_commit =
+        env::git_commit_of(suite.file.has_parent_path() ? suite.file.parent_path() : ".");
   }
   result.experiment.work_dir_cleanup =
       ec ? fmt::format("removal after the suite failed: {}", ec.message())

@@ -11,7 +11,11 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <ostream>
+
+#include "env/provenance.h"
 
 #include "plan/plan.h"
 #include "result/result.h"
@@ -28,9 +32,16 @@ struct RunnerOptions {
   // (run/fail_fast.h); false: --no-fail-fast.
   bool fail_fast = true;
   std::ostream* log = nullptr;  // stderr: notes that stay, such as a fail-fast skip
+  // The 1-minute load average, read before the first run and after the last: above
+  // the CPU count it adds a busy-machine warning (env/provenance.h) to the result's
+  // environment.warnings. Tests inject a fixed value.
+  std::function<std::optional<double>()> load_average = env::read_load_average;
+  // Where such warnings are also printed as they arise ("warning: ...\n"), or null.
+  std::ostream* warnings = nullptr;
 };
 
-// Runs every cell and returns the complete result (environment included). Fails only
+// Runs every cell and returns the complete result (environment included, and the
+// experiment's hostname and git_commit; command_line is the caller's). Fails only
 // when the work directory cannot be created; everything a cell does is a Failure.
 Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Plan& plan,
                                       const RunnerOptions& options);

@@ -9,27 +9,6 @@
 #include <fmt/format.h>
 
 namespace storh::suite::detail {
-namespace {
-
-// Optimal string alignment distance: Levenshtein plus adjacent transpositions, so
-// "gte" is one edit from "get".
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-      }
-    }
-  }
-  return d[a.size()][b.size()];
-}
-
-}  // namespace
 
 std::string in_quotes(std::string_view text) {
   return fmt::format("\"{}\"", text);
@@ -37,21 +16,6 @@ std::string in_quotes(std::string_view text) {
 
 std::string join(const std::vector<std::string>& items) {
   return fmt::format("{}", fmt::join(items, ", "));
-}
-
-std::string did_you_mean(std::string_view word, const std::vector<std::string>& choices) {
-  // One edit per three characters keeps "dok" -> "doc" but not "x" -> "doc".
-  const std::size_t limit = std::max<std::size_t>(1, word.size() / 3);
-  const std::string* best = nullptr;
-  std::size_t best_distance = limit + 1;
-  for (const std::string& choice : choices) {
-    const std::size_t distance = edit_distance(word, choice);
-    if (distance < best_distance && distance < choice.size()) {
-      best = &choice;
-      best_distance = distance;
-    }
-  }
-  return best == nullptr ? std::string() : fmt::format("; did you mean {}?", in_quotes(*best));
 }
 
 bool is_engine_name(std::string_view name) {

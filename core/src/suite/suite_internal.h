@@ -13,6 +13,7 @@
 #include <toml++/toml.h>
 
 #include "suite/parse.h"
+#include "util/did_you_mean.h"
 
 namespace storh::suite::detail {
 
@@ -25,9 +26,8 @@ std::string in_quotes(std::string_view text);
 // "a, b, c".
 std::string join(const std::vector<std::string>& items);
 
-// "; did you mean \"x\"?" when one of `choices` is a plausible misspelling of
-// `word`, else "". Ties go to the earlier choice.
-std::string did_you_mean(std::string_view word, const std::vector<std::string>& choices);
+// "; did you mean \"x\"?" (util/did_you_mean.h, shared with gate's metric names).
+using storh::did_you_mean;
 
 // Engine names: [a-z0-9_]+.
 bool is_engine_name(std::string_view name);

@@ -1,0 +1,109 @@
+// Provenance and load: the host name, the suite's git commit read from .git files,
+// and the busy-machine warning the runner records at the start and end of a run.
+#include "env/provenance.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include <catch2/catch.hpp>
+
+#include "run/runner.h"
+#include "scratch_dir.h"
+
+using namespace storh;
+using storh::test::ScratchDir;
+using storh::test::write_text;
+
+namespace {
+
+constexpr const char* kCommit = "0123456789abcdef0123456789abcdef01234567";
+constexpr const char* kOther = "fedcba9876543210fedcba9876543210fedcba98";
+
+}  // namespace
+
+TEST_CASE("provenance: the 1-minute load average is the first field of /proc/loadavg",
+          "[provenance]") {
+  CHECK(env::parse_loadavg("3.52 2.10 1.05 3/412 12345\n") == 3.52);
+  CHECK(env::parse_loadavg("0.00 0.01 0.05 1/80 7") == 0.0);
+  CHECK_FALSE(env::parse_loadavg("").has_value());
+  CHECK_FALSE(env::parse_loadavg("busy").has_value());
+}
+
+TEST_CASE("provenance: a load average above the CPU count is a busy machine", "[provenance]") {
+  CHECK(env::busy_warning("at the start of the run", 3.52, 2) ==
+        "machine busy at the start of the run: 1-minute load average 3.52 > 2 CPUs; other "
+        "processes competed for the CPUs, timings are noisy");
+  CHECK_FALSE(env::busy_warning("at the end of the run", 2.0, 2).has_value());  // not above
+  CHECK_FALSE(env::busy_warning("at the end of the run", 5.0, 0).has_value());  // CPUs unknown
+}
+
+TEST_CASE("provenance: the git commit of a checkout, on a branch or detached", "[provenance]") {
+  ScratchDir repo;
+  std::filesystem::create_directories(repo / "suites/deep");
+  write_text(repo / ".git/HEAD", "ref: refs/heads/main\n");
+  write_text(repo / ".git/refs/heads/main", std::string(kCommit) + "\n");
+  CHECK(env::git_commit_of(repo / "suites/deep") == kCommit);
+
+  // A packed branch.
+  std::filesystem::remove(repo / ".git/refs/heads/main");
+  write_text(repo / ".git/packed-refs", std::string("# pack-refs with: peeled fully-peeled\n") +
+                                            kOther + " refs/heads/other\n" + kCommit +
+                                            " refs/heads/main\n");
+  CHECK(env::git_commit_of(repo.path()) == kCommit);
+
+  write_text(repo / ".git/HEAD", std::string(kOther) + "\n");  // detached
+  CHECK(env::git_commit_of(repo / "suites") == kOther);
+
+  // A branch with no commit yet.
+  write_text(repo / ".git/HEAD", "ref: refs/heads/new\n");
+  CHECK_FALSE(env::git_commit_of(repo.path()).has_value());
+}
+
+TEST_CASE("provenance: a linked worktree's .git file and its common directory", "[provenance]") {
+  ScratchDir root;
+  const std::filesystem::path main_git = root / "main/.git";
+  write_text(main_git / "refs/heads/topic", std::string(kOther) + "\n");
+  write_text(main_git / "worktrees/wt/HEAD", "ref: refs/heads/topic\n");
+  write_text(main_git / "worktrees/wt/commondir", "../..\n");
+  write_text(root / "wt/.git", "gitdir: " + (main_git / "worktrees/wt").string() + "\n");
+  std::filesystem::create_directories(root / "wt/suites");
+  CHECK(env::git_commit_of(root / "wt/suites") == kOther);
+}
+
+TEST_CASE("provenance: outside a checkout there is no commit", "[provenance]") {
+  // A scratch directory may itself sit in a checkout (a build tree under the
+  // sources); the filesystem root does not.
+  CHECK_FALSE(env::git_commit_of("/").has_value());
+  CHECK_FALSE(env::host_name().empty());
+}
+
+TEST_CASE("runner: a busy machine at the start or end is a warning in the file and on stderr",
+          "[provenance]") {
+  // Regression: nothing said that other processes loaded the machine during a run.
+  ScratchDir work;
+  suite::Suite suite;
+  suite.file = work / "suite.toml";
+  suite.work_dir = work.path();
+  std::ostringstream err;
+  run::RunnerOptions options;
+  options.load_average = [] { return std::optional<double>(1000.0); };
+  options.warnings = &err;
+  auto result = run::run_plan(suite, plan::Plan{}, options);
+  REQUIRE(result.ok());
+  const auto& warnings = result->environment.warnings;
+  const unsigned cpus = result->environment.cpu_count;
+  const std::string start = *env::busy_warning("at the start of the run", 1000.0, cpus);
+  const std::string end = *env::busy_warning("at the end of the run", 1000.0, cpus);
+  CHECK(std::count(warnings.begin(), warnings.end(), start) == 1);
+  CHECK(std::count(warnings.begin(), warnings.end(), end) == 1);
+  CHECK(err.str() == "warning: " + start + "\nwarning: " + end + "\n");
+  CHECK_FALSE(result->experiment.hostname.empty());
+
+  // An idle machine adds nothing.
+  options.load_average = [] { return std::optional<double>(0.0); };
+  std::ostringstream quiet;
+  options.warnings = &quiet;
+  result = run::run_plan(suite, plan::Plan{}, options);
+  REQUIRE(result.ok());
+  CHECK(quiet.str().empty());
+}
