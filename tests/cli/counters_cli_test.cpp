@@ -72,6 +72,22 @@ params = { fsyncs = 3 }
   CHECK(metric(result, "syscalls_fixture.put")["samples"].size() == 1);
 }
 
+TEST_CASE("counters: a min_time step is counted for one call, so counters stay per call",
+          "[counters][min_time]") {
+  ScratchDir dir;
+  const auto run = run_suite(dir, R"(datasets = [10]
+min_time = "5ms"
+counters = ["syscalls"]
+[engines.repeatable]
+)");
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 0);
+  const nlohmann::json result = read_json(dir / "o.json");
+  const nlohmann::json& count = metric(result, "repeatable.count");
+  CHECK(count["samples"][0]["calls"].get<std::uint64_t>() > 1);  // the timed repeat
+  CHECK(count["counters"]["stats"] == 0.1);                      // one stat, 10 items
+}
+
 TEST_CASE("counters: an extra fsync per put fails the gate on the counter alone", "[counters]") {
   ScratchDir base_dir, current_dir;
   const std::string suite = R"(datasets = [20]

@@ -149,7 +149,8 @@ TEST_CASE("suite from flags: a load flag makes a load suite, which needs an amou
   error_should_be_reported(errors, "--clients", "", "needs --transactions");
 }
 
-TEST_CASE("--operation: each engine runs the named operations it declares", "[suite][operations]") {
+TEST_CASE("operation filter: each engine runs the named operations it declares",
+          "[suite][operations]") {
   Suite suite = parse_ok(R"(
 [engines.doc]
 operations = ["put"]
@@ -169,7 +170,7 @@ operations = ["put"]
   CHECK(suite.engines[1].operations[0].pos.str() == "--operation");
 }
 
-TEST_CASE("--operation: an unknown name lists the operations and suggests one",
+TEST_CASE("operation filter: an unknown name lists the operations and suggests one",
           "[suite][operations]") {
   Suite suite = parse_ok("[engines.doc]\n");
   const std::map<std::string, storh::EngineInfo> infos = {

@@ -277,7 +277,7 @@ TEST_CASE("report: a range result gets a rate-by-size table and a complexity per
   const std::string text = report::render_report(file, report::ReportFormat::text);
   INFO(text);
   CHECK(contains(text,
-                 "  warm[n=100000,validation=hash]   10.00 ms    10.0 M records/s\n"
+                 "  warm[n=100000,validation=hash]  10.00 ms  100.0 ns  10.0 M records/s\n"
                  "  rate by dataset size:\n"
                  "    operation                        n=1000           n=10000          n=100000  "
                  "complexity\n"

@@ -161,27 +161,28 @@ TEST_CASE("report: text lists engines in experiment order and metrics in scenari
           "warning: CPU frequency scaling governor is \"powersave\"",
           "warning: 2 of 6 metrics have warnings (marked !, listed under their engine)",
           "interrupted: the run was interrupted: results are partial",
-          "legend: cv = coefficient of variation (stddev / mean) over the repeats",
+          "legend: median = time of one step (one call of a repeated step); per item = median / "
+          "the step's items; cv = coefficient of variation (stddev / mean) over the repeats",
           "[doc]",
-          "     operation    median              rate    cv  min .. max                 p50       "
-          "p99",
-          "  !  put        280.1 ms  3.57 k records/s  5.0%  252.1 ms .. 336.1 ms  279.0 us        "
-          " -",
-          "     get        20.50 ms  48.8 k records/s  5.0%  18.45 ms .. 24.60 ms  5.250 us  40.50 "
-          "us",
-          "     stream     1.500 ms   667 k records/s  5.0%  1.350 ms .. 1.800 ms         -        "
-          " -",
+          "     operation    median  per item              rate    cv  min .. max                 "
+          "p50       p99",
+          "  !  put        280.1 ms  280.1 us  3.57 k records/s  5.0%  252.1 ms .. 336.1 ms  279.0 "
+          "us         -",
+          "     get        20.50 ms  20.50 us  48.8 k records/s  5.0%  18.45 ms .. 24.60 ms  5.250 "
+          "us  40.50 us",
+          "     stream     1.500 ms  1.500 us   667 k records/s  5.0%  1.350 ms .. 1.800 ms        "
+          " -         -",
           "  ! put: spread too wide to trust: coefficient of variation 24.1% > 10%; 3 sample(s): a "
           "significance test needs at least 4 per side (repeat >= 4)",
           "[cache]",
-          "     operation                median              rate    cv  min .. max            "
-          "runs",
-          "     cold[validation=hash]  4.113 ms   243 k records/s  5.0%  3.702 ms .. 4.936 ms   "
-          "  3",
-          "  !  cold[validation=stat]  2.000 ms   500 k records/s  5.0%  1.800 ms .. 2.400 ms   "
-          "2/3",
-          "     warm[validation=hash]  412.3 us  2.43 M records/s  5.0%  371.1 us .. 494.8 us   "
-          "  3",
+          "     operation                median  per item              rate    cv  min .. max      "
+          "      runs",
+          "     cold[validation=hash]  4.113 ms  4.113 us   243 k records/s  5.0%  3.702 ms .. "
+          "4.936 ms     3",
+          "  !  cold[validation=stat]  2.000 ms  2.000 us   500 k records/s  5.0%  1.800 ms .. "
+          "2.400 ms   2/3",
+          "     warm[validation=hash]  412.3 us  412.3 ns  2.43 M records/s  5.0%  371.1 us .. "
+          "494.8 us     3",
           "  ! cold[validation=stat]: 2 sample(s): a significance test needs at least 4 per side "
           "(repeat >= 4)",
           "[uuid]",
@@ -211,11 +212,12 @@ TEST_CASE("report: a single run shows no spread and a non-durable run is flagged
       {
           "storh-host suite=quick datasets=100,10000 repeat=1 fingerprint=",
           "environment: cpu=unknown cpus=0 kernel=unknown fs=unknown build=unknown",
-          "warning: durability is \"none\": engines did not fsync every write they reported "
-          "stored",
+          "warning: durability is \"none\": engines did not fsync every write they reported stored",
+          "legend: median = time of one step (one call of a repeated step); per item = median / "
+          "the step's items",
           "[uuid]",
-          "  operation    median          rate",
-          "  monotonic  411.3 us  2.43 M ids/s",
+          "  operation    median  per item          rate",
+          "  monotonic  411.3 us  411.5 ns  2.43 M ids/s",
       });
 }
 
@@ -252,15 +254,16 @@ TEST_CASE("report: markdown has an environment table, one table per engine and f
           "| CPU governor | powersave |",
           "| Time | 2026-11-30T03:22:07Z |",
           "",
-          "Legend: cv = coefficient of variation (stddev / mean) over the repeats.",
+          "Legend: median = time of one step (one call of a repeated step); per item = median / "
+          "the step's items; cv = coefficient of variation (stddev / mean) over the repeats.",
           "",
           "## doc",
           "",
-          "|  | operation | median | rate | cv | runs | p50 | p99 |",
-          "|---|---|---:|---:|---:|---:|---:|---:|",
-          "| ! | put | 280.1 ms | 3.57 k records/s | 5.0% | 3 | 279.0 us | - |",
-          "|  | get | 20.50 ms | 48.8 k records/s | 5.0% | 3 | 5.250 us | 40.50 us |",
-          "|  | stream | 1.500 ms | 667 k records/s | 5.0% | 3 | - | - |",
+          "|  | operation | median | per item | rate | cv | runs | p50 | p99 |",
+          "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+          "| ! | put | 280.1 ms | 280.1 us | 3.57 k records/s | 5.0% | 3 | 279.0 us | - |",
+          "|  | get | 20.50 ms | 20.50 us | 48.8 k records/s | 5.0% | 3 | 5.250 us | 40.50 us |",
+          "|  | stream | 1.500 ms | 1.500 us | 667 k records/s | 5.0% | 3 | - | - |",
           "",
           "Warnings:",
           "",
@@ -269,11 +272,11 @@ TEST_CASE("report: markdown has an environment table, one table per engine and f
           "",
           "## cache",
           "",
-          "|  | operation | median | rate | cv | runs |",
-          "|---|---|---:|---:|---:|---:|",
-          "|  | cold[validation=hash] | 4.113 ms | 243 k records/s | 5.0% | 3 |",
-          "| ! | cold[validation=stat] | 2.000 ms | 500 k records/s | 5.0% | 2 |",
-          "|  | warm[validation=hash] | 412.3 us | 2.43 M records/s | 5.0% | 3 |",
+          "|  | operation | median | per item | rate | cv | runs |",
+          "|---|---|---:|---:|---:|---:|---:|",
+          "|  | cold[validation=hash] | 4.113 ms | 4.113 us | 243 k records/s | 5.0% | 3 |",
+          "| ! | cold[validation=stat] | 2.000 ms | 2.000 us | 500 k records/s | 5.0% | 2 |",
+          "|  | warm[validation=hash] | 412.3 us | 412.3 ns | 2.43 M records/s | 5.0% | 3 |",
           "",
           "Warnings:",
           "",
@@ -288,8 +291,8 @@ TEST_CASE("report: markdown has an environment table, one table per engine and f
           "",
           "| engine | dataset | params | repeat | operation | kind | status | message |",
           "|---|---:|---|---:|---|---|---|---|",
-          "| cache | 1000 | validation=stat | 2 | cold | crashed | signal 11 | "
-          "worker killed \\| core dumped |",
+          "| cache | 1000 | validation=stat | 2 | cold | crashed | signal 11 | worker killed \\| "
+          "core dumped |",
           "| uuid | 1000 | - | warmup | - | exit | exit code 3 | plugin refused |",
           "",
           "stderr tail of cache dataset=1000 validation=stat repeat=2 operation=cold:",
@@ -330,8 +333,8 @@ TEST_CASE("report: csv has one row per metric with full-precision numbers", "[re
   REQUIRE(lines.size() == 1 + 6);
   CHECK(lines[0] ==
         "key,engine,operation,dataset,params,unit,direction,runs,median_seconds,min_seconds,"
-        "max_seconds,mean_seconds,stddev_seconds,mad_seconds,cv_percent,rate_per_second,"
-        "p50_seconds,p99_seconds,warnings");
+        "max_seconds,mean_seconds,stddev_seconds,mad_seconds,cv_percent,per_item_seconds,"
+        "rate_per_second,p50_seconds,p99_seconds,warnings");
   CHECK(
       lines[1].starts_with("cache.cold[validation=hash],cache,cold,1000,validation=hash,"
                            "records,lower_is_better,3,0.004113,"));

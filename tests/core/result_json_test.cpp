@@ -18,6 +18,7 @@ ResultFile sample_result() {
   e.datasets = {1000, 10000};
   e.repeat = 2;
   e.memory_limit_bytes = 536870912;
+  e.min_time_seconds = 0.02;
   e.host_version = "0.1.0";
   e.engines = {{"uuid", "1.0.0", "build/plugins/storh_uuid.so", {"monotonic"}}};
   e.engines[0].build =
@@ -49,7 +50,7 @@ ResultFile sample_result() {
   m.dataset = 1000;
   m.params = {{"mode", std::string("fast")}};
   m.unit = "ids";
-  m.samples = {{0.5e-5, 1000}, {0.25, 1000}};
+  m.samples = {{0.5e-5, 1000, 4000}, {0.25, 1000}};  // a min_time batch of 4000 calls, one call
   m.seconds = {2, 0.1250025, 0.5e-5, 0.25, 0.1250025, 0.17677316, 0.1249975};
   m.warnings = {"spread too wide to trust: coefficient of variation 141.4% > 10%"};
   m.rate = 8000.0;
@@ -87,6 +88,9 @@ TEST_CASE("result json: reading and writing again gives the same bytes", "[resul
   CHECK(to_json_text(*parsed) == text);
   CHECK(parsed->metrics.at(0).latency->p999 == std::nullopt);
   CHECK(parsed->failures.at(0).exit_code == std::nullopt);
+  CHECK(parsed->metrics.at(0).samples.at(0).calls == 4000);
+  CHECK(parsed->metrics.at(0).samples.at(1).calls == 1);
+  CHECK(parsed->experiment.min_time_seconds == 0.02);
   CHECK(std::get<std::int64_t>(parsed->experiment.params.at(0).second.at(0).second.at(1)) == 2);
 }
 

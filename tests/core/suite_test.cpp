@@ -19,7 +19,8 @@ TEST_CASE("suite: unknown top-level key lists the valid keys and the closest one
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].str() ==
         "suites/x.toml:3:1: unknown key \"repeats\" (valid: counters, datasets, memory_limit, "
-        "name, order, output, plugin_path, range_output, repeat, timeout, warmup, work_dir, "
+        "min_time, name, order, output, plugin_path, range_output, repeat, timeout, warmup, "
+        "work_dir, "
         "engines, gate, load); did you mean \"repeat\"?");
 }
 
@@ -53,6 +54,15 @@ repeat = "3"
                     "\"output\" must be a non-empty string, got boolean false");
   suite_should_fail("plugin_path = [\"build/plugins\", 1]\n[engines.doc]", "1:33",
                     "\"plugin_path\" must be a directory or a list of directories");
+}
+
+TEST_CASE("suite: min_time is a duration from 0 to 1h, 20 ms by default", "[suite][min_time]") {
+  CHECK(parse_ok("[engines.doc]\n").min_time_seconds == 0.02);
+  CHECK(parse_ok("min_time = \"500us\"\n[engines.doc]\n").min_time_seconds == Approx(0.0005));
+  CHECK(parse_ok("min_time = 0\n[engines.doc]\n").min_time_seconds == 0);
+  suite_should_fail("min_time = \"2h\"\n[engines.doc]", "1:12",
+                    "\"min_time\" must be a duration from 0 to 1h such as \"20ms\"");
+  suite_should_fail("min_time = true\n[engines.doc]", "1:12", "got boolean true");
 }
 
 TEST_CASE("suite: bad datasets", "[suite]") {
@@ -130,10 +140,11 @@ TEST_CASE("suite: bad parameter values", "[suite]") {
 }
 
 TEST_CASE("suite: bad gate tables", "[suite]") {
-  suite_should_fail("[engines.doc]\n[gate]\nmetric = [\"doc.put\"]\n", "3:1",
-                    "unknown key \"metric\" in [gate] (valid: alpha, baseline, confirm, counters, "
-                    "lenient_missing, metrics, min_effect, significant, threshold, thresholds); "
-                    "did you mean \"metrics\"?");
+  suite_should_fail(
+      "[engines.doc]\n[gate]\nmetric = [\"doc.put\"]\n", "3:1",
+      "unknown key \"metric\" in [gate] (valid: ab, alpha, baseline, confirm, counters, "
+      "lenient_missing, metrics, min_effect, significant, threshold, thresholds); "
+      "did you mean \"metrics\"?");
   suite_should_fail("[engines.doc]\n[gate]\nconfirm = 500\n", "3:11",
                     "\"gate.confirm\" must be an integer from 0 to 100");
   suite_should_fail("[engines.doc]\n[gate]\nalpha = 1.5\n", "3:9",

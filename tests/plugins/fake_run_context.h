@@ -76,12 +76,30 @@ class FakeRunContext final : public storh::RunContext {
     });
   }
 
+  // Three calls, so a plugin test catches a step that is not repeatable (its answer
+  // check fails on the second call); the measurement is the time per call.
+  storh::Status measure_repeated(std::string_view operation, std::uint64_t items,
+                                 storh::FunctionRef<storh::Status()> step) noexcept override {
+    constexpr int kCalls = 3;
+    const auto start = std::chrono::steady_clock::now();
+    storh::Status status;
+    for (int call = 0; call < kCalls && status.ok(); ++call) status = step();
+    const auto stop = std::chrono::steady_clock::now();
+    if (status.ok()) {
+      measurements.push_back({std::string(operation), items,
+                              std::chrono::duration<double>(stop - start).count() / kCalls});
+      repeated.emplace_back(operation);
+    }
+    return status;
+  }
+
   void progress(std::string_view message) noexcept override {
     progress_messages.emplace_back(message);
   }
 
   std::vector<Measurement> measurements;
   std::vector<std::string> progress_messages;
+  std::vector<std::string> repeated;  // operations timed with measure_repeated
 
  private:
   std::uint64_t dataset_size_;

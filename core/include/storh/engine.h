@@ -9,6 +9,7 @@
 // static data.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -130,6 +131,22 @@ class RunContext {
   // host shows it only on a terminal.
   virtual void progress(std::string_view message) noexcept = 0;
 
+  // ABI 1.2. Like measure(), for a step too fast to time in one call (Google
+  // Benchmark's min_time): the host calls `step` repeatedly, in batches that grow
+  // until one batch lasts at least the run's min_time (the suite's `min_time`,
+  // default 20 ms; `--min-time`), and records that batch as seconds per call with
+  // `items` items per call. Earlier, shorter batches only warm up and are dropped.
+  //
+  // Contract: `step` must do the same work every call and leave nothing behind that
+  // changes what the next call measures (no growing state, no files): a lookup, a
+  // scan, a count, a parse. Check the answer inside `step` or after the call: the
+  // first error stops the batch, fails the operation and is returned. With min_time
+  // 0, and in counting runs (docs/counters.md: counters are per call), the step runs
+  // exactly once, as with measure(). Use storh::do_not_optimize on a result that is
+  // otherwise unused, so the compiler cannot drop the work.
+  virtual Status measure_repeated(std::string_view operation, std::uint64_t items,
+                                  FunctionRef<Status()> step) noexcept = 0;
+
   // Convenience accessors: the declared default if the name is unknown to the suite,
   // `fallback` if the parameter is undeclared or of another type.
   std::int64_t int_param(std::string_view name, std::int64_t fallback = 0) const noexcept {
@@ -189,6 +206,52 @@ Status measure_each(RunContext& ctx, std::string_view operation, std::uint64_t i
   return ctx.measure_each(operation, items, [&](std::uint64_t index) noexcept {
     return guarded(operation, [&] { return fn(index); });
   });
+}
+
+// measure_repeated with exceptions converted to a failure; `fn` returns Status or void.
+template <typename F>
+Status measure_repeated(RunContext& ctx, std::string_view operation, std::uint64_t items,
+                        F&& fn) noexcept {
+  return ctx.measure_repeated(operation, items, [&]() noexcept { return guarded(operation, fn); });
+}
+
+// Keeps the compiler from removing the computation of `value` in a timed step, as
+// Google Benchmark's DoNotOptimize: the value is treated as read (and, for the
+// non-const overload, possibly written) by code the optimiser cannot see. It costs
+// no instruction beyond keeping the value in a register or memory. Prefer it to
+// `volatile`, which forces a store on every access and is deprecated for compound
+// assignment in C++20.
+template <typename T>
+inline void do_not_optimize(const T& value) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  asm volatile("" : : "r,m"(value) : "memory");
+#else
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  (void)value;
+#endif
+}
+
+template <typename T>
+inline void do_not_optimize(T& value) noexcept {
+#if defined(__clang__)
+  asm volatile("" : "+r,m"(value) : : "memory");
+#elif defined(__GNUC__)
+  asm volatile("" : "+m,r"(value) : : "memory");
+#else
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  (void)value;
+#endif
+}
+
+// Forces every pending write to memory to happen before this point and every later
+// read to come from memory (a compiler barrier, not a CPU fence), as Google
+// Benchmark's ClobberMemory: use it after writing into a buffer nothing else reads.
+inline void clobber_memory() noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  asm volatile("" : : : "memory");
+#else
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+#endif
 }
 
 // What a plugin implements.

@@ -296,7 +296,9 @@ int run_ab_command(const std::vector<std::string>& raw_args, const CommandIo& io
     io.err << fmt::format("storh-host {}: cannot write the result: {}\n", settings.command, error);
     return kExitFailed;
   }
-  io.out << "result: " << output.string() << '\n';
+  // JSON on stdout stays parseable: the path goes to stderr then.
+  (resolved->format == compare::OutputFormat::json ? io.err : io.out)
+      << "result: " << output.string() << '\n';
   if (result->head.interrupted) return kExitInterrupted;
   const std::size_t failed = result->base.failures.size() + result->head.failures.size();
 

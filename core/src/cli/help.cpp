@@ -62,6 +62,8 @@ Options (each overrides the suite):
   --output=PATH             result file (default: the suite's output)
   --memory-limit=SIZE       per-worker resident memory limit (512M, 2G; none)
   --timeout=DURATION        per-worker wall-clock limit (30s, 10m; none)
+  --min-time=DURATION       a repeatable step (measure_repeated) runs until one
+                            batch lasts this long (default 20ms; 0: run once)
   --plugin-path=DIR         look for plugins here first (repeatable)
   --work-dir=DIR            parent of the per-run work directories (default: $TMPDIR)
   --range-output=DIR        also write DIR/bench-<n>-<engine>[-<values>].json, one

@@ -14,9 +14,10 @@ namespace {
 
 // The flags `run` and `validate` accept, all of them taking a value.
 std::vector<std::string> valued_flags() {
-  return {"dataset", "engine",       "repeat",   "warmup", "output",    "memory-limit",
-          "timeout", "plugin-path",  "work-dir", "set",    "format",    "range-output",
-          "clients", "transactions", "duration", "rate",   "operation", "counters"};
+  return {"dataset",      "engine",       "repeat",      "warmup",       "output",
+          "memory-limit", "timeout",      "plugin-path", "work-dir",     "set",
+          "format",       "range-output", "clients",     "transactions", "duration",
+          "rate",         "operation",    "counters",    "min-time"};
 }
 
 suite::Overrides overrides_from(const ParsedArgs& args) {
@@ -35,6 +36,7 @@ suite::Overrides overrides_from(const ParsedArgs& args) {
   o.output = args.last("output");
   o.memory_limit = args.last("memory-limit");
   o.timeout = args.last("timeout");
+  o.min_time = args.last("min-time");
   o.plugin_path = args.all("plugin-path");
   o.work_dir = args.last("work-dir");
   o.range_output = args.last("range-output");

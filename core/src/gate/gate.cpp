@@ -8,10 +8,10 @@
 #include <fmt/format.h>
 
 #include "compare/differences.h"
-#include "util/natural_order.h"
 #include "count/counters.h"
 #include "report/format.h"
 #include "util/did_you_mean.h"
+#include "util/natural_order.h"
 
 namespace storh::gate {
 namespace {
@@ -150,10 +150,10 @@ std::string machine_difference(const ComparableFile& base, const ComparableFile&
   }
   if (differ.empty()) return {};
   return fmt::format(
-      "the files were measured on different machines or builds ({} differ): wall-time "
+      "the files were measured on different machines or builds ({} {}): wall-time "
       "verdicts between them can hide a regression or invent one; gate two builds on one "
       "machine in pairs instead (storh-host ci --base=BASE_BUILD/plugins, A/B mode)",
-      fmt::join(differ, ", "));
+      fmt::join(differ, ", "), differ.size() == 1 ? "differs" : "differ");
 }
 
 // A named metric that neither file has is a typo, not a regression: the error names

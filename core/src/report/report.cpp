@@ -13,8 +13,8 @@
 #include "report/load_section.h"
 #include "report/range_section.h"
 #include "report/table.h"
-#include "result/plugin_build.h"
 #include "result/json.h"
+#include "result/plugin_build.h"
 #include "suite/parse.h"  // param_value_text: the one canonical text of a value
 
 namespace storh::report {
@@ -101,6 +101,19 @@ std::string or_unknown(const std::string& text) {
 std::optional<double> spread_percent(const Metric& metric) {
   if (metric.seconds.runs < 2 || metric.seconds.mean <= 0) return std::nullopt;
   return metric.seconds.stddev / metric.seconds.mean * 100;
+}
+
+// The median step's time divided by its items (1 / rate): what one record, id or row
+// costs. A load metric's rate is transactions per second of all clients, so none.
+std::string per_item_text(const Metric& metric) {
+  if (metric.load || !(metric.rate > 0)) return "-";
+  return format_seconds(1 / metric.rate);
+}
+
+// Whether some sample of the metric is a measure_repeated batch (min_time).
+bool is_repeated(const Metric& metric) {
+  return std::any_of(metric.samples.begin(), metric.samples.end(),
+                     [](const result::Sample& s) { return s.calls > 1; });
 }
 
 std::string rate_text(const Metric& metric) {
@@ -235,8 +248,10 @@ std::pair<std::vector<Column>, Rows> metric_table(const std::vector<const Metric
   const bool latency = any_metric(metrics, has_latency);
   std::vector<Column> columns;
   if (marker) columns.push_back({"", Align::left});
-  columns.insert(columns.end(),
-                 {{"operation", Align::left}, {"median", Align::right}, {"rate", Align::right}});
+  columns.insert(columns.end(), {{"operation", Align::left},
+                                 {"median", Align::right},
+                                 {"per item", Align::right},
+                                 {"rate", Align::right}});
   if (spread) columns.push_back({"cv", Align::right});
   if (spread && !markdown) columns.push_back({"min .. max", Align::left});
   if (runs) columns.push_back({"runs", Align::right});
@@ -246,8 +261,8 @@ std::pair<std::vector<Column>, Rows> metric_table(const std::vector<const Metric
   for (const Metric* metric : metrics) {
     std::vector<std::string> row;
     if (marker) row.emplace_back(metric->warnings.empty() ? "" : "!");
-    row.insert(row.end(),
-               {label_of(*metric), format_seconds(metric->seconds.median), rate_text(*metric)});
+    row.insert(row.end(), {label_of(*metric), format_seconds(metric->seconds.median),
+                           per_item_text(*metric), rate_text(*metric)});
     const auto cv = spread_percent(*metric);
     if (spread) row.push_back(cv ? fmt::format("{:.1f}%", *cv) : "-");
     if (spread && !markdown) {
@@ -283,8 +298,28 @@ std::string metric_warnings_summary(const ResultFile& result) {
                      warned == 1 ? "has" : "have", warned == 1 ? "its" : "their");
 }
 
-constexpr std::string_view kLegend =
-    "cv = coefficient of variation (stddev / mean) over the repeats";
+// What the columns mean; cv only where the table has that column (text: when some
+// row shows a cv; Markdown always has it).
+std::string legend(const ResultFile& result, ReportFormat format) {
+  std::string text =
+      "median = time of one step (one call of a repeated step); per item = median / the "
+      "step's items";
+  if (format == ReportFormat::markdown ||
+      std::any_of(result.metrics.begin(), result.metrics.end(), has_spread)) {
+    text += "; cv = coefficient of variation (stddev / mean) over the repeats";
+  }
+  return text;
+}
+
+// "min_time 20.00 ms: 3 metrics timed in batches ..." when a step was repeated.
+std::string min_time_note(const ResultFile& result) {
+  const auto repeated = std::count_if(result.metrics.begin(), result.metrics.end(), is_repeated);
+  if (repeated == 0) return "";
+  const std::optional<double> min_time = result.experiment.min_time_seconds;
+  return fmt::format(
+      "min_time {}: {} metric{} timed in batches of calls lasting at least that, shown per call",
+      min_time ? format_seconds(*min_time) : "unknown", repeated, repeated == 1 ? "" : "s");
+}
 
 void render_text(const ResultFile& result, std::string& out) {
   const auto& experiment = result.experiment;
@@ -302,10 +337,8 @@ void render_text(const ResultFile& result, std::string& out) {
     line("warning: " + summary);
   }
   if (result.interrupted) line(fmt::format("interrupted: {}", kInterrupted));
-  // Only when some row shows a cv: a report of single runs has no cv column.
-  if (std::any_of(result.metrics.begin(), result.metrics.end(), has_spread)) {
-    line(fmt::format("legend: {}", kLegend));
-  }
+  if (!result.metrics.empty()) line(fmt::format("legend: {}", legend(result, ReportFormat::text)));
+  if (const std::string note = min_time_note(result); !note.empty()) line(note);
 
   const bool ranged = has_several_datasets(result);
   for (const auto& block : engine_blocks(result)) {
@@ -434,7 +467,11 @@ void render_markdown(const ResultFile& result, std::string& out) {
   render_plugin_builds(result, out);
 
   const bool ranged = has_several_datasets(result);
-  if (!result.metrics.empty()) out += fmt::format("Legend: {}.\n\n", kLegend);
+  if (!result.metrics.empty())
+    out += fmt::format("Legend: {}.\n\n", legend(result, ReportFormat::markdown));
+  if (const std::string note = min_time_note(result); !note.empty()) {
+    out += fmt::format("Note: {}.\n\n", note);
+  }
   for (const auto& block : engine_blocks(result)) {
     render_engine_table(block, experiment.repeat, out);
     if (ranged) out += range_section(block.name, block.metrics, ReportFormat::markdown);

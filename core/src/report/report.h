@@ -43,10 +43,12 @@ std::optional<ReportFormat> parse_report_format(std::string_view name);
 // Text: `storh-host suite=<name> datasets=<list> repeat=<k> fingerprint=<fp>`, an
 // `environment:` line, `plugin: engine=<name> build=<type> optimized=yes|no|unknown
 // compiler=.. flags=.. hash=..` lines, `warning: ...` lines (the environment's, then
-// "3 of 6 metrics have warnings (marked !, ...)"), a `legend:` line saying what cv is
-// (when some row shows one), then `[engine]` blocks: an aligned table with a header row
-// (report::text_table, indented by two spaces; [!] operation median rate [cv
-// min .. max] [runs] [p50 p99], a column only when some row fills it; runs appears
+// "3 of 6 metrics have warnings (marked !, ...)"), a `legend:` line saying what the
+// median, per item and cv columns are, a `min_time ...` line when some metric was
+// timed in batches (measure_repeated), then `[engine]` blocks: an aligned table with a header row
+// (report::text_table, indented by two spaces; [!] operation median per-item rate [cv
+// min .. max] [runs] [p50 p99], a column only when some row fills it; per item is
+// the median divided by the step's items; runs appears
 // only when a metric has fewer runs than repeats, and then reads "2/3" for it), then
 // "  ! <label>: <warnings joined by "; ">" per warned metric; then `failures (n):`
 // with one line per failure and the last 5 lines of its stderr indented below it
@@ -55,10 +57,10 @@ std::optional<ReportFormat> parse_report_format(std::string_view name);
 //
 // Markdown: a title, the experiment as a list, warnings as quotes (the metric summary
 // last), an environment table, a plugin builds table (engine | build | optimization |
-// compiler | flags | file hash), a legend line, one table per engine ([!] | operation |
-// median | rate | cv | runs [| p50 | p99]) followed by a "Warnings:" list of its warned
-// metrics, a failures table and each failure's stderr tail as a code block. `|` in
-// cells is escaped and newlines become spaces.
+// compiler | flags | file hash), a legend line (and a min_time note), one table per engine ([!] |
+// operation | median | per item | rate | cv | runs [| p50 | p99]) followed by a "Warnings:" list of
+// its warned metrics, a failures table and each failure's stderr tail as a code block. `|` in cells
+// is escaped and newlines become spaces.
 //
 // CSV: metrics_csv. JSON: the whole file as this host reads it, written again by
 // result::to_json_text (fixed key order, fields added since the file was written
@@ -68,7 +70,9 @@ std::string render_report(const result::ResultFile& result, ReportFormat format)
 // One RFC 4180 line per metric, in file order, after a header line: key, engine,
 // operation, dataset, params ("name=value" separated by spaces), unit, direction,
 // runs, median/min/max/mean/stddev/mad seconds, cv_percent (empty for one run),
-// rate_per_second, p50/p99 seconds (empty when not recorded), warnings (joined by
+// per_item_seconds (median / the step's items, 1 / rate; empty for load metrics),
+// rate_per_second, p50/p99
+// seconds (empty when not recorded), warnings (joined by
 // "; "). Numbers at full precision: the shortest text that reads back to the double.
 std::string metrics_csv(const result::ResultFile& result);
 

@@ -63,7 +63,11 @@ ordered_json load_json(const LoadResult& l) {
 
 ordered_json metric_json(const Metric& m) {
   ordered_json samples = ordered_json::array();
-  for (const Sample& s : m.samples) samples.push_back({{"seconds", s.seconds}, {"items", s.items}});
+  for (const Sample& s : m.samples) {
+    ordered_json sample = {{"seconds", s.seconds}, {"items", s.items}};
+    if (s.calls != 1) sample["calls"] = s.calls;  // min_time batches only
+    samples.push_back(std::move(sample));
+  }
   ordered_json j = {{"key", m.key},
                     {"engine", m.engine},
                     {"operation", m.operation},
@@ -139,6 +143,7 @@ ordered_json experiment_fields(const Experiment& e) {
           {"warmup", e.warmup},
           {"memory_limit_bytes", optional_json(e.memory_limit_bytes)},
           {"timeout_seconds", optional_json(e.timeout_seconds)},
+          {"min_time_seconds", optional_json(e.min_time_seconds)},
           {"durability", e.durability},
           {"host_version", e.host_version},
           {"engines", engines},

@@ -151,7 +151,8 @@ Metric read_metric(const Node& n) {
   m.direction = n.at("direction").str() == "higher_is_better" ? Direction::higher_is_better
                                                               : Direction::lower_is_better;
   for (const Node& s : n.at("samples").items()) {
-    m.samples.push_back({s.at("seconds").number(), s.at("items").count()});
+    m.samples.push_back({s.at("seconds").number(), s.at("items").count(),
+                         s.has("calls") ? std::max<std::uint64_t>(1, s.at("calls").count()) : 1});
   }
   const Node seconds = n.at("seconds");
   m.seconds.runs = static_cast<std::size_t>(seconds.at("runs").count());
@@ -216,6 +217,10 @@ Experiment read_experiment(const Node& n) {
                                                     [](const Node& x) { return x.count(); });
   e.timeout_seconds =
       optional_of<double>(n.at("timeout_seconds"), [](const Node& x) { return x.number(); });
+  if (n.has("min_time_seconds")) {
+    e.min_time_seconds =
+        optional_of<double>(n.at("min_time_seconds"), [](const Node& x) { return x.number(); });
+  }
   e.durability = n.at("durability").str();
   if (n.has("counters")) {
     for (const Node& c : n.at("counters").items()) e.counters.push_back(c.str());

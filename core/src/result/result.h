@@ -18,8 +18,11 @@ inline constexpr int kSchemaVersion = 1;
 using Param = std::pair<std::string, ParamValue>;
 
 struct Sample {
-  double seconds = 0;       // the whole timed step
-  std::uint64_t items = 0;  // units processed by the step
+  double seconds = 0;       // the whole timed step (per call when calls > 1)
+  std::uint64_t items = 0;  // units processed by the step (per call)
+  // How many calls of the step the sample timed: 1, or a measure_repeated batch
+  // that lasted at least the run's min_time (Experiment::min_time_seconds).
+  std::uint64_t calls = 1;
 };
 
 struct Summary {  // of the samples' seconds
@@ -156,6 +159,9 @@ struct Experiment {
   std::uint32_t warmup = 0;
   std::optional<std::uint64_t> memory_limit_bytes;
   std::optional<double> timeout_seconds;
+  // The suite's min_time for measure_repeated steps (Sample::calls); none in files
+  // written before it existed.
+  std::optional<double> min_time_seconds;
   std::string durability = "durable";  // "durable": engines fsync what they report stored
   // Instruments of the counting pass, in run order: "syscalls" (interposer and
   // getrusage), "instructions" (callgrind); empty when there was none.

@@ -90,7 +90,7 @@ std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
       for (const CellRun& run : runs[c]) {
         for (const OperationSample& sample : run.samples) {
           if (sample.operation != op.name) continue;
-          metric.samples.push_back({sample.seconds, sample.items});
+          metric.samples.push_back({sample.seconds, sample.items, sample.calls});
           if (sample.latency.is_null()) continue;
           // A histogram the host cannot read is dropped, never guessed at.
           Expected<stats::LatencyHistogram> histogram =
@@ -133,6 +133,7 @@ result::Experiment describe_experiment(const suite::Suite& suite, const plan::Pl
   e.warmup = plan.warmup;
   e.memory_limit_bytes = suite.memory_limit_bytes;
   e.timeout_seconds = suite.timeout_seconds;
+  e.min_time_seconds = suite.min_time_seconds;
   e.host_version = STORH_VERSION;
   e.work_dir = work_root.string();
   for (const plan::Cell& cell : plan.cells) {

@@ -19,7 +19,8 @@ struct OperationSample {
   std::string operation;
   double seconds = 0;
   std::uint64_t items = 0;
-  nlohmann::json latency;  // a LatencyHistogram's JSON, or null
+  nlohmann::json latency;   // a LatencyHistogram's JSON, or null
+  std::uint64_t calls = 1;  // > 1: a measure_repeated batch; seconds are per call
 };
 
 // One load phase of a worker run: a load::LoadOutcome as JSON.

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <functional>
@@ -52,6 +53,7 @@ class EventCollector {
       sample.operation = event.value("op", "");
       sample.seconds = event.value("seconds", 0.0);
       sample.items = event.value("items", std::uint64_t{0});
+      sample.calls = std::max<std::uint64_t>(1, event.value("calls", std::uint64_t{1}));
       if (event.contains("latency")) sample.latency = event["latency"];
       run_.samples.push_back(std::move(sample));
     } else if (kind == "fail") {
@@ -173,7 +175,11 @@ WorkerRunOutcome run_worker(const suite::Suite& suite, const WorkerRunSpec& spec
                   "--work-dir=" + spec.work_dir.string(),
                   fmt::format("--ops={}", fmt::join(cell.operation_names(), ",")),
                   "--params=" + params_argument(cell)};
-  if (cell.load) process.argv.push_back("--load=" + load::to_json(*cell.load).dump());
+  if (cell.load) {
+    process.argv.push_back("--load=" + load::to_json(*cell.load).dump());
+  } else {
+    process.argv.push_back(fmt::format("--min-time={}", suite.min_time_seconds));
+  }
   process.argv.insert(process.argv.end(), spec.extra_args.begin(), spec.extra_args.end());
   process.timeout_seconds = suite.timeout_seconds;
   process.memory_limit_bytes = suite.memory_limit_bytes;

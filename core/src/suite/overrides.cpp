@@ -208,6 +208,16 @@ bool apply_overrides(Suite& suite, const Overrides& overrides, std::vector<Suite
     apply_limit(flag_errors, "--timeout", *overrides.timeout,
                 "a duration such as 10m, 30s, 1500ms or 90", parse_duration, suite.timeout_seconds);
   }
+  if (overrides.min_time) {
+    const std::optional<double> seconds = parse_duration(*overrides.min_time);
+    if (!seconds || !(*seconds >= 0) || *seconds > 3600) {
+      flag_errors.add("--min-time", fmt::format("expected a duration from 0 to 1h such as 20ms "
+                                                "or 0.5s (0: every step runs once), got {}",
+                                                in_quotes(*overrides.min_time)));
+    } else {
+      suite.min_time_seconds = *seconds;
+    }
+  }
   std::vector<Located<std::filesystem::path>> plugin_path;
   for (const std::string& dir : overrides.plugin_path) {
     if (auto checked = non_empty(flag_errors, "--plugin-path", dir))

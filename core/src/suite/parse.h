@@ -54,6 +54,7 @@ struct Overrides {
   std::optional<std::string> output;        // --output=PATH
   std::optional<std::string> memory_limit;  // --memory-limit=512M ("0" or "none": unlimited)
   std::optional<std::string> timeout;       // --timeout=10m ("0" or "none": unlimited)
+  std::optional<std::string> min_time;      // --min-time=20ms (0: no repetition)
   std::vector<std::string> plugin_path;     // --plugin-path=DIR, prepended, in order
   std::optional<std::string> work_dir;      // --work-dir=DIR
   std::optional<std::string> range_output;  // --range-output=DIR
@@ -66,7 +67,7 @@ struct Overrides {
   // --operation=NAME[,NAME]: "op" (every engine that declares it) or "engine.op".
   // Needs the engines' descriptions: filter_operations() applies it.
   std::vector<std::string> operations;
-  std::optional<std::string> counters;      // --counters=syscalls,instructions or none
+  std::optional<std::string> counters;  // --counters=syscalls,instructions or none
 };
 
 // Applies overrides in place. --engine keeps only the named engines, adding one with

@@ -18,10 +18,10 @@ using detail::in_quotes;
 using detail::Reader;
 
 // Scalars first, then the sections, as a suite file is usually laid out.
-constexpr std::array<std::string_view, 15> kTopKeys = {
-    "counters", "datasets",    "memory_limit", "name",   "order",
-    "output",   "plugin_path", "range_output", "repeat", "timeout",
-    "warmup",   "work_dir",    "engines",      "gate",   "load"};
+constexpr std::array<std::string_view, 16> kTopKeys = {
+    "counters", "datasets",    "memory_limit", "min_time", "name",    "order",
+    "output",   "plugin_path", "range_output", "repeat",   "timeout", "warmup",
+    "work_dir", "engines",     "gate",         "load"};
 
 std::optional<std::string> read_string(Reader& reader, const toml::node& node,
                                        std::string_view name) {
@@ -101,15 +101,16 @@ void read_memory_limit(Reader& reader, const toml::node& node, Suite& suite) {
   suite.memory_limit_bytes = bytes;
 }
 
+// A duration as a suite writes it: a number of seconds, or a string such as "10m".
+std::optional<double> seconds_of(const toml::node& node) {
+  if (const auto* whole = node.as_integer()) return static_cast<double>(whole->get());
+  if (const auto* real = node.as_floating_point()) return real->get();
+  if (const auto* text = node.as_string()) return parse_duration(text->get());
+  return std::nullopt;
+}
+
 void read_timeout(Reader& reader, const toml::node& node, Suite& suite) {
-  std::optional<double> seconds;
-  if (const auto* whole = node.as_integer()) {
-    seconds = static_cast<double>(whole->get());
-  } else if (const auto* real = node.as_floating_point()) {
-    seconds = real->get();
-  } else if (const auto* text = node.as_string()) {
-    seconds = parse_duration(text->get());
-  }
+  const std::optional<double> seconds = seconds_of(node);
   if (!seconds || !(*seconds > 0) || !std::isfinite(*seconds)) {
     reader.type_error(node, "timeout",
                       "a duration > 0 such as \"10m\", \"30s\" or \"1500ms\", or a number of "
@@ -117,6 +118,18 @@ void read_timeout(Reader& reader, const toml::node& node, Suite& suite) {
     return;
   }
   suite.timeout_seconds = seconds;
+}
+
+// min_time = "20ms": 0 turns repetition off; more than an hour is surely a typo.
+void read_min_time(Reader& reader, const toml::node& node, Suite& suite) {
+  const std::optional<double> seconds = seconds_of(node);
+  if (!seconds || !(*seconds >= 0) || *seconds > 3600) {
+    reader.type_error(node, "min_time",
+                      "a duration from 0 to 1h such as \"20ms\" or \"0.5s\", or a number of "
+                      "seconds");
+    return;
+  }
+  suite.min_time_seconds = *seconds;
 }
 
 void read_plugin_path(Reader& reader, const toml::node& node, Suite& suite) {
@@ -153,6 +166,8 @@ void read_top_level(Reader& reader, const toml::table& root, Suite& suite) {
       read_memory_limit(reader, *node, suite);
     } else if (name == "timeout") {
       read_timeout(reader, *node, suite);
+    } else if (name == "min_time") {
+      read_min_time(reader, *node, suite);
     } else if (name == "output") {
       if (auto text = read_string(reader, *node, name)) suite.output = std::move(*text);
     } else if (name == "plugin_path") {

@@ -1,6 +1,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <iostream>
@@ -98,6 +99,30 @@ class WorkerContext final : public RunContext {
                   std::move(status), &histogram);
   }
 
+  // min_time: the step repeats in batches that grow as in Google Benchmark (about
+  // 1.4 x min_time / elapsed times as many calls, at most 10x per round) until one
+  // batch lasts min_time; that batch is the sample, as seconds per call. Earlier,
+  // shorter batches warm caches and branch predictors and are discarded. A counting
+  // run calls the step once: its counters are per item of one call.
+  Status measure_repeated(std::string_view operation, std::uint64_t items,
+                          FunctionRef<Status()> step) noexcept override {
+    if (counting_.instrument || min_time_ <= 0) return measure(operation, items, step);
+    begin(operation);
+    Status status;
+    std::uint64_t calls = 1;
+    double seconds = 0;
+    for (;;) {
+      const Clock::time_point start = Clock::now();
+      for (std::uint64_t call = 0; call < calls && status.ok(); ++call) status = step();
+      const Clock::time_point end = pad(start, Clock::now());
+      seconds = std::chrono::duration<double>(end - start).count();
+      if (!status.ok() || seconds >= min_time_ || calls >= kMaxCalls) break;
+      calls = next_call_count(calls, seconds);
+    }
+    return finish(operation, items, seconds / static_cast<double>(calls), std::move(status),
+                  nullptr, calls);
+  }
+
   void progress(std::string_view message) noexcept override {
     try {
       emit({{"event", "progress"}, {"message", message}});
@@ -108,6 +133,8 @@ class WorkerContext final : public RunContext {
   // The power harness's injected slowdown (`--inject-slowdown=F`): every timed step
   // lasts (1 + F) times as long, by spinning on the clock inside the timed region.
   void set_injected_slowdown(double fraction) { injected_slowdown_ = fraction; }
+  // `__worker --min-time=S`: the suite's min_time for measure_repeated; 0 turns it off.
+  void set_min_time(double seconds) { min_time_ = seconds; }
   // `__worker --count=...`: the counting pass's worker brackets each step with a Probe.
   void count_with(count::ProbeMode mode) { counting_ = mode; }
 
@@ -136,8 +163,17 @@ class WorkerContext final : public RunContext {
     return now;
   }
 
+  static constexpr std::uint64_t kMaxCalls = 1'000'000'000;
+
+  std::uint64_t next_call_count(std::uint64_t calls, double seconds) const noexcept {
+    const double multiplier =
+        seconds / min_time_ > 0.1 ? min_time_ * 1.4 / seconds : 10.0;  // seconds > 0 here
+    const auto grown = static_cast<double>(calls) * std::min(multiplier, 10.0);
+    return std::min(kMaxCalls, std::max(calls + 1, static_cast<std::uint64_t>(grown)));
+  }
+
   Status finish(std::string_view operation, std::uint64_t items, double seconds, Status status,
-                const stats::LatencyHistogram* histogram) noexcept {
+                const stats::LatencyHistogram* histogram, std::uint64_t calls = 1) noexcept {
     try {
       if (!status.ok()) {
         if (first_failure_.empty()) {
@@ -151,6 +187,7 @@ class WorkerContext final : public RunContext {
       if (selected(operation)) {
         ordered_json event = {
             {"event", "sample"}, {"op", operation}, {"seconds", seconds}, {"items", items}};
+        if (calls != 1) event["calls"] = calls;
         if (histogram != nullptr && histogram->count() > 0) event["latency"] = histogram->to_json();
         emit(event);
       }
@@ -170,6 +207,7 @@ class WorkerContext final : public RunContext {
   std::string first_failure_operation_;
   std::set<std::string, std::less<>> measured_;
   double injected_slowdown_ = 0;
+  double min_time_ = 0;
   count::ProbeMode counting_;
 };
 
@@ -281,6 +319,13 @@ int worker_main(const std::vector<std::string>& args) {
       context.set_injected_slowdown(std::stod(slowdown));
     } catch (...) {
       return fail_input("--inject-slowdown must be a number");
+    }
+  }
+  if (const std::string min_time = get("min-time"); !min_time.empty()) {
+    try {
+      context.set_min_time(std::stod(min_time));
+    } catch (...) {
+      return fail_input("--min-time must be a number of seconds");
     }
   }
   if (const std::string counting = get("count"); !counting.empty()) {
