@@ -175,6 +175,29 @@ TEST_CASE("counters: instructions without valgrind on PATH are refused at valida
   CHECK(contains(run.err, "s.toml:1:13: counters: \"instructions\" needs valgrind on PATH"));
 }
 
+// Regression: the installed binary runs its workers as /proc/self/exe, which under
+// valgrind names valgrind itself ("mmap(0x58000000) failed in UME"), so every
+// instructions counting run of a real `storh-host` command failed.
+TEST_CASE("counters: the storh-host binary itself counts instructions", "[counters][valgrind]") {
+  if (!storh::count::find_valgrind() || !storh::count::callgrind_supported()) {
+    WARN("valgrind is not installed: the instructions pass is not tested");
+    return;
+  }
+  ScratchDir dir;
+  storh::test::write_text(dir / "s.toml",
+                          "datasets = [10]\ncounters = [\"instructions\"]\n"
+                          "[engines.syscalls_fixture]\n");
+  const std::string command =
+      fmt::format("'{}' run '{}' {} --output='{}' --work-dir='{}' >'{}' 2>&1", STORH_TEST_HOST,
+                  (dir / "s.toml").string(), kFixturePath, (dir / "o.json").string(),
+                  dir.path().string(), (dir / "log.txt").string());
+  const int status = std::system(command.c_str());
+  INFO(storh::test::read_text(dir / "log.txt"));
+  REQUIRE(status == 0);
+  const nlohmann::json result = read_json(dir / "o.json");
+  CHECK(metric(result, "syscalls_fixture.put")["counters"]["instructions"] > 0);
+}
+
 TEST_CASE("counters: instructions per item come from callgrind and follow the work",
           "[counters][valgrind]") {
   if (!storh::count::find_valgrind() || !storh::count::callgrind_supported()) {

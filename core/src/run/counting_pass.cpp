@@ -138,6 +138,11 @@ std::string count_cell(const plan::Cell& cell, std::size_t index, count::Instrum
   } else {
     const std::optional<std::filesystem::path> valgrind = count::find_valgrind();
     if (!valgrind) return "valgrind is not on PATH";
+    // valgrind starts its argument as a new program, and there /proc/self/exe (the
+    // CLI's host path) names valgrind itself: give it the binary's real path.
+    std::error_code resolved;
+    const std::filesystem::path host = std::filesystem::canonical(process.argv.front(), resolved);
+    if (!resolved) process.argv.front() = host.string();
     process.argv = count::callgrind_command(*valgrind, dumps, process.argv);
     if (suite.timeout_seconds)
       process.timeout_seconds = *suite.timeout_seconds * kValgrindTimeoutFactor;
