@@ -88,6 +88,22 @@ counters = ["syscalls"]
   CHECK(count["counters"]["stats"] == 0.1);                      // one stat, 10 items
 }
 
+TEST_CASE("counters: an engine's own counters list picks its instruments", "[counters]") {
+  ScratchDir dir;
+  const auto run = run_suite(dir, R"(datasets = [10]
+counters = ["syscalls"]
+[engines.syscalls_fixture]
+[engines.repeatable]
+counters = []
+)");
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 0);
+  const nlohmann::json result = read_json(dir / "o.json");
+  CHECK(result["experiment"]["counters"] == nlohmann::json::array({"syscalls"}));
+  CHECK(metric(result, "syscalls_fixture.put")["counters"]["fsync"] == 2.0);
+  CHECK_FALSE(metric(result, "repeatable.count").contains("counters"));
+}
+
 TEST_CASE("counters: an extra fsync per put fails the gate on the counter alone", "[counters]") {
   ScratchDir base_dir, current_dir;
   const std::string suite = R"(datasets = [20]

@@ -55,6 +55,30 @@ counters = ["syscalls"]
   error_should_be_reported(errors, "--counters", "", "unknown instrument \"ticks\"");
 }
 
+TEST_CASE("suite counters: an engine table's counters replace the suite's for it", "[suite]") {
+  Suite suite = parse_ok(R"(
+counters = ["syscalls"]
+[engines.doc]
+[engines.uuid]
+counters = ["syscalls", "instructions"]
+[engines.log]
+counters = []
+)");
+  CHECK(counters_for(suite, "doc").size() == 1);
+  REQUIRE(counters_for(suite, "uuid").size() == 2);
+  CHECK(counters_for(suite, "uuid")[1].pos.str() == "suites/x.toml:4:25");
+  CHECK(counters_for(suite, "log").empty());
+  suite_should_fail("[engines.doc]\ncounters = [\"cycles\"]\n", "2:13",
+                    "counters: unknown instrument \"cycles\"");
+  // --counters beats the suite entirely, engine tables included.
+  std::vector<SuiteError> errors;
+  Overrides overrides;
+  overrides.counters = "none";
+  REQUIRE(apply_overrides(suite, overrides, errors));
+  CHECK(counters_for(suite, "uuid").empty());
+  CHECK(counters_for(suite, "log").empty());
+}
+
 TEST_CASE("suite counters: [gate] counters are tolerances of known counters", "[suite]") {
   const Suite suite = parse_ok(R"(
 [engines.doc]

@@ -108,8 +108,8 @@ TEST_CASE("suite: bad engine names and engine tables", "[suite]") {
 operation = ["put"]
 )",
                     "2:1",
-                    "unknown key \"operation\" in [engines.doc] (valid: operations, params, "
-                    "load); did you mean \"operations\"?");
+                    "unknown key \"operation\" in [engines.doc] (valid: counters, operations, "
+                    "params, load); did you mean \"operations\"?");
 }
 
 TEST_CASE("suite: bad operation lists", "[suite]") {

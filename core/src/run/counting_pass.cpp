@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <optional>
@@ -185,7 +186,11 @@ std::string count_cell(const plan::Cell& cell, std::size_t index, count::Instrum
 bool check_counting(const suite::Suite& suite, const std::filesystem::path& host_executable,
                     std::vector<suite::SuiteError>& errors) {
   const std::size_t first_error = errors.size();
-  for (const suite::Located<std::string>& counter : suite.counters) {
+  std::vector<suite::Located<std::string>> all = suite.counters;
+  for (const suite::EngineSetting& engine : suite.engines) {
+    if (engine.counters) all.insert(all.end(), engine.counters->begin(), engine.counters->end());
+  }
+  for (const suite::Located<std::string>& counter : all) {
     const auto instrument = count::parse_instrument(counter.value);
     // A file position names no key, so the message does; a flag names itself.
     const std::string key = counter.pos.line != 0 ? "counters: " : "";
@@ -211,14 +216,21 @@ bool check_counting(const suite::Suite& suite, const std::filesystem::path& host
 
 void run_counting_pass(const suite::Suite& suite, const plan::Plan& plan,
                        const RunnerOptions& options, result::ResultFile& result) {
-  if (suite.counters.empty() || result.interrupted) return;
-  std::vector<count::Instrument> instruments;
-  for (const suite::Located<std::string>& counter : suite.counters) {
-    if (auto instrument = count::parse_instrument(counter.value)) {
-      instruments.push_back(*instrument);
-      result.experiment.counters.emplace_back(count::instrument_name(*instrument));
+  // Each cell's instruments (its engine's `counters`, else the suite's); the
+  // experiment lists every instrument used, in first use.
+  std::vector<std::vector<count::Instrument>> instruments(plan.cells.size());
+  for (std::size_t c = 0; c < plan.cells.size(); ++c) {
+    if (plan.cells[c].load) continue;
+    for (const auto& counter : suite::counters_for(suite, plan.cells[c].engine)) {
+      const auto instrument = count::parse_instrument(counter.value);
+      if (!instrument) continue;
+      instruments[c].push_back(*instrument);
+      const std::string name(count::instrument_name(*instrument));
+      auto& listed = result.experiment.counters;
+      if (std::find(listed.begin(), listed.end(), name) == listed.end()) listed.push_back(name);
     }
   }
+  if (result.experiment.counters.empty() || result.interrupted) return;
   auto fail = [&](const plan::Cell& cell, std::string message) {
     result.failures.push_back({cell.engine, cell.dataset, cell.params, 0, "", "counters",
                                std::move(message), std::nullopt, std::nullopt, ""});
@@ -232,8 +244,7 @@ void run_counting_pass(const suite::Suite& suite, const plan::Plan& plan,
   MetricTotals totals;
   for (std::size_t c = 0; c < plan.cells.size() && !result.interrupted; ++c) {
     const plan::Cell& cell = plan.cells[c];
-    if (cell.load) continue;
-    for (const count::Instrument instrument : instruments) {
+    for (const count::Instrument instrument : instruments[c]) {
       if (options.cancel != nullptr && options.cancel->load()) {
         result.interrupted = true;
         break;

@@ -90,7 +90,7 @@ void apply_engines(FlagErrors& errors, const std::vector<std::string>& flags, Su
   for (const std::string& name : names) {
     const auto configured = [&](const EngineSetting& engine) { return engine.name == name; };
     if (std::none_of(kept.begin(), kept.end(), configured)) {
-      kept.push_back(EngineSetting{name, SourcePos{std::string(kFlag)}, {}, {}, {}});
+      kept.push_back(EngineSetting{name, SourcePos{std::string(kFlag)}, {}, {}, {}, {}});
     }
   }
   suite.engines = std::move(kept);

@@ -10,8 +10,8 @@ namespace storh::suite::detail {
 namespace {
 
 // Adds one instrument name, or says what is wrong with it; true when added.
-bool add_instrument(std::string_view name, const SourcePos& pos, Suite& suite,
-                    std::vector<SuiteError>& errors) {
+bool add_instrument(std::string_view name, const SourcePos& pos,
+                    std::vector<Located<std::string>>& list, std::vector<SuiteError>& errors) {
   // A file position names no key, so the message does; a flag names itself.
   const std::string_view key = pos.line != 0 ? "counters: " : "";
   if (!count::parse_instrument(name)) {
@@ -20,17 +20,18 @@ bool add_instrument(std::string_view name, const SourcePos& pos, Suite& suite,
     return false;
   }
   const auto same = [&](const Located<std::string>& c) { return c.value == name; };
-  if (std::any_of(suite.counters.begin(), suite.counters.end(), same)) {
+  if (std::any_of(list.begin(), list.end(), same)) {
     errors.push_back(SuiteError{pos, fmt::format("{}{} is given twice", key, in_quotes(name))});
     return false;
   }
-  suite.counters.push_back({std::string(name), pos});
+  list.push_back({std::string(name), pos});
   return true;
 }
 
 }  // namespace
 
-void read_counters(Reader& reader, const toml::node& node, Suite& suite) {
+void read_counters(Reader& reader, const toml::node& node,
+                   std::vector<Located<std::string>>& instruments) {
   constexpr std::string_view kExpected =
       "a list of instruments, e.g. [\"syscalls\"] or [\"syscalls\", \"instructions\"]";
   const auto* list = node.as_array();
@@ -45,7 +46,7 @@ void read_counters(Reader& reader, const toml::node& node, Suite& suite) {
       reader.type_error(item, "counters", kExpected);
       continue;
     }
-    add_instrument(text->get(), reader.pos(item), suite, errors);
+    add_instrument(text->get(), reader.pos(item), instruments, errors);
   }
   for (SuiteError& error : errors) reader.error(error.pos, std::move(error.message));
 }
@@ -53,6 +54,8 @@ void read_counters(Reader& reader, const toml::node& node, Suite& suite) {
 void apply_counters(std::string_view text, Suite& suite, std::vector<SuiteError>& errors) {
   const SourcePos flag{"--counters"};
   suite.counters.clear();
+  // The flag beats the suite entirely: engines' own lists too.
+  for (EngineSetting& engine : suite.engines) engine.counters.reset();
   if (trim(text) == "none") return;
   for (std::string_view part : split_unquoted(text, ',')) {
     part = trim(part);
@@ -63,7 +66,7 @@ void apply_counters(std::string_view text, Suite& suite, std::vector<SuiteError>
                             in_quotes(text))});
       return;
     }
-    add_instrument(part, flag, suite, errors);
+    add_instrument(part, flag, suite.counters, errors);
   }
 }
 

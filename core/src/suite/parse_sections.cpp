@@ -11,7 +11,8 @@
 namespace storh::suite::detail {
 namespace {
 
-constexpr std::array<std::string_view, 3> kEngineKeys = {"operations", "params", "load"};
+constexpr std::array<std::string_view, 4> kEngineKeys = {"counters", "operations", "params",
+                                                         "load"};
 constexpr std::array<std::string_view, 11> kGateKeys = {
     "ab",      "alpha",      "baseline",    "confirm",   "counters",  "lenient_missing",
     "metrics", "min_effect", "significant", "threshold", "thresholds"};
@@ -97,7 +98,7 @@ void read_engine(Reader& reader, const toml::key& key, const toml::node& node, S
     reader.type_error(node, "engines." + name, fmt::format("a table such as [engines.{}]", name));
     return;
   }
-  EngineSetting engine{name, reader.pos(key), {}, {}, {}};
+  EngineSetting engine{name, reader.pos(key), {}, {}, {}, {}};
   for (const auto& [section_key, section] :
        reader.known_entries(*table, kEngineKeys, fmt::format("[engines.{}]", name))) {
     const std::string path = fmt::format("engines.{}.{}", name, section_key->str());
@@ -105,6 +106,9 @@ void read_engine(Reader& reader, const toml::key& key, const toml::node& node, S
       read_operations(reader, *section, path, engine);
     } else if (section_key->str() == "load") {
       read_engine_load(reader, *section, name, engine);
+    } else if (section_key->str() == "counters") {
+      engine.counters.emplace();
+      detail::read_counters(reader, *section, *engine.counters);
     } else if (const auto* params = section->as_table()) {
       for (const auto& [param_key, value] : Reader::in_file_order(*params)) {
         read_param(reader, *param_key, *value, fmt::format("{}.{}", path, param_key->str()),

@@ -186,7 +186,7 @@ void read_top_level(Reader& reader, const toml::table& root, Suite& suite) {
     } else if (name == "range_output") {
       if (auto text = read_string(reader, *node, name)) suite.range_output = std::move(*text);
     } else if (name == "counters") {
-      detail::read_counters(reader, *node, suite);
+      detail::read_counters(reader, *node, suite.counters);
     } else if (name == "engines") {
       has_engines = true;
       detail::read_engines(reader, *node, suite);

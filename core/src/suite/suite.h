@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -51,6 +52,9 @@ struct EngineSetting {
   std::vector<ParamSetting> params;  // in file order
   // [engines.<name>.load] mode = "processes": this engine's clients in a load suite.
   std::optional<Located<load::ClientMode>> load_mode;
+  // [engines.<name>] counters = ["syscalls"]: this engine's counting instruments
+  // instead of the suite's (an empty list: none); unset: the suite's.
+  std::optional<std::vector<Located<std::string>>> counters;
 };
 
 // The [load] table: a load suite runs the engines' transactions (storh/transactions.h)
@@ -130,5 +134,14 @@ struct Suite {
   // the timed repeats (docs/counters.md), each at most once; empty: no counting pass.
   std::vector<Located<std::string>> counters;
 };
+
+// The counting instruments of `engine`'s cells: its own `counters`, else the suite's.
+inline const std::vector<Located<std::string>>& counters_for(const Suite& suite,
+                                                             std::string_view engine) {
+  for (const EngineSetting& setting : suite.engines) {
+    if (setting.name == engine && setting.counters) return *setting.counters;
+  }
+  return suite.counters;
+}
 
 }  // namespace storh::suite

@@ -84,7 +84,7 @@ class Reader {
 void read_engines(Reader& reader, const toml::node& node, Suite& suite);
 void read_gate(Reader& reader, const toml::node& node, Suite& suite);
 // counters = [...] (parse_counters.cpp)
-void read_counters(Reader& reader, const toml::node& node, Suite& suite);
+void read_counters(Reader& reader, const toml::node& node, std::vector<Located<std::string>>& list);
 // --counters=syscalls,instructions|none; errors name the flag.
 void apply_counters(std::string_view text, Suite& suite, std::vector<SuiteError>& errors);
 // parse_load.cpp
