@@ -8,10 +8,14 @@
 # Environment: RUNS (trials per slowdown, default 10), SLOWDOWNS (percent, default
 # "0 5 10 25"), BUILD (a built tree, default: build, made Release here like bench.sh),
 # BASELINE_FLAGS (the stored-baseline gate's flags, default ci.toml's:
-# "--threshold=15 --significant"). Each trial is one `storh-host ab` run with
+# "--threshold=5 --significant --calibration=suites/calibration/ci.json"), COUNTER_RUNS
+# (trials per counter case, default 10; 0 skips them). Each trial is one `storh-host ab` run with
 # --inject-slowdown on the head side; its A/B verdict is the A/B mode's, and its head
 # side gated against a stored baseline (the head side of a first A/A run) is the
-# stored-baseline mode's. Not a test: it prints rates, it asserts nothing.
+# stored-baseline mode's. The time trials skip the counting pass (--counters=none);
+# the counter gates are measured after them with the power plugin: A/A, one extra
+# fsync per record, and 2% more mixing rounds (+2% instructions).
+# Not a test: it prints rates, it asserts nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,7 +27,10 @@ fi
 [[ "${1:-}" == "--" ]] && shift
 runs=${RUNS:-10}
 slowdowns=${SLOWDOWNS:-"0 5 10 25"}
-baseline_flags=${BASELINE_FLAGS:-"--threshold=15 --significant"}
+calibration=suites/calibration/ci.json
+default_flags="--threshold=5 --significant"
+[[ -f $calibration ]] && default_flags+=" --calibration=$calibration"
+baseline_flags=${BASELINE_FLAGS:-$default_flags}
 build=${BUILD:-build}
 
 if [[ -z "${BUILD:-}" ]]; then
@@ -48,7 +55,7 @@ trial() {
   fraction=$(awk -v p="$pct" 'BEGIN { printf "%.4f", p / 100 }')
   local out=$work/trial-$pct-$n
   "$host" ab "$suite" --base="$plugins" --head="$plugins" --inject-slowdown="$fraction" \
-    --format=json --output="$out.json" "$@" >"$out.verdict" 2>"$out.err" || true
+    --counters=none --format=json --output="$out.json" "$@" >"$out.verdict" 2>"$out.err" || true
   sed -n '/^{/,/^}/p' "$out.verdict" >"$out.verdict.json"
   verdicts "$out.verdict.json" >>"$work/ab-$pct"
   # shellcheck disable=SC2086
@@ -57,9 +64,10 @@ trial() {
   verdicts "$out.gate" >>"$work/base-$pct"
 }
 
+if ((runs > 0)); then
 echo "power: suite $suite, $runs trial(s) per slowdown (${slowdowns// /, } %), $(date -u +%FT%TZ)" >&2
 "$host" ab "$suite" --base="$plugins" --head="$plugins" --inject-slowdown=0 \
-  --output="$work/baseline.json" "$@" >/dev/null 2>&1 || true
+  --counters=none --output="$work/baseline.json" "$@" >/dev/null 2>&1 || true
 for pct in $slowdowns; do
   for n in $(seq 1 "$runs"); do
     echo "  slowdown $pct%: trial $n/$runs" >&2
@@ -108,3 +116,32 @@ done
           print line } }'
 echo "A/A columns are false alarms; the others are detections. Each trial is one" \
   "\`storh-host ab $suite\` run." >&2
+fi
+
+# Counters: deterministic, so a handful of items and one pair per trial suffice; the
+# time verdict is switched off (--lenient, a huge threshold) so only counters decide.
+counter_runs=${COUNTER_RUNS:-10}
+if ((counter_runs > 0)); then
+  cat >"$work/counters.toml" <<'SUITE'
+datasets = [50]
+repeat   = 1
+counters = ["syscalls", "instructions"]
+[engines.power]
+SUITE
+  echo "power: counters, $counter_runs trial(s) per case" >&2
+  printf '%-34s  %s\n' "counter case" "gate failed"
+  for case in "A/A (nothing changed)|power.slowdown=0" "one extra fsync per record|power.extra_fsync=true" \
+    "+2% instructions|power.slowdown=0.02"; do
+    label=${case%%|*}
+    set_arg=${case#*|}
+    failed=0
+    for n in $(seq 1 "$counter_runs"); do
+      args=(ab "$work/counters.toml" --base="$plugins" --head="$plugins" --pairs=1 --lenient
+        --threshold=100000 --counter=fsync=1 --counter=fdatasync=1 --counter=instructions=1
+        --output="$work/counters-$n.json")
+      args+=(--head-set "$set_arg")
+      "$host" "${args[@]}" >"$work/counters-$n.out" 2>&1 || failed=$((failed + 1))
+    done
+    printf '%-34s  %s\n' "$label" "$failed/$counter_runs"
+  done
+fi

@@ -243,3 +243,19 @@ TEST_CASE("calibrate: noise, floors and advice from A/A pairs, and the file roun
   REQUIRE_FALSE(bad);
   CHECK(storh::test::contains(bad.error(), "not a calibration file"));
 }
+
+TEST_CASE("calibrate: the stored-baseline gate is raised to each metric's calibrated floor",
+          "[ab][calibrate]") {
+  storh::ab::Calibration c;
+  c.metrics.push_back({"doc.put", 10, 1e-3, 0.05, 12.0, 8.0, 4.0, 25.0, {}});
+  c.metrics.push_back({"uuid.validate", 10, 1e-3, 0.01, 2.0, 1.0, 1.0, 4.0, {}});
+  storh::gate::GateOptions options;
+  options.threshold_percent = 10;
+  const auto raised = storh::ab::raise_to_calibrated_floors(options, c);
+  CHECK(raised == std::vector<std::string>{"doc.put"});
+  CHECK(storh::gate::threshold_for(options, "doc.put").first == 25.0);
+  CHECK(storh::gate::threshold_for(options, "uuid.validate").first == 10.0);
+  // A configured per-metric threshold above the floor stays.
+  options.metric_thresholds = {{"doc.put", 40}};
+  CHECK(storh::ab::raise_to_calibrated_floors(options, c).empty());
+}

@@ -84,6 +84,18 @@ Calibration calibrate(const AbResult& aa, double alpha) {
   return c;
 }
 
+std::vector<std::string> raise_to_calibrated_floors(gate::GateOptions& options,
+                                                    const Calibration& calibration) {
+  std::vector<std::string> raised;
+  for (const CalibratedMetric& m : calibration.metrics) {
+    if (m.baseline_detectable_percent > gate::threshold_for(options, m.key).first) {
+      options.metric_thresholds.push_back({m.key, m.baseline_detectable_percent});
+      raised.push_back(m.key);
+    }
+  }
+  return raised;
+}
+
 std::string write_calibration(const std::filesystem::path& file, const Calibration& c) {
   ordered_json metrics = ordered_json::array();
   for (const CalibratedMetric& m : c.metrics) {

@@ -23,6 +23,7 @@
 
 #include "ab/ab_result.h"
 #include "compare/render.h"
+#include "gate/gate.h"
 #include "util/expected.h"
 
 namespace storh::ab {
@@ -55,6 +56,13 @@ Calibration calibrate(const AbResult& aa, double alpha);
 
 std::string write_calibration(const std::filesystem::path& file, const Calibration& calibration);
 Expected<Calibration> read_calibration(const std::filesystem::path& file);
+
+// The stored-baseline gate (`ci` without --base) on calibrated noise: every metric
+// whose calibrated baseline_detectable_percent exceeds the threshold `options` would
+// apply gets that as its own threshold, so no metric is gated closer than its noise
+// supports. Returns the keys raised, in calibration order.
+std::vector<std::string> raise_to_calibrated_floors(gate::GateOptions& options,
+                                                    const Calibration& calibration);
 
 // Metric key -> noise, for AbGateOptions::calibrated_noise.
 std::map<std::string, double> noise_by_key(const Calibration& calibration);

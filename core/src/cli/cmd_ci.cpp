@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "ab/calibration.h"
 #include "cli/ab_command.h"
 #include "cli/execute.h"
 #include "compare/comparable.h"
@@ -91,8 +92,8 @@ int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
   InterruptGuard guard;
   PrepareOptions prepare_options;
   prepare_options.command = "ci";
-  prepare_options.extra_valued = {"confirm", "threshold",  "metric",
-                                  "alpha",   "min-effect", "counter"};
+  prepare_options.extra_valued = {"confirm",    "threshold", "metric",     "alpha",
+                                  "min-effect", "counter",   "calibration"};
   prepare_options.extra_switches = {"update-baseline", "significant", "lenient-missing"};
   prepare_options.default_suite = kDefaultCiSuite;
   std::optional<Prepared> prepared = prepare(args, io, prepare_options);
@@ -110,6 +111,22 @@ int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
   if (!options || !confirm) {
     io.err << "storh-host ci: " << (!options ? options.error() : confirm.error()) << '\n';
     return kExitBadInput;
+  }
+  // [gate.ab] calibration also protects the stored-baseline gate from its noise.
+  if (const auto& file = prepared->suite.gate.ab.calibration;
+      file && !prepared->args.has("update-baseline") && !prepared->args.has("calibration")) {
+    Expected<ab::Calibration> calibration = ab::read_calibration(file->value);
+    if (!calibration) {
+      io.err << "storh-host ci: [gate.ab] calibration: " << calibration.error() << '\n';
+      return kExitBadInput;
+    }
+    const std::vector<std::string> raised = ab::raise_to_calibrated_floors(*options, *calibration);
+    if (!raised.empty()) {
+      io.err << fmt::format(
+          "storh-host ci: {} metric(s) gated at their calibrated noise instead of the threshold "
+          "({}); thresholds from {}\n",
+          raised.size(), fmt::join(raised, ", "), file->value);
+    }
   }
   const bool update = prepared->args.has("update-baseline");
   std::optional<compare::ComparableFile> baseline;

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "ab/calibration.h"
 #include "cli/ab_command.h"
 #include "cli/args.h"
 #include "cli/commands.h"
@@ -97,6 +98,12 @@ Expected<gate::GateOptions> apply_gate_flags(const ParsedArgs& args, gate::GateO
     options.counter_tolerances.push_back({value.substr(0, equals), *percent});
   }
   if (std::string problem = gate::validate(options); !problem.empty()) return Error{problem};
+  // Last, so it sees every threshold it may raise.
+  if (auto file = args.last("calibration")) {
+    Expected<ab::Calibration> calibration = ab::read_calibration(*file);
+    if (!calibration) return Error{fmt::format("--calibration: {}", calibration.error())};
+    ab::raise_to_calibrated_floors(options, *calibration);
+  }
   return options;
 }
 
@@ -158,7 +165,8 @@ int gate_command(const std::vector<std::string>& raw_args, const CommandIo& io) 
     return kExitBadInput;
   }
   Expected<ParsedArgs> args =
-      parse_args(raw_args, {"threshold", "metric", "format", "alpha", "min-effect", "counter"},
+      parse_args(raw_args,
+                 {"threshold", "metric", "format", "alpha", "min-effect", "counter", "calibration"},
                  {"significant", "lenient-missing"});
   if (!args || args->positional.size() != 2) {
     io.err << "storh-host gate: "

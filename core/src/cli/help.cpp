@@ -178,6 +178,9 @@ Options:
   --min-effect=SECONDS      do not fail when the medians differ by less than
                             this many seconds (e.g. 0.0005)
   --lenient-missing         a missing metric is a warning, not a failure
+  --calibration=FILE        no metric's threshold below the noise this
+                            calibration file (storh-host calibrate) measured for
+                            a stored-baseline comparison
   --counter=NAME=PCT        a counter per item may grow by at most PCT percent
                             (fsync=0: must not grow; instructions=2), repeatable;
                             a counter on one side only is a warning
