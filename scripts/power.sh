@@ -41,7 +41,7 @@ fi
 host=$build/storh-host
 plugins=$build/plugins
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+[[ -n "${KEEP_WORK:-}" ]] || trap 'rm -rf "$work"' EXIT
 
 # key failed(0/1) per line, from a JSON verdict: `"key": "x"` then `"failed": true`.
 verdicts() {
@@ -51,6 +51,7 @@ verdicts() {
 # One trial: ab with the head slowed by $1 percent; appends to $work/ab-$1 and $work/base-$1.
 trial() {
   local pct=$1 n=$2
+  shift 2
   local fraction
   fraction=$(awk -v p="$pct" 'BEGIN { printf "%.4f", p / 100 }')
   local out=$work/trial-$pct-$n

@@ -71,3 +71,31 @@ TEST_CASE("bundled engines: the cache suite's validation matrix gives three metr
   }
   CHECK(storh::test::contains(run.out, "validation=trust"));
 }
+
+// The shipped CI suite is what `ci` runs by default: every engine it names must run
+// its selected operations, and its calibration and baseline files must load.
+TEST_CASE("bundled engines: the CI suite runs in A/B mode and its files load",
+          "[cli][engines][ci]") {
+  ScratchDir dir;
+  const std::string suite = std::string(STORH_TEST_SOURCE_DIR) + "/suites/ci.toml";
+  const auto run =
+      cli({"ci", suite, std::string("--base=") + STORH_TEST_PLUGIN_DIR, "--dataset=10", "--pairs=2",
+           "--lenient", "--min-time=1ms", "--counters=none",
+           "--output=" + (dir / "ab.json").string(), "--work-dir=" + (dir / "work").string()});
+  INFO(run.out << run.err);
+  CHECK(run.code == 0);
+  const nlohmann::json result = read_json(dir / "ab.json");
+  CHECK(result["failures"].empty());
+  CHECK(result["ab"]["base"]["failures"].empty());
+  std::set<std::string> engines;
+  for (const auto& metric : result["metrics"]) engines.insert(metric["engine"].get<std::string>());
+  CHECK(engines ==
+        std::set<std::string>{"cache", "doc", "filter", "log", "mirror", "queue", "uuid"});
+
+  const std::string baseline = std::string(STORH_TEST_SOURCE_DIR) + "/suites/baselines/ci.json";
+  const auto gated =
+      cli({"gate", baseline, baseline,
+           "--calibration=" + std::string(STORH_TEST_SOURCE_DIR) + "/suites/calibration/ci.json"});
+  INFO(gated.out << gated.err);
+  CHECK(gated.code == 0);
+}

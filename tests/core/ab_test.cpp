@@ -244,6 +244,19 @@ TEST_CASE("calibrate: noise, floors and advice from A/A pairs, and the file roun
   CHECK(storh::test::contains(bad.error(), "not a calibration file"));
 }
 
+TEST_CASE("calibrate: a min_time step is not too short, whatever one call takes",
+          "[ab][calibrate][min_time]") {
+  AbResult aa = result_with({metric("kv.get", 20, 1.0, 0.002)});
+  storh::result::Metric get;
+  get.key = "kv.get";
+  get.seconds.median = 2e-6;           // one call
+  get.samples = {{2e-6, 100, 10000}};  // ... of a 20 ms batch
+  aa.head.metrics.push_back(get);
+  const storh::ab::Calibration c = storh::ab::calibrate(aa, 0.01);
+  REQUIRE(c.metrics.size() == 1);
+  CHECK(c.metrics[0].warnings.empty());
+}
+
 TEST_CASE("calibrate: the stored-baseline gate is raised to each metric's calibrated floor",
           "[ab][calibrate]") {
   storh::ab::Calibration c;

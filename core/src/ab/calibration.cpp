@@ -1,5 +1,6 @@
 #include "ab/calibration.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -32,9 +33,11 @@ std::size_t pairs_for_target(double noise, double alpha) {
   return static_cast<std::size_t>(std::ceil(std::pow(z * noise / effect, 2) / 0.955));
 }
 
-std::vector<std::string> advice(const CalibratedMetric& m, double alpha) {
+// `repeated`: the samples were min_time batches (measure_repeated), which last long
+// enough whatever one call takes.
+std::vector<std::string> advice(const CalibratedMetric& m, double alpha, bool repeated) {
   std::vector<std::string> warnings;
-  if (m.median_seconds > 0 && m.median_seconds < kShortStepSeconds) {
+  if (!repeated && m.median_seconds > 0 && m.median_seconds < kShortStepSeconds) {
     warnings.push_back(fmt::format(
         "step lasts {}: too short to time reliably; use storh::measure_repeated (min_time) "
         "or a larger dataset",
@@ -78,7 +81,11 @@ Calibration calibrate(const AbResult& aa, double alpha) {
           stats::detectable_percent(std::sqrt(2.0) * std::log1p(m.cv_percent / 100),
                                     head->seconds.runs, alpha, kDetectablePower);
     }
-    m.warnings = advice(m, alpha);
+    const result::Metric* timed = find_metric(aa.head, paired.key);
+    const bool repeated =
+        timed != nullptr && std::any_of(timed->samples.begin(), timed->samples.end(),
+                                        [](const result::Sample& s) { return s.calls > 1; });
+    m.warnings = advice(m, alpha, repeated);
     c.metrics.push_back(std::move(m));
   }
   return c;
