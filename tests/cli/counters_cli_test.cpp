@@ -40,6 +40,20 @@ storh::test::CliResult run_suite(const ScratchDir& dir, const std::string& text,
   return cli(args);
 }
 
+// Whether this build and machine can run the instructions pass; says why not.
+bool can_count_instructions() {
+#if defined(__SANITIZE_ADDRESS__)
+  WARN("sanitizer build: valgrind cannot run an AddressSanitizer binary");
+  return false;
+#else
+  if (!storh::count::find_valgrind() || !storh::count::callgrind_supported()) {
+    WARN("valgrind is not installed: the instructions pass is not tested");
+    return false;
+  }
+  return true;
+#endif
+}
+
 }  // namespace
 
 TEST_CASE("counters: the syscalls pass reports the fixture's calls per item exactly",
@@ -195,14 +209,7 @@ TEST_CASE("counters: instructions without valgrind on PATH are refused at valida
 // valgrind names valgrind itself ("mmap(0x58000000) failed in UME"), so every
 // instructions counting run of a real `storh-host` command failed.
 TEST_CASE("counters: the storh-host binary itself counts instructions", "[counters][valgrind]") {
-#if defined(__SANITIZE_ADDRESS__)
-  WARN("sanitizer build: valgrind cannot run an AddressSanitizer binary");
-  return;
-#endif
-  if (!storh::count::find_valgrind() || !storh::count::callgrind_supported()) {
-    WARN("valgrind is not installed: the instructions pass is not tested");
-    return;
-  }
+  if (!can_count_instructions()) return;
   ScratchDir dir;
   storh::test::write_text(dir / "s.toml",
                           "datasets = [10]\ncounters = [\"instructions\"]\n"
@@ -220,14 +227,7 @@ TEST_CASE("counters: the storh-host binary itself counts instructions", "[counte
 
 TEST_CASE("counters: instructions per item come from callgrind and follow the work",
           "[counters][valgrind]") {
-#if defined(__SANITIZE_ADDRESS__)
-  WARN("sanitizer build: valgrind cannot run an AddressSanitizer binary");
-  return;
-#endif
-  if (!storh::count::find_valgrind() || !storh::count::callgrind_supported()) {
-    WARN("valgrind is not installed: the instructions pass is not tested");
-    return;
-  }
+  if (!can_count_instructions()) return;
   ScratchDir dir;
   const auto run = run_suite(dir, R"(datasets = [10]
 counters = ["instructions"]
