@@ -72,7 +72,8 @@ Calibration calibrate(const AbResult& aa, double alpha) {
     m.noise = summary.test.noise;
     m.detectable_percent = summary.detectable_percent;
     m.floor_percent = summary.noise_floor_percent;
-    if (const result::Metric* head = find_metric(aa.head, paired.key)) {
+    const result::Metric* head = find_metric(aa.head, paired.key);
+    if (head != nullptr) {
       m.median_seconds = head->seconds.median;
       m.cv_percent =
           head->seconds.median > 0 ? head->seconds.stddev / head->seconds.median * 100 : 0;
@@ -81,10 +82,9 @@ Calibration calibrate(const AbResult& aa, double alpha) {
           stats::detectable_percent(std::sqrt(2.0) * std::log1p(m.cv_percent / 100),
                                     head->seconds.runs, alpha, kDetectablePower);
     }
-    const result::Metric* timed = find_metric(aa.head, paired.key);
     const bool repeated =
-        timed != nullptr && std::any_of(timed->samples.begin(), timed->samples.end(),
-                                        [](const result::Sample& s) { return s.calls > 1; });
+        head != nullptr && std::any_of(head->samples.begin(), head->samples.end(),
+                                       [](const result::Sample& s) { return s.calls > 1; });
     m.warnings = advice(m, alpha, repeated);
     c.metrics.push_back(std::move(m));
   }
