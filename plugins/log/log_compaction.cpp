@@ -77,9 +77,10 @@ void SegmentedLog::compact() {
                      }
                      const std::uint64_t at = out.size();
                      std::size_t written = 0;
-                     if (line.canonical) {
+                     const char* begin = buffer.data() + offset;
+                     if (line.canonical && begin[size - 1] == '\n') {
                        // Byte for byte: `line.json` ends where the LF (or CR LF) starts.
-                       const char* begin = buffer.data() + offset;
+                       // A final line without its LF is re-encoded (with one), as storh does.
                        out.append(begin, size);
                        written = size;
                      } else {

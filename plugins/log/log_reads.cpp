@@ -68,7 +68,12 @@ bool SegmentedLog::read_line_at(Location location, std::string& buffer,
       line = std::string_view(buffer.data(), lf);
       return true;
     }
-    if (got == 0) return false;
+    if (got == 0) {
+      // A final line without its LF: decode_line decides whether it is a record.
+      if (buffer.empty()) return false;
+      line = buffer;
+      return true;
+    }
     want = std::max<std::size_t>(want, buffer.size());
   }
 }
@@ -132,13 +137,16 @@ struct LogStream::Plan {
   std::size_t pos = 0;          // next unread byte of buffer
   std::uint64_t buffer_at = 0;  // file offset of buffer[0]
   bool eof = false;
+  bool open_tail = false;  // the line next_line returned has no LF
   std::int64_t yielded = 0;
   bool done = false;
 
   bool open_next();
   // The cached line at next_offset, or nullptr (then the file is read from there).
   const CachedLine* cached_line();
-  bool next_line(std::string_view& line, std::uint64_t& offset);
+  // The next line (without its LF), its offset and its size in the file (the LF
+  // included when there is one).
+  bool next_line(std::string_view& line, std::uint64_t& offset, std::uint64_t& size);
   void fail(std::uint64_t offset, std::string_view error);
 };
 
@@ -195,7 +203,8 @@ void LogStream::Plan::fail(std::uint64_t offset, std::string_view error) {
   options.on_error(location, error);
 }
 
-bool LogStream::Plan::next_line(std::string_view& line, std::uint64_t& offset) {
+bool LogStream::Plan::next_line(std::string_view& line, std::uint64_t& offset,
+                                std::uint64_t& size) {
   if (buffer_at + pos != next_offset) {
     // Coming from the cache: read the file from where it ends.
     buffer.clear();
@@ -210,12 +219,23 @@ bool LogStream::Plan::next_line(std::string_view& line, std::uint64_t& offset) {
       const auto length = static_cast<std::size_t>(static_cast<const char*>(lf) - begin);
       line = std::string_view(begin, length);
       offset = buffer_at + pos;
+      size = length + 1;
       pos += length + 1;
       next_offset = buffer_at + pos;
       return true;
     }
-    // An unterminated tail is a line still being written (or torn): not a record.
-    if (eof) return false;
+    if (eof) {
+      // A final line without its LF: a record when it decodes (engines.md 13.1), else a
+      // torn tail or a line another process is still writing, which the caller skips.
+      if (pos == buffer.size()) return false;
+      line = std::string_view(begin, buffer.size() - pos);
+      offset = buffer_at + pos;
+      size = line.size();
+      pos = buffer.size();
+      next_offset = buffer_at + pos;
+      open_tail = true;
+      return true;
+    }
     buffer.erase(0, pos);
     buffer_at += pos;
     pos = 0;
@@ -266,13 +286,17 @@ bool LogStream::next(Record& out) {
     }
     std::string_view text;
     std::uint64_t offset = 0;
-    if (!p.next_line(text, offset)) {
+    std::uint64_t size = 0;
+    p.open_tail = false;
+    if (!p.next_line(text, offset, size)) {
       p.fd = UniqueFd();
       continue;
     }
     const LineView line = decode_line(text);
     if (line.status != LineStatus::ok) {
-      p.fail(offset, describe(line.status));
+      // An unterminated tail that does not decode is torn or still being written: it is
+      // no record and no error (recovery cuts it).
+      if (!p.open_tail) p.fail(offset, describe(line.status));
       continue;
     }
     // A line that extends the cached prefix is parsed whole and cached, so the next
@@ -290,8 +314,7 @@ bool LogStream::next(Record& out) {
         }
         parsed = true;
       }
-      p.log->cache_line(Location{p.file, offset}, text.size() + 1, line.id,
-                        line.op == LineOp::remove, &data);
+      p.log->cache_line(Location{p.file, offset}, size, line.id, line.op == LineOp::remove, &data);
     }
     if (p.ordered && upper && line.id > std::string_view(*upper)) {
       p.fd = UniqueFd();  // ordered: nothing later in this segment is in range

@@ -42,20 +42,24 @@ void SegmentedLog::remove(std::string_view id) {
 
 Record SegmentedLog::append_one(std::string_view id, Json data, bool is_delete) {
   refresh_manifest_if_changed();
-  std::string line;
-  line.reserve(256);
-  if (is_delete) {
-    append_delete_line(line, id);
-  } else {
-    append_put_line(line, id, data);
-  }
   const fs::path path = path_of(active_.file);
   // The file end, not our count: another process may have appended (section 5.11).
   const off_t end = ::lseek(active_fd_.get(), 0, SEEK_END);
   if (end < 0) throw_errno("lseek", path);
-  const auto offset = static_cast<std::uint64_t>(end);
+  // An open tail (a record without its LF, section 13.1) gets its LF in the same write.
+  const bool terminate = tail_needs_lf(static_cast<std::uint64_t>(end));
+  std::string bytes;
+  bytes.reserve(256);
+  if (terminate) bytes.push_back('\n');
+  if (is_delete) {
+    append_delete_line(bytes, id);
+  } else {
+    append_put_line(bytes, id, data);
+  }
+  const std::uint64_t offset = static_cast<std::uint64_t>(end) + (terminate ? 1 : 0);
+  const std::uint64_t size = bytes.size() - (terminate ? 1 : 0);
   try {
-    pwrite_all(active_fd_.get(), line, offset, path);
+    pwrite_all(active_fd_.get(), bytes, static_cast<std::uint64_t>(end), path);
     sync_data(active_fd_.get(), path, options_.sync);
   } catch (...) {
     // Never leave a partial line for the next append to be glued onto.
@@ -64,16 +68,18 @@ Record SegmentedLog::append_one(std::string_view id, Json data, bool is_delete) 
     throw;
   }
   // The state changes only after the fsync (section 13.11).
+  if (terminate) cache_.terminate_last(active_.file, static_cast<std::uint64_t>(end));
+  check_tail_ = false;
   bool inserted = !is_delete && state_.find(id) == nullptr;
-  active_.add_line(id, offset, line.size(), options_.sparse_index_interval);
+  active_.add_line(id, offset, size, options_.sparse_index_interval);
   apply_line(id, is_delete, Location{active_.file, offset});
-  active_end_ = offset + line.size();
+  active_end_ = offset + size;
   if (inserted) {
     counters_.add(data);
   } else {
     counters_.invalidate();
   }
-  cache_line(Location{active_.file, offset}, line.size(), id, is_delete, &data);
+  cache_line(Location{active_.file, offset}, size, id, is_delete, &data);
   if (active_end_ >= options_.max_segment_bytes) {
     try {
       roll_locked();
@@ -154,11 +160,17 @@ std::uint64_t SegmentedLog::append_rows_locked(const PairSource& next) {
   refresh_manifest_if_changed();
   const off_t end = ::lseek(active_fd_.get(), 0, SEEK_END);
   if (end < 0) throw_errno("lseek", path_of(active_.file));
-  active_end_ = static_cast<std::uint64_t>(end);
-
   SyncBatch batch(options_.sync);
   std::string buffer;
   buffer.reserve(64 * 1024);
+  // An open tail (section 13.1) gets its LF as the first byte of the first write.
+  if (tail_needs_lf(static_cast<std::uint64_t>(end))) {
+    buffer.push_back('\n');
+    cache_.terminate_last(active_.file, static_cast<std::uint64_t>(end));  // see cache_line
+  }
+  check_tail_ = false;
+  active_end_ = static_cast<std::uint64_t>(end) + buffer.size();
+  if (!buffer.empty()) active_.bytes = active_end_;
   std::uint64_t unsynced = 0;  // bytes written since the last sync pass
   bool rolled = false;         // the manifest must name new segments
   std::uint64_t appended = 0;

@@ -37,6 +37,14 @@ void RecordCache::append(std::uint32_t file, std::uint64_t offset, std::uint64_t
   if (bytes_ > kMaxLineBytes) evict_for(file);
 }
 
+void RecordCache::terminate_last(std::uint32_t file, std::uint64_t end) noexcept {
+  CachedSegment* segment = find_mutable(file);
+  if (segment == nullptr || segment->end != end || segment->lines.empty()) return;
+  ++segment->lines.back().size;
+  ++segment->end;
+  ++bytes_;
+}
+
 void RecordCache::install(std::uint32_t file, CachedSegment segment) {
   drop(file);
   if (file >= files_.size()) files_.resize(file + 1);

@@ -29,7 +29,7 @@ namespace storh::engines::log {
 
 struct CachedLine {
   std::uint64_t offset = 0;
-  std::uint64_t size = 0;  // bytes with the LF
+  std::uint64_t size = 0;  // bytes with the LF (without, for a final line that lacks it)
   IdKey id{};
   bool is_delete = false;
   Json data;  // puts only
@@ -58,6 +58,9 @@ class RecordCache {
   // Adds the line when it extends the prefix; ignores it otherwise.
   void append(std::uint32_t file, std::uint64_t offset, std::uint64_t size, std::string_view id,
               bool is_delete, Json data);
+  // The writer added the missing LF of the line that ends at `end`: when the prefix
+  // of `file` ends there, its last line grows by that byte.
+  void terminate_last(std::uint32_t file, std::uint64_t end) noexcept;
   // Replaces the prefix of `file` (compaction output).
   void install(std::uint32_t file, CachedSegment segment);
   // Mutable access for compaction, which moves data out before dropping the file.

@@ -49,8 +49,15 @@ ScanResult scan_segment(const std::filesystem::path& file, bool cut, Sync sync, 
   while (pos < read_total) {
     const void* lf = std::memchr(data + pos, '\n', read_total - pos);
     if (lf == nullptr) {
-      result.clean = false;
-      result.bad_status = LineStatus::malformed;
+      const LineView tail = decode_line(std::string_view(data + pos, read_total - pos));
+      if (tail.status != LineStatus::ok) {
+        result.clean = false;
+        result.bad_status = tail.status;
+        break;
+      }
+      fn(tail, pos, read_total - pos);
+      result.open_tail = true;
+      pos = read_total;
       break;
     }
     const auto end = static_cast<std::uint64_t>(static_cast<const char*>(lf) - data);

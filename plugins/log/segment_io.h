@@ -17,17 +17,21 @@ namespace storh::engines::log {
 
 struct ScanResult {
   bool missing = false;          // the file does not exist
-  bool clean = true;             // every byte was a good, LF-terminated line
+  bool clean = true;             // every byte belongs to a good line
+  bool open_tail = false;        // the last good line lacks its LF (served; see below)
   std::uint64_t good_bytes = 0;  // where the first bad line (or the torn tail) starts
   std::uint64_t file_bytes = 0;
   LineStatus bad_status = LineStatus::ok;  // why the scan stopped (malformed for a tail)
 };
 
-// Called for each good line: the decoded view, its offset and its size with the LF.
+// Called for each good line: the decoded view, its offset and its size with the LF (a
+// final line without one has its size without it).
 using LineFn = std::function<void(const LineView& line, std::uint64_t offset, std::uint64_t size)>;
 
 // Reads `file` and calls `fn` for each line up to the first that does not decode. A
-// final line without its LF counts as bad (torn), whatever it holds. With `cut` set,
+// final line without its LF is good when it decodes (length and checksum intact; storh
+// serves it too, engines.md 13.1) and sets `open_tail`; one that does not decode is a
+// torn tail. The writer terminates an open tail before its next append. With `cut` set,
 // the file is truncated where the bad line starts and fsynced (`sync`). `buffer` is
 // reused between calls to avoid reallocations.
 ScanResult scan_segment(const std::filesystem::path& file, bool cut, Sync sync, std::string& buffer,

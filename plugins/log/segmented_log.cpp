@@ -267,12 +267,24 @@ void SegmentedLog::open_active_fd() {
   const off_t end = ::lseek(active_fd_.get(), 0, SEEK_END);
   if (end < 0) throw_errno("lseek", path);
   active_end_ = static_cast<std::uint64_t>(end);
+  check_tail_ = active_end_ > 0;
   struct stat info {};
   if (::stat(manifest_path_.c_str(), &info) == 0) {
     manifest_stamp_ = {static_cast<std::uint64_t>(info.st_ino),
                        static_cast<std::uint64_t>(info.st_size),
                        info.st_mtim.tv_sec * 1000000000LL + info.st_mtim.tv_nsec};
   }
+}
+
+bool SegmentedLog::tail_needs_lf(std::uint64_t end) const {
+  if (end == 0 || (end == active_end_ && !check_tail_)) return false;
+  char last = '\n';
+  ssize_t got;
+  do {
+    got = ::pread(read_fd(active_.file), &last, 1, static_cast<off_t>(end - 1));
+  } while (got < 0 && errno == EINTR);
+  if (got < 0) throw_errno("read", path_of(active_.file));
+  return got == 1 && last != '\n';
 }
 
 void SegmentedLog::refresh_manifest_if_changed() {

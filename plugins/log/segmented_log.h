@@ -13,9 +13,11 @@
 // and then sync every file they wrote in one pass per MiB chunk and before returning
 // ("sync per chunk"), then fsync segments/ and swap the manifest once. A crash at any
 // byte keeps every acknowledged record: the reopen cuts each segment at its first line
-// that does not decode, INCLUDING a final line without its LF (section 13.1: storh
-// keeps such a line and glues the next append onto it, losing both on the next reopen;
-// we treat it as torn, since our writer always writes the LF in the same write).
+// that does not decode. A final line that decodes but lacks its LF (section 13.1; storh
+// writes the LF in the same write, so it comes from a crash between the two or another
+// writer) is a record, as storh serves it; before the next append to that segment the
+// writer puts the missing LF in front of the new line, in the same write and sync, so
+// the file is well-formed again (storh glues the new line on, losing both records).
 //
 // Concurrency: writes take collection.lock (flock) per call, so processes serialise;
 // reads never lock. An instance sees other processes' appends only after recover() or
@@ -175,6 +177,9 @@ class SegmentedLog {
   std::filesystem::path segment_path(const std::string& name) const { return segments_dir_ / name; }
   std::filesystem::path path_of(std::uint32_t file) const { return segments_dir_ / files_[file]; }
   void open_active_fd();
+  // Whether the active file, `end` bytes long, ends without an LF (an open tail that
+  // the next append must terminate). Reads its last byte unless known.
+  bool tail_needs_lf(std::uint64_t end) const;
   std::uint64_t pick_next_segment_number() const;
 
   // Writes (log_writes.cpp).
@@ -210,6 +215,9 @@ class SegmentedLog {
   SegmentState active_;
   UniqueFd active_fd_;
   std::uint64_t active_end_ = 0;
+  // False once this instance knows the active file ends with an LF (it wrote the last
+  // line); set when it opens an active file that is not empty.
+  bool check_tail_ = false;
 
   StateIndex state_;
   std::uint64_t live_ = 0;
