@@ -407,6 +407,6 @@ TEST_CASE("suite: an unreadable file is one error naming the file", "[suite]") {
   errors.clear();
   CHECK_FALSE(parse_suite_file(dir, errors).has_value());
   REQUIRE(errors.size() == 1);
-  CHECK(errors[0].str() == dir.string() + ": cannot read: is a directory");
+  CHECK(errors[0].str() == dir.string() + ": cannot read: a directory, not a regular file");
   std::filesystem::remove_all(dir);
 }

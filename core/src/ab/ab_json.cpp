@@ -6,6 +6,7 @@
 #include "plugin/describe.h"
 #include "result/json.h"
 #include "util/files.h"
+#include "util/json_input.h"
 
 namespace storh::ab {
 namespace {
@@ -182,10 +183,11 @@ Expected<AbResult> ab_from_json(const json& j, const std::string& origin) {
 }
 
 Expected<AbResult> read_ab_file(const std::filesystem::path& file) {
-  Expected<std::string> text = read_file(file);
+  Expected<std::string> text = read_input_file(file);
   if (!text) return Error{text.error()};
-  const json parsed = json::parse(*text, nullptr, false);
-  if (parsed.is_discarded()) return Error{fmt::format("{}: not valid JSON", file.string())};
+  Expected<json> document = parse_json_input<json>(*text, file.string());
+  if (!document) return Error{document.error()};
+  const json& parsed = *document;
   if (!is_ab_json(parsed)) {
     return Error{fmt::format("{}: not an A/B result file (no \"ab\" object)", file.string())};
   }

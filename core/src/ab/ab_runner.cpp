@@ -79,9 +79,9 @@ PairedMetric pair_samples(const std::string& key, const OperationSpec& operation
 Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan,
                           const plan::Plan& head_plan, const AbRunOptions& options) {
   if (std::string why = check_pairable(base_plan, head_plan); !why.empty()) return Error{why};
-  Expected<std::filesystem::path> made_root = run::make_work_root(suite);
+  Expected<run::WorkRoot> made_root = run::WorkRoot::create(suite, "", options.runner.warnings);
   if (!made_root) return Error{made_root.error()};
-  const std::filesystem::path work_root = *made_root;
+  const std::filesystem::path work_root = made_root->path();
 
   SideRuns base{&base_plan,
                 std::vector<run::CellRuns>(base_plan.cells.size()),
@@ -151,8 +151,7 @@ Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan
   progress.clear();
   interrupted = interrupted || !going;
 
-  std::error_code ec;
-  std::filesystem::remove_all(work_root, ec);
+  const std::string removal_error = made_root->remove();
   AbResult out;
   for (SideRuns* side : {&base, &head}) {
     side->result.environment = environment;
@@ -161,8 +160,9 @@ Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan
     side->result.experiment.repeat = options.pairs;
     side->result.experiment.warmup = options.warmup;
     side->result.experiment.work_dir_cleanup =
-        ec ? fmt::format("removal after the suite failed: {}", ec.message())
-           : "each run had a fresh directory; all were removed after the last run";
+        !removal_error.empty()
+            ? fmt::format("removal after the suite failed: {}", removal_error)
+            : "each run had a fresh directory; all were removed after the last run";
     side->result.metrics = run::aggregate_metrics(*side->plan, side->runs);
     if (!interrupted) run::run_counting_pass(suite, *side->plan, options.runner, side->result);
   }

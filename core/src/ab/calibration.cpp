@@ -9,6 +9,7 @@
 #include "ab/verdict.h"
 #include "report/format.h"
 #include "util/files.h"
+#include "util/json_input.h"
 
 namespace storh::ab {
 namespace {
@@ -130,10 +131,11 @@ std::string write_calibration(const std::filesystem::path& file, const Calibrati
 }
 
 Expected<Calibration> read_calibration(const std::filesystem::path& file) {
-  Expected<std::string> text = read_file(file);
+  Expected<std::string> text = read_input_file(file);
   if (!text) return Error{text.error()};
-  const json j = json::parse(*text, nullptr, false);
-  if (j.is_discarded()) return Error{fmt::format("{}: not valid JSON", file.string())};
+  Expected<json> document = parse_json_input<json>(*text, file.string());
+  if (!document) return Error{document.error()};
+  const json& j = *document;
   if (!j.is_object() || j.value("format", "") != "storh-calibration") {
     return Error{
         fmt::format("{}: not a calibration file (no \"format\": \"storh-calibration\"; "

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "util/shorten.h"
+
 namespace storh::cli {
 
 std::optional<std::string> ParsedArgs::last(const std::string& name) const {
@@ -56,7 +58,7 @@ Expected<ParsedArgs> parse_args(const std::vector<std::string>& args,
     } else if (contains(switches, name) && equals == std::string::npos) {
       parsed.flags[name].push_back("true");
     } else {
-      return Error{fmt::format("unknown option \"{}\" (valid: {})", arg, valid_list())};
+      return Error{fmt::format("unknown option \"{}\" (valid: {})", shorten(arg), valid_list())};
     }
   }
   return parsed;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "util/shorten.h"
 #include "worker/events.h"
 
 namespace storh::cli {
@@ -52,7 +53,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     err << fmt::format(
         "storh-host: unknown command \"{}\" (commands: {}; or give a suite file "
         "ending in .toml)\n",
-        first, fmt::join(kCommands, ", "));
+        shorten(first), fmt::join(kCommands, ", "));
     return kExitBadInput;
   }
   if (command == "run") return run_command(rest, io);

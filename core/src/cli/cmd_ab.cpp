@@ -13,6 +13,7 @@
 #include "cli/ab_command.h"
 #include "cli/execute.h"
 #include "util/files.h"
+#include "util/json_input.h"
 
 namespace storh::cli {
 namespace {
@@ -356,10 +357,11 @@ std::optional<int> judge_ab_file(const std::string& command,
     if (!arg.starts_with("-")) files.push_back(arg);
   }
   if (files.size() != 1) return std::nullopt;
-  Expected<std::string> text = read_file(files[0]);
+  Expected<std::string> text = read_input_file(files[0]);
   if (!text) return std::nullopt;  // the command's own reading reports it
-  const nlohmann::json parsed = nlohmann::json::parse(*text, nullptr, false);
-  if (parsed.is_discarded() || !ab::is_ab_json(parsed)) return std::nullopt;
+  Expected<nlohmann::json> json = parse_json_input<nlohmann::json>(*text, files[0]);
+  if (!json || !ab::is_ab_json(*json)) return std::nullopt;
+  const nlohmann::json& parsed = *json;
   if (args.size() != 1) {
     io.err << fmt::format("storh-host {}: unknown argument(s) for an A/B file: {}\n", command,
                           fmt::join(args.begin() + 1, args.end(), " "));

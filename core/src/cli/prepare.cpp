@@ -8,6 +8,7 @@
 #include "plugin/discovery.h"
 #include "run/counting_pass.h"
 #include "suite/parse.h"
+#include "util/files.h"
 
 namespace storh::cli {
 namespace {
@@ -23,14 +24,7 @@ std::vector<std::string> valued_flags() {
 suite::Overrides overrides_from(const ParsedArgs& args) {
   suite::Overrides o;
   o.datasets = args.last("dataset");
-  for (const std::string& value : args.all("engine")) {
-    std::string_view rest = value;
-    while (!rest.empty()) {
-      const std::size_t comma = rest.find(',');
-      if (comma != 0) o.engines.emplace_back(rest.substr(0, comma));
-      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-    }
-  }
+  o.engines = args.all("engine");  // lists are split (and empty names refused) by apply_engines
   o.repeat = args.last("repeat");
   o.warmup = args.last("warmup");
   o.output = args.last("output");
@@ -116,6 +110,15 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
   }
   prepared.suite = std::move(*parsed);
   suite::Suite& suite = prepared.suite;
+  // Before any work: a result that cannot be written would be lost after the whole run.
+  std::string output_error = check_output_file(suite.output);
+  if (output_error.empty() && suite.range_output) {
+    output_error = check_output_file(*suite.range_output / "index.json");
+  }
+  if (!output_error.empty()) {
+    io.err << "storh-host: " << output_error << '\n';
+    return std::nullopt;
+  }
 
   const std::string missing_dirs_note = warn_missing_plugin_dirs(suite.plugin_path, io.err);
   std::vector<std::filesystem::path> first_dirs;

@@ -11,6 +11,7 @@
 #include "result/plugin_build.h"
 #include "stats/stats.h"
 #include "util/files.h"
+#include "util/json_input.h"
 
 namespace storh::compare {
 namespace {
@@ -137,15 +138,12 @@ Expected<ComparableFile> comparable_from_json(const nlohmann::ordered_json& json
 }
 
 Expected<ComparableFile> load_comparable(const std::filesystem::path& file) {
-  Expected<std::string> text = read_file(file);
+  Expected<std::string> text = read_input_file(file);
   if (!text) return Error{text.error()};
-  nlohmann::ordered_json parsed;
-  try {
-    parsed = nlohmann::ordered_json::parse(*text);
-  } catch (const nlohmann::ordered_json::parse_error& e) {
-    return Error{fmt::format("{}: not valid JSON: {}", file.string(), e.what())};
-  }
-  return comparable_from_json(parsed, file.string());
+  Expected<nlohmann::ordered_json> parsed =
+      parse_json_input<nlohmann::ordered_json>(*text, file.string());
+  if (!parsed) return Error{parsed.error()};
+  return comparable_from_json(*parsed, file.string());
 }
 
 }  // namespace storh::compare

@@ -4,6 +4,7 @@
 
 #include "plugin/describe.h"
 #include "util/files.h"
+#include "util/json_input.h"
 
 namespace storh::result {
 namespace {
@@ -244,15 +245,11 @@ std::string write_result_file(const std::filesystem::path& file, const ResultFil
 }
 
 Expected<ResultFile> read_result_file(const std::filesystem::path& file) {
-  Expected<std::string> text = read_file(file);
+  Expected<std::string> text = read_input_file(file);
   if (!text) return Error{text.error()};
-  json parsed;
-  try {
-    parsed = json::parse(*text);
-  } catch (const json::parse_error& e) {
-    return Error{fmt::format("{}: not valid JSON: {}", file.string(), e.what())};
-  }
-  return from_json(parsed, file.string());
+  Expected<json> parsed = parse_json_input<json>(*text, file.string());
+  if (!parsed) return Error{parsed.error()};
+  return from_json(*parsed, file.string());
 }
 
 }  // namespace storh::result

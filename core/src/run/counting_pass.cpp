@@ -13,6 +13,7 @@
 #include "count/callgrind.h"
 #include "count/counters.h"
 #include "plugin/describe.h"
+#include "run/work_root.h"
 #include "util/files.h"
 #include "worker/process.h"
 
@@ -91,21 +92,6 @@ std::vector<std::string> worker_argv(const plan::Cell& cell, const RunnerOptions
           "--work-dir=" + work_dir.string(),
           fmt::format("--ops={}", fmt::join(cell.operation_names(), ",")),
           "--params=" + chosen.dump()};
-}
-
-Expected<std::filesystem::path> make_count_root(const suite::Suite& suite) {
-  std::error_code ec;
-  const std::filesystem::path parent =
-      suite.work_dir ? *suite.work_dir : std::filesystem::temp_directory_path(ec);
-  const auto nonce = static_cast<std::uint32_t>(
-      std::chrono::steady_clock::now().time_since_epoch().count() * 2654435761u);
-  const std::filesystem::path root =
-      parent / fmt::format("storh-host-count-{}-{:08x}", ::getpid(), nonce);
-  if (ec || !std::filesystem::create_directories(root, ec) || ec) {
-    return Error{fmt::format("{}: cannot create the counting pass's work directory: {}",
-                             root.string(), ec ? ec.message() : "it already exists")};
-  }
-  return root;
 }
 
 // Runs one cell under one instrument and adds what it counted to `totals`; the
@@ -235,11 +221,12 @@ void run_counting_pass(const suite::Suite& suite, const plan::Plan& plan,
     result.failures.push_back({cell.engine, cell.dataset, cell.params, 0, "", "counters",
                                std::move(message), std::nullopt, std::nullopt, ""});
   };
-  Expected<std::filesystem::path> root = make_count_root(suite);
-  if (!root) {
-    for (const plan::Cell& cell : plan.cells) fail(cell, root.error());
+  Expected<WorkRoot> made_root = WorkRoot::create(suite, "count", options.warnings);
+  if (!made_root) {
+    for (const plan::Cell& cell : plan.cells) fail(cell, made_root.error());
     return;
   }
+  const std::filesystem::path& root = made_root->path();
 
   MetricTotals totals;
   for (std::size_t c = 0; c < plan.cells.size() && !result.interrupted; ++c) {
@@ -254,7 +241,7 @@ void run_counting_pass(const suite::Suite& suite, const plan::Plan& plan,
                                          count::instrument_name(instrument))
                           << std::flush;
       }
-      std::string message = count_cell(cell, c, instrument, suite, options, *root, totals);
+      std::string message = count_cell(cell, c, instrument, suite, options, root, totals);
       if (!message.empty()) {
         fail(cell,
              fmt::format("counting run ({}): {}", count::instrument_name(instrument), message));
@@ -262,8 +249,6 @@ void run_counting_pass(const suite::Suite& suite, const plan::Plan& plan,
     }
   }
   if (options.progress != nullptr) *options.progress << "\r\033[K" << std::flush;
-  std::error_code ec;
-  std::filesystem::remove_all(*root, ec);
 
   for (result::Metric& metric : result.metrics) {
     const auto found = totals.find(metric.key);

@@ -13,10 +13,10 @@
 #include "plugin/describe.h"
 #include "result/plugin_build.h"
 #include "run/aggregate.h"
+#include "run/counting_pass.h"
+#include "run/fail_fast.h"
 #include "run/progress_line.h"
 #include "run/worker_run.h"
-#include "run/fail_fast.h"
-#include "run/counting_pass.h"
 #include "util/expected.h"
 
 namespace storh::run {
@@ -57,9 +57,9 @@ void check_load(const RunnerOptions& options, std::string_view when, result::Env
 
 Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Plan& plan,
                                       const RunnerOptions& options) {
-  Expected<std::filesystem::path> made_root = make_work_root(suite);
+  Expected<WorkRoot> made_root = WorkRoot::create(suite, "", options.warnings);
   if (!made_root) return Error{made_root.error()};
-  const std::filesystem::path work_root = *made_root;
+  const std::filesystem::path work_root = made_root->path();
   std::error_code ec;
 
   std::vector<CellRuns> all_runs(plan.cells.size());
@@ -121,7 +121,7 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
   progress.clear();
   check_load(options, "at the end of the run", result.environment);
 
-  std::filesystem::remove_all(work_root, ec);
+  const std::string removal_error = made_root->remove();
   result.experiment = describe_experiment(suite, plan, work_root);
   for (std::string& warning : result::plugin_build_warnings(result.experiment.engines)) {
     result.environment.warnings.push_back(std::move(warning));
@@ -132,8 +132,9 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
         env::git_commit_of(suite.file.has_parent_path() ? suite.file.parent_path() : ".");
   }
   result.experiment.work_dir_cleanup =
-      ec ? fmt::format("removal after the suite failed: {}", ec.message())
-         : "each run had a fresh directory; all were removed after the last run";
+      !removal_error.empty()
+          ? fmt::format("removal after the suite failed: {}", removal_error)
+          : "each run had a fresh directory; all were removed after the last run";
   result.metrics = aggregate_metrics(plan, all_runs);
   run_counting_pass(suite, plan, options, result);
   return result;

@@ -129,23 +129,6 @@ std::optional<result::Failure> failure_of(const plan::Cell& cell, int repeat,
 
 }  // namespace
 
-Expected<std::filesystem::path> make_work_root(const suite::Suite& suite) {
-  std::error_code ec;
-  const std::filesystem::path parent =
-      suite.work_dir ? *suite.work_dir : std::filesystem::temp_directory_path(ec);
-  if (ec)
-    return Error{fmt::format("no temporary directory for the work directories: {}", ec.message())};
-  const auto nonce = static_cast<std::uint32_t>(
-      std::chrono::steady_clock::now().time_since_epoch().count() * 2654435761u);
-  const std::filesystem::path root =
-      parent / fmt::format("storh-host-{}-{:08x}", ::getpid(), nonce);
-  if (!std::filesystem::create_directories(root, ec) || ec) {
-    return Error{fmt::format("{}: cannot create the work directory: {}", root.string(),
-                             ec ? ec.message() : "it already exists")};
-  }
-  return root;
-}
-
 WorkerRunOutcome run_worker(const suite::Suite& suite, const WorkerRunSpec& spec,
                             const RunnerOptions& options, ProgressLine* progress,
                             const std::string& where) {

@@ -16,6 +16,7 @@
 #include "run/aggregate.h"
 #include "run/progress_line.h"
 #include "run/runner.h"
+#include "run/work_root.h"
 #include "suite/suite.h"
 #include "util/expected.h"
 
@@ -34,10 +35,6 @@ struct WorkerRunOutcome {
   result::Run record;                      // for result.runs
   std::optional<result::Failure> failure;  // set when the run did not end cleanly
 };
-
-// A new, empty directory under the suite's work_dir (default $TMPDIR) for one run's
-// per-run work directories; the caller removes it after the last run.
-Expected<std::filesystem::path> make_work_root(const suite::Suite& suite);
 
 // Runs the worker for `spec` under the suite's timeout and memory limit. `where`
 // prefixes its progress messages ("[3/12] doc n=1000 repeat 2"); `progress` may be

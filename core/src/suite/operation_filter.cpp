@@ -26,14 +26,25 @@ bool filter_operations(Suite& suite, const std::vector<std::string>& flags,
                        const std::map<std::string, EngineInfo>& infos,
                        std::vector<SuiteError>& errors) {
   std::vector<std::string> names;
+  bool empty_name = false;
   for (const std::string& flag : flags) {
     for (std::string_view part : detail::split_unquoted(flag, ',')) {
       part = detail::trim(part);
-      if (!part.empty() && std::find(names.begin(), names.end(), part) == names.end()) {
+      if (part.empty()) {
+        if (!empty_name) {
+          errors.push_back(SuiteError{
+              SourcePos{std::string(kFlag)},
+              fmt::format("an empty operation name in {} (give names such as --operation=get "
+                          "or --operation=doc.get,log.append)",
+                          in_quotes(flag))});
+        }
+        empty_name = true;
+      } else if (std::find(names.begin(), names.end(), part) == names.end()) {
         names.emplace_back(part);
       }
     }
   }
+  if (empty_name) return false;
   if (names.empty()) return true;
 
   // Every operation the suite's loaded engines declare, plain and qualified.

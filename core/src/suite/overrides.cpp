@@ -71,7 +71,12 @@ void apply_engines(FlagErrors& errors, const std::vector<std::string>& flags, Su
   for (const std::string& flag : flags) {
     for (std::string_view part : detail::split_unquoted(flag, ',')) {
       part = trim(part);
-      if (!detail::is_engine_name(part)) {
+      if (part.empty()) {
+        errors.add(kFlag, fmt::format("an empty engine name in {} (give names such as "
+                                      "--engine=doc or --engine=doc,log)",
+                                      in_quotes(flag)));
+        ok = false;
+      } else if (!detail::is_engine_name(part)) {
         errors.add(kFlag,
                    fmt::format("{} is not an engine name (use a-z, 0-9 and _)", in_quotes(part)));
         ok = false;

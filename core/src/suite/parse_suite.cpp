@@ -150,7 +150,15 @@ void read_plugin_path(Reader& reader, const toml::node& node, Suite& suite) {
   }
 }
 
-void read_top_level(Reader& reader, const toml::table& root, Suite& suite) {
+// The last line of the text, column 1: where a missing table would go. 1:1 when empty.
+SourcePos end_of_text(const Reader& reader, std::string_view text) {
+  std::size_t lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+  if (!text.empty() && text.back() != '\n') ++lines;
+  return SourcePos{reader.origin(), static_cast<std::uint32_t>(std::max<std::size_t>(lines, 1)), 1};
+}
+
+void read_top_level(Reader& reader, const toml::table& root, std::string_view toml_text,
+                    Suite& suite) {
   bool has_engines = false;
   for (const auto& [key, node] : reader.known_entries(root, kTopKeys, "")) {
     const std::string name(key->str());
@@ -196,7 +204,7 @@ void read_top_level(Reader& reader, const toml::table& root, Suite& suite) {
       detail::read_load(reader, *node, suite);
     }
   }
-  if (!has_engines) reader.error(SourcePos{reader.origin()}, std::string(detail::kNoEngines));
+  if (!has_engines) reader.error(end_of_text(reader, toml_text), std::string(detail::kNoEngines));
 }
 
 }  // namespace
@@ -226,7 +234,7 @@ std::optional<Suite> parse_suite(std::string_view toml_text, const std::string& 
 
   Suite suite;
   suite.file = origin;
-  read_top_level(reader, root, suite);
+  read_top_level(reader, root, toml_text, suite);
   if (errors.size() != first_error) {
     // Unknown keys are found before the values are read; report in file order.
     std::stable_sort(errors.begin() + static_cast<std::ptrdiff_t>(first_error), errors.end(),
@@ -247,13 +255,7 @@ std::optional<Suite> parse_suite(std::string_view toml_text, const std::string& 
 std::optional<Suite> parse_suite_file(const std::filesystem::path& file,
                                       std::vector<SuiteError>& errors) {
   const std::string origin = file.string();
-  std::error_code ignored;
-  // Reading a directory "succeeds" with no bytes on Linux; say what is wrong instead.
-  if (std::filesystem::is_directory(file, ignored)) {
-    errors.push_back(SuiteError{SourcePos{origin}, "cannot read: is a directory"});
-    return std::nullopt;
-  }
-  Expected<std::string> text = read_file(file);
+  Expected<std::string> text = read_input_file(file);
   if (!text) {
     // read_file's message starts with the path, which the position already shows.
     std::string_view message = text.error();

@@ -1,17 +1,19 @@
 #include "suite/suite_internal.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cctype>
+#include <cmath>
 #include <type_traits>
 #include <variant>
 
 #include <fmt/format.h>
 
+#include "util/shorten.h"
+
 namespace storh::suite::detail {
 
 std::string in_quotes(std::string_view text) {
-  return fmt::format("\"{}\"", text);
+  return fmt::format("\"{}\"", shorten(text));
 }
 
 std::string join(const std::vector<std::string>& items) {

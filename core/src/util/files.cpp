@@ -1,15 +1,19 @@
 #include "util/files.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
 #include <xxhash.h>
+
+#include "util/shorten.h"
 
 namespace storh {
 namespace {
@@ -41,6 +45,118 @@ Expected<std::string> read_file(const std::filesystem::path& path) {
   return content.str();
 }
 
+std::string_view file_type_name(unsigned mode) {
+  switch (mode & S_IFMT) {
+    case S_IFREG:
+      return "a regular file";
+    case S_IFDIR:
+      return "a directory";
+    case S_IFCHR:
+      return "a character device";
+    case S_IFBLK:
+      return "a block device";
+    case S_IFIFO:
+      return "a FIFO";
+    case S_IFSOCK:
+      return "a socket";
+    case S_IFLNK:
+      return "a symbolic link";
+    default:
+      return "not a regular file";
+  }
+}
+
+Expected<std::string> read_input_file(const std::filesystem::path& path, std::uintmax_t max_bytes) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer before we can refuse it.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return Error{os_error("cannot open", path)};
+  struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+  } closer{fd};
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) return Error{os_error("cannot stat", path)};
+  if (!S_ISREG(info.st_mode)) {
+    return Error{fmt::format("{}: cannot read: {}, not a regular file", path.string(),
+                             file_type_name(info.st_mode))};
+  }
+  const auto too_large = [&](std::uintmax_t size) {
+    return Error{
+        fmt::format("{}: cannot read: {} bytes is more than the {} MiB an input file "
+                    "may have",
+                    path.string(), size, max_bytes >> 20)};
+  };
+  if (static_cast<std::uintmax_t>(info.st_size) > max_bytes) {
+    return too_large(static_cast<std::uintmax_t>(info.st_size));
+  }
+  std::string content;
+  content.reserve(static_cast<std::size_t>(info.st_size));
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      return Error{os_error("cannot read", path)};
+    }
+    if (got == 0) break;
+    content.append(buffer, static_cast<std::size_t>(got));
+    // The file may grow while we read it: the limit holds for what we read, too.
+    if (content.size() > max_bytes) return too_large(content.size());
+  }
+  return content;
+}
+
+std::string check_output_file(const std::filesystem::path& path) {
+  const std::string& text = path.native();
+  if (text.empty()) return "the output path is empty";
+  // The path as messages show it: a NUL visible, a very long path shortened.
+  std::string shown = text;
+  for (std::size_t at = shown.find('\0'); at != std::string::npos; at = shown.find('\0', at)) {
+    shown.replace(at, 1, "\\0");
+  }
+  shown = shorten(shown, 200);
+  if (text.find('\0') != std::string::npos) {
+    return fmt::format("{}: cannot write: the path contains a NUL byte", shown);
+  }
+  for (const std::filesystem::path& part : path) {
+    if (part.native().size() > NAME_MAX) {
+      return fmt::format(
+          "{}: cannot write: the name \"{:.40}...\" is {} bytes long, more than "
+          "the {} a file name may have",
+          shown, part.string(), part.native().size(), NAME_MAX);
+    }
+  }
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0) {
+    if (!S_ISREG(info.st_mode)) {
+      return fmt::format("{}: cannot write the result onto {}", shown,
+                         file_type_name(info.st_mode));
+    }
+  } else if (errno != ENOENT) {
+    return fmt::format("{}: cannot write: {}", shown, std::strerror(errno));
+  }
+  // The directory the temporary file and the rename need, or the nearest one that
+  // exists when the rest is to be created.
+  std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
+  while (::stat(dir.c_str(), &info) != 0) {
+    if (errno != ENOENT) return os_error("cannot write into", dir);
+    if (!dir.has_parent_path() || dir.parent_path() == dir) {
+      dir = ".";
+      if (::stat(dir.c_str(), &info) != 0) return os_error("cannot write into", dir);
+      break;
+    }
+    dir = dir.parent_path();
+  }
+  if (!S_ISDIR(info.st_mode)) {
+    return fmt::format("{}: cannot write: {} is {}, not a directory", shown, dir.string(),
+                       file_type_name(info.st_mode));
+  }
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    return fmt::format("{}: cannot write into {}: {}", shown, dir.string(), std::strerror(errno));
+  }
+  return {};
+}
+
 Expected<std::string> file_hash(const std::filesystem::path& path) {
   Expected<std::string> content = read_file(path);
   if (!content) return Error{content.error()};
@@ -53,6 +169,11 @@ std::string write_file_atomically(const std::filesystem::path& path, std::string
   std::filesystem::create_directories(dir, ec);
   if (ec) return fmt::format("{}: cannot create directory: {}", dir.string(), ec.message());
 
+  // The rename would replace a device or FIFO with a regular file (as root, /dev/null).
+  struct stat target {};
+  if (::stat(path.c_str(), &target) == 0 && !S_ISREG(target.st_mode)) {
+    return fmt::format("{}: cannot write onto {}", path.string(), file_type_name(target.st_mode));
+  }
   const std::filesystem::path temp =
       dir / fmt::format(".{}.tmp-{}", path.filename().string(), ::getpid());
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

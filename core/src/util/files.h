@@ -1,6 +1,7 @@
 // util/files.h: small filesystem helpers with errors as values.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -11,6 +12,26 @@ namespace storh {
 
 // Reads a whole file. The error names the path and the OS reason.
 Expected<std::string> read_file(const std::filesystem::path& path);
+
+// The largest input file (suite, result, A/B or calibration file) storh reads: far above
+// any real one, far below what would exhaust memory.
+inline constexpr std::uintmax_t kMaxInputFileBytes = std::uintmax_t{256} << 20;
+
+// read_file for a file a user names: refuses, with the path and the reason, anything that
+// is not a regular file (a directory, a device such as /dev/zero, a FIFO) and a file
+// larger than `max_bytes`, before reading a byte of it.
+Expected<std::string> read_input_file(const std::filesystem::path& path,
+                                      std::uintmax_t max_bytes = kMaxInputFileBytes);
+
+// Whether `path` can receive a file storh writes with write_file_atomically: it has no
+// NUL byte, no component longer than NAME_MAX, is not an existing non-regular file (a
+// directory, /dev/null, a FIFO), and its nearest existing ancestor is a writable
+// directory (missing directories are created). Empty when it can; else the reason,
+// starting with the path. Writes nothing.
+std::string check_output_file(const std::filesystem::path& path);
+
+// "a directory", "a character device", ... for the type in a stat(2) st_mode.
+std::string_view file_type_name(unsigned mode);
 
 // XXH3 64-bit of the file's bytes as 16 lower-case hex digits: which build of a
 // plugin a result measured. The error is read_file's.
