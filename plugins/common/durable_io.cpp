@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "common/csprng.h"
+#include "common/fault_injection.h"
 #include "common/store_error.h"
 
 namespace storh::engines {
@@ -52,7 +53,27 @@ UniqueFd open_or_throw(const fs::path& path, int flags, unsigned mode) {
   }
 }
 
+namespace {
+
+// A write boundary: 0 to go on, else the errno to fail with, after writing the first half
+// of `bytes` for ENOSPC (a disk that filled up mid-write; fault_injection.h).
+int write_fault(int fd, std::string_view bytes, const std::uint64_t* offset) noexcept {
+  const int error = fault::at_boundary(fault::Boundary::write);
+  if (error == ENOSPC && bytes.size() > 1) {
+    const std::size_t half = bytes.size() / 2;
+    if (offset != nullptr) {
+      (void)::pwrite(fd, bytes.data(), half, static_cast<off_t>(*offset));
+    } else {
+      (void)::write(fd, bytes.data(), half);
+    }
+  }
+  return error;
+}
+
+}  // namespace
+
 void write_all(int fd, std::string_view bytes, const fs::path& path) {
+  if (const int error = write_fault(fd, bytes, nullptr)) throw_errno("write", path, error);
   while (!bytes.empty()) {
     const ssize_t written = ::write(fd, bytes.data(), bytes.size());
     if (written < 0) {
@@ -65,6 +86,7 @@ void write_all(int fd, std::string_view bytes, const fs::path& path) {
 }
 
 void pwrite_all(int fd, std::string_view bytes, std::uint64_t offset, const fs::path& path) {
+  if (const int error = write_fault(fd, bytes, &offset)) throw_errno("pwrite", path, error);
   while (!bytes.empty()) {
     const ssize_t written = ::pwrite(fd, bytes.data(), bytes.size(), static_cast<off_t>(offset));
     if (written < 0) {
@@ -79,21 +101,65 @@ void pwrite_all(int fd, std::string_view bytes, std::uint64_t offset, const fs::
 
 void sync_file(int fd, const fs::path& path, Sync sync) {
   if (sync == Sync::none) return;
+  if (const int error = fault::at_boundary(fault::Boundary::sync))
+    throw_errno("fsync", path, error);
   if (::fsync(fd) != 0) throw_errno("fsync", path);
 }
 
 void sync_data(int fd, const fs::path& path, Sync sync) {
   if (sync == Sync::none) return;
+  if (const int error = fault::at_boundary(fault::Boundary::sync)) {
+    throw_errno("fdatasync", path, error);
+  }
   if (::fdatasync(fd) != 0) throw_errno("fdatasync", path);
 }
 
 bool sync_directory(const fs::path& dir, Sync sync) noexcept {
   if (sync == Sync::none) return true;
+  if (fault::at_boundary(fault::Boundary::dir_sync) != 0) return false;
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return false;
   const bool ok = ::fsync(fd) == 0;
   ::close(fd);
   return ok;
+}
+
+bool sync_directory_fd(int dir_fd, Sync sync) noexcept {
+  if (sync == Sync::none) return true;
+  if (fault::at_boundary(fault::Boundary::dir_sync) != 0) return false;
+  return ::fsync(dir_fd) == 0;
+}
+
+void rename_or_throw(const fs::path& from, const fs::path& to) {
+  if (const int error = fault::at_boundary(fault::Boundary::rename)) {
+    throw_errno("rename", from, error);
+  }
+  if (::rename(from.c_str(), to.c_str()) != 0) throw_errno("rename", from);
+}
+
+int rename_at(int dir_fd, const char* from, const char* to) noexcept {
+  if (const int error = fault::at_boundary(fault::Boundary::rename)) {
+    errno = error;
+    return -1;
+  }
+  return ::renameat(dir_fd, from, dir_fd, to);
+}
+
+int write_some(int fd, const void* data, std::size_t size) noexcept {
+  if (const int error =
+          write_fault(fd, std::string_view(static_cast<const char*>(data), size), nullptr)) {
+    errno = error;
+    return -1;
+  }
+  return static_cast<int>(::write(fd, data, size));
+}
+
+int fsync_fd(int fd) noexcept {
+  if (const int error = fault::at_boundary(fault::Boundary::sync)) {
+    errno = error;
+    return -1;
+  }
+  return ::fsync(fd);
 }
 
 void make_directories(const fs::path& dir) {
@@ -111,7 +177,7 @@ void write_atomic(const fs::path& path, std::string_view bytes, Sync sync) {
     write_all(fd.get(), bytes, temp);
     sync_file(fd.get(), temp, sync);
     fd.close_or_throw(temp);
-    if (::rename(temp.c_str(), path.c_str()) != 0) throw_errno("rename", temp);
+    rename_or_throw(temp, path);
   } catch (...) {
     ::unlink(temp.c_str());
     throw;
@@ -182,3 +248,59 @@ std::string random_hex(std::size_t count) {
 }
 
 }  // namespace storh::engines
+
+// --- fault_injection.h -----------------------------------------------------------
+
+namespace storh::engines::fault {
+namespace detail {
+
+std::atomic<bool> g_armed{false};
+
+namespace {
+
+std::atomic<std::uint64_t> g_crossed{0};
+std::atomic<std::uint64_t> g_target{0};  // 0: count only
+std::atomic<int> g_error{0};
+std::atomic<bool> g_exit{false};
+std::atomic<bool> g_fired{false};
+
+}  // namespace
+
+int on_boundary(Boundary) noexcept {
+  const std::uint64_t n = g_crossed.fetch_add(1, std::memory_order_acq_rel) + 1;
+  if (n != g_target.load(std::memory_order_acquire)) return 0;
+  if (g_exit.load(std::memory_order_acquire)) ::_exit(kExitCode);
+  g_fired.store(true, std::memory_order_release);
+  return g_error.load(std::memory_order_acquire);
+}
+
+}  // namespace detail
+
+void count_only() noexcept {
+  arm(0, Action::fail, 0);
+}
+
+void arm(std::uint64_t n, Action action, int error) noexcept {
+  detail::g_armed.store(false, std::memory_order_release);
+  detail::g_crossed.store(0, std::memory_order_release);
+  detail::g_fired.store(false, std::memory_order_release);
+  detail::g_exit.store(action == Action::exit, std::memory_order_release);
+  detail::g_error.store(error, std::memory_order_release);
+  detail::g_target.store(n, std::memory_order_release);
+  detail::g_armed.store(true, std::memory_order_release);
+}
+
+void disarm() noexcept {
+  detail::g_armed.store(false, std::memory_order_release);
+  detail::g_target.store(0, std::memory_order_release);
+}
+
+std::uint64_t crossed() noexcept {
+  return detail::g_crossed.load(std::memory_order_acquire);
+}
+
+bool fired() noexcept {
+  return detail::g_fired.load(std::memory_order_acquire);
+}
+
+}  // namespace storh::engines::fault

@@ -6,6 +6,9 @@
 // (and, after a rename, on its directory) before it returns; when it throws, nothing it
 // wrote is promised. Every failure throws StoreError naming the operation and the path.
 //
+// Every write, sync, rename and directory sync here is a write boundary of
+// fault_injection.h (a test hook; one relaxed atomic load when unarmed).
+//
 // `Sync::none` exists so a benchmark can measure what fsync costs (a suite's
 // `durability = "none"`); engines must never default to it.
 #pragma once
@@ -68,6 +71,21 @@ void sync_data(int fd, const std::filesystem::path& path, Sync sync = Sync::dura
 // Opens `dir` read-only and fsyncs it. Returns false (never throws) on failure: storh
 // ignores errors of this step (section 1.5), and callers may report them.
 bool sync_directory(const std::filesystem::path& dir, Sync sync = Sync::durable) noexcept;
+
+// fsync(2) of an open directory (Sync::none: nothing). Returns false on failure, never
+// throws, like sync_directory.
+bool sync_directory_fd(int dir_fd, Sync sync = Sync::durable) noexcept;
+
+// rename(2); throws StoreError("rename <from>: ...") on failure.
+void rename_or_throw(const std::filesystem::path& from, const std::filesystem::path& to);
+
+// The raw calls, for code that handles errno itself (the document store's record
+// writer): renameat(2) within one directory, one write(2), fsync(2). They return what
+// the system call returns and set errno. Like every function here they are write
+// boundaries of fault_injection.h.
+int rename_at(int dir_fd, const char* from, const char* to) noexcept;
+int write_some(int fd, const void* data, std::size_t size) noexcept;
+int fsync_fd(int fd) noexcept;
 
 // Creates `dir` and missing parents (not fsynced, as in storh). Throws on failure.
 // (Not named create_directories: argument-dependent lookup would make every call with a

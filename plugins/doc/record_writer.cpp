@@ -53,7 +53,7 @@ struct TempFile {
 
 void write_bytes(int fd, std::string_view bytes, const fs::path& where) {
   while (!bytes.empty()) {
-    const ssize_t written = ::write(fd, bytes.data(), bytes.size());
+    const ssize_t written = write_some(fd, bytes.data(), bytes.size());
     if (written < 0) {
       if (errno == EINTR) continue;
       write_failed(where, errno);
@@ -180,7 +180,7 @@ void RecordWriter::write_batch(std::span<BatchItem> items) {
   for (std::size_t i = 0; i < items.size(); ++i) {
     TempFile& temp = temps[i];
     const int fd = temp.fd.get();
-    if (durable && ::fsync(fd) != 0) {
+    if (durable && fsync_fd(fd) != 0) {
       write_failed(dirs_.shard_path(shard_of(items[i].id)) / temp.name, errno);
     }
     struct stat info {};
@@ -196,7 +196,7 @@ void RecordWriter::write_batch(std::span<BatchItem> items) {
   for (std::size_t i = 0; i < items.size(); ++i) {
     TempFile& temp = temps[i];
     const std::string target = record_file_name(items[i].id);
-    if (::renameat(temp.dir_fd, temp.name.c_str(), temp.dir_fd, target.c_str()) != 0) {
+    if (rename_at(temp.dir_fd, temp.name.c_str(), target.c_str()) != 0) {
       write_failed(dirs_.shard_path(shard_of(items[i].id)) / target, errno);
     }
     temp.renamed = true;
@@ -204,7 +204,7 @@ void RecordWriter::write_batch(std::span<BatchItem> items) {
   }
   if (durable) {
     // Errors of the directory fsync are ignored, as in storh (section 1.5).
-    for (int dir_fd : touched) ::fsync(dir_fd);
+    for (int dir_fd : touched) sync_directory_fd(dir_fd, sync_);
   }
   step(WriteStep::directory_synced);
 }

@@ -175,20 +175,28 @@ std::uint64_t SegmentedLog::append_rows_locked(const PairSource& next) {
   bool rolled = false;         // the manifest must name new segments
   std::uint64_t appended = 0;
 
+  // > 0 while a write, sync or roll runs: an exception escaping then is an I/O failure,
+  // after which the files hold an unknown prefix of the buffer.
+  int in_io = 0;
   auto write_buffer = [&] {
     if (buffer.empty()) return;
+    ++in_io;
     write_all(active_fd_.get(), buffer, path_of(active_.file));
+    --in_io;
     unsynced += buffer.size();
     buffer.clear();
   };
   auto commit = [&] {
+    ++in_io;
     write_buffer();
     batch.flush(segments_dir_, active_fd_.get(), path_of(active_.file));
     if (rolled) write_manifest_locked();
+    --in_io;
     rolled = false;
     unsynced = 0;
   };
   auto seal = [&] {
+    ++in_io;
     write_buffer();
     const std::string index_name = index_file_name(active_.entry.file);
     batch.write_file(segment_path(index_name), encode_sparse_index(active_.sparse));
@@ -205,6 +213,7 @@ std::uint64_t SegmentedLog::append_rows_locked(const PairSource& next) {
     active_fd_ = std::move(next_fd);
     active_end_ = 0;
     rolled = true;
+    --in_io;
   };
 
   try {
@@ -237,8 +246,14 @@ std::uint64_t SegmentedLog::append_rows_locked(const PairSource& next) {
     }
     commit();
   } catch (...) {
-    // What was written may be partly on disk; the next operation re-reads it.
+    // The next operation re-reads the files (recovery cuts a torn line).
     needs_recovery_ = true;
+    if (in_io > 0) throw;
+    // The rows' source failed (a bad id, the caller's exception): the rows before it
+    // are kept, written in full. Never after an I/O failure: a write that failed part
+    // way leaves part of the buffer in the file, and writing the buffer again would put
+    // whole lines after a torn one, which the next open cuts away with everything later
+    // (a fault-injection test found that).
     try {
       commit();
       needs_recovery_ = false;

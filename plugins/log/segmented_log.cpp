@@ -242,7 +242,7 @@ void SegmentedLog::replace_manifest_after(std::vector<SyncTarget> targets) {
     targets.push_back({segments.get(), &segments_dir_, true});
     sync_together(targets);
     fd.close_or_throw(temp);
-    if (::rename(temp.c_str(), manifest_path_.c_str()) != 0) throw_errno("rename", temp);
+    rename_or_throw(temp, manifest_path_);
   } catch (...) {
     ::unlink(temp.c_str());
     throw;
