@@ -22,7 +22,12 @@ void read_ids(std::string_view text, std::size_t limit) {
 
 void read_range_line(std::string_view line) {
   doc::RangeLine range;
-  if (doc::parse_range_line(line, range)) (void)range.value();
+  if (doc::parse_range_line(line, range)) {
+    try {
+      (void)range.value();
+    } catch (const storh::engines::StoreError&) {  // a value that is no JSON: malformed
+    }
+  }
   doc::RangeLine counted;
   (void)doc::parse_range_line(line, counted, false);
   (void)doc::range_line_key(line);

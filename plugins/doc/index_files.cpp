@@ -257,7 +257,11 @@ Json RangeLine::value() const {
   const auto [ptr, ec] =
       std::from_chars(value_text.data(), value_text.data() + value_text.size(), number);
   if (ec == std::errc() && ptr == value_text.data() + value_text.size()) return Json(number);
-  return Json::parse(value_text);
+  // parse_range_line checks only where the value ends, so a damaged line can hold text
+  // that is no JSON value ("a\<0x1e>", tru): malformed, like any other bad index text.
+  Json value = parse_json_or_discarded(value_text);
+  if (value.is_discarded()) throw StoreError("Malformed index range line value");
+  return value;
 }
 
 std::optional<std::string_view> range_line_key(std::string_view line) noexcept {
