@@ -19,6 +19,10 @@ class LogEngine final : public storh::Engine {
     return info;
   }
 
+  std::vector<storh::ParamRange> param_ranges() const noexcept override {
+    return storh::log_bench::log_param_ranges();
+  }
+
   storh::Status run(storh::RunContext& ctx) noexcept override {
     return storh::guarded("log", [&] { return storh::log_bench::run_log_workload(ctx); });
   }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include <fmt/format.h>
@@ -63,7 +64,13 @@ Layout layout(std::uint64_t n, std::uint64_t max) {
 
 engines::log::LogOptions options(const RunContext& ctx) {
   engines::log::LogOptions options;
-  options.max_segment_bytes = static_cast<std::uint64_t>(ctx.int_param("segment_size", 16384));
+  const std::int64_t segment_size = ctx.int_param("segment_size", 16384);
+  // A negative value would wrap to a huge size and pass SegmentedLog's own check.
+  if (segment_size < 256) {
+    throw std::invalid_argument("segment_size must be at least 256, not " +
+                                std::to_string(segment_size));
+  }
+  options.max_segment_bytes = static_cast<std::uint64_t>(segment_size);
   options.sync = engines::parse_sync(ctx.string_param("durability", "durable"));
   return options;
 }
@@ -182,6 +189,10 @@ std::vector<ParamSpec> log_params() {
            std::string("durable"),
            {std::string("durable"), std::string("none")},
            "durable: fsync every acknowledged write; none: skip fsyncs to measure their cost"}};
+}
+
+std::vector<ParamRange> log_param_ranges() {
+  return {{"segment_size", 256}};
 }
 
 std::vector<OperationSpec> log_operations() {

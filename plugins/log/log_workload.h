@@ -15,6 +15,8 @@ namespace storh::log_bench {
 
 // The parameters both plugins declare: segment_size and durability.
 std::vector<ParamSpec> log_params();
+// segment_size >= 256, SegmentedLog's own minimum (segmented_log.h).
+std::vector<ParamRange> log_param_ranges();
 std::vector<OperationSpec> log_operations();
 
 // append_floor, the 20 operations of section 11.2, then recover (as `log.recover`).

@@ -19,6 +19,10 @@ class RecoveryEngine final : public storh::Engine {
     return info;
   }
 
+  std::vector<storh::ParamRange> param_ranges() const noexcept override {
+    return storh::log_bench::log_param_ranges();
+  }
+
   storh::Status run(storh::RunContext& ctx) noexcept override {
     return storh::guarded("recovery",
                           [&] { return storh::log_bench::run_recover(ctx, "recover"); });

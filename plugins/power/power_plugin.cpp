@@ -100,6 +100,10 @@ class PowerEngine final : public storh::Engine {
           "n appends of 64 bytes, each with fdatasync"}}};
   }
 
+  std::vector<storh::ParamRange> param_ranges() const noexcept override {
+    return {{"slowdown", 0.0}, {"work", 1.0}};
+  }
+
   Status run(storh::RunContext& ctx) noexcept override {
     const std::uint64_t n = ctx.dataset_size();
     const double slowdown = ctx.number_param("slowdown", 0.0);

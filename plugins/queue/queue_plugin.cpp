@@ -126,6 +126,10 @@ class QueueEngine final : public storh::Engine {
     return info;
   }
 
+  std::vector<storh::ParamRange> param_ranges() const noexcept override {
+    return {{"workers", 1, static_cast<double>(kMaxWorkers)}};
+  }
+
   Status run(storh::RunContext& ctx) noexcept override {
     return storh::guarded("queue", [&] { return run_scenario(ctx); });
   }

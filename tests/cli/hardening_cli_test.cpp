@@ -283,3 +283,29 @@ TEST_CASE("hardening: work directories of a host that died are swept by the next
   // The run's own root is gone after it, and the live one is stale now.
   CHECK(storh::run::sweep_stale_work_roots(dir.path()) == std::vector<std::filesystem::path>{live});
 }
+
+TEST_CASE("hardening: validate refuses parameter values the bundled engines reject at run time",
+          "[cli][hardening]") {
+  struct Case {
+    std::string engine;
+    std::string set;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"log", "log.segment_size=0", "parameter \"log.segment_size\" must be at least 256, got 0"},
+      {"log", "log.segment_size=-5", "must be at least 256, got -5"},
+      {"queue", "queue.workers=0", "parameter \"queue.workers\" must be 1 to 256, got 0"},
+      {"queue", "queue.workers=100000", "must be 1 to 256, got 100000"},
+  };
+  for (const Case& c : cases) {
+    const auto run = cli({"validate", "--engine=" + c.engine, "--set=" + c.set});
+    INFO(c.set << ": " << run.err);
+    CHECK(run.code == 2);
+    CHECK(contains(run.err, "--set: parameter \"" + c.set.substr(0, c.set.find('='))));
+    CHECK(contains(run.err, c.message));
+  }
+  CHECK(cli({"validate", "--engine=queue", "--set=queue.workers=256"}).code == 0);
+  // The bounds are part of the plugin's description.
+  const auto listed = cli({"list", "--format=json"});
+  CHECK(contains(listed.out, "\"ranges\""));
+}

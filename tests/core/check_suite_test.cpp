@@ -182,3 +182,33 @@ fsync = "yes"
   error_should_be_reported(errors, kOrigin, "3:15", "unknown operation \"pot\"");
   error_should_be_reported(errors, kOrigin, "5:9", "parameter \"doc.fsync\" must be a boolean");
 }
+
+TEST_CASE("check: values outside an engine's declared bounds are refused with the range",
+          "[suite][check][hardening]") {
+  // Before ABI 1.3 these passed validate and failed their cell at run time.
+  const Suite suite = parse_ok(R"(
+[engines.doc.params]
+segment_size = [0, 4096, 100000]
+ratio = -0.5
+[engines.uuid]
+)");
+  const std::map<std::string, std::vector<storh::ParamRange>> ranges = {
+      {"doc", {{"segment_size", 256, 65536}, {"ratio", 0.0}}}};
+  std::vector<SuiteError> errors;
+  CHECK_FALSE(check_param_ranges(suite, ranges, errors));
+  INFO(all_errors(errors));
+  REQUIRE(errors.size() == 3);
+  CHECK(errors[0].str() ==
+        "suites/x.toml:2:17: parameter \"doc.segment_size\" must be 256 to 65536, got 0");
+  CHECK(errors[1].str() ==
+        "suites/x.toml:2:26: parameter \"doc.segment_size\" must be 256 to 65536, got 100000");
+  CHECK(errors[2].str() ==
+        "suites/x.toml:3:9: parameter \"doc.ratio\" must be at least 0, got -0.5");
+
+  // Within bounds, or an engine without bounds (an ABI 1.2 plugin): no error.
+  std::vector<SuiteError> none;
+  CHECK(check_param_ranges(parse_ok("[engines.doc.params]\nsegment_size = 256\nratio = 0\n"),
+                           ranges, none));
+  CHECK(check_param_ranges(suite, {}, none));
+  CHECK(none.empty());
+}

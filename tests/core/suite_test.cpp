@@ -93,7 +93,9 @@ TEST_CASE("suite: TOML syntax errors keep toml++'s position and description", "[
 }
 
 TEST_CASE("suite: a suite needs at least one engine", "[suite]") {
-  suite_should_fail("name = \"x\"\n", "", "no engines: add at least one [engines.<name>] table");
+  // At the file's last line: the README promises a position for every error.
+  suite_should_fail("name = \"x\"\n", "1:1", "no engines: add at least one [engines.<name>] table");
+  suite_should_fail("name = \"x\"\nrepeat = 2\n", "2:1", "no engines");
   suite_should_fail("[engines]\n", "1:1", "no engines");
   suite_should_fail("engines = [\"doc\"]\n", "1:11",
                     "\"engines\" must be a table of [engines.<name>] tables, got array");

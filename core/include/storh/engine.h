@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -41,6 +42,14 @@ struct ParamSpec {
   // value with the list of these. Empty means any value of `type`.
   std::vector<ParamValue> allowed;
   std::string description;  // one line
+};
+
+// The inclusive bounds of an integer or number parameter (Engine::param_ranges). An
+// infinite bound is no bound.
+struct ParamRange {
+  std::string name;  // a ParamSpec name of type integer or number
+  double minimum = -std::numeric_limits<double>::infinity();
+  double maximum = std::numeric_limits<double>::infinity();
 };
 
 // Which way is better for the operation's time. Every bundled operation is a timed
@@ -267,6 +276,13 @@ class Engine {
   // through ctx.measure. Returns the first failure (a wrong answer is a failure, not
   // a fast number); the host records it against the operation that was running.
   virtual Status run(RunContext& ctx) noexcept = 0;
+
+  // ABI 1.3. The bounds of integer and number parameters, so that `validate` refuses
+  // an out-of-range value in a suite (with its file:line:col and the range) instead
+  // of its cell failing at run time. The host calls it only on plugins whose manifest
+  // says ABI minor >= 3 (kParamRangesAbiMinor), as cheaply as describe(). The plugin
+  // must still check its parameters in run(): the bounds are advice to the host.
+  virtual std::vector<ParamRange> param_ranges() const noexcept { return {}; }
 };
 
 }  // namespace storh

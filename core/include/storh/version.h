@@ -23,9 +23,12 @@ namespace storh {
 // History: 1.0 Engine, RunContext, manifest. 1.1 adds the optional transactions
 // factory of storh/transactions.h (load runs); 1.0 plugins load and run unchanged.
 // 1.2 adds the manifest's build provenance and RunContext::measure_repeated (min_time); 1.0 and 1.1
-// plugins load and run unchanged.
+// plugins load and run unchanged. 1.3 appends Engine::param_ranges (parameter bounds
+// checked by `validate`); older plugins are never asked and declare no bounds.
 inline constexpr std::uint32_t kAbiMajor = 1;
-inline constexpr std::uint32_t kAbiMinor = 2;
+inline constexpr std::uint32_t kAbiMinor = 3;
+// The first ABI minor whose Engine has param_ranges().
+inline constexpr std::uint32_t kParamRangesAbiMinor = 3;
 
 #define STORH_DETAIL_STR2(x) #x
 #define STORH_DETAIL_STR(x) STORH_DETAIL_STR2(x)

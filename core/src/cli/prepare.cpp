@@ -155,7 +155,10 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
     prepared.descriptions.emplace(setting.name, std::move(*description));
   }
   if (errors.empty()) suite::filter_operations(suite, overrides.operations, infos, errors);
+  std::map<std::string, std::vector<ParamRange>> ranges;
+  for (const auto& [name, description] : prepared.descriptions) ranges[name] = description.ranges;
   if (!errors.empty() || !suite::check_suite(suite, known, infos, errors, missing_dirs_note) ||
+      !suite::check_param_ranges(suite, ranges, errors) ||
       !run::check_counting(suite, io.environment.host_executable, errors)) {
     print_errors(errors, io.err);
     return std::nullopt;

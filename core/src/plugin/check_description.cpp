@@ -80,6 +80,22 @@ std::string check_description(const Description& description) {
       }
     }
   }
+  for (const ParamRange& range : description.ranges) {
+    const auto spec = std::find_if(info.params.begin(), info.params.end(),
+                                   [&](const ParamSpec& p) { return p.name == range.name; });
+    if (spec == info.params.end()) {
+      problems.push_back(
+          fmt::format("param_ranges() bounds \"{}\", which is not a parameter", range.name));
+    } else if (spec->type != ParamType::integer && spec->type != ParamType::number) {
+      problems.push_back(
+          fmt::format("param_ranges() bounds \"{}\", a {} parameter (only integer "
+                      "and number parameters have bounds)",
+                      range.name, param_type_name(spec->type)));
+    } else if (!(range.minimum <= range.maximum)) {
+      problems.push_back(fmt::format("param_ranges() gives \"{}\" the empty range {} to {}",
+                                     range.name, range.minimum, range.maximum));
+    }
+  }
   return fmt::format("{}", fmt::join(problems, "; "));
 }
 

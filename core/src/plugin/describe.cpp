@@ -1,9 +1,11 @@
 #include "plugin/describe.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
-#include "util/files.h"
 #include "plugin/check_description.h"
+#include "util/files.h"
 #include "worker/process.h"
 
 namespace storh::plugin {
@@ -99,6 +101,18 @@ ordered_json description_json(const Description& description) {
     described["transactions"] = transactions;
   }
   if (!description.file_hash.empty()) described["file_hash"] = description.file_hash;
+  // Only plugins that declare bounds have the key; an infinite bound is null.
+  if (!description.ranges.empty()) {
+    const auto bound = [](double value) {
+      return std::isfinite(value) ? ordered_json(value) : ordered_json(nullptr);
+    };
+    ordered_json ranges = ordered_json::array();
+    for (const ParamRange& r : description.ranges) {
+      ranges.push_back(
+          {{"name", r.name}, {"minimum", bound(r.minimum)}, {"maximum", bound(r.maximum)}});
+    }
+    described["ranges"] = ranges;
+  }
   return described;
 }
 
@@ -155,6 +169,15 @@ Expected<Description> description_from_json(const json& j) {
       }
     }
     if (j.contains("file_hash")) d.file_hash = j.at("file_hash").get<std::string>();
+    if (j.contains("ranges")) {
+      for (const json& r : j.at("ranges")) {
+        ParamRange range;
+        range.name = r.at("name").get<std::string>();
+        if (!r.at("minimum").is_null()) range.minimum = r.at("minimum").get<double>();
+        if (!r.at("maximum").is_null()) range.maximum = r.at("maximum").get<double>();
+        d.ranges.push_back(std::move(range));
+      }
+    }
     return d;
   } catch (const json::exception& e) {
     return Error{fmt::format("malformed plugin description: {}", e.what())};

@@ -27,6 +27,8 @@ struct Description {
   // XXH3-64 of the module file (util/files.h), computed by the host in
   // describe_plugin; empty when not hashed.
   std::string file_hash{};
+  // Engine::param_ranges() of an ABI >= 1.3 plugin; empty for older ones.
+  std::vector<ParamRange> ranges{};
 };
 
 nlohmann::ordered_json param_value_json(const ParamValue& value);

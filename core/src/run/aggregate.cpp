@@ -151,7 +151,8 @@ result::Experiment describe_experiment(const suite::Suite& suite, const plan::Pl
                    })->second;
     for (const auto& [name, value] : cell.params) {
       auto it = std::find_if(params.begin(), params.end(),
-                             [&](const auto& p) { return p.first == name; });
+                             // A copy: clang 14 cannot capture a structured binding.
+                             [&name = name](const auto& p) { return p.first == name; });
       if (it == params.end()) it = params.insert(params.end(), {name, {}});
       if (std::find(it->second.begin(), it->second.end(), value) == it->second.end()) {
         it->second.push_back(value);

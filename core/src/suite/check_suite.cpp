@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include <fmt/format.h>
@@ -179,6 +180,45 @@ void check_gate(Checker& checker, const Suite& suite,
 }
 
 }  // namespace
+
+// "1 to 64", "at least 1", "at most 10".
+std::string range_text(const ParamRange& range) {
+  const auto number = [](double value) { return fmt::format("{}", value); };
+  if (std::isinf(range.maximum)) return "at least " + number(range.minimum);
+  if (std::isinf(range.minimum)) return "at most " + number(range.maximum);
+  return number(range.minimum) + " to " + number(range.maximum);
+}
+
+bool check_param_ranges(const Suite& suite,
+                        const std::map<std::string, std::vector<ParamRange>>& ranges,
+                        std::vector<SuiteError>& errors) {
+  const std::size_t first_error = errors.size();
+  for (const EngineSetting& engine : suite.engines) {
+    const auto bounds = ranges.find(engine.name);
+    if (bounds == ranges.end()) continue;
+    for (const ParamSetting& param : engine.params) {
+      const auto range = std::find_if(bounds->second.begin(), bounds->second.end(),
+                                      [&](const ParamRange& r) { return r.name == param.name; });
+      if (range == bounds->second.end()) continue;
+      for (const Located<ParamValue>& value : param.values) {
+        double number = 0;
+        if (const auto* i = std::get_if<std::int64_t>(&value.value)) {
+          number = static_cast<double>(*i);
+        } else if (const auto* d = std::get_if<double>(&value.value)) {
+          number = *d;
+        } else {
+          continue;  // a wrong type is check_suite's error
+        }
+        if (number >= range->minimum && number <= range->maximum) continue;
+        errors.push_back(
+            SuiteError{value.pos, fmt::format("parameter {} must be {}, got {}",
+                                              in_quotes(engine.name + "." + param.name),
+                                              range_text(*range), param_value_text(value.value))});
+      }
+    }
+  }
+  return errors.size() == first_error;
+}
 
 bool check_suite(const Suite& suite, const std::vector<std::string>& known_engines,
                  const std::map<std::string, EngineInfo>& infos, std::vector<SuiteError>& errors,

@@ -107,6 +107,14 @@ bool check_suite(const Suite& suite, const std::vector<std::string>& known_engin
                  const std::map<std::string, EngineInfo>& infos, std::vector<SuiteError>& errors,
                  std::string_view unknown_engine_note = {});
 
+// Checks every integer or number value the suite gives a parameter against the
+// engine's declared bounds (Engine::param_ranges, ABI 1.3), keyed by engine name.
+// Reports each value outside its range with its position and the range. Returns true
+// when there is no error.
+bool check_param_ranges(const Suite& suite,
+                        const std::map<std::string, std::vector<ParamRange>>& ranges,
+                        std::vector<SuiteError>& errors);
+
 // "512M" -> 536870912. Accepts an integer with an optional K, M, G or T suffix
 // (binary multiples; "KB"/"KiB"/"MB"/"MiB"... too). nullopt for anything else.
 std::optional<std::uint64_t> parse_size(std::string_view text);

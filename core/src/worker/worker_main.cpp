@@ -17,6 +17,7 @@
 #include "plugin/describe.h"
 #include "plugin/loader.h"
 #include "stats/stats.h"
+#include "storh/version.h"
 #include "worker/events.h"
 #include "worker/load_worker.h"
 
@@ -395,6 +396,9 @@ int describe_main(const std::vector<std::string>& args) {
       (*loaded)->manifest(), (*loaded)->engine().describe(), args[1], {}};
   if (Transactions* transactions = (*loaded)->transactions()) {
     description.transactions = transactions->describe();
+  }
+  if ((*loaded)->manifest().abi_minor >= storh::kParamRangesAbiMinor) {
+    description.ranges = (*loaded)->engine().param_ranges();
   }
   std::cout << plugin::description_json(description)
                    .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
