@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian 12 machine, builds, and runs every test twice: a normal build
-# (build-test/) and an AddressSanitizer + UndefinedBehaviorSanitizer build (build-asan/).
-# STORH_TEST_SANITIZE=0 skips the sanitizer build for a quicker local loop.
+# (build-test/) and an AddressSanitizer + UndefinedBehaviorSanitizer build (build-asan/),
+# then the concurrency tests under ThreadSanitizer (scripts/tsan.sh, build-tsan/).
+# STORH_TEST_SANITIZE=0 skips the sanitizer builds for a quicker local loop;
+# STORH_TEST_TSAN=0 skips only the ThreadSanitizer one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,4 +23,7 @@ if [[ "${STORH_TEST_SANITIZE:-1}" != 0 ]]; then
   # handle_segv=0: a fixture plugin's deliberate SIGSEGV must stay a signal.
   export ASAN_OPTIONS=handle_segv=0:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
   run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DSTORH_SANITIZE=ON
+fi
+if [[ "${STORH_TEST_SANITIZE:-1}" != 0 && "${STORH_TEST_TSAN:-1}" != 0 ]]; then
+  ./scripts/tsan.sh
 fi

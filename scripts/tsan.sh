@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# ThreadSanitizer build of the concurrency tests (issue 17): the memory cache's shards,
+# load mode's client threads (in the worker processes, which are the TSan-built host),
+# the queue's worker processes and the UUIDv7 generator across threads. Builds only
+# what those tests need, in build-tsan/. A data race fails the test (TSan's exit code
+# 66 in the test binary or in a worker, which its test then reports as a failure).
+#
+#   scripts/tsan.sh            build and run them
+#   STORH_TSAN_JOBS=1 ...      fewer parallel jobs
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+./scripts/setup.sh
+jobs=${STORH_TSAN_JOBS:-$(nproc)}
+tests=(memory_cache_test cache_plugin_test load_test load_cli_test load_queue_test
+  queue_process_test queue_plugin_test uuid_v7_test)
+
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTORH_BUILD_TESTS=ON \
+  -DSTORH_SANITIZE_THREAD=ON -DSTORH_WARNINGS_AS_ERRORS=ON >/dev/null
+cmake --build build-tsan -j"$jobs" --target storh-host storh_plugin_uuid storh_plugin_filter \
+  storh_plugin_cache storh_plugin_queue "${tests[@]}"
+# halt_on_error: the first race fails its test, with both stacks in the output.
+export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
+pattern=$(IFS='|'; echo "${tests[*]}")
+ctest --test-dir build-tsan -j"$jobs" --output-on-failure --timeout 900 -L "^($pattern)$"
