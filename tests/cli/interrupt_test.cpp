@@ -33,9 +33,9 @@ TEST_CASE("cli: an interrupted run writes a partial result and cleans up", "[cli
     for (int i = 0; i < 3000 && !cancel.load(); ++i) {
       std::error_code ec;
       for (const auto& root : std::filesystem::directory_iterator(work, ec)) {
+        // A run's directory, not the root's own lock file (run/work_root.h).
         for (const auto& run : std::filesystem::directory_iterator(root.path(), ec)) {
-          (void)run;
-          cancel.store(true);
+          if (run.is_directory(ec)) cancel.store(true);
         }
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(10));

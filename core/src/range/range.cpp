@@ -72,7 +72,8 @@ class Slicer {
     for (const auto& [name, values] : values_[record.engine]) {
       if (values.size() < 2) continue;
       const auto param = std::find_if(record.params.begin(), record.params.end(),
-                                      [&](const Param& p) { return p.first == name; });
+                                      // A copy: clang 14 cannot capture a structured binding.
+                                      [&name = name](const Param& p) { return p.first == name; });
       if (param == record.params.end()) {
         std::get<4>(key).push_back(kUnlisted);
         continue;
