@@ -20,7 +20,8 @@ namespace storh::suite::detail {
 inline constexpr std::string_view kNoEngines =
     "no engines: add at least one [engines.<name>] table, e.g. [engines.doc]";
 
-// "\"text\"", a long text shortened (util/shorten.h). Not called quoted(): ADL would pick std::quoted for a std::string.
+// "\"text\"", a long text shortened (util/shorten.h). Not called quoted(): ADL would pick
+// std::quoted for a std::string.
 std::string in_quotes(std::string_view text);
 
 // "a, b, c".
