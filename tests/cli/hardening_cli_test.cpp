@@ -36,6 +36,11 @@ std::vector<std::string> quick_run(const ScratchDir& dir, const std::string& out
           "--work-dir=" + dir.path().string()};
 }
 
+// Each reader of result files on `file`: report FILE, compare FILE FILE, gate FILE FILE.
+std::vector<std::vector<std::string>> every_reader(const std::string& file) {
+  return {{"report", file}, {"compare", file, file}, {"gate", file, file}};
+}
+
 // The longest line of `text`.
 std::size_t longest_line(const std::string& text) {
   std::size_t longest = 0, start = 0;
@@ -58,11 +63,9 @@ TEST_CASE("hardening: a number too large for a double is bad input, not an abort
   storh::test::write_text(ours, "{\"schema_version\": 1e999}\n");
   storh::test::write_text(php, "{\"results\": {\"doc.put\": 1e999}}\n");
   for (const auto& file : {ours, php}) {
-    for (const std::string command : {"report", "compare", "gate"}) {
-      std::vector<std::string> args = {command, file.string()};
-      if (command != "report") args.push_back(file.string());
+    for (const auto& args : every_reader(file.string())) {
       const auto run = cli(args);
-      INFO(command << " " << file << ": " << run.err);
+      INFO(args[0] << " " << file << ": " << run.err);
       CHECK(run.code == 2);
       CHECK(contains(run.err, file.string() + ": not valid JSON"));
       CHECK(contains(run.err, "number overflow"));
@@ -75,11 +78,9 @@ TEST_CASE("hardening: a result file nested 100,000 deep is refused before it is 
   ScratchDir dir;
   const auto deep = dir / "deep.json";
   storh::test::write_text(deep, std::string(100000, '[') + std::string(100000, ']'));
-  for (const std::string command : {"report", "compare", "gate"}) {
-    std::vector<std::string> args = {command, deep.string()};
-    if (command != "report") args.push_back(deep.string());
+  for (const auto& args : every_reader(deep.string())) {
     const auto run = cli(args);
-    INFO(command << ": " << run.err);
+    INFO(args[0] << ": " << run.err);
     CHECK(run.code == 2);
     CHECK(contains(run.err, "nested more than 256 levels deep"));
   }
@@ -103,11 +104,9 @@ TEST_CASE("hardening: devices, FIFOs and directories are not read as input files
   const auto piped = cli({"validate", fifo.string()});
   CHECK(piped.code == 2);
   CHECK(contains(piped.err, "cannot read: a FIFO, not a regular file"));
-  for (const std::string command : {"report", "compare", "gate"}) {
-    std::vector<std::string> args = {command, "/dev/zero"};
-    if (command != "report") args.push_back("/dev/zero");
+  for (const auto& args : every_reader("/dev/zero")) {
     const auto run = cli(args);
-    INFO(command << ": " << run.err);
+    INFO(args[0] << ": " << run.err);
     CHECK(run.code == 2);
     CHECK(contains(run.err, "not a regular file"));
   }
