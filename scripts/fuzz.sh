@@ -15,6 +15,8 @@
 #   STORH_FUZZ_MERGE=1     afterwards merge what was found into fuzz/corpus/<target>/
 #                          (libFuzzer -merge=1: only inputs that add coverage) and copy
 #                          every crashing input there, as a regression test
+#   STORH_FUZZ_RUNS=N      also stop a target once it has run N inputs (libFuzzer -runs),
+#                          so that SECONDS is a time limit and N the goal
 #   STORH_FUZZ_BUILD_JOBS  parallel compile jobs (default: nproc)
 #   STORH_FUZZ_OUT         where logs, working corpora and crash files go
 #                          (default: build-fuzz/fuzz-out)
@@ -34,6 +36,11 @@ for t in "${targets[@]}"; do
 done
 if ! [[ $seconds =~ ^[0-9]+$ ]] || ((seconds < 1)); then
   echo "fuzz: SECONDS must be a whole number >= 1, got \"$seconds\"" >&2
+  exit 2
+fi
+goal=${STORH_FUZZ_RUNS:-0}
+if ! [[ $goal =~ ^[0-9]+$ ]]; then
+  echo "fuzz: STORH_FUZZ_RUNS must be a whole number, got \"$goal\"" >&2
   exit 2
 fi
 
@@ -106,10 +113,15 @@ for t in "${targets[@]}"; do
     left=$((seconds - ($(date +%s) - start)))
     ((left > 0)) || break
     ((run < 50)) || break  # a target that crashes this often needs a fix, not more runs
+    limit=()
+    if ((goal > 0)); then
+      ((runs < goal)) || break
+      limit=(-runs=$((goal - runs)))
+    fi
     log="$out/$t/run-$run.log"
     set +e
     "$build/fuzz/fuzz_$t" "$work" -max_total_time="$left" -max_len="$(max_len "$t")" \
-      -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${limit[@]}" \
       -artifact_prefix="$artifacts/" >"$log" 2>&1
     status=$?
     set -e

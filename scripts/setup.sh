@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages storh-host builds against, only when one is missing.
 # Safe to run again: it does nothing when everything is present.
+#
+#   scripts/setup.sh [--tests]
+#
+# --tests also installs what only the tests need: Debian's chromium, in which
+# tests/browser/html_browser_test.sh renders the HTML pages.
 set -euo pipefail
 
 packages=(
@@ -14,7 +19,14 @@ packages=(
   nlohmann-json3-dev               # nlohmann-json 3.11: result files in and out
   clang-format                     # formatting check (.clang-format)
   valgrind                         # callgrind: the "instructions" counters (docs/counters.md)
+  libjs-chart.js                   # Chart.js 3.9: inlined into HTML reports (docs/html-report.md)
 )
+if [[ ${1:-} == --tests ]]; then
+  packages+=(chromium)             # headless browser for the HTML page tests
+elif [[ $# -gt 0 ]]; then
+  echo "setup: unknown option \"$1\" (valid: --tests)" >&2
+  exit 2
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-./scripts/setup.sh
+./scripts/setup.sh --tests
 jobs=$(nproc)
 
 run_suite() {  # <build dir> <cmake options...>

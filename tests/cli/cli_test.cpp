@@ -26,6 +26,16 @@ const nlohmann::json* failure_for(const nlohmann::json& result, const std::strin
   return nullptr;
 }
 
+// The containment suite with one passing and one failing cell; returns its result file.
+std::filesystem::path ok_and_failed_result(const ScratchDir& dir) {
+  const auto output = dir / "r.json";
+  const auto run = cli({kFixtureSuites + "containment.toml", kFixturePath,
+                        "--output=" + output.string(), "--set=misbehave.behaviour=ok,fail"});
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 1);
+  return output;
+}
+
 }  // namespace
 
 TEST_CASE("cli: each misbehaving worker becomes a failure record and the others still run",
@@ -114,11 +124,7 @@ TEST_CASE("cli: per-item latencies are summarised with only the percentiles the 
 
 TEST_CASE("cli: the result file reads back and the report is a function of it", "[cli][report]") {
   ScratchDir dir;
-  const auto output = dir / "r.json";
-  const auto run = cli({kFixtureSuites + "containment.toml", kFixturePath,
-                        "--output=" + output.string(), "--set=misbehave.behaviour=ok,fail"});
-  INFO(run.out << run.err);
-  REQUIRE(run.code == 1);
+  const auto output = ok_and_failed_result(dir);
   auto parsed = storh::result::read_result_file(output);
   REQUIRE(parsed.ok());
   // Writing what was read gives the same bytes.
@@ -141,6 +147,46 @@ TEST_CASE("cli: the result file reads back and the report is a function of it", 
   CHECK(json.code == 0);
   CHECK(json.out == storh::test::read_text(output));  // already normalised
   CHECK(cli({"report", output.string(), "--format=xml"}).code == 2);
+}
+
+TEST_CASE("cli: report --format=html writes one page with -o, or says why it cannot",
+          "[cli][report][html]") {
+  ScratchDir dir;
+  const auto output = ok_and_failed_result(dir);
+
+  // A stand-in for Debian's libjs-chart.js, so that this test does not need it.
+  const auto chart_js = dir / "chart.min.js";
+  storh::test::write_text(chart_js, "/*!\n * Chart.js v3.9.1\n */\nwindow.Chart = null;\n");
+  ::setenv("STORH_CHARTJS", chart_js.c_str(), 1);
+  const auto page = dir / "pages" / "report.html";  // missing directories are created
+  const auto html = cli({"report", output.string(), "--format=html", "-o", page.string()});
+  CHECK(html.code == 0);
+  CHECK(html.out == "report: " + page.string() + "\n");
+  const std::string text = storh::test::read_text(page);
+  CHECK(text.starts_with("<!DOCTYPE html>"));
+  CHECK(contains(text, "<h2>misbehave</h2>"));
+  CHECK(contains(text, "<h2>Failures (1)</h2>"));
+  CHECK(contains(text, "window.Chart = null;"));
+  // --output= is the same as -o, and text formats can be written to a file too.
+  const auto md = dir / "report.md";
+  CHECK(cli({"report", output.string(), "--format=md", "--output=" + md.string()}).code == 0);
+  CHECK(storh::test::read_text(md) == cli({"report", output.string(), "--format=md"}).out);
+
+  // A device is not overwritten, and the run's result is never touched.
+  const auto device = cli({"report", output.string(), "--format=html", "-o", "/dev/null"});
+  CHECK(device.code == 2);
+  CHECK(contains(device.err, "storh-host report: --output: /dev/null"));
+
+  // No Chart.js: exit 2, the path, and how to install it.
+  ::setenv("STORH_CHARTJS", (dir / "nowhere.js").c_str(), 1);
+  const auto missing = cli({"report", output.string(), "--format=html"});
+  ::unsetenv("STORH_CHARTJS");
+  CHECK(missing.code == 2);
+  CHECK(contains(missing.err, "nowhere.js: Chart.js not found"));
+  CHECK(contains(missing.err, "libjs-chart.js"));
+  const auto unknown = cli({"report", output.string(), "--format=pdf"});
+  CHECK(unknown.code == 2);
+  CHECK(contains(unknown.err, "(valid: text, md, csv, json, html)"));
 }
 
 TEST_CASE("cli: the result records the command line, the host name and the suite's commit",

@@ -9,6 +9,7 @@
 #include "result/json.h"
 #include "result/plugin_build.h"
 #include "suite/parse.h"
+#include "util/files.h"
 
 namespace storh::cli {
 namespace {
@@ -98,7 +99,7 @@ int list_command(const std::vector<std::string>& raw_args, const CommandIo& io) 
 }
 
 int report_command(const std::vector<std::string>& raw_args, const CommandIo& io) {
-  Expected<ParsedArgs> args = parse_args(raw_args, {"format"}, {});
+  Expected<ParsedArgs> args = parse_args(raw_args, {"format", "output", "o"}, {});
   if (!args || args->positional.size() != 1) {
     io.err << "storh-host report: "
            << (args ? "expected one result file (storh-host report RESULT.json)" : args.error())
@@ -109,15 +110,42 @@ int report_command(const std::vector<std::string>& raw_args, const CommandIo& io
   const std::optional<report::ReportFormat> format = report::parse_report_format(name);
   if (!format) {
     io.err << fmt::format(
-        "storh-host report: --format: unknown format \"{}\" (valid: text, md, csv, json)\n", name);
+        "storh-host report: --format: unknown format \"{}\" (valid: text, md, csv, json, html)\n",
+        name);
     return kExitBadInput;
+  }
+  const std::optional<std::string> output =
+      args->last("output") ? args->last("output") : args->last("o");
+  if (output) {
+    if (const std::string problem = check_output_file(*output); !problem.empty()) {
+      io.err << "storh-host report: --output: " << problem << '\n';
+      return kExitBadInput;
+    }
   }
   Expected<result::ResultFile> result = result::read_result_file(args->positional[0]);
   if (!result) {
     io.err << "storh-host report: " << result.error() << '\n';
     return kExitBadInput;
   }
-  io.out << report::render_report(*result, *format);
+  report::HtmlAssets assets;
+  if (*format == report::ReportFormat::html) {
+    Expected<report::HtmlAssets> loaded = report::load_html_assets();
+    if (!loaded) {
+      io.err << "storh-host report: " << loaded.error() << '\n';
+      return kExitBadInput;
+    }
+    assets = std::move(*loaded);
+  }
+  const std::string text = report::render_report(*result, *format, assets);
+  if (!output) {
+    io.out << text;
+    return kExitOk;
+  }
+  if (const std::string problem = write_file_atomically(*output, text); !problem.empty()) {
+    io.err << "storh-host report: " << problem << '\n';
+    return kExitFailed;
+  }
+  io.out << fmt::format("report: {}\n", *output);
   return kExitOk;
 }
 

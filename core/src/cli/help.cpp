@@ -110,15 +110,23 @@ Exit codes: 0 every plugin loaded, 1 a plugin was refused or failed to load.
 )";
   }
   if (command == "report") {
-    return R"(Usage: storh-host report RESULT.json [--format=text|md|csv|json]
+    return R"(Usage: storh-host report RESULT.json [--format=text|md|csv|json|html] [-o FILE]
 
 Prints the report of a result file. The report is a pure function of the file.
   text, md   tables with a header row; cv is the coefficient of variation
              (stddev / mean) of the repeats; ! marks a metric with warnings
   csv        one row per metric, numbers at full precision
   json       the whole file, normalised (fixed key order, newer fields filled in)
+  html       one self-contained page with charts (opens offline): medians with
+             their min .. max, time against dataset size for ranges, heat maps of
+             load runs; Chart.js from Debian's libjs-chart.js (or $STORH_CHARTJS)
+             is inlined (docs/html-report.md)
 
-Exit codes: 0 ok, 2 unreadable or invalid result file.
+Options:
+  --output=FILE, -o FILE   write the report to FILE (atomically) instead of stdout
+
+Exit codes: 0 ok, 1 the output could not be written, 2 unreadable or invalid result
+file, a bad option, an output that cannot be created, or no Chart.js for html.
 )";
   }
   if (command == "compare") {
@@ -202,7 +210,7 @@ Usage:
   storh-host run --engine=NAME [options]  run without a suite file (defaults: run --help)
   storh-host validate SUITE.toml        check a suite without running it
   storh-host list [--plugin-path=DIR]   plugins found, their operations and parameters
-  storh-host report RESULT.json [--format=text|md|csv|json]
+  storh-host report RESULT.json [--format=text|md|csv|json|html] [-o FILE]
   storh-host compare BASE.json NEW.json [MORE.json...] [--format=text|md|csv|json]
   storh-host gate BASE.json CURRENT.json [--threshold=10] [--metric=ENGINE.OP]...
   storh-host ci [SUITE.toml] [--confirm=N] [--update-baseline] [--base=DIR]

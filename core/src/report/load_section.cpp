@@ -1,7 +1,9 @@
 #include "report/load_section.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -10,6 +12,7 @@
 
 #include "load/config.h"
 #include "report/format.h"
+#include "report/html.h"
 #include "report/table.h"
 
 namespace storh::report {
@@ -191,7 +194,98 @@ std::string heading(const Group& group) {
                      durations ? "duration" : "transactions per client", group.repeats);
 }
 
+// Inline style of a heat-map cell, `fraction` of the way from the group's lowest tps
+// (pale) to its highest (strong blue), with text that stays readable on it.
+std::string heat_style(double fraction) {
+  const long lightness = 95 - std::lround(std::clamp(fraction, 0.0, 1.0) * 50);  // 95% .. 45%
+  return fmt::format("background:hsl(212,70%,{}%);color:{}", lightness,
+                     lightness < 65 ? "#fff" : "#111");
+}
+
+// The tps (excluding set-up) matrix as a table whose cells are coloured by their value.
+std::string heat_map(const Group& group) {
+  double lowest = 0, highest = 0;
+  bool first = true;
+  for (const auto& [position, metric] : group.cells) {
+    const double tps = metric->load->tps_excluding_setup;
+    lowest = first ? tps : std::min(lowest, tps);
+    highest = first ? tps : std::max(highest, tps);
+    first = false;
+  }
+  std::string out = "<table class=\"heat-map\">\n<thead><tr>";
+  for (const Column& column : columns_of(group)) {
+    out += fmt::format("<th>{}</th>", html_escape(column.header));
+  }
+  out += "</tr></thead>\n<tbody>\n";
+  for (std::uint32_t clients : group.clients) {
+    out += fmt::format("<tr><th>{}</th>", clients);
+    for (const Amount& amount : group.amounts) {
+      const auto cell = group.cells.find({clients, amount});
+      if (cell == group.cells.end()) {
+        out += "<td class=\"num\">-</td>";
+        continue;
+      }
+      const double tps = cell->second->load->tps_excluding_setup;
+      out +=
+          fmt::format("<td class=\"num heat\" style=\"{}\">{:.1f}</td>",
+                      heat_style(highest > lowest ? (tps - lowest) / (highest - lowest) : 1), tps);
+    }
+    out += "</tr>\n";
+  }
+  return out + "</tbody>\n</table>\n";
+}
+
+// The latency percentiles of each cell, for a grouped bar chart (kind "latency").
+nlohmann::json latency_chart(const Group& group) {
+  using L = result::LoadLatency;
+  const std::pair<const char*, std::optional<double> L::*> percentiles[] = {
+      {"p50", &L::p50}, {"p95", &L::p95}, {"p99", &L::p99}, {"p99.9", &L::p999}};
+  nlohmann::json labels = nlohmann::json::array();
+  nlohmann::json series = nlohmann::json::array();
+  for (const auto& [name, member] : percentiles) {
+    series.push_back({{"label", name}, {"values", nlohmann::json::array()}});
+  }
+  for (const auto& [position, metric] : group.cells) {  // clients, then amount, ascending
+    labels.push_back(fmt::format("{} x {}", position.first, amount_text(position.second)));
+    for (std::size_t i = 0; i < std::size(percentiles); ++i) {
+      const auto& latency = metric->load->latency;
+      nlohmann::json& values = series[i]["values"];
+      if (latency && ((*latency).*(percentiles[i].second)).has_value()) {
+        values.push_back(((*latency).*(percentiles[i].second)).value());
+      } else {
+        values.push_back(nullptr);
+      }
+    }
+  }
+  return {{"kind", "latency"}, {"labels", std::move(labels)}, {"series", std::move(series)}};
+}
+
 }  // namespace
+
+std::string load_section_html(const std::string& engine, const std::vector<const Metric*>& metrics,
+                              HtmlCharts& charts) {
+  const std::vector<Group> groups = groups_of(metrics);
+  if (groups.empty()) return "";
+  const std::vector<MetricColumn> columns = metric_columns(groups);
+  std::string out;
+  for (const Group& group : groups) {
+    out += fmt::format("<h3>{}.{}</h3>\n", html_escape(engine), html_escape(heading(group)));
+    out +=
+        "<p>Transactions per second excluding set-up (mean over the repeats), by clients "
+        "(rows) and transactions per client or duration (columns):</p>\n";
+    out += heat_map(group);
+    out += charts.figure(latency_chart(group),
+                         "latency percentiles of each clients x transactions cell, merged over "
+                         "clients and repeats (log axis)");
+    out += "<details><summary>every matrix</summary>\n";
+    for (const MetricColumn& column : columns) {
+      out += fmt::format("<h4>{}</h4>\n", html_escape(column.name));
+      out += html_table(columns_of(group), rows_of(group, column));
+    }
+    out += "</details>\n";
+  }
+  return out;
+}
 
 std::string load_section(const std::string& engine, const std::vector<const Metric*>& metrics,
                          ReportFormat format) {

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "report/html.h"
 #include "report/report.h"
 #include "result/result.h"
 
@@ -29,5 +30,12 @@ namespace storh::report {
 // per metric a bold name line and a table.
 std::string load_section(const std::string& engine,
                          const std::vector<const result::Metric*>& metrics, ReportFormat format);
+
+// HTML: per group a heading, the tps matrix as a heat map table (cells coloured from
+// the lowest to the group's highest tps), a chart of each cell's latency percentiles
+// (chart kind "latency"), and every matrix of the text format in a <details> element.
+std::string load_section_html(const std::string& engine,
+                              const std::vector<const result::Metric*>& metrics,
+                              HtmlCharts& charts);
 
 }  // namespace storh::report

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "report/html.h"
 #include "report/report.h"
 #include "result/result.h"
 
@@ -30,5 +31,11 @@ bool has_several_datasets(const result::ResultFile& result);
 // `metrics` is empty.
 std::string range_section(const std::string& engine,
                           const std::vector<const result::Metric*>& metrics, ReportFormat format);
+
+// HTML: a "Time by dataset size" heading, a chart of each operation's median time
+// against the size on log axes with its fitted curve (chart kind "range"), and the
+// text format's table. Empty when `metrics` is empty.
+std::string range_section_html(const std::vector<const result::Metric*>& metrics,
+                               HtmlCharts& charts);
 
 }  // namespace storh::report

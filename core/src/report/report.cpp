@@ -12,6 +12,7 @@
 #include "report/format.h"
 #include "report/load_section.h"
 #include "report/range_section.h"
+#include "report/report_parts.h"
 #include "report/table.h"
 #include "result/json.h"
 #include "result/plugin_build.h"
@@ -23,158 +24,6 @@ namespace {
 using result::Failure;
 using result::Metric;
 using result::ResultFile;
-
-constexpr std::size_t kStderrTailLines = 5;  // enough for a message and its context
-
-struct EngineBlock {
-  std::string name;
-  std::vector<const Metric*> metrics;  // in report order
-};
-
-// Engines in experiment order, then unlisted engines that have metrics, by name.
-std::vector<EngineBlock> engine_blocks(const ResultFile& result) {
-  std::vector<EngineBlock> blocks;
-  std::vector<const std::vector<std::string>*> scenarios;
-  auto block_of = [&](const std::string& name) -> std::size_t {
-    for (std::size_t i = 0; i < blocks.size(); ++i) {
-      if (blocks[i].name == name) return i;
-    }
-    blocks.push_back({name, {}});
-    scenarios.push_back(nullptr);
-    return blocks.size() - 1;
-  };
-  for (const auto& engine : result.experiment.engines) {
-    scenarios[block_of(engine.name)] = &engine.operations;
-  }
-  const std::size_t listed = blocks.size();
-  for (const Metric& metric : result.metrics) {
-    blocks[block_of(metric.engine)].metrics.push_back(&metric);
-  }
-  std::sort(blocks.begin() + static_cast<std::ptrdiff_t>(listed), blocks.end(),
-            [](const EngineBlock& a, const EngineBlock& b) { return a.name < b.name; });
-
-  for (std::size_t i = 0; i < blocks.size(); ++i) {
-    const std::vector<std::string>* scenario = i < listed ? scenarios[i] : nullptr;
-    auto position = [scenario](const Metric* metric) -> std::size_t {
-      if (scenario == nullptr) return 0;
-      const auto at = std::find(scenario->begin(), scenario->end(), metric->operation);
-      return static_cast<std::size_t>(std::distance(scenario->begin(), at));
-    };
-    std::stable_sort(blocks[i].metrics.begin(), blocks[i].metrics.end(),
-                     [&](const Metric* a, const Metric* b) {
-                       const std::size_t position_a = position(a), position_b = position(b);
-                       return std::tie(position_a, a->operation, a->dataset, a->params) <
-                              std::tie(position_b, b->operation, b->dataset, b->params);
-                     });
-  }
-  return blocks;
-}
-
-// The metric key without "<engine>.": "put", "get[validation=hash]".
-std::string label_of(const Metric& metric) {
-  const std::string prefix = metric.engine + ".";
-  if (metric.key.starts_with(prefix)) return metric.key.substr(prefix.size());
-  return metric.key.empty() ? metric.operation : metric.key;
-}
-
-std::string params_text(const std::vector<result::Param>& params) {
-  std::vector<std::string> parts;
-  parts.reserve(params.size());
-  for (const auto& [name, value] : params) {
-    parts.push_back(name + "=" + suite::param_value_text(value));
-  }
-  return fmt::format("{}", fmt::join(parts, " "));
-}
-
-std::string one_line(std::string_view text) {
-  std::string out(text);
-  std::replace_if(
-      out.begin(), out.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
-  return out;
-}
-
-std::string or_unknown(const std::string& text) {
-  return text.empty() ? "unknown" : text;
-}
-
-// stddev / mean in percent, when there is a spread to speak of.
-std::optional<double> spread_percent(const Metric& metric) {
-  if (metric.seconds.runs < 2 || metric.seconds.mean <= 0) return std::nullopt;
-  return metric.seconds.stddev / metric.seconds.mean * 100;
-}
-
-// The median step's time divided by its items (1 / rate): what one record, id or row
-// costs. A load metric's rate is transactions per second of all clients, so none.
-std::string per_item_text(const Metric& metric) {
-  if (metric.load || !(metric.rate > 0)) return "-";
-  return format_seconds(1 / metric.rate);
-}
-
-// Whether some sample of the metric is a measure_repeated batch (min_time).
-bool is_repeated(const Metric& metric) {
-  return std::any_of(metric.samples.begin(), metric.samples.end(),
-                     [](const result::Sample& s) { return s.calls > 1; });
-}
-
-std::string rate_text(const Metric& metric) {
-  return metric.rate > 0 ? format_rate(metric.rate, metric.unit) : "-";
-}
-
-std::string repeat_text(int repeat) {
-  return repeat < 0 ? "warmup" : std::to_string(repeat);
-}
-
-// "signal 11", "exit code 3", or empty.
-std::string status_text(const Failure& failure) {
-  std::vector<std::string> parts;
-  if (failure.signal) parts.push_back(fmt::format("signal {}", *failure.signal));
-  if (failure.exit_code) parts.push_back(fmt::format("exit code {}", *failure.exit_code));
-  return fmt::format("{}", fmt::join(parts, ", "));
-}
-
-// "cache dataset=1000 validation=hash repeat=1 operation=cold"
-std::string failure_context(const Failure& failure) {
-  std::string text = fmt::format("{} dataset={}", failure.engine, failure.dataset);
-  // fmt::format rather than operator+ on temporaries: GCC 12 at -O2 reports a false
-  // -Wrestrict on `" " + std::string&&`.
-  if (!failure.params.empty()) text += fmt::format(" {}", params_text(failure.params));
-  text += fmt::format(" repeat={}", repeat_text(failure.repeat));
-  if (!failure.operation.empty()) text += fmt::format(" operation={}", failure.operation);
-  return text;
-}
-
-// The last kStderrTailLines lines, without trailing blank lines and carriage returns.
-std::vector<std::string> tail_lines(std::string_view text) {
-  std::vector<std::string> lines;
-  while (!text.empty()) {
-    const auto end = text.find('\n');
-    std::string_view line = text.substr(0, end);
-    if (line.ends_with('\r')) line.remove_suffix(1);
-    lines.emplace_back(line);
-    if (end == std::string_view::npos) break;
-    text.remove_prefix(end + 1);
-  }
-  while (!lines.empty() && lines.back().find_first_not_of(" \t") == std::string::npos) {
-    lines.pop_back();
-  }
-  if (lines.size() > kStderrTailLines) {
-    lines.erase(lines.begin(), lines.end() - static_cast<std::ptrdiff_t>(kStderrTailLines));
-  }
-  return lines;
-}
-
-std::vector<std::string> run_warnings(const ResultFile& result) {
-  std::vector<std::string> warnings = result.environment.warnings;
-  const std::string& durability = result.experiment.durability;
-  if (!durability.empty() && durability != "durable") {
-    warnings.push_back(
-        fmt::format("durability is \"{}\": engines did not fsync every write they reported stored",
-                    durability));
-  }
-  return warnings;
-}
-
-constexpr std::string_view kInterrupted = "the run was interrupted: results are partial";
 
 // ----------------------------------------------------------------------------------
 // Text
@@ -211,114 +60,6 @@ std::vector<std::string> lines_of(std::string_view text) {
     text.remove_prefix(end + 1);
   }
   return lines;
-}
-
-bool any_metric(const std::vector<const Metric*>& metrics, bool (*test)(const Metric&)) {
-  return std::any_of(metrics.begin(), metrics.end(), [test](const Metric* m) { return test(*m); });
-}
-
-bool has_warnings(const Metric& m) {
-  return !m.warnings.empty();
-}
-bool has_spread(const Metric& m) {
-  return spread_percent(m).has_value();
-}
-bool has_latency(const Metric& m) {
-  return m.latency.has_value();
-}
-
-std::string latency_text(const Metric& metric, std::optional<double> result::Latency::*percentile) {
-  const bool present = metric.latency && ((*metric.latency).*percentile).has_value();
-  return present ? format_seconds(*((*metric.latency).*percentile)) : "-";
-}
-
-// One engine's metrics as a table with a header row. Columns that no metric of the
-// block fills are left out: the marker (`!`: the metric has warnings), cv and
-// min .. max (single runs), runs (text: only when a metric has fewer runs than
-// repeats; markdown: always), p50/p99 (no latency recorded).
-std::pair<std::vector<Column>, Rows> metric_table(const std::vector<const Metric*>& metrics,
-                                                  std::uint32_t repeat, ReportFormat format) {
-  const bool markdown = format == ReportFormat::markdown;
-  const bool marker = any_metric(metrics, has_warnings);
-  const bool spread = markdown || any_metric(metrics, has_spread);
-  // Fewer runs than repeats means some failed: the spread covers only the rest.
-  const bool runs = markdown || std::any_of(metrics.begin(), metrics.end(), [&](const Metric* m) {
-                      return m->seconds.runs < repeat;
-                    });
-  const bool latency = any_metric(metrics, has_latency);
-  std::vector<Column> columns;
-  if (marker) columns.push_back({"", Align::left});
-  columns.insert(columns.end(), {{"operation", Align::left},
-                                 {"median", Align::right},
-                                 {"per item", Align::right},
-                                 {"rate", Align::right}});
-  if (spread) columns.push_back({"cv", Align::right});
-  if (spread && !markdown) columns.push_back({"min .. max", Align::left});
-  if (runs) columns.push_back({"runs", Align::right});
-  if (latency) columns.insert(columns.end(), {{"p50", Align::right}, {"p99", Align::right}});
-
-  Rows rows;
-  for (const Metric* metric : metrics) {
-    std::vector<std::string> row;
-    if (marker) row.emplace_back(metric->warnings.empty() ? "" : "!");
-    row.insert(row.end(), {label_of(*metric), format_seconds(metric->seconds.median),
-                           per_item_text(*metric), rate_text(*metric)});
-    const auto cv = spread_percent(*metric);
-    if (spread) row.push_back(cv ? fmt::format("{:.1f}%", *cv) : "-");
-    if (spread && !markdown) {
-      row.push_back(cv ? fmt::format("{} .. {}", format_seconds(metric->seconds.min),
-                                     format_seconds(metric->seconds.max))
-                       : "");
-    }
-    if (runs) {
-      row.push_back(markdown || metric->seconds.runs >= repeat
-                        ? std::to_string(metric->seconds.runs)
-                        : fmt::format("{}/{}", metric->seconds.runs, repeat));
-    }
-    if (latency) {
-      row.push_back(latency_text(*metric, &result::Latency::p50));
-      row.push_back(latency_text(*metric, &result::Latency::p99));
-    }
-    rows.push_back(std::move(row));
-  }
-  return {std::move(columns), std::move(rows)};
-}
-
-std::size_t metrics_with_warnings(const ResultFile& result) {
-  return static_cast<std::size_t>(
-      std::count_if(result.metrics.begin(), result.metrics.end(), has_warnings));
-}
-
-// The summary line of per-metric warnings, or empty when no metric has any.
-std::string metric_warnings_summary(const ResultFile& result) {
-  const std::size_t warned = metrics_with_warnings(result);
-  if (warned == 0) return "";
-  return fmt::format("{} of {} metric{} {} warnings (marked !, listed under {} engine)", warned,
-                     result.metrics.size(), result.metrics.size() == 1 ? "" : "s",
-                     warned == 1 ? "has" : "have", warned == 1 ? "its" : "their");
-}
-
-// What the columns mean; cv only where the table has that column (text: when some
-// row shows a cv; Markdown always has it).
-std::string legend(const ResultFile& result, ReportFormat format) {
-  std::string text =
-      "median = time of one step (one call of a repeated step); per item = median / the "
-      "step's items";
-  if (format == ReportFormat::markdown ||
-      std::any_of(result.metrics.begin(), result.metrics.end(), has_spread)) {
-    text += "; cv = coefficient of variation (stddev / mean) over the repeats";
-  }
-  return text;
-}
-
-// "min_time 20.00 ms: 3 metrics timed in batches ..." when a step was repeated.
-std::string min_time_note(const ResultFile& result) {
-  const auto repeated = std::count_if(result.metrics.begin(), result.metrics.end(), is_repeated);
-  if (repeated == 0) return "";
-  const std::optional<double> min_time = result.experiment.min_time_seconds;
-  return fmt::format(
-      "min_time {}: {} metric{} timed in batches of calls lasting at least that, shown per call",
-      min_time ? format_seconds(*min_time) : "unknown", repeated, repeated == 1 ? "" : "s");
 }
 
 void render_text(const ResultFile& result, std::string& out) {
@@ -451,17 +192,8 @@ void render_markdown(const ResultFile& result, std::string& out) {
   if (result.interrupted) out += fmt::format("> **Interrupted:** {}\n\n", kInterrupted);
 
   out += "## Environment\n\n| | |\n|---|---|\n";
-  const std::pair<const char*, std::string> rows[] = {
-      {"OS", or_unknown(env.os)},
-      {"Kernel", or_unknown(env.kernel)},
-      {"CPU", fmt::format("{} ({} CPUs)", or_unknown(env.cpu_model), env.cpu_count)},
-      {"Memory", env.memory_bytes == 0 ? "unknown" : format_bytes(env.memory_bytes)},
-      {"Work directory filesystem", or_unknown(env.work_dir_filesystem)},
-      {"Compiler", or_unknown(env.compiler)},
-      {"Build", or_unknown(env.build_type)},
-      {"Build flags", or_unknown(env.build_flags)},
-      {"CPU governor", env.cpu_governor.empty() ? "not exposed" : env.cpu_governor},
-      {"Time", or_unknown(env.time)}};
+  auto rows = environment_rows(env);
+  rows.emplace_back("Time", or_unknown(env.time));
   for (const auto& [name, value] : rows) out += row({name, cell(value)});
   out += '\n';
   render_plugin_builds(result, out);
@@ -508,10 +240,11 @@ std::optional<ReportFormat> parse_report_format(std::string_view name) {
   if (name == "md" || name == "markdown") return ReportFormat::markdown;
   if (name == "csv") return ReportFormat::csv;
   if (name == "json") return ReportFormat::json;
+  if (name == "html") return ReportFormat::html;
   return std::nullopt;
 }
 
-std::string render_report(const ResultFile& result, ReportFormat format) {
+std::string render_report(const ResultFile& result, ReportFormat format, const HtmlAssets& assets) {
   std::string out;
   switch (format) {
     case ReportFormat::text:
@@ -526,6 +259,9 @@ std::string render_report(const ResultFile& result, ReportFormat format) {
       break;
     case ReportFormat::json:
       out = result::to_json_text(result);
+      break;
+    case ReportFormat::html:
+      out = render_html_report(result, assets);
       break;
   }
   return out;

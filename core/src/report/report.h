@@ -31,13 +31,14 @@
 #include <string>
 #include <string_view>
 
+#include "report/html_assets.h"
 #include "result/result.h"
 
 namespace storh::report {
 
-enum class ReportFormat { text, markdown, csv, json };
+enum class ReportFormat { text, markdown, csv, json, html };
 
-// "text", "md" (or "markdown"), "csv", "json"; nullopt for anything else.
+// "text", "md" (or "markdown"), "csv", "json", "html"; nullopt for anything else.
 std::optional<ReportFormat> parse_report_format(std::string_view name);
 
 // Text: `storh-host suite=<name> datasets=<list> repeat=<k> fingerprint=<fp>`, an
@@ -65,7 +66,20 @@ std::optional<ReportFormat> parse_report_format(std::string_view name);
 // CSV: metrics_csv. JSON: the whole file as this host reads it, written again by
 // result::to_json_text (fixed key order, fields added since the file was written
 // filled with their defaults), for tools that want one normalised form.
-std::string render_report(const result::ResultFile& result, ReportFormat format);
+//
+// HTML: render_html_report, with the assets given (an html report needs them; the
+// other formats ignore them).
+std::string render_report(const result::ResultFile& result, ReportFormat format,
+                          const HtmlAssets& assets = {});
+
+// One self-contained page (report/html.h): the experiment, warnings, failures count
+// and interrupted mark at the top, links to the engines, then per engine a chart of
+// each operation's median on its min .. max bar (log axis) above the Markdown
+// report's table with its min .. max column, its warned metrics, for range runs a
+// chart of time against dataset size with the fitted complexity and the rate table,
+// for load runs a tps heat map and a latency percentile chart per group; then the
+// failures with their stderr tails, the environment and the plugin builds.
+std::string render_html_report(const result::ResultFile& result, const HtmlAssets& assets);
 
 // One RFC 4180 line per metric, in file order, after a header line: key, engine,
 // operation, dataset, params ("name=value" separated by spaces), unit, direction,

@@ -1,0 +1,96 @@
+#include "report/html.h"
+
+#include <fmt/format.h>
+
+#include "report/html_assets.h"
+
+namespace storh::report {
+
+std::string html_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string html_table(const std::vector<Column>& columns, const Rows& rows) {
+  auto open_cell = [&](std::string_view tag, std::size_t column) {
+    const bool number = column < columns.size() && columns[column].align == Align::right;
+    return fmt::format("<{}{}>", tag, number ? " class=\"num\"" : "");
+  };
+  std::string out = "<table>\n<thead><tr>";
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    out += open_cell("th", c) + html_escape(columns[c].header) + "</th>";
+  }
+  out += "</tr></thead>\n<tbody>\n";
+  for (const auto& row : rows) {
+    out += "<tr>";
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      out += open_cell("td", c) + (c < row.size() ? html_escape(row[c]) : "") + "</td>";
+    }
+    out += "</tr>\n";
+  }
+  return out + "</tbody>\n</table>\n";
+}
+
+std::string script_json(const nlohmann::json& value) {
+  const std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    if (c == '<') {
+      out += "\\u003c";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string HtmlCharts::figure(nlohmann::json spec, std::string_view caption, int height) {
+  const std::size_t index = specs_.size();
+  specs_.push_back(std::move(spec));
+  return fmt::format(
+      "<figure class=\"chart\"><div class=\"chart-box\" style=\"height:{}px\"><canvas "
+      "data-chart=\"{}\" role=\"img\" aria-label=\"{}\"></canvas></div><figcaption>{}"
+      "</figcaption></figure>\n",
+      height, index, html_escape(caption), html_escape(caption));
+}
+
+std::string html_page(std::string_view title, std::string_view body, const HtmlCharts& charts,
+                      const HtmlAssets& assets) {
+  const nlohmann::json data = {{"charts", charts.specs()}};
+  return fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<meta name=\"generator\" content=\"storh-host\">\n<title>{}</title>\n<style>\n{}</style>\n"
+      "</head>\n<body>\n{}"
+      "<footer>Written by storh-host. Charts drawn by Chart.js {} (MIT License), "
+      "inlined.</footer>\n"
+      "<script type=\"application/json\" id=\"storh-data\">{}</script>\n"
+      "<script>\n{}\n</script>\n<script>\n{}</script>\n</body>\n</html>\n",
+      html_escape(title), html_page_style(), body, html_escape(assets.chart_js_version),
+      script_json(data), assets.chart_js, html_page_script());
+}
+
+}  // namespace storh::report

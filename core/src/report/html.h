@@ -1,0 +1,56 @@
+// report/html.h: the building blocks of the HTML pages (report, compare): escaping,
+// tables, the page's charts and its inline data.
+//
+// A page is static HTML (every number is in a table, readable without JavaScript)
+// plus charts: each <canvas data-chart="K"> is drawn by the page's script from
+// charts[K] of the JSON in <script type="application/json" id="storh-data">. The
+// chart kinds and their fields are documented in docs/html-report.md.
+//
+// Pure functions, like the rest of the report: the same input gives the same bytes.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "report/table.h"
+
+namespace storh::report {
+
+// Text safe in HTML content and in quoted attribute values: & < > " ' escaped.
+std::string html_escape(std::string_view text);
+
+// A <table> with a header row; right-aligned columns get class "num". Cells are
+// escaped text.
+std::string html_table(const std::vector<Column>& columns, const Rows& rows);
+
+// JSON text safe inside a <script> element: every '<' (which JSON allows only inside
+// strings) is written as \u003c, so no value can close the element or open a comment.
+std::string script_json(const nlohmann::json& value);
+
+// The charts of one page, in the order their figures appear.
+class HtmlCharts {
+ public:
+  // Adds a chart (its "kind" and data) and returns the <figure> that shows it: a
+  // canvas with data-chart set to the chart's index and the caption below it.
+  // The canvas box is `height` CSS pixels high.
+  std::string figure(nlohmann::json spec, std::string_view caption, int height = 320);
+
+  // charts[], for the page's data.
+  const nlohmann::json& specs() const { return specs_; }
+
+ private:
+  nlohmann::json specs_ = nlohmann::json::array();
+};
+
+struct HtmlAssets;
+
+// The whole page: doctype, <title>, the style sheet, `body` (HTML), then the data
+// ({"charts": [...]}), the charting library and the page's script, all inline, so
+// the file opens offline and from any directory.
+std::string html_page(std::string_view title, std::string_view body, const HtmlCharts& charts,
+                      const HtmlAssets& assets);
+
+}  // namespace storh::report

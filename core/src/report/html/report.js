@@ -1,0 +1,250 @@
+// storh-host HTML pages: draws each <canvas data-chart="K"> from charts[K] of the JSON
+// in #storh-data with Chart.js 3 (inlined before this script). Chart kinds and their
+// fields: docs/html-report.md.
+//
+// After drawing, every canvas carries data-drawn="yes" (the chart has elements at
+// finite positions and painted pixels), "blank" or "error" (with the message shown
+// under the chart), and <body> carries data-charts (how many), data-drawn (how many
+// drew) and data-state="done" or "failed". The browser test reads these attributes.
+(function () {
+  'use strict';
+
+  const palette = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b',
+                   '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+  const color = (i) => palette[i % palette.length];
+
+  // Seconds with 4 significant digits in ns, us, ms or s (report/format.h's style).
+  function seconds(value) {
+    if (value === null || value === undefined || !isFinite(value)) return '-';
+    if (value === 0) return '0 s';
+    const units = [['s', 1], ['ms', 1e-3], ['us', 1e-6], ['ns', 1e-9]];
+    for (const [unit, scale] of units) {
+      if (Math.abs(value) >= scale || unit === 'ns') {
+        return (value / scale).toPrecision(4) + ' ' + unit;
+      }
+    }
+    return String(value);
+  }
+
+  // A tick label: as seconds() without trailing zeros ("2 us", "1.5 ms").
+  function compactSeconds(value) {
+    return seconds(value).replace(/\.?0+ /, ' ');
+  }
+
+  // Log axes: label only the powers of ten and their 2x / 5x, in time units.
+  function logTimeAxis(title) {
+    return {
+      type: 'logarithmic',
+      title: { display: true, text: title },
+      ticks: {
+        callback: function (value) {
+          const mantissa = value / Math.pow(10, Math.floor(Math.log10(value) + 1e-9));
+          const round = Math.round(mantissa);
+          return Math.abs(mantissa - round) < 1e-6 && [1, 2, 5].includes(round) ? compactSeconds(value) : '';
+        },
+      },
+    };
+  }
+
+  // Options every chart shares (drawn at once: no animation), its scales, the text of
+  // an element's tooltip, and `more` (indexAxis for horizontal bars).
+  function options(scales, tooltipLabel, more) {
+    return Object.assign({
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      scales: scales,
+      plugins: { legend: { position: 'bottom' }, tooltip: { callbacks: { label: tooltipLabel } } },
+    }, more || {});
+  }
+
+  // kind "metrics": labels, median, min, max, runs (one entry per operation).
+  function metricsChart(spec) {
+    return {
+      type: 'bar',
+      data: {
+        labels: spec.labels,
+        datasets: [
+          {
+            label: 'min .. max',
+            data: spec.labels.map((_, i) => [spec.min[i], spec.max[i]]),
+            backgroundColor: 'rgba(31, 119, 180, 0.35)',
+            borderColor: 'rgba(31, 119, 180, 0.8)',
+            borderWidth: 1,
+            minBarLength: 3,
+          },
+          {
+            type: 'line',
+            label: 'median',
+            data: spec.median,
+            showLine: false,
+            pointStyle: 'rectRot',
+            pointRadius: 6,
+            pointHoverRadius: 8,
+            backgroundColor: '#d62728',
+            borderColor: '#7f1416',
+          },
+        ],
+      },
+      options: options({ x: logTimeAxis('time of one step') }, function (item) {
+        const i = item.dataIndex;
+        return item.datasetIndex === 0
+          ? 'min ' + seconds(spec.min[i]) + ' .. max ' + seconds(spec.max[i]) +
+              ' (' + spec.runs[i] + ' runs)'
+          : 'median ' + seconds(spec.median[i]);
+      }, { indexAxis: 'y' }),
+    };
+  }
+
+  // kind "range": series of {label, fit, points: [[n, s]...], fitted: [[n, s]...]}.
+  function rangeChart(spec) {
+    const datasets = [];
+    spec.series.forEach(function (series, i) {
+      datasets.push({
+        label: series.label + ' (' + series.fit + ')',
+        data: series.points.map((p) => ({ x: p[0], y: p[1] })),
+        showLine: true,
+        borderColor: color(i),
+        backgroundColor: color(i),
+        pointRadius: 4,
+      });
+      if (series.fitted.length > 0) {
+        datasets.push({
+          label: series.label + ' fitted',
+          fitted: true,
+          data: series.fitted.map((p) => ({ x: p[0], y: p[1] })),
+          showLine: true,
+          borderColor: color(i),
+          borderDash: [6, 4],
+          borderWidth: 1,
+          pointRadius: 0,
+        });
+      }
+    });
+    const chartOptions = options({
+      x: { type: 'logarithmic', title: { display: true, text: 'dataset size (n)' } },
+      y: logTimeAxis('median time of one step'),
+    }, (item) => item.dataset.label + ': n=' + item.parsed.x + ', ' + seconds(item.parsed.y));
+    chartOptions.plugins.legend.labels = {
+      filter: (item, data) => !data.datasets[item.datasetIndex].fitted,
+    };
+    return { type: 'scatter', data: { datasets: datasets }, options: chartOptions };
+  }
+
+  // kind "latency": labels (one per load cell), series of {label, values}.
+  function latencyChart(spec) {
+    return {
+      type: 'bar',
+      data: {
+        labels: spec.labels,
+        datasets: spec.series.map((series, i) => ({
+          label: series.label,
+          data: series.values,
+          backgroundColor: color(i),
+        })),
+      },
+      options: options({
+        x: { title: { display: true, text: 'clients x transactions per client (or duration)' } },
+        y: logTimeAxis('latency'),
+      }, (item) => item.dataset.label + ': ' + seconds(item.parsed.y)),
+    };
+  }
+
+  // kind "ratios": labels, ratio, low, high (confidence interval), significant, verdict
+  // (one entry per metric); ratio = candidate / baseline of the time, 1 = unchanged.
+  function ratioChart(spec) {
+    const shade = (i) => ({ slower: '#d62728', faster: '#2ca02c' })[spec.verdict[i]] || '#7f7f7f';
+    return {
+      type: 'bar',
+      data: {
+        labels: spec.labels.map((label, i) => (spec.significant[i] ? '* ' : '') + label),
+        datasets: [
+          {
+            label: 'confidence interval of the ratio',
+            data: spec.labels.map((_, i) =>
+              spec.low[i] === null || spec.high[i] === null ? null : [spec.low[i], spec.high[i]]),
+            backgroundColor: spec.labels.map((_, i) => shade(i) + '55'),
+            borderColor: spec.labels.map((_, i) => shade(i)),
+            borderWidth: 1,
+            minBarLength: 3,
+          },
+          {
+            type: 'line',
+            label: 'ratio (candidate / baseline)',
+            data: spec.ratio,
+            showLine: false,
+            pointStyle: 'rectRot',
+            pointRadius: 6,
+            backgroundColor: spec.labels.map((_, i) => shade(i)),
+            borderColor: '#222',
+          },
+        ],
+      },
+      options: options({
+        x: {
+          type: 'logarithmic',
+          title: { display: true, text: 'time ratio, candidate / baseline (log axis; 1 = unchanged)' },
+        },
+      }, function (item) {
+        const i = item.dataIndex;
+        const interval = spec.low[i] === null ? 'no interval'
+          : spec.low[i].toFixed(3) + ' .. ' + spec.high[i].toFixed(3);
+        return 'ratio ' + spec.ratio[i].toFixed(3) + ' (' + interval + '), ' + spec.verdict[i];
+      }, { indexAxis: 'y' }),
+    };
+  }
+
+  const builders = { metrics: metricsChart, range: rangeChart, latency: latencyChart, ratios: ratioChart };
+
+  // Some dataset has an element at a finite position, and the canvas has ink.
+  function drew(chart, canvas) {
+    const placed = chart.data.datasets.some((_, d) =>
+      chart.getDatasetMeta(d).data.some((el) => isFinite(el.x) && isFinite(el.y)));
+    if (!placed || canvas.width === 0 || canvas.height === 0) return false;
+    const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    for (let i = 3; i < pixels.length; i += 4) {
+      if (pixels[i] !== 0) return true;
+    }
+    return false;
+  }
+
+  function showProblem(canvas, text) {
+    const note = document.createElement('p');
+    note.className = 'chart-problem';
+    note.textContent = text;
+    canvas.closest('figure').appendChild(note);
+  }
+
+  const body = document.body.dataset;
+  let charts = [];
+  try {
+    charts = JSON.parse(document.getElementById('storh-data').textContent).charts;
+  } catch (error) {
+    body.state = 'failed';
+    body.problem = 'page data: ' + error.message;
+    return;
+  }
+  const canvases = document.querySelectorAll('canvas[data-chart]');
+  let drawn = 0;
+  canvases.forEach(function (canvas) {
+    const spec = charts[Number(canvas.dataset.chart)];
+    try {
+      const build = spec && builders[spec.kind];
+      if (!build) throw new Error('unknown chart kind ' + (spec ? spec.kind : '(no data)'));
+      const chart = new Chart(canvas, build(spec));
+      if (drew(chart, canvas)) {
+        canvas.dataset.drawn = 'yes';
+        drawn += 1;
+      } else {
+        canvas.dataset.drawn = 'blank';
+        showProblem(canvas, 'This chart has nothing to draw.');
+      }
+    } catch (error) {
+      canvas.dataset.drawn = 'error';
+      showProblem(canvas, 'This chart could not be drawn: ' + error.message);
+    }
+  });
+  body.charts = String(canvases.length);
+  body.drawn = String(drawn);
+  body.state = drawn === canvases.length ? 'done' : 'failed';
+})();

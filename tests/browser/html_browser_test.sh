@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# The HTML pages in a real browser: each kind of page is rendered by headless Chromium
+# (Debian's chromium), and the test fails on any console message (an error, an uncaught
+# exception, a warning) and unless every chart drew. The page's script marks each
+# canvas data-drawn="yes" when its chart has elements at finite positions and painted
+# pixels, and <body> with data-charts, data-drawn and data-state (report/html/report.js);
+# this test reads them from the DOM after the page ran.
+#
+#   html_browser_test.sh STORH_HOST SOURCE_DIR WORK_DIR
+#
+# Two negative controls come first: a page whose library is broken and a page that
+# logs to the console must both be caught, so a checker that cannot fail fails.
+set -euo pipefail
+host=$1
+src=$2
+work=$3
+
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [[ -z $browser ]]; then
+  echo "html_browser_test: chromium not found: install Debian's chromium (scripts/setup.sh --tests does)" >&2
+  exit 1
+fi
+rm -rf "$work"
+mkdir -p "$work"
+
+# check_page NAME HTML MIN_CHARTS: 0 when the page ran cleanly and every chart drew.
+check_page() {
+  local name=$1 html=$2 min_charts=$3
+  local dom="$work/$name.dom.html" log="$work/$name.browser.log"
+  # --no-sandbox: CI runs as root in a container, where Chromium's sandbox cannot start.
+  if ! timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
+    --user-data-dir="$work/profile-$name" --window-size=1200,900 \
+    --enable-logging=stderr --v=0 --virtual-time-budget=10000 \
+    --dump-dom "file://$html" >"$dom" 2>"$log"; then
+    echo "$name: chromium failed (see $log)"
+    return 1
+  fi
+  local problems=()
+  if grep -q 'CONSOLE' "$log"; then
+    problems+=("console output: $(grep 'CONSOLE' "$log" | head -3 | tr '\n' ' ')")
+  fi
+  local body
+  body=$(grep -o '<body[^>]*>' "$dom" | head -1)
+  local state charts drawn
+  state=$(sed -n 's/.*data-state="\([a-z]*\)".*/\1/p' <<<"$body")
+  charts=$(sed -n 's/.*data-charts="\([0-9]*\)".*/\1/p' <<<"$body")
+  drawn=$(sed -n 's/.*data-drawn="\([0-9]*\)".*/\1/p' <<<"$body")
+  [[ $state == done ]] || problems+=("page state \"${state:-none}\" (the script did not finish, or a chart failed)")
+  if [[ -z $charts || $charts -lt $min_charts ]]; then
+    problems+=("${charts:-no} charts, expected at least $min_charts")
+  fi
+  [[ ${charts:-x} == "${drawn:-y}" ]] || problems+=("$drawn of $charts charts drew")
+  local canvases yes content
+  content=$(sed '/<script/,$d' "$dom")  # the page up to its scripts, whose comments name canvases
+  canvases=$(grep -o '<canvas[^>]*>' <<<"$content" | wc -l)
+  yes=$(grep -o '<canvas[^>]*data-drawn="yes"[^>]*>' <<<"$content" | wc -l)
+  [[ $canvases == "$yes" ]] || problems+=("$yes of $canvases canvases marked drawn")
+  if grep -q 'class="chart-problem"' "$dom"; then
+    problems+=("a chart shows a problem: $(grep -o 'class="chart-problem">[^<]*' "$dom" | head -1)")
+  fi
+  if ((${#problems[@]} > 0)); then
+    for problem in "${problems[@]}"; do echo "$name: $problem"; done
+    return 1
+  fi
+  echo "$name: ok ($charts charts drew)"
+}
+
+# report RESULT PAGE [ENV...]: the CLI's html report of a result file.
+report() {
+  local result=$1 page=$2
+  shift 2
+  env "$@" "$host" report "$result" --format=html -o "$page" >/dev/null
+}
+
+status=0
+
+# Negative controls: each must fail the check.
+printf '/*!\n * Chart.js v3.9.1\n */\nwindow.Chart = undefined;\n' >"$work/broken-chart.js"
+report "$src/tests/fixtures/golden/result-v1.json" "$work/broken.html" STORH_CHARTJS="$work/broken-chart.js"
+if check_page broken "$work/broken.html" 1 >"$work/broken.check"; then
+  echo "negative control: a page whose charting library is broken passed the check"
+  status=1
+fi
+{
+  cat "${STORH_CHARTJS:-/usr/share/javascript/chart.js/chart.min.js}"
+  echo 'console.error("control");'
+} >"$work/noisy-chart.js"
+report "$src/tests/fixtures/golden/result-v1.json" "$work/noisy.html" STORH_CHARTJS="$work/noisy-chart.js"
+if check_page noisy "$work/noisy.html" 1 >"$work/noisy.check"; then
+  echo "negative control: a page that logs to the console passed the check"
+  status=1
+fi
+
+# Every kind of page: one dataset, a range, a load run.
+report "$src/tests/fixtures/golden/result-v1.json" "$work/single.html"
+check_page single "$work/single.html" 1 || status=1
+report "$src/tests/fixtures/html/range.json" "$work/range.html"
+check_page range "$work/range.html" 4 || status=1
+report "$src/tests/fixtures/html/load.json" "$work/load.html"
+check_page load "$work/load.html" 1 || status=1
+if ! grep -q 'class="num heat"' "$work/load.html"; then
+  echo "load: no heat map cells"
+  status=1
+fi
+exit "$status"
