@@ -91,7 +91,7 @@ if check_page noisy "$work/noisy.html" 1 >"$work/noisy.check"; then
   status=1
 fi
 
-# Every kind of page: one dataset, a range, a load run.
+# Every kind of page: a report of one dataset, a range, a load run; compare.
 report "$src/tests/fixtures/golden/result-v1.json" "$work/single.html"
 check_page single "$work/single.html" 1 || status=1
 report "$src/tests/fixtures/html/range.json" "$work/range.html"
@@ -102,4 +102,13 @@ if ! grep -q 'class="num heat"' "$work/load.html"; then
   echo "load: no heat map cells"
   status=1
 fi
+
+# compare: two files (ratio bars on confidence intervals) and three (the matrix).
+fixtures="$src/tests/fixtures/html"
+"$host" compare "$fixtures/compare-base.json" "$fixtures/compare-new.json" --format=html \
+  -o "$work/compare-pair.html" >/dev/null 2>&1
+check_page compare-pair "$work/compare-pair.html" 2 || status=1
+"$host" compare "$fixtures/compare-base.json" "$fixtures/compare-new.json" \
+  "$fixtures/compare-base.json" --format=html -o "$work/compare-matrix.html" >/dev/null 2>&1
+check_page compare-matrix "$work/compare-matrix.html" 2 || status=1
 exit "$status"

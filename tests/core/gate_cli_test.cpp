@@ -169,7 +169,20 @@ TEST_CASE("compare cli: two files, N files, formats, exit codes", "[compare][cli
   CHECK(contains(run.out, "metric,unit,direction,"));
   CHECK(cli({"compare", f.base, f.same, "--format=md"}).out.starts_with("### storh-host compare"));
   CHECK(cli({"compare", f.base}).code == 2);
-  CHECK(cli({"compare", f.base, f.same, "--format=html"}).code == 2);
+  CHECK(cli({"compare", f.base, f.same, "--format=pdf"}).code == 2);
+  // html (tests/core/compare_html_test.cpp has the page): compare's only, with -o.
+  const auto page = f.dir / "compare.html";
+  run = cli({"compare", f.base, f.slower, "--format=html", "-o", page.string()});
+  CHECK(run.code == 0);
+  CHECK(run.out == "compare: " + page.string() + "\n");
+  CHECK(storh::test::read_text(page).starts_with("<!DOCTYPE html>"));
+  run = cli({"compare", f.base, f.same, f.slower, "--format=html", "--output=" + page.string()});
+  CHECK(run.code == 0);
+  CHECK(contains(storh::test::read_text(page), "\"kind\":\"matrix\""));
+  run = cli({"compare", f.base, f.same, "--format=html", "-o", "/dev/null"});
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "storh-host compare: --output: /dev/null"));
+  CHECK(cli({"gate", f.base, f.same, "--format=html"}).code == 2);
   CHECK(cli({"compare", f.base, f.same, "--alpha=2"}).code == 2);
   CHECK(cli({"compare", f.base, (f.dir / "absent.json").string()}).code == 2);
 }

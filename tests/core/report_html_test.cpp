@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compare_fixtures.h"
+#include "html_page.h"
 #include "report/html.h"
 #include "report/html_assets.h"
 #include "report/report.h"
@@ -17,27 +18,17 @@
 
 using namespace storh;
 using storh::test::contains;
+using storh::test::kFakeHtmlAssets;
 using storh::test::matches_golden;
+using storh::test::page_data;
 
 namespace {
-
-const report::HtmlAssets kFakeAssets{"/* Chart.js stand-in */", "3.9.1"};
 
 result::ResultFile fixture(const std::string& name) {
   auto result =
       result::read_result_file(std::string(STORH_TEST_SOURCE_DIR) + "/tests/fixtures/" + name);
   if (!result) throw std::runtime_error(result.error());
   return std::move(result).value();
-}
-
-// The page's data element, parsed.
-nlohmann::json page_data(const std::string& page) {
-  const std::string open = "<script type=\"application/json\" id=\"storh-data\">";
-  const std::size_t start = page.find(open);
-  REQUIRE(start != std::string::npos);
-  const std::size_t end = page.find("</script>", start);
-  REQUIRE(end != std::string::npos);
-  return nlohmann::json::parse(page.substr(start + open.size(), end - start - open.size()));
 }
 
 std::size_t count(const std::string& text, const std::string& part) {
@@ -66,7 +57,7 @@ TEST_CASE("html report: the chart data of a single-size, a range and a load run 
         std::pair{"html/load.json", "report-html-load.json"}}) {
     INFO(fixture_name);
     const std::string page =
-        report::render_report(fixture(fixture_name), report::ReportFormat::html, kFakeAssets);
+        report::render_report(fixture(fixture_name), report::ReportFormat::html, kFakeHtmlAssets);
     const nlohmann::json data = page_data(page);
     check_canvases(page, data);
     CHECK(matches_golden(golden, data.dump(2) + "\n"));
@@ -74,8 +65,8 @@ TEST_CASE("html report: the chart data of a single-size, a range and a load run 
 }
 
 TEST_CASE("html report: each kind of run gets its charts and tables", "[report][html]") {
-  const std::string range =
-      report::render_report(fixture("html/range.json"), report::ReportFormat::html, kFakeAssets);
+  const std::string range = report::render_report(fixture("html/range.json"),
+                                                  report::ReportFormat::html, kFakeHtmlAssets);
   const nlohmann::json range_data = page_data(range);
   std::vector<std::string> kinds;
   for (const auto& chart : range_data["charts"]) kinds.push_back(chart["kind"]);
@@ -90,7 +81,7 @@ TEST_CASE("html report: each kind of run gets its charts and tables", "[report][
   CHECK(contains(range, "<th class=\"num\">n=100000</th>"));
 
   const std::string load =
-      report::render_report(fixture("html/load.json"), report::ReportFormat::html, kFakeAssets);
+      report::render_report(fixture("html/load.json"), report::ReportFormat::html, kFakeHtmlAssets);
   const nlohmann::json load_data = page_data(load);
   REQUIRE(load_data["charts"].size() == 1);
   CHECK(load_data["charts"][0]["kind"] == "latency");
@@ -101,7 +92,7 @@ TEST_CASE("html report: each kind of run gets its charts and tables", "[report][
   CHECK(contains(load, "hsl(212,70%,95%)"));
 
   // The page inlines the library and its version, and needs nothing from the network.
-  CHECK(contains(load, kFakeAssets.chart_js));
+  CHECK(contains(load, kFakeHtmlAssets.chart_js));
   CHECK(contains(load, "Chart.js 3.9.1"));
   CHECK_FALSE(std::regex_search(load, std::regex(R"((src|href)=["']?(https?:)?//)")));
 }
@@ -119,7 +110,8 @@ TEST_CASE("html report: warnings, failures and the interrupted mark are in plain
   failure.message = "worker died";
   failure.stderr_tail = "line one\nsegfault here\n";
   result.failures = {failure};
-  const std::string page = report::render_report(result, report::ReportFormat::html, kFakeAssets);
+  const std::string page =
+      report::render_report(result, report::ReportFormat::html, kFakeHtmlAssets);
   CHECK(contains(page, "<strong>Interrupted:</strong>"));
   CHECK(contains(page, "<strong>1 failure:</strong>"));
   CHECK(contains(page, "<li>CPU frequency scaling is on</li>"));
@@ -136,7 +128,8 @@ TEST_CASE("html report: text from the result cannot close an element or run a sc
   result.experiment.suite = hostile;
   result.metrics.front().key = result.metrics.front().engine + "." + hostile;
   result.metrics.front().warnings = {hostile};
-  const std::string page = report::render_report(result, report::ReportFormat::html, kFakeAssets);
+  const std::string page =
+      report::render_report(result, report::ReportFormat::html, kFakeHtmlAssets);
   CHECK_FALSE(contains(page, "<script>alert"));
   CHECK_FALSE(contains(page, "<b>"));
   CHECK(contains(page, "&lt;/script&gt;&lt;script&gt;alert(1)"));

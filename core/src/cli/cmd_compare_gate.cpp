@@ -11,6 +11,7 @@
 #include "cli/ab_command.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/output.h"
 #include "compare/comparable.h"
 #include "compare/compare.h"
 #include "compare/render.h"
@@ -32,12 +33,14 @@ Expected<double> parse_number(const std::string& flag, const std::string& text) 
 }
 
 // --format; gate has no CSV form (its output is a verdict, not a table of numbers).
-Expected<compare::OutputFormat> output_format(const ParsedArgs& args, bool allow_csv) {
+// `also` names the formats the caller handles itself (compare's ", html").
+Expected<compare::OutputFormat> output_format(const ParsedArgs& args, bool allow_csv,
+                                              std::string_view also = "") {
   const std::string name = args.last("format").value_or("text");
   const auto format = compare::parse_output_format(name);
   if (!format || (!allow_csv && *format == compare::OutputFormat::csv)) {
-    return Error{fmt::format("--format: unknown format \"{}\" (valid: text, md, {}json)", name,
-                             allow_csv ? "csv, " : "")};
+    return Error{fmt::format("--format: unknown format \"{}\" (valid: text, md, {}json{})", name,
+                             allow_csv ? "csv, " : "", also)};
   }
   return *format;
 }
@@ -109,7 +112,7 @@ Expected<gate::GateOptions> apply_gate_flags(const ParsedArgs& args, gate::GateO
 
 int compare_command(const std::vector<std::string>& raw_args, const CommandIo& io) {
   if (std::optional<int> code = judge_ab_file("compare", raw_args, io)) return *code;
-  Expected<ParsedArgs> args = parse_args(raw_args, {"format", "alpha"}, {});
+  Expected<ParsedArgs> args = parse_args(raw_args, {"format", "alpha", "output", "o"}, {});
   if (!args || args->positional.size() < 2) {
     io.err << "storh-host compare: "
            << (args ? "expected two or more result files (storh-host compare BASE.json "
@@ -118,10 +121,29 @@ int compare_command(const std::vector<std::string>& raw_args, const CommandIo& i
            << '\n';
     return kExitBadInput;
   }
-  Expected<compare::OutputFormat> format = output_format(*args, true);
+  // html is compare's alone (gate, ab and calibrate print verdicts), so it is not an
+  // OutputFormat: `format` stays text for it and `html` says which page to write.
+  const bool html = args->last("format") == "html";
+  Expected<compare::OutputFormat> format =
+      html ? Expected<compare::OutputFormat>(compare::OutputFormat::text)
+           : output_format(*args, true, ", html");
   if (!format) {
     io.err << "storh-host compare: " << format.error() << '\n';
     return kExitBadInput;
+  }
+  const std::optional<std::string> output = output_flag(*args);
+  if (const std::string problem = output_problem("compare", output); !problem.empty()) {
+    io.err << problem << '\n';
+    return kExitBadInput;
+  }
+  report::HtmlAssets assets;
+  if (html) {
+    Expected<report::HtmlAssets> loaded = html_assets_for("compare");
+    if (!loaded) {
+      io.err << loaded.error() << '\n';
+      return kExitBadInput;
+    }
+    assets = std::move(*loaded);
   }
   compare::CompareOptions options;
   if (auto alpha = args->last("alpha")) {
@@ -140,18 +162,20 @@ int compare_command(const std::vector<std::string>& raw_args, const CommandIo& i
     io.err << "storh-host compare: " << files.error() << '\n';
     return kExitBadInput;
   }
+  std::string text;
   if (files->size() == 2) {
     const compare::PairComparison pair = compare::compare_pair((*files)[0], (*files)[1], options);
     print_warnings(pair.warnings, io.err);
-    io.out << compare::render_pair(pair, *format);
-    return kExitOk;
+    text = html ? compare::render_pair_html(pair, assets) : compare::render_pair(pair, *format);
+  } else {
+    std::vector<const compare::ComparableFile*> pointers;
+    for (const compare::ComparableFile& file : *files) pointers.push_back(&file);
+    const compare::MatrixComparison matrix = compare::compare_matrix(pointers);
+    print_warnings(matrix.warnings, io.err);
+    text = html ? compare::render_matrix_html(matrix, assets)
+                : compare::render_matrix(matrix, *format);
   }
-  std::vector<const compare::ComparableFile*> pointers;
-  for (const compare::ComparableFile& file : *files) pointers.push_back(&file);
-  const compare::MatrixComparison matrix = compare::compare_matrix(pointers);
-  print_warnings(matrix.warnings, io.err);
-  io.out << compare::render_matrix(matrix, *format);
-  return kExitOk;
+  return write_output("compare", text, output, io);
 }
 
 int gate_command(const std::vector<std::string>& raw_args, const CommandIo& io) {
@@ -164,10 +188,9 @@ int gate_command(const std::vector<std::string>& raw_args, const CommandIo& io) 
               "table)\n";
     return kExitBadInput;
   }
-  Expected<ParsedArgs> args =
-      parse_args(raw_args,
-                 {"threshold", "metric", "format", "alpha", "min-effect", "counter", "calibration"},
-                 {"significant", "lenient-missing"});
+  Expected<ParsedArgs> args = parse_args(
+      raw_args, {"threshold", "metric", "format", "alpha", "min-effect", "counter", "calibration"},
+      {"significant", "lenient-missing"});
   if (!args || args->positional.size() != 2) {
     io.err << "storh-host gate: "
            << (args ? fmt::format("expected exactly two result files, got {} (storh-host gate "

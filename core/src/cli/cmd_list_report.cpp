@@ -2,6 +2,7 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/output.h"
 #include "cli/prepare.h"
 #include "plugin/describe.h"
 #include "plugin/discovery.h"
@@ -9,7 +10,6 @@
 #include "result/json.h"
 #include "result/plugin_build.h"
 #include "suite/parse.h"
-#include "util/files.h"
 
 namespace storh::cli {
 namespace {
@@ -114,13 +114,10 @@ int report_command(const std::vector<std::string>& raw_args, const CommandIo& io
         name);
     return kExitBadInput;
   }
-  const std::optional<std::string> output =
-      args->last("output") ? args->last("output") : args->last("o");
-  if (output) {
-    if (const std::string problem = check_output_file(*output); !problem.empty()) {
-      io.err << "storh-host report: --output: " << problem << '\n';
-      return kExitBadInput;
-    }
+  const std::optional<std::string> output = output_flag(*args);
+  if (const std::string problem = output_problem("report", output); !problem.empty()) {
+    io.err << problem << '\n';
+    return kExitBadInput;
   }
   Expected<result::ResultFile> result = result::read_result_file(args->positional[0]);
   if (!result) {
@@ -129,24 +126,14 @@ int report_command(const std::vector<std::string>& raw_args, const CommandIo& io
   }
   report::HtmlAssets assets;
   if (*format == report::ReportFormat::html) {
-    Expected<report::HtmlAssets> loaded = report::load_html_assets();
+    Expected<report::HtmlAssets> loaded = html_assets_for("report");
     if (!loaded) {
-      io.err << "storh-host report: " << loaded.error() << '\n';
+      io.err << loaded.error() << '\n';
       return kExitBadInput;
     }
     assets = std::move(*loaded);
   }
-  const std::string text = report::render_report(*result, *format, assets);
-  if (!output) {
-    io.out << text;
-    return kExitOk;
-  }
-  if (const std::string problem = write_file_atomically(*output, text); !problem.empty()) {
-    io.err << "storh-host report: " << problem << '\n';
-    return kExitFailed;
-  }
-  io.out << fmt::format("report: {}\n", *output);
-  return kExitOk;
+  return write_output("report", report::render_report(*result, *format, assets), output, io);
 }
 
 }  // namespace storh::cli

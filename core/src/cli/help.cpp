@@ -130,7 +130,8 @@ file, a bad option, an output that cannot be created, or no Chart.js for html.
 )";
   }
   if (command == "compare") {
-    return R"(Usage: storh-host compare BASE.json NEW.json [MORE.json...] [--format=text|md|csv|json]
+    return R"(Usage: storh-host compare BASE.json NEW.json [MORE.json...] [--format=text|md|csv|json|html]
+                          [-o FILE]
 
 Compares result files: storh-host results and storh PHP bench.php / repeat.php
 files, in any mix (the PHP metric recovery.recover reads as log.recover).
@@ -155,6 +156,10 @@ suite, datasets, durability, plugin versions, build type, CPU model, harness.
 Options:
   --format=text|md|csv|json  text (default), Markdown for a pull request,
                              CSV for spreadsheets, JSON for tools
+  --format=html              one self-contained page: per engine each metric's
+                             ratio new / base on its confidence interval,
+                             coloured by verdict (docs/html-report.md)
+  --output=FILE, -o FILE     write to FILE (atomically) instead of stdout
   --alpha=A                  significance level (default 0.05)
 
 Exit codes: 0 compared (whatever the deltas), 2 bad arguments or an unusable
@@ -211,7 +216,7 @@ Usage:
   storh-host validate SUITE.toml        check a suite without running it
   storh-host list [--plugin-path=DIR]   plugins found, their operations and parameters
   storh-host report RESULT.json [--format=text|md|csv|json|html] [-o FILE]
-  storh-host compare BASE.json NEW.json [MORE.json...] [--format=text|md|csv|json]
+  storh-host compare BASE.json NEW.json [MORE.json...] [--format=...|html] [-o FILE]
   storh-host gate BASE.json CURRENT.json [--threshold=10] [--metric=ENGINE.OP]...
   storh-host ci [SUITE.toml] [--confirm=N] [--update-baseline] [--base=DIR]
   storh-host ab SUITE.toml --base=DIR [--head=DIR]   paired A/B run of two builds

@@ -24,6 +24,8 @@
 #include <string_view>
 
 #include "compare/compare.h"
+#include "report/html_assets.h"
+#include "report/table.h"
 
 namespace storh::compare {
 
@@ -34,6 +36,24 @@ std::optional<OutputFormat> parse_output_format(std::string_view name);
 
 std::string render_pair(const PairComparison& comparison, OutputFormat format);
 std::string render_matrix(const MatrixComparison& comparison, OutputFormat format);
+
+// The text format's table (columns and rows, the geomean row last), for other layouts.
+std::pair<std::vector<report::Column>, report::Rows> pair_table(const PairComparison& comparison);
+std::pair<std::vector<report::Column>, report::Rows> matrix_table(
+    const MatrixComparison& comparison);
+
+// How the pair and matrix tables are read (the Markdown output's closing paragraph).
+std::string pair_explanation(const PairComparison& comparison);
+std::string_view matrix_explanation();
+
+// HTML (docs/html-report.md): one self-contained page. Pair: the files, the warnings,
+// per engine a chart of each metric's ratio new / base on its confidence interval
+// (compare/ratio_interval.h; chart kind "ratios"), coloured by verdict and starred
+// when significant, then the text table and how deltas are judged. Matrix: the
+// files, per engine each later file's ratio to the first (kind "matrix"), the table.
+std::string render_pair_html(const PairComparison& comparison, const report::HtmlAssets& assets);
+std::string render_matrix_html(const MatrixComparison& comparison,
+                               const report::HtmlAssets& assets);
 
 // Shared by the renderers (and gate's): "411.3 ms" for a time, "1234" otherwise.
 std::string format_value(Direction direction, double value);

@@ -23,7 +23,8 @@ std::string cell_text(const MatrixRow& row, std::size_t i) {
   const MatrixCell& cell = row.cells[i];
   if (!cell.median) return kAbsent;
   std::string text = format_value(row.direction, *cell.median);
-  if (i > 0) text += fmt::format(" {}", cell.ratio ? format_ratio(*cell.ratio) : std::string(kAbsent));
+  if (i > 0)
+    text += fmt::format(" {}", cell.ratio ? format_ratio(*cell.ratio) : std::string(kAbsent));
   return text;
 }
 
@@ -154,6 +155,14 @@ std::string render_json(const MatrixComparison& m) {
 }
 
 }  // namespace
+
+std::string_view matrix_explanation() {
+  return kExplanation;
+}
+
+std::pair<std::vector<Column>, report::Rows> matrix_table(const MatrixComparison& comparison) {
+  return {columns(comparison), table_rows(comparison, false)};
+}
 
 std::string render_matrix(const MatrixComparison& comparison, OutputFormat format) {
   switch (format) {

@@ -92,12 +92,7 @@ std::string render_markdown(const PairComparison& c) {
     out += fmt::format("> **Warning:** {}\n\n", report::markdown_cell(warning));
   }
   out += report::markdown_table(pair_columns(), table_rows(c, true));
-  out += fmt::format(
-      "\nDelta is (new - base) / base. Noise: a delta within the larger coefficient of "
-      "variation of the two sides (at least {}%) is `same`, and so is any delta between "
-      "single runs. Geomean: direction-normalised ratios of the metrics on both sides. "
-      "Significance: two-sided Mann-Whitney U test at alpha {}.\n",
-      kNoiseFloorPercent, c.alpha);
+  out += fmt::format("\n{}\n", pair_explanation(c));
   if (c.geomean.skipped > 0) out += fmt::format("\n{}", skipped_note(c.geomean));
   return out;
 }
@@ -185,6 +180,19 @@ std::string render_json(const PairComparison& c) {
 }
 
 }  // namespace
+
+std::string pair_explanation(const PairComparison& comparison) {
+  return fmt::format(
+      "Delta is (new - base) / base. Noise: a delta within the larger coefficient of "
+      "variation of the two sides (at least {}%) is `same`, and so is any delta between "
+      "single runs. Geomean: direction-normalised ratios of the metrics on both sides. "
+      "Significance: two-sided Mann-Whitney U test at alpha {}.",
+      kNoiseFloorPercent, comparison.alpha);
+}
+
+std::pair<std::vector<Column>, report::Rows> pair_table(const PairComparison& comparison) {
+  return {pair_columns(), table_rows(comparison, false)};
+}
 
 std::optional<OutputFormat> parse_output_format(std::string_view name) {
   if (name == "text") return OutputFormat::text;

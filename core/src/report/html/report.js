@@ -58,6 +58,19 @@
     }, more || {});
   }
 
+  // A log axis of ratios spanning `values` and 1, with a little room on both sides
+  // (Chart.js would widen it to whole powers of ten).
+  function ratioAxis(values, title) {
+    const finite = values.filter((v) => v !== null && isFinite(v) && v > 0).concat([1]);
+    return {
+      type: 'logarithmic',
+      min: Math.min.apply(null, finite) / 1.05,
+      max: Math.max.apply(null, finite) * 1.05,
+      title: { display: true, text: title },
+      ticks: { callback: (value) => 'x' + Number(value).toPrecision(2) },
+    };
+  }
+
   // kind "metrics": labels, median, min, max, runs (one entry per operation).
   function metricsChart(spec) {
     return {
@@ -151,7 +164,7 @@
   }
 
   // kind "ratios": labels, ratio, low, high (confidence interval), significant, verdict
-  // (one entry per metric); ratio = candidate / baseline of the time, 1 = unchanged.
+  // (one entry per metric); ratio = new / base of the median, 1 = unchanged.
   function ratioChart(spec) {
     const shade = (i) => ({ slower: '#d62728', faster: '#2ca02c' })[spec.verdict[i]] || '#7f7f7f';
     return {
@@ -170,7 +183,7 @@
           },
           {
             type: 'line',
-            label: 'ratio (candidate / baseline)',
+            label: 'ratio new / base',
             data: spec.ratio,
             showLine: false,
             pointStyle: 'rectRot',
@@ -181,10 +194,8 @@
         ],
       },
       options: options({
-        x: {
-          type: 'logarithmic',
-          title: { display: true, text: 'time ratio, candidate / baseline (log axis; 1 = unchanged)' },
-        },
+        x: ratioAxis(spec.ratio.concat(spec.low, spec.high),
+          'ratio new / base of the median (log axis; x1 = unchanged)'),
       }, function (item) {
         const i = item.dataIndex;
         const interval = spec.low[i] === null ? 'no interval'
@@ -194,7 +205,35 @@
     };
   }
 
-  const builders = { metrics: metricsChart, range: rangeChart, latency: latencyChart, ratios: ratioChart };
+  // kind "matrix": labels (metrics), series of {label (a file), values (its ratio to the
+  // first file, or null)}; each bar runs from 1 to the ratio.
+  function matrixChart(spec) {
+    return {
+      type: 'bar',
+      data: {
+        labels: spec.labels,
+        datasets: spec.series.map((series, i) => ({
+          label: series.label,
+          data: series.values.map((v) => (v === null ? null : [1, v])),
+          backgroundColor: color(i + 1),
+          minBarLength: 3,
+        })),
+      },
+      options: options({
+        x: ratioAxis([].concat.apply([], spec.series.map((series) => series.values)),
+          'ratio to the first file (log axis; x1 = equal)'),
+      }, (item) => item.dataset.label + ': x' +
+        spec.series[item.datasetIndex].values[item.dataIndex].toFixed(3), { indexAxis: 'y' }),
+    };
+  }
+
+  const builders = {
+    metrics: metricsChart,
+    range: rangeChart,
+    latency: latencyChart,
+    ratios: ratioChart,
+    matrix: matrixChart,
+  };
 
   // Some dataset has an element at a finite position, and the canvas has ink.
   function drew(chart, canvas) {

@@ -1,0 +1,40 @@
+#include "cli/output.h"
+
+#include <fmt/format.h>
+
+#include "util/files.h"
+
+namespace storh::cli {
+
+std::optional<std::string> output_flag(const ParsedArgs& args) {
+  if (std::optional<std::string> output = args.last("output")) return output;
+  return args.last("o");
+}
+
+std::string output_problem(std::string_view command, const std::optional<std::string>& output) {
+  if (!output) return "";
+  const std::string problem = check_output_file(*output);
+  return problem.empty() ? "" : fmt::format("storh-host {}: --output: {}", command, problem);
+}
+
+Expected<report::HtmlAssets> html_assets_for(std::string_view command) {
+  Expected<report::HtmlAssets> assets = report::load_html_assets();
+  if (!assets) return Error{fmt::format("storh-host {}: {}", command, assets.error())};
+  return assets;
+}
+
+int write_output(std::string_view command, const std::string& text,
+                 const std::optional<std::string>& output, const CommandIo& io) {
+  if (!output) {
+    io.out << text;
+    return kExitOk;
+  }
+  if (const std::string problem = write_file_atomically(*output, text); !problem.empty()) {
+    io.err << fmt::format("storh-host {}: {}\n", command, problem);
+    return kExitFailed;
+  }
+  io.out << fmt::format("{}: {}\n", command, *output);
+  return kExitOk;
+}
+
+}  // namespace storh::cli

@@ -1,0 +1,31 @@
+// cli/output.h: where report and compare put what they render: stdout, or a file
+// named by --output=FILE or -o FILE.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "report/html_assets.h"
+#include "util/expected.h"
+
+namespace storh::cli {
+
+// The file named by --output or -o (the last one given), or nullopt for stdout.
+std::optional<std::string> output_flag(const ParsedArgs& args);
+
+// Whether the output can be written (util/files.h check_output_file): empty when it
+// can, else "storh-host <command>: --output: <why>" for stderr, with exit 2.
+std::string output_problem(std::string_view command, const std::optional<std::string>& output);
+
+// Chart.js for an html page; the error reads "storh-host <command>: <why>".
+Expected<report::HtmlAssets> html_assets_for(std::string_view command);
+
+// Writes `text` to stdout, or atomically to `output` and says "<command>: FILE" on
+// stdout. kExitOk, or kExitFailed with the reason on stderr.
+int write_output(std::string_view command, const std::string& text,
+                 const std::optional<std::string>& output, const CommandIo& io);
+
+}  // namespace storh::cli

@@ -1,0 +1,50 @@
+#include "compare/ratio_interval.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "compare/mann_whitney.h"
+#include "stats/paired.h"  // normal_quantile
+
+namespace storh::compare {
+
+std::optional<RatioInterval> ratio_interval(std::span<const double> base,
+                                            std::span<const double> next, double alpha) {
+  auto positive = [](double v) { return std::isfinite(v) && v > 0; };
+  if (base.empty() || next.empty() || !std::all_of(base.begin(), base.end(), positive) ||
+      !std::all_of(next.begin(), next.end(), positive)) {
+    return std::nullopt;
+  }
+  const std::size_t m = base.size(), n = next.size();
+  if (smallest_p_value(m, n) > alpha) return std::nullopt;
+
+  std::vector<double> differences;
+  differences.reserve(m * n);
+  for (const double b : base) {
+    for (const double x : next) differences.push_back(std::log(x) - std::log(b));
+  }
+  std::sort(differences.begin(), differences.end());
+  const std::size_t count = differences.size();
+
+  // k - 1 = the largest u with two-sided p(u) <= alpha, i.e. P(U <= u) <= alpha / 2.
+  std::size_t k = 1;
+  double confidence = 0;
+  if (m < kExactLimit && n < kExactLimit) {
+    const std::size_t mean = count / 2;
+    while (k < mean && exact_p_value(m, n, static_cast<double>(k)) <= alpha) ++k;
+    confidence = 1 - exact_p_value(m, n, static_cast<double>(k - 1));
+  } else {
+    const double mn = static_cast<double>(count);
+    const double sigma = std::sqrt(mn * static_cast<double>(m + n + 1) / 12);
+    const double z = stats::normal_quantile(1 - alpha / 2);
+    k = static_cast<std::size_t>(std::max(1.0, std::floor(mn / 2 - z * sigma)));
+    confidence = 1 - alpha;
+  }
+  const double middle = count % 2 == 1 ? differences[count / 2]
+                                       : (differences[count / 2 - 1] + differences[count / 2]) / 2;
+  return RatioInterval{std::exp(middle), std::exp(differences[k - 1]),
+                       std::exp(differences[count - k]), confidence};
+}
+
+}  // namespace storh::compare

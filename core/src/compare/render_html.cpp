@@ -1,0 +1,161 @@
+// compare --format=html: a comparison as one self-contained page (report/html.h).
+#include <map>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "compare/ratio_interval.h"
+#include "compare/render.h"
+#include "report/html.h"
+
+namespace storh::compare {
+namespace {
+
+using report::html_escape;
+
+// "doc" of "doc.put[n=1000]"; the whole key when it has no dot.
+std::string engine_of(const std::string& key) {
+  return key.substr(0, key.find('.'));
+}
+
+// Rows grouped by engine, engines in order of first appearance.
+template <typename Row>
+std::vector<std::pair<std::string, std::vector<const Row*>>> by_engine(
+    const std::vector<Row>& rows) {
+  std::vector<std::pair<std::string, std::vector<const Row*>>> groups;
+  for (const Row& row : rows) {
+    const std::string engine = engine_of(row.key);
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const auto& group) { return group.first == engine; });
+    if (it == groups.end()) it = groups.insert(groups.end(), {engine, {}});
+    it->second.push_back(&row);
+  }
+  return groups;
+}
+
+int chart_height(std::size_t bars) {
+  return 70 + 26 * static_cast<int>(bars);
+}
+
+std::string files_list(const std::vector<std::string>& names, const std::vector<FileKind>& kinds) {
+  std::string out = "<ol class=\"files\">\n";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    out += fmt::format("<li><code>{}</code> ({}){}</li>\n", html_escape(names[i]),
+                       html_escape(file_kind_name(kinds[i])), i == 0 ? ": the base" : "");
+  }
+  return out + "</ol>\n";
+}
+
+std::string warnings_list(const std::vector<std::string>& warnings) {
+  if (warnings.empty()) return "";
+  std::string out = "<section class=\"warnings\"><h2>Warnings</h2>\n<ul>\n";
+  for (const std::string& warning : warnings) {
+    out += fmt::format("<li>{}</li>\n", html_escape(warning));
+  }
+  return out + "</ul>\n</section>\n";
+}
+
+// One engine's metrics on both sides as ratio bars (kind "ratios").
+std::string ratio_figure(const std::vector<const PairRow*>& rows, double alpha,
+                         report::HtmlCharts& charts) {
+  nlohmann::json labels = nlohmann::json::array(), ratio = nlohmann::json::array(),
+                 low = nlohmann::json::array(), high = nlohmann::json::array(),
+                 significant = nlohmann::json::array(), verdict = nlohmann::json::array();
+  for (const PairRow* row : rows) {
+    if (row->status != RowStatus::both || !(row->base->median > 0) || !(row->next->median > 0)) {
+      continue;  // new, missing, or a zero that a log axis cannot show
+    }
+    labels.push_back(row->key);
+    ratio.push_back(row->next->median / row->base->median);
+    const auto interval = ratio_interval(row->base->samples, row->next->samples, alpha);
+    low.push_back(interval ? nlohmann::json(interval->low) : nlohmann::json(nullptr));
+    high.push_back(interval ? nlohmann::json(interval->high) : nlohmann::json(nullptr));
+    significant.push_back(row->significance && row->significance->significant);
+    verdict.push_back(verdict_name(row->verdict));
+  }
+  if (labels.empty()) return "";
+  const std::size_t bars = labels.size();
+  return charts.figure({{"kind", "ratios"},
+                        {"labels", std::move(labels)},
+                        {"ratio", std::move(ratio)},
+                        {"low", std::move(low)},
+                        {"high", std::move(high)},
+                        {"significant", std::move(significant)},
+                        {"verdict", std::move(verdict)}},
+                       fmt::format("new / base of each median (point) on its {:.0f}% "
+                                   "confidence interval (bar), log axis; red slower, green "
+                                   "faster, grey same; * significant",
+                                   (1 - alpha) * 100),
+                       chart_height(bars));
+}
+
+// One engine's later files as ratios to the first (kind "matrix").
+std::string matrix_figure(const MatrixComparison& m, const std::vector<const MatrixRow*>& rows,
+                          report::HtmlCharts& charts) {
+  nlohmann::json labels = nlohmann::json::array(), series = nlohmann::json::array();
+  for (std::size_t file = 1; file < m.names.size(); ++file) {
+    series.push_back({{"label", m.names[file]}, {"values", nlohmann::json::array()}});
+  }
+  for (const MatrixRow* row : rows) {
+    labels.push_back(row->key);
+    for (std::size_t file = 1; file < row->cells.size(); ++file) {
+      const auto& ratio = row->cells[file].ratio;
+      series[file - 1]["values"].push_back(ratio && *ratio > 0 ? nlohmann::json(*ratio)
+                                                               : nlohmann::json(nullptr));
+    }
+  }
+  if (labels.empty()) return "";
+  const std::size_t bars = labels.size() * series.size();
+  return charts.figure(
+      {{"kind", "matrix"}, {"labels", std::move(labels)}, {"series", std::move(series)}},
+      "each file's median as a ratio to the first file's (bars from 1), log axis",
+      chart_height(bars));
+}
+
+}  // namespace
+
+std::string render_pair_html(const PairComparison& c, const report::HtmlAssets& assets) {
+  report::HtmlCharts charts;
+  std::string body = "<header>\n<h1>storh-host compare</h1>\n";
+  body += files_list({c.base_name, c.new_name}, {c.base_kind, c.new_kind});
+  if (c.geomean.ratio) {
+    body += fmt::format("<p class=\"summary\">Geomean over {} metrics: {} ({}).</p>\n",
+                        c.geomean.metrics, html_escape(format_ratio(*c.geomean.ratio)),
+                        *c.geomean.ratio > 1   ? "slower"
+                        : *c.geomean.ratio < 1 ? "faster"
+                                               : "same");
+  }
+  body += "</header>\n" + warnings_list(c.warnings) + "<main>\n";
+  for (const auto& [engine, rows] : by_engine(c.rows)) {
+    body += fmt::format("<section class=\"engine\"><h2>{}</h2>\n", html_escape(engine));
+    body += ratio_figure(rows, c.alpha, charts) + "</section>\n";
+  }
+  const auto [columns, rows] = pair_table(c);
+  body += "<section><h2>Every metric</h2>\n" + report::html_table(columns, rows);
+  body += fmt::format(
+      "<p class=\"legend\">{} The interval is the confidence interval of "
+      "new / base that goes with that test (Hodges-Lehmann).</p>\n</section>\n",
+      html_escape(pair_explanation(c)));
+  body += "</main>\n";
+  return report::html_page("storh-host compare: " + c.new_name + " vs " + c.base_name, body, charts,
+                           assets);
+}
+
+std::string render_matrix_html(const MatrixComparison& m, const report::HtmlAssets& assets) {
+  report::HtmlCharts charts;
+  std::string body = "<header>\n<h1>storh-host compare</h1>\n" + files_list(m.names, m.kinds);
+  body += "</header>\n" + warnings_list(m.warnings) + "<main>\n";
+  for (const auto& [engine, rows] : by_engine(m.rows)) {
+    body += fmt::format("<section class=\"engine\"><h2>{}</h2>\n", html_escape(engine));
+    body += matrix_figure(m, rows, charts) + "</section>\n";
+  }
+  const auto [columns, rows] = matrix_table(m);
+  body += "<section><h2>Every metric</h2>\n" + report::html_table(columns, rows);
+  body += fmt::format("<p class=\"legend\">{}</p>\n</section>\n</main>\n",
+                      html_escape(matrix_explanation()));
+  return report::html_page("storh-host compare: " + std::to_string(m.names.size()) + " files", body,
+                           charts, assets);
+}
+
+}  // namespace storh::compare
