@@ -21,6 +21,13 @@ bool wants_help(const std::vector<std::string>& args) {
 
 }  // namespace
 
+bool draws_progress(bool stderr_is_terminal, const char* ci_variable) {
+  if (!stderr_is_terminal) return false;
+  if (ci_variable == nullptr) return true;
+  const std::string_view ci = ci_variable;
+  return ci.empty() || ci == "0" || ci == "false";
+}
+
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
             const CliEnvironment& environment) {
   const CommandIo io{out, err, environment};

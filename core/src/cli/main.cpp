@@ -2,6 +2,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <iostream>
 
 #include "cli/cli.h"
@@ -14,7 +15,9 @@ int main(int argc, char** argv) {
   // The runner waits for its workers itself; an inherited "ignore" would reap them.
   ::signal(SIGCHLD, SIG_DFL);
   // Re-executing /proc/self/exe runs this very binary even if it is rebuilt meanwhile.
-  storh::cli::CliEnvironment environment{"/proc/self/exe", ::isatty(STDERR_FILENO) != 0};
+  storh::cli::CliEnvironment environment{
+      "/proc/self/exe",
+      storh::cli::draws_progress(::isatty(STDERR_FILENO) != 0, std::getenv("CI"))};
   const std::vector<std::string> args(argv + 1, argv + argc);
   return storh::cli::run_cli(args, std::cout, std::cerr, environment);
 }

@@ -1,10 +1,23 @@
-// run/progress_line.h: the one-line progress display a run draws on a terminal.
+// run/progress_line.h: the one-line progress display a run draws on a terminal:
+//
+//   [3/24] doc n=1000 repeat 2: put  eta 1m05s
+//
+// run k of N (warm-ups and repeats of every cell, in execution order), the cell, the
+// operation the worker is timing (its last "begin" event), and the time left at the
+// pace of the runs done so far. cli::draws_progress decides whether there is a line.
 #pragma once
 
+#include <cstddef>
 #include <ostream>
 #include <string>
+#include <utility>
 
 namespace storh::run {
+
+// The time the remaining runs take at the pace of those done: "eta 1m05s", "eta 42s",
+// "eta 2h03m"; empty before the first run has finished (no pace yet) and when
+// nothing remains. `elapsed_seconds` is the wall time since the first run started.
+std::string eta_text(double elapsed_seconds, std::size_t done, std::size_t total);
 
 // Draws and redraws one line ("\r\033[K"); a null stream draws nothing.
 class ProgressLine {
@@ -14,11 +27,14 @@ class ProgressLine {
   ProgressLine(const ProgressLine&) = delete;
   ProgressLine& operator=(const ProgressLine&) = delete;
 
+  // Draws `text`, then two spaces and the suffix when there is one.
   void show(const std::string& text) {
     if (out_ == nullptr) return;
-    *out_ << "\r\033[K" << text << std::flush;
+    *out_ << "\r\033[K" << text << (suffix_.empty() ? "" : "  ") << suffix_ << std::flush;
     shown_ = true;
   }
+  // What every line ends with until it is changed: the run's eta_text.
+  void set_suffix(std::string suffix) { suffix_ = std::move(suffix); }
   // A line that stays (pgbench -P style), printed above the progress line.
   void print(const std::string& text) {
     if (out_ == nullptr) return;
@@ -32,6 +48,7 @@ class ProgressLine {
 
  private:
   std::ostream* out_;
+  std::string suffix_;
   bool shown_ = false;
 };
 

@@ -70,6 +70,7 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
   const std::size_t total =
       plan.cells.size() * (static_cast<std::size_t>(plan.repeat) + plan.warmup);
   std::size_t started = 0;
+  const auto first_start = std::chrono::steady_clock::now();
 
   const int first = -static_cast<int>(plan.warmup);
   FailFast fail_fast(plan, options.fail_fast);
@@ -89,6 +90,8 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
           "[{}/{}] {} n={}{} {} {}", started, total, cell.engine, cell.dataset,
           cell.load ? fmt::format(" {}", fmt::join(cell.load->qualifiers(), " ")) : "",
           repeat < 0 ? "warm-up" : "repeat", repeat < 0 ? repeat - first + 1 : repeat + 1);
+      const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - first_start;
+      progress.set_suffix(eta_text(elapsed.count(), started - 1, total));
       progress.show(where);
       // A fresh directory per run, never reused (see the header on deletions).
       const std::filesystem::path work_dir =

@@ -32,6 +32,8 @@ std::string describe_signal(int signal) {
 // What one worker said, assembled from its event lines.
 class EventCollector {
  public:
+  // on_progress gets the plugin's progress messages and, as "<op>", each operation
+  // the worker begins to time.
   EventCollector(CellRun& run, std::function<void(const std::string&)> on_progress,
                  std::function<void(const std::string&)> on_load_progress)
       : run_(run),
@@ -48,6 +50,7 @@ class EventCollector {
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     } else if (kind == "begin") {
       run_.current_operation = event.value("op", "");
+      if (on_progress_) on_progress_(run_.current_operation);
     } else if (kind == "sample") {
       OperationSample sample;
       sample.operation = event.value("op", "");
@@ -67,7 +70,11 @@ class EventCollector {
       }
     } else if (kind == "progress") {
       run_.progress_message = event.value("message", "");
-      if (on_progress_) on_progress_(run_.progress_message);
+      if (on_progress_) {
+        on_progress_(run_.current_operation.empty()
+                         ? run_.progress_message
+                         : run_.current_operation + ": " + run_.progress_message);
+      }
     } else if (kind == "load") {
       run_.loads.push_back({event.value("op", ""), event.value("outcome", json())});
     } else if (kind == "load_progress") {
