@@ -38,6 +38,41 @@ TEST_CASE("bundled engines: the default suite passes every answer check at 25 re
                                          "recovery", "uuid"});
 }
 
+TEST_CASE("bundled engines: four shards of the default suite, merged, equal one run",
+          "[cli][engines][shard]") {
+  ScratchDir dir;
+  auto args = [&](const std::string& output) {
+    return std::vector<std::string>{kDefaultSuite, "--dataset=25", "--repeat=2",
+                                    "--output=" + (dir / output).string(),
+                                    "--work-dir=" + (dir / "work").string()};
+  };
+  REQUIRE(cli(args("whole.json")).code == 0);
+  std::vector<std::string> merge = {"merge", "-o", (dir / "merged.json").string()};
+  for (int k = 1; k <= 4; ++k) {
+    auto shard = args(fmt::format("shard{}.json", k));
+    shard.push_back(fmt::format("--shard={}/4", k));
+    const auto run = cli(shard);
+    INFO(run.out << run.err);
+    REQUIRE(run.code == 0);
+    merge.push_back((dir / fmt::format("shard{}.json", k)).string());
+  }
+  const auto merged = cli(merge);
+  INFO(merged.err);
+  REQUIRE(merged.code == 0);
+  // The same metrics, each with the same number of samples, and no failures.
+  auto shape = [](const nlohmann::json& result) {
+    std::vector<std::pair<std::string, std::size_t>> metrics;
+    for (const auto& m : result["metrics"]) metrics.emplace_back(m["key"], m["samples"].size());
+    return metrics;
+  };
+  const nlohmann::json whole = read_json(dir / "whole.json");
+  const nlohmann::json joined = read_json(dir / "merged.json");
+  CHECK(shape(joined) == shape(whole));
+  CHECK(shape(joined).size() > 50);
+  CHECK(joined["failures"].empty());
+  CHECK(joined["experiment"]["fingerprint"] == whole["experiment"]["fingerprint"]);
+}
+
 TEST_CASE("bundled engines: durability=none is written into the result file", "[cli][engines]") {
   ScratchDir dir;
   const auto output = dir / "none.json";

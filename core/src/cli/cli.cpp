@@ -11,8 +11,8 @@
 namespace storh::cli {
 namespace {
 
-constexpr const char* kCommands[] = {"run",  "validate", "list", "report",   "compare",
-                                     "gate", "ci",       "ab",   "calibrate"};
+constexpr const char* kCommands[] = {"run",  "validate", "list", "report",    "compare",
+                                     "gate", "ci",       "ab",   "calibrate", "merge"};
 
 bool wants_help(const std::vector<std::string>& args) {
   return std::any_of(args.begin(), args.end(),
@@ -71,6 +71,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   if (command == "ci") return ci_command(rest, io);
   if (command == "ab") return ab_command(rest, io);
   if (command == "calibrate") return calibrate_command(rest, io);
+  if (command == "merge") return merge_command(rest, io);
   return report_command(rest, io);
 }
 

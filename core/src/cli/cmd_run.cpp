@@ -89,7 +89,7 @@ void warn_about_plugin_builds(const plan::Plan& plan, const CommandIo& io) {
 }
 
 Expected<result::ResultFile> execute(const Prepared& prepared, const plan::Plan& plan,
-                                     const CommandIo& io) {
+                                     const CommandIo& io, std::optional<plan::ShardSpec> shard) {
   warn_about_plugin_builds(plan, io);
   run::RunnerOptions options;
   options.host_executable = io.environment.host_executable;
@@ -98,6 +98,7 @@ Expected<result::ResultFile> execute(const Prepared& prepared, const plan::Plan&
   options.fail_fast = !prepared.args.has("no-fail-fast");
   options.log = &io.err;
   options.warnings = &io.err;
+  options.shard = shard;
   Expected<result::ResultFile> ran = run::run_plan(prepared.suite, plan, options);
   if (ran) add_load_failures(prepared, *ran);
   if (ran) ran->experiment.command_line = prepared.command_line;
@@ -119,10 +120,21 @@ bool write_and_report(const Prepared& prepared, const result::ResultFile& result
 
 int run_command(const std::vector<std::string>& args, const CommandIo& io) {
   InterruptGuard guard;  // before describing plugins, so Ctrl-C never leaves a worker behind
-  std::optional<Prepared> prepared = prepare(args, io);
+  PrepareOptions options;
+  options.extra_valued = {"shard"};
+  std::optional<Prepared> prepared = prepare(args, io, options);
   if (!prepared) return kExitBadInput;
+  std::optional<plan::ShardSpec> shard;
+  if (const std::optional<std::string> text = prepared->args.last("shard")) {
+    Expected<plan::ShardSpec> parsed = plan::parse_shard(*text);
+    if (!parsed) {
+      io.err << "storh-host: " << parsed.error() << '\n';
+      return kExitBadInput;
+    }
+    shard = *parsed;
+  }
 
-  Expected<result::ResultFile> result = execute(*prepared, prepared->plan, io);
+  Expected<result::ResultFile> result = execute(*prepared, prepared->plan, io, shard);
   if (!result) {
     io.err << "storh-host: " << result.error() << '\n';
     return kExitBadInput;

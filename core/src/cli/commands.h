@@ -27,6 +27,7 @@ int gate_command(const std::vector<std::string>& args, const CommandIo& io);
 int ci_command(const std::vector<std::string>& args, const CommandIo& io);
 int ab_command(const std::vector<std::string>& args, const CommandIo& io);
 int calibrate_command(const std::vector<std::string>& args, const CommandIo& io);
+int merge_command(const std::vector<std::string>& args, const CommandIo& io);
 
 // The gate's flags (--threshold, --metric, --significant, --alpha, --min-effect,
 // --lenient-missing) applied on top of `options`; shared by `gate` (from the

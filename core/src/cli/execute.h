@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "cli/prepare.h"
+#include "plan/shard.h"
 #include "result/result.h"
 #include "util/expected.h"
 
@@ -24,9 +25,11 @@ class InterruptGuard {
 // Runs `plan` (the prepared plan, or a subset of it for re-runs) and records an
 // engine that could not be loaded as failures. First warns on io.err about each
 // debug or unoptimised plugin of `plan` (result/plugin_build.h). Fails only when no
-// work directory can be made.
+// work directory can be made. With `shard`, only that shard's cells run
+// (plan/shard.h) and the result records it.
 Expected<result::ResultFile> execute(const Prepared& prepared, const plan::Plan& plan,
-                                     const CommandIo& io);
+                                     const CommandIo& io,
+                                     std::optional<plan::ShardSpec> shard = std::nullopt);
 
 // Writes the result file atomically and prints the report and "result: PATH".
 // Returns false (after printing why) when the file cannot be written.

@@ -83,6 +83,8 @@ Options (each overrides the suite):
                             "skipped" failures)
   --counters=LIST|none      counting pass after the repeats: syscalls,instructions
                             (docs/counters.md)
+  --shard=K/N               run only shard K of N: the cells whose index in the plan
+                            is K-1 modulo N (round robin); `merge` joins the shards
   --format=text|md          report format on stdout (default text)
 
 Exit codes: 0 all cells passed, 1 a cell failed (the result file is still written),
@@ -107,6 +109,25 @@ the build's plugin directory, the installed plugin directory), with their operat
 and parameters.
 
 Exit codes: 0 every plugin loaded, 1 a plugin was refused or failed to load.
+)";
+  }
+  if (command == "merge") {
+    return R"(Usage: storh-host merge SHARD.json... [-o FILE]
+
+Joins the result files of one suite's shards (storh-host run SUITE --shard=K/N, for
+K = 1..N, e.g. one per job of a CI matrix) into the result file an unsharded run of
+the same cells writes: the same experiment and metrics; runs and failures shard by
+shard. Refused, naming the files: a file that is not a shard, shards of different
+suites or fingerprints, different shard counts, a shard given twice or missing, and
+shards that overlap. The environment is the first shard's, with every shard's
+warnings and one when the shards ran on different CPU models, commits or plugin
+builds.
+
+Options:
+  --output=FILE, -o FILE   write the merged result to FILE (atomically) instead of stdout
+
+Exit codes: 0 merged, 1 the output could not be written, 2 a file is unreadable or the
+shards cannot be merged.
 )";
   }
   if (command == "report") {
@@ -216,6 +237,7 @@ Usage:
   storh-host validate SUITE.toml        check a suite without running it
   storh-host list [--plugin-path=DIR]   plugins found, their operations and parameters
   storh-host report RESULT.json [--format=text|md|csv|json|html] [-o FILE]
+  storh-host merge SHARD.json... [-o FILE]  join the shards of run --shard=K/N
   storh-host compare BASE.json NEW.json [MORE.json...] [--format=...|html] [-o FILE]
   storh-host gate BASE.json CURRENT.json [--threshold=10] [--metric=ENGINE.OP]...
   storh-host ci [SUITE.toml] [--confirm=N] [--update-baseline] [--base=DIR]

@@ -159,6 +159,13 @@ ordered_json experiment_json(const Experiment& e) {
   ordered_json j = experiment_fields(e);
   // Only when a counting pass ran (docs/counters.md).
   if (!e.counters.empty()) j["counters"] = e.counters;
+  // Only in a shard's file (run --shard=K/N).
+  if (e.shard) {
+    j["shard"] = {{"index", e.shard->index},
+                  {"count", e.shard->count},
+                  {"cells", e.shard->cells},
+                  {"plan_cells", e.shard->plan_cells}};
+  }
   return j;
 }
 

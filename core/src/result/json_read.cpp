@@ -252,6 +252,12 @@ Experiment read_experiment(const Node& n) {
     e.git_commit =
         optional_of<std::string>(n.at("git_commit"), [](const Node& x) { return x.str(); });
   }
+  if (n.has("shard")) {
+    const Node& s = n.at("shard");
+    e.shard = ShardRecord{static_cast<std::uint32_t>(s.at("index").count()),
+                          static_cast<std::uint32_t>(s.at("count").count()), s.at("cells").count(),
+                          s.at("plan_cells").count()};
+  }
   return e;
 }
 

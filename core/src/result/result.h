@@ -150,6 +150,14 @@ struct EngineRecord {
   std::optional<PluginBuild> build = std::nullopt;
 };
 
+// A result that holds one part of a suite's cells (`run --shard=K/N`, plan/shard.h).
+struct ShardRecord {
+  std::uint32_t index = 1;       // K, 1-based
+  std::uint32_t count = 1;       // N
+  std::uint64_t cells = 0;       // cells of this shard
+  std::uint64_t plan_cells = 0;  // cells of the whole plan, all shards together
+};
+
 struct Experiment {
   std::string suite;  // suite name
   std::string suite_file;
@@ -179,6 +187,8 @@ struct Experiment {
   std::vector<std::string> command_line;
   std::string hostname;
   std::optional<std::string> git_commit;
+  // Set when the run was one shard; `merge` joins the shards into a file without it.
+  std::optional<ShardRecord> shard;
 };
 
 struct Environment {

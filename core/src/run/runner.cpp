@@ -55,8 +55,10 @@ void check_load(const RunnerOptions& options, std::string_view when, result::Env
 
 }  // namespace
 
-Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Plan& plan,
+Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Plan& full_plan,
                                       const RunnerOptions& options) {
+  // Everything below runs `plan`: the whole plan, or the shard's part of it.
+  const plan::Plan plan = options.shard ? plan::shard_of(full_plan, *options.shard) : full_plan;
   Expected<WorkRoot> made_root = WorkRoot::create(suite, "", options.warnings);
   if (!made_root) return Error{made_root.error()};
   const std::filesystem::path work_root = made_root->path();
@@ -125,7 +127,11 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
   check_load(options, "at the end of the run", result.environment);
 
   const std::string removal_error = made_root->remove();
-  result.experiment = describe_experiment(suite, plan, work_root);
+  result.experiment = describe_experiment(suite, full_plan, work_root);
+  if (options.shard) {
+    result.experiment.shard = result::ShardRecord{options.shard->index, options.shard->count,
+                                                  plan.cells.size(), full_plan.cells.size()};
+  }
   for (std::string& warning : result::plugin_build_warnings(result.experiment.engines)) {
     result.environment.warnings.push_back(std::move(warning));
   }

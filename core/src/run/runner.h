@@ -18,6 +18,7 @@
 #include "env/provenance.h"
 
 #include "plan/plan.h"
+#include "plan/shard.h"
 #include "result/result.h"
 #include "suite/suite.h"
 #include "util/expected.h"
@@ -38,6 +39,9 @@ struct RunnerOptions {
   std::function<std::optional<double>()> load_average = env::read_load_average;
   // Where such warnings are also printed as they arise ("warning: ...\n"), or null.
   std::ostream* warnings = nullptr;
+  // Run only this shard's cells (plan/shard.h); the experiment still describes the
+  // whole plan, and records the shard.
+  std::optional<plan::ShardSpec> shard;
 };
 
 // Runs every cell and returns the complete result (environment included, and the
