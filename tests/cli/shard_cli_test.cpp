@@ -147,8 +147,14 @@ TEST_CASE("merge: missing, doubled, foreign and unsharded files are refused by n
   const std::string of_two = run_shard(dir, "2/2", "t2.json");
   refused({one, of_two}, of_two + ": shard 2 of 2");
   // An unsharded result.
-  const auto whole = cli(containment_args(dir, "whole.json"));
+  REQUIRE(cli(containment_args(dir, "whole.json")).code == 1);
   refused({one, (dir / "whole.json").string()}, "whole.json: not a shard");
+  // A shard record out of range is refused when the file is read: a count of 2^32 - 1
+  // must not make merge look for four billion shards.
+  nlohmann::json forged = read_json(one);
+  forged["experiment"]["shard"]["count"] = 4294967295u;
+  storh::test::write_text(dir / "forged.json", forged.dump());
+  refused({(dir / "forged.json").string()}, "not a shard: index 1 of count 4294967295");
   refused({}, "expected the shard result files");
   refused({one, (dir / "missing.json").string()}, "missing.json");
   refused({one, two, "-o", "/dev/null"}, "storh-host merge: --output: /dev/null");

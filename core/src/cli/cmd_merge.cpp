@@ -38,9 +38,8 @@ int merge_command(const std::vector<std::string>& raw_args, const CommandIo& io)
     io.err << "storh-host merge: " << merged.error() << '\n';
     return kExitBadInput;
   }
-  for (std::size_t i = shards.front().result.environment.warnings.size();
-       i < merged->environment.warnings.size(); ++i) {
-    io.err << "warning: " << merged->environment.warnings[i] << '\n';
+  for (const std::string& warning : result::warnings_added_by_merge(shards, *merged)) {
+    io.err << "warning: " << warning << '\n';
   }
   return write_output("merge", result::to_json_text(*merged), output, io);
 }

@@ -13,7 +13,7 @@
 
 namespace storh::cli {
 
-// The file named by --output or -o (the last one given), or nullopt for stdout.
+// The file named by --output (the last one given), else by -o, or nullopt for stdout.
 std::optional<std::string> output_flag(const ParsedArgs& args);
 
 // Whether the output can be written (util/files.h check_output_file): empty when it

@@ -27,12 +27,22 @@ std::optional<RatioInterval> ratio_interval(std::span<const double> base,
   std::sort(differences.begin(), differences.end());
   const std::size_t count = differences.size();
 
-  // k - 1 = the largest u with two-sided p(u) <= alpha, i.e. P(U <= u) <= alpha / 2.
+  // k = qwilcox(alpha / 2, m, n), at least 1: the smallest u with P(U <= u) >= alpha / 2,
+  // i.e. with two-sided exact p(u) = 2 P(U <= u) >= alpha. p grows with u up to U's
+  // mean, so a binary search over [0, mn / 2] needs a dozen exact_p_value calls.
   std::size_t k = 1;
   double confidence = 0;
   if (m < kExactLimit && n < kExactLimit) {
-    const std::size_t mean = count / 2;
-    while (k < mean && exact_p_value(m, n, static_cast<double>(k)) <= alpha) ++k;
+    std::size_t low = 0, high = count / 2;  // p(high) >= alpha: p at the mean is about 1
+    while (low < high) {
+      const std::size_t mid = low + (high - low) / 2;
+      if (exact_p_value(m, n, static_cast<double>(mid)) >= alpha) {
+        high = mid;
+      } else {
+        low = mid + 1;
+      }
+    }
+    k = std::max<std::size_t>(1, low);
     confidence = 1 - exact_p_value(m, n, static_cast<double>(k - 1));
   } else {
     const double mn = static_cast<double>(count);

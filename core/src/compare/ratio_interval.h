@@ -12,10 +12,12 @@
 // d (Hodges-Lehmann).
 //
 // k: from the exact distribution of U when both sides have fewer than kExactLimit
-// values (ties are then ignored: the interval is approximate, as R's is with ties),
-// else the normal approximation, k = floor(mn/2 - z_{1-alpha/2} sqrt(mn(m+n+1)/12)).
-// The distribution is discrete, so the achieved confidence (at least 1 - alpha) is
-// reported.
+// values, ties or not (R switches to the normal approximation with ties, so there
+// the two can differ), else the normal approximation
+// k = floor(mn/2 - z_{1-alpha/2} sqrt(mn(m+n+1)/12)) with 1 - alpha reported (R finds
+// the normal interval by root finding). Without ties and below kExactLimit values per
+// side the interval is R's. The exact distribution is discrete, so the achieved
+// confidence, 1 - 2 P(U <= k - 1), is reported.
 //
 // Pure and thread-safe.
 #pragma once

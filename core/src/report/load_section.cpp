@@ -274,9 +274,17 @@ std::string load_section_html(const std::string& engine, const std::vector<const
         "<p>Transactions per second excluding set-up (mean over the repeats), by clients "
         "(rows) and transactions per client or duration (columns):</p>\n";
     out += heat_map(group);
-    out += charts.figure(latency_chart(group),
-                         "latency percentiles of each clients x transactions cell, merged over "
-                         "clients and repeats (log axis)");
+    nlohmann::json latency = latency_chart(group);
+    const bool measured = std::any_of(
+        latency["series"].begin(), latency["series"].end(), [](const nlohmann::json& series) {
+          return std::any_of(series["values"].begin(), series["values"].end(),
+                             [](const nlohmann::json& v) { return v.is_number(); });
+        });
+    if (measured) {  // no latency recorded: nothing to draw
+      out += charts.figure(std::move(latency),
+                           "latency percentiles of each clients x transactions cell, merged over "
+                           "clients and repeats (log axis)");
+    }
     out += "<details><summary>every matrix</summary>\n";
     for (const MetricColumn& column : columns) {
       out += fmt::format("<h4>{}</h4>\n", html_escape(column.name));

@@ -75,6 +75,10 @@ class Node {
     if (value_.is_string()) return value_.get<std::string>();
     fail("expected a string, number or boolean");
   }
+  // A value of the right type that the format still does not allow.
+  [[noreturn]] void refuse(const std::string& why) const {
+    throw BadValue{fmt::format("{}: {}", path_.empty() ? "/" : path_, why)};
+  }
 
  private:
   [[noreturn]] void fail(const char* what) const {
@@ -205,6 +209,9 @@ PluginBuild read_build(const Node& n) {
   return b;
 }
 
+// As plan/shard.h allows.
+constexpr std::uint64_t kMaxShards = 10000;
+
 Experiment read_experiment(const Node& n) {
   Experiment e;
   e.suite = n.at("suite").str();
@@ -254,9 +261,16 @@ Experiment read_experiment(const Node& n) {
   }
   if (n.has("shard")) {
     const Node& s = n.at("shard");
-    e.shard = ShardRecord{static_cast<std::uint32_t>(s.at("index").count()),
-                          static_cast<std::uint32_t>(s.at("count").count()), s.at("cells").count(),
-                          s.at("plan_cells").count()};
+    const std::uint64_t index = s.at("index").count(), count = s.at("count").count();
+    const std::uint64_t cells = s.at("cells").count(), plan_cells = s.at("plan_cells").count();
+    if (count < 1 || count > kMaxShards || index < 1 || index > count || cells > plan_cells) {
+      s.refuse(
+          fmt::format("not a shard: index {} of count {} with {} of {} cells (valid: 1 <= "
+                      "index <= count <= {}, cells <= plan_cells)",
+                      index, count, cells, plan_cells, kMaxShards));
+    }
+    e.shard = ShardRecord{static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(count),
+                          cells, plan_cells};
   }
   return e;
 }

@@ -115,6 +115,9 @@ Expected<ResultFile> merge_shards(const std::vector<NamedResult>& shards) {
     for (const std::string& warning : r.environment.warnings) {
       add_unique(merged.environment.warnings, warning);
     }
+    for (const std::string& counter : r.experiment.counters) {
+      add_unique(merged.experiment.counters, counter);
+    }
     merged.interrupted = merged.interrupted || r.interrupted;
     merged.metrics.insert(merged.metrics.end(), r.metrics.begin(), r.metrics.end());
     merged.runs.insert(merged.runs.end(), r.runs.begin(), r.runs.end());
@@ -131,6 +134,25 @@ Expected<ResultFile> merge_shards(const std::vector<NamedResult>& shards) {
   std::sort(merged.metrics.begin(), merged.metrics.end(),
             [](const Metric& a, const Metric& b) { return natural_less(a.key, b.key); });
   return merged;
+}
+
+std::vector<std::string> warnings_added_by_merge(const std::vector<NamedResult>& shards,
+                                                 const ResultFile& merged) {
+  const NamedResult* first = nullptr;
+  for (const NamedResult& file : shards) {
+    const auto& shard = file.result.experiment.shard;
+    if (shard && (first == nullptr || shard->index < first->result.experiment.shard->index)) {
+      first = &file;
+    }
+  }
+  std::vector<std::string> added;
+  for (const std::string& warning : merged.environment.warnings) {
+    const std::vector<std::string>* had = first ? &first->result.environment.warnings : nullptr;
+    if (had == nullptr || std::find(had->begin(), had->end(), warning) == had->end()) {
+      added.push_back(warning);
+    }
+  }
+  return added;
 }
 
 }  // namespace storh::result

@@ -9,8 +9,9 @@
 // The merged file: the first shard's experiment without `shard` (every shard
 // describes the whole plan), its environment with the warnings of every shard, and a
 // warning when the shards ran on different CPU models, commits or plugin builds;
-// `interrupted` when any shard was; the metrics of all shards sorted by key as a run
-// sorts them; runs and failures shard by shard, each in its execution order.
+// `interrupted` when any shard was; the counters of every shard (first use first); the metrics of
+// all shards sorted by key as a run sorts them; runs and failures shard by shard, each in its
+// execution order.
 #pragma once
 
 #include <string>
@@ -27,5 +28,10 @@ struct NamedResult {
 };
 
 Expected<ResultFile> merge_shards(const std::vector<NamedResult>& shards);
+
+// The warnings of `merged` that its first shard (the lowest index) did not have: what
+// merge learned, for printing.
+std::vector<std::string> warnings_added_by_merge(const std::vector<NamedResult>& shards,
+                                                 const ResultFile& merged);
 
 }  // namespace storh::result
