@@ -136,14 +136,10 @@ int compare_command(const std::vector<std::string>& raw_args, const CommandIo& i
     io.err << problem << '\n';
     return kExitBadInput;
   }
-  report::HtmlAssets assets;
-  if (html) {
-    Expected<report::HtmlAssets> loaded = html_assets_for("compare");
-    if (!loaded) {
-      io.err << loaded.error() << '\n';
-      return kExitBadInput;
-    }
-    assets = std::move(*loaded);
+  Expected<report::HtmlAssets> assets = html_assets_for("compare", html);
+  if (!assets) {
+    io.err << assets.error() << '\n';
+    return kExitBadInput;
   }
   compare::CompareOptions options;
   if (auto alpha = args->last("alpha")) {
@@ -166,13 +162,13 @@ int compare_command(const std::vector<std::string>& raw_args, const CommandIo& i
   if (files->size() == 2) {
     const compare::PairComparison pair = compare::compare_pair((*files)[0], (*files)[1], options);
     print_warnings(pair.warnings, io.err);
-    text = html ? compare::render_pair_html(pair, assets) : compare::render_pair(pair, *format);
+    text = html ? compare::render_pair_html(pair, *assets) : compare::render_pair(pair, *format);
   } else {
     std::vector<const compare::ComparableFile*> pointers;
     for (const compare::ComparableFile& file : *files) pointers.push_back(&file);
     const compare::MatrixComparison matrix = compare::compare_matrix(pointers);
     print_warnings(matrix.warnings, io.err);
-    text = html ? compare::render_matrix_html(matrix, assets)
+    text = html ? compare::render_matrix_html(matrix, *assets)
                 : compare::render_matrix(matrix, *format);
   }
   return write_output("compare", text, output, io);

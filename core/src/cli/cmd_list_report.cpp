@@ -124,16 +124,13 @@ int report_command(const std::vector<std::string>& raw_args, const CommandIo& io
     io.err << "storh-host report: " << result.error() << '\n';
     return kExitBadInput;
   }
-  report::HtmlAssets assets;
-  if (*format == report::ReportFormat::html) {
-    Expected<report::HtmlAssets> loaded = html_assets_for("report");
-    if (!loaded) {
-      io.err << loaded.error() << '\n';
-      return kExitBadInput;
-    }
-    assets = std::move(*loaded);
+  Expected<report::HtmlAssets> assets =
+      html_assets_for("report", *format == report::ReportFormat::html);
+  if (!assets) {
+    io.err << assets.error() << '\n';
+    return kExitBadInput;
   }
-  return write_output("report", report::render_report(*result, *format, assets), output, io);
+  return write_output("report", report::render_report(*result, *format, *assets), output, io);
 }
 
 }  // namespace storh::cli

@@ -17,7 +17,8 @@ std::string output_problem(std::string_view command, const std::optional<std::st
   return problem.empty() ? "" : fmt::format("storh-host {}: --output: {}", command, problem);
 }
 
-Expected<report::HtmlAssets> html_assets_for(std::string_view command) {
+Expected<report::HtmlAssets> html_assets_for(std::string_view command, bool html) {
+  if (!html) return report::HtmlAssets{};
   Expected<report::HtmlAssets> assets = report::load_html_assets();
   if (!assets) return Error{fmt::format("storh-host {}: {}", command, assets.error())};
   return assets;

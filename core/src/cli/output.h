@@ -20,8 +20,9 @@ std::optional<std::string> output_flag(const ParsedArgs& args);
 // can, else "storh-host <command>: --output: <why>" for stderr, with exit 2.
 std::string output_problem(std::string_view command, const std::optional<std::string>& output);
 
-// Chart.js for an html page; the error reads "storh-host <command>: <why>".
-Expected<report::HtmlAssets> html_assets_for(std::string_view command);
+// Chart.js for an html page when `html`, else empty assets (the other formats need
+// none); the error reads "storh-host <command>: <why>".
+Expected<report::HtmlAssets> html_assets_for(std::string_view command, bool html);
 
 // Writes `text` to stdout, or atomically to `output` and says "<command>: FILE" on
 // stdout. kExitOk, or kExitFailed with the reason on stderr.

@@ -34,10 +34,6 @@ std::vector<std::pair<std::string, std::vector<const Row*>>> by_engine(
   return groups;
 }
 
-int chart_height(std::size_t bars) {
-  return 70 + 26 * static_cast<int>(bars);
-}
-
 std::string files_list(const std::vector<std::string>& names, const std::vector<FileKind>& kinds) {
   std::string out = "<ol class=\"files\">\n";
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -87,7 +83,7 @@ std::string ratio_figure(const std::vector<const PairRow*>& rows, double alpha,
                                    "confidence interval (bar), log axis; red slower, green "
                                    "faster, grey same; * significant",
                                    (1 - alpha) * 100),
-                       chart_height(bars));
+                       report::bar_chart_height(bars));
 }
 
 // One engine's later files as ratios to the first (kind "matrix").
@@ -110,7 +106,7 @@ std::string matrix_figure(const MatrixComparison& m, const std::vector<const Mat
   return charts.figure(
       {{"kind", "matrix"}, {"labels", std::move(labels)}, {"series", std::move(series)}},
       "each file's median as a ratio to the first file's (bars from 1), log axis",
-      chart_height(bars));
+      report::bar_chart_height(bars));
 }
 
 }  // namespace

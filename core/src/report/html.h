@@ -9,6 +9,7 @@
 // Pure functions, like the rest of the report: the same input gives the same bytes.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,12 @@ std::string html_table(const std::vector<Column>& columns, const Rows& rows);
 // JSON text safe inside a <script> element: every '<' (which JSON allows only inside
 // strings) is written as \u003c, so no value can close the element or open a comment.
 std::string script_json(const nlohmann::json& value);
+
+// The canvas height (CSS pixels) of a horizontal bar chart with `bars` bars: room for
+// the axis and legend, plus one row per bar.
+inline int bar_chart_height(std::size_t bars) {
+  return 70 + 26 * static_cast<int>(bars);
+}
 
 // The charts of one page, in the order their figures appear.
 class HtmlCharts {

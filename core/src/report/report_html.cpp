@@ -87,7 +87,7 @@ std::string metrics_figure(const std::vector<const Metric*>& metrics, HtmlCharts
     runs.push_back(metric->seconds.runs);
   }
   if (labels.empty()) return "";
-  const int height = 70 + 26 * static_cast<int>(labels.size());
+  const int height = bar_chart_height(labels.size());
   return charts.figure({{"kind", "metrics"},
                         {"labels", std::move(labels)},
                         {"median", std::move(median)},
