@@ -6,7 +6,7 @@
 # pixels, and <body> with data-charts, data-drawn and data-state (report/html/report.js);
 # this test reads them from the DOM after the page ran.
 #
-#   html_browser_test.sh STORH_HOST SOURCE_DIR WORK_DIR
+#   html_browser_test.sh STORH_HOST SOURCE_DIR WORK_DIR WRITE_STEPPED_RESULTS
 #
 # Two negative controls come first: a page whose library is broken and a page that
 # logs to the console must both be caught, so a checker that cannot fail fails.
@@ -14,6 +14,7 @@ set -euo pipefail
 host=$1
 src=$2
 work=$3
+write_stepped=$4  # tests/support/write_stepped_results.cpp
 
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [[ -z $browser ]]; then
@@ -111,4 +112,14 @@ check_page compare-pair "$work/compare-pair.html" 2 || status=1
 "$host" compare "$fixtures/compare-base.json" "$fixtures/compare-new.json" \
   "$fixtures/compare-base.json" --format=html -o "$work/compare-matrix.html" >/dev/null 2>&1
 check_page compare-matrix "$work/compare-matrix.html" 2 || status=1
+
+# history show: a trend chart per metric, two environments, one change point.
+"$write_stepped" "$fixtures/compare-base.json" "$work/history-runs" --second-environment
+"$host" history add "$work"/history-runs/*.json --db="$work/history.db" >/dev/null
+"$host" history show --db="$work/history.db" --format=html -o "$work/history.html" >/dev/null
+check_page history "$work/history.html" 7 || status=1
+if ! grep -q '<h2>Change points (1)</h2>' "$work/history.html"; then
+  echo "history: the page does not list the one change point"
+  status=1
+fi
 exit "$status"

@@ -43,6 +43,7 @@ TEST_CASE("provenance: the git commit of a checkout, on a branch or detached", "
   write_text(repo / ".git/HEAD", "ref: refs/heads/main\n");
   write_text(repo / ".git/refs/heads/main", std::string(kCommit) + "\n");
   CHECK(env::git_commit_of(repo / "suites/deep") == kCommit);
+  CHECK(env::git_branch_of(repo / "suites/deep") == "main");
 
   // A packed branch.
   std::filesystem::remove(repo / ".git/refs/heads/main");
@@ -53,6 +54,7 @@ TEST_CASE("provenance: the git commit of a checkout, on a branch or detached", "
 
   write_text(repo / ".git/HEAD", std::string(kOther) + "\n");  // detached
   CHECK(env::git_commit_of(repo / "suites") == kOther);
+  CHECK_FALSE(env::git_branch_of(repo / "suites").has_value());  // detached: no branch
 
   // A branch with no commit yet.
   write_text(repo / ".git/HEAD", "ref: refs/heads/new\n");
@@ -68,6 +70,7 @@ TEST_CASE("provenance: a linked worktree's .git file and its common directory", 
   write_text(root / "wt/.git", "gitdir: " + (main_git / "worktrees/wt").string() + "\n");
   std::filesystem::create_directories(root / "wt/suites");
   CHECK(env::git_commit_of(root / "wt/suites") == kOther);
+  CHECK(env::git_branch_of(root / "wt/suites") == "topic");
 }
 
 TEST_CASE("provenance: outside a checkout there is no commit", "[provenance]") {

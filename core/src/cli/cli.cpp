@@ -12,7 +12,8 @@ namespace storh::cli {
 namespace {
 
 constexpr const char* kCommands[] = {"run",  "validate", "list", "report",    "compare",
-                                     "gate", "ci",       "ab",   "calibrate", "merge"};
+                                     "gate", "ci",       "ab",   "calibrate", "merge",
+                                     "history"};
 
 bool wants_help(const std::vector<std::string>& args) {
   return std::any_of(args.begin(), args.end(),
@@ -72,6 +73,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   if (command == "ab") return ab_command(rest, io);
   if (command == "calibrate") return calibrate_command(rest, io);
   if (command == "merge") return merge_command(rest, io);
+  if (command == "history") return history_command(rest, io);
   return report_command(rest, io);
 }
 

@@ -8,9 +8,13 @@
 #include "ab/calibration.h"
 #include "cli/ab_command.h"
 #include "cli/execute.h"
+#include "cli/history_options.h"
 #include "compare/comparable.h"
+#include "env/environment.h"
 #include "gate/gate.h"
 #include "gate/render_gate.h"
+#include "history/record.h"
+#include "history/render.h"
 #include "result/json.h"
 #include "run/aggregate.h"
 
@@ -81,6 +85,55 @@ Expected<gate::GateOutcome> gate_against(const compare::ComparableFile& baseline
   return gate::run_gate(baseline, file, options);
 }
 
+// `--history=FILE`: where the run goes, and how change points are found.
+struct HistorySetting {
+  history::HistoryStore store;
+  stats::ChangePointOptions options;
+};
+
+// Opens the history before the run, so a bad database or flag costs no run.
+Expected<std::optional<HistorySetting>> open_history(const Prepared& prepared) {
+  if (!prepared.args.has("history")) {
+    for (const char* flag : {"commit", "branch", "max-p", "min-segment"}) {
+      if (prepared.args.has(flag)) return Error{fmt::format("--{} needs --history=FILE", flag)};
+    }
+    return std::optional<HistorySetting>();
+  }
+  Expected<std::filesystem::path> file = history_db(prepared.args, "history");
+  if (!file) return Error{file.error()};
+  Expected<stats::ChangePointOptions> options = change_point_options(prepared.args);
+  if (!options) return Error{options.error()};
+  Expected<history::HistoryStore> store =
+      history::HistoryStore::open(*file, history::HistoryStore::Mode::create);
+  if (!store) return Error{"--history: " + store.error()};
+  return std::optional<HistorySetting>(HistorySetting{std::move(*store), *options});
+}
+
+// Adds the run to the history and prints the change points it made. Returns whether
+// one of them is for the worse (ci then fails), or why the run could not be added.
+Expected<bool> add_to_history(HistorySetting& setting, const result::ResultFile& result,
+                              const Prepared& prepared, const CommandIo& io) {
+  history::RunSource source{prepared.args.last("commit"), prepared.args.last("branch"),
+                            std::nullopt};
+  source.from_checkouts = true;  // the run just ended: the checkouts are what it ran
+  Expected<history::NewRun> run =
+      history::new_run(result, prepared.suite.output.string(), source,
+                       env::format_utc(std::chrono::system_clock::now()));
+  if (!run) return Error{run.error()};
+  Expected<std::int64_t> id = setting.store.add(run->run, run->points, run->result_json);
+  if (!id) return Error{id.error()};
+  Expected<history::ViewsAroundRun> views =
+      history::read_views_around(setting.store, *id, setting.options);
+  if (!views) return Error{views.error()};
+  const std::vector<history::SeriesChange> added = history::new_changes(
+      views->before.changes, views->after.changes, setting.options.min_segment);
+  io.out << fmt::format("history: added run {} to {}; {} new change point(s)\n", *id,
+                        setting.store.file().string(), added.size());
+  io.out << history::new_changes_text(added);
+  return std::any_of(added.begin(), added.end(),
+                     [](const history::SeriesChange& change) { return change.worse(); });
+}
+
 }  // namespace
 
 int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
@@ -92,8 +145,9 @@ int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
   InterruptGuard guard;
   PrepareOptions prepare_options;
   prepare_options.command = "ci";
-  prepare_options.extra_valued = {"confirm",    "threshold", "metric",     "alpha",
-                                  "min-effect", "counter",   "calibration"};
+  prepare_options.extra_valued = {"confirm",    "threshold", "metric",      "alpha",
+                                  "min-effect", "counter",   "calibration", "history",
+                                  "commit",     "branch",    "max-p",       "min-segment"};
   prepare_options.extra_switches = {"update-baseline", "significant", "lenient-missing"};
   prepare_options.default_suite = kDefaultCiSuite;
   std::optional<Prepared> prepared = prepare(args, io, prepare_options);
@@ -128,6 +182,11 @@ int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
           raised.size(), fmt::join(raised, ", "), file->value);
     }
   }
+  Expected<std::optional<HistorySetting>> history = open_history(*prepared);
+  if (!history) {
+    io.err << "storh-host ci: " << history.error() << '\n';
+    return kExitBadInput;
+  }
   const bool update = prepared->args.has("update-baseline");
   std::optional<compare::ComparableFile> baseline;
   if (!update) {
@@ -152,12 +211,23 @@ int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
                           result->failures.size());
     return kExitRunFailed;
   }
+  // The finished run joins the history (if asked); true when that found a new change
+  // point for the worse.
+  auto record = [&]() -> Expected<bool> {
+    if (!*history) return false;
+    return add_to_history(**history, *result, *prepared, io);
+  };
   if (update) {
     if (std::string error = result::write_result_file(baseline_path, *result); !error.empty()) {
       io.err << "storh-host ci: cannot write the baseline: " << error << '\n';
       return kExitRunFailed;
     }
     io.out << "baseline updated: " << baseline_path.string() << '\n';
+    // A new baseline accepts its numbers: the history records them, and does not fail.
+    if (Expected<bool> recorded = record(); !recorded) {
+      io.err << "storh-host ci: history: " << recorded.error() << '\n';
+      return kExitRunFailed;
+    }
     return kExitOk;
   }
 
@@ -200,6 +270,15 @@ int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
   const gate::GateReport report = gate::render_gate(*outcome, compare::OutputFormat::text);
   io.out << report.out;
   io.err << report.err;
+  Expected<bool> changed = record();
+  if (!changed) {
+    io.err << "storh-host ci: history: " << changed.error() << '\n';
+    return outcome->passed() ? kExitRunFailed : kExitRegression;
+  }
+  if (*changed) {
+    io.out << "history: a new change point for the worse; failing\n";
+    return kExitRegression;
+  }
   return outcome->passed() ? kExitOk : kExitRegression;
 }
 

@@ -28,6 +28,7 @@ int ci_command(const std::vector<std::string>& args, const CommandIo& io);
 int ab_command(const std::vector<std::string>& args, const CommandIo& io);
 int calibrate_command(const std::vector<std::string>& args, const CommandIo& io);
 int merge_command(const std::vector<std::string>& args, const CommandIo& io);
+int history_command(const std::vector<std::string>& args, const CommandIo& io);
 
 // The gate's flags (--threshold, --metric, --significant, --alpha, --min-effect,
 // --lenient-missing) applied on top of `options`; shared by `gate` (from the

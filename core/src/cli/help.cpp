@@ -32,6 +32,10 @@ baseline named in the suite's [gate] table, with the table's settings:
   --confirm=N          re-run the cells of failing metrics N more times, add their
                        samples, and fail only if the metrics still regress
   --update-baseline    run, then write the result as the new baseline (no gate)
+  --history=FILE       add the run to the run history FILE (see `storh-host history
+                       --help`) and fail when it makes a new change point for the
+                       worse in one of its metrics; --commit=SHA, --branch=NAME,
+                       --max-p=P and --min-segment=N as for `history`
   --threshold=PCT, --threshold=KEY=PCT, --metric=ENGINE.OP, --significant,
   --alpha=A, --min-effect=SECONDS, --lenient-missing, --counter=NAME=PCT
                        as for `gate`, on top of the table's settings
@@ -109,6 +113,38 @@ the build's plugin directory, the installed plugin directory), with their operat
 and parameters.
 
 Exit codes: 0 every plugin loaded, 1 a plugin was refused or failed to load.
+)";
+  }
+  if (command == "history") {
+    return R"(Usage: storh-host history add RESULT.json... [--commit=SHA] [--branch=NAME] [--time=ISO]
+       storh-host history show [METRIC...] [--format=text|html] [-o FILE] [--max-p=P]
+                               [--min-segment=N]
+       storh-host history changes [METRIC...] [--max-p=0.001] [--min-segment=3] [-o FILE]
+       storh-host history export [--format=json|csv] [--results] [-o FILE]
+       (each takes --db=FILE; default $STORH_HISTORY, else ./storh-history.db)
+
+Keeps every run in an SQLite database and finds where a metric changed.
+  add       stores a result file: its metrics' medians and spread, the commit and
+            branch (from the flags, else the result's git commit, else the git
+            checkout of the suite or plugin), the run time (environment.time, or
+            --time=YYYY-MM-DDTHH:MM:SSZ), the environment and the plan's fingerprint.
+            Refused, and nothing stored: a duplicate run, an interrupted run, one
+            shard (merge first), a file of another schema, a corrupt database.
+  show      without METRIC every series (one per suite, metric and environment) in
+            one table; with METRIC (a key or a glob such as "doc.*") each run of its
+            series; --format=html draws a trend chart per metric, one line per
+            environment; change points are marked as `changes` finds them
+  changes   the change points of every series: E-divisive means with Welch's t-test
+            (Hunter / Apache Otava): the metric, the commit of the first run after the
+            change, the medians before and after, their ratio and the p-value
+  export    every run and metric as JSON (--results also embeds each stored result
+            file) or CSV
+
+Series of different environments (CPU, memory, filesystem, kernel, OS, compiler,
+build type, durability) are never mixed.
+
+Exit codes: 0 done, 1 the output could not be written, 2 bad arguments, an unreadable
+or refused file, or an unusable database.
 )";
   }
   if (command == "merge") {
@@ -238,6 +274,7 @@ Usage:
   storh-host list [--plugin-path=DIR]   plugins found, their operations and parameters
   storh-host report RESULT.json [--format=text|md|csv|json|html] [-o FILE]
   storh-host merge SHARD.json... [-o FILE]  join the shards of run --shard=K/N
+  storh-host history add|show|changes|export   the run history and its change points
   storh-host compare BASE.json NEW.json [MORE.json...] [--format=...|html] [-o FILE]
   storh-host gate BASE.json CURRENT.json [--threshold=10] [--metric=ENGINE.OP]...
   storh-host ci [SUITE.toml] [--confirm=N] [--update-baseline] [--base=DIR]

@@ -95,6 +95,17 @@ std::optional<std::string> git_commit_of(const std::filesystem::path& dir) {
   return resolve_ref(common_dir, ref);
 }
 
+std::optional<std::string> git_branch_of(const std::filesystem::path& dir) {
+  const std::optional<std::filesystem::path> git_dir = git_dir_of(dir);
+  if (!git_dir) return std::nullopt;
+  const std::string head = read_trimmed(*git_dir / "HEAD");
+  constexpr std::string_view kBranchRef = "refs/heads/";
+  if (!head.starts_with("ref:")) return std::nullopt;
+  const std::string_view ref = trim(std::string_view(head).substr(4));
+  if (!ref.starts_with(kBranchRef) || ref.size() == kBranchRef.size()) return std::nullopt;
+  return std::string(ref.substr(kBranchRef.size()));
+}
+
 std::optional<double> parse_loadavg(std::string_view text) {
   text = trim(text);
   double load = 0;

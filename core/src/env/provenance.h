@@ -23,6 +23,10 @@ std::string host_name();
 // yet. Reads the files directly, so git need not be installed.
 std::optional<std::string> git_commit_of(const std::filesystem::path& dir);
 
+// The branch checked out there ("main" for HEAD = ref: refs/heads/main), read the same
+// way; nullopt when HEAD is detached or `dir` is not in a git checkout.
+std::optional<std::string> git_branch_of(const std::filesystem::path& dir);
+
 // The 1-minute load average: the first field of /proc/loadavg's text. nullopt when
 // the text does not start with a number.
 std::optional<double> parse_loadavg(std::string_view text);

@@ -227,12 +227,54 @@
     };
   }
 
+  // kind "trend": labels (one per run, oldest first), seconds (values are times, else
+  // scores in `unit`), series of {label (an environment), values (null where it has no
+  // run), changes (indices of the first run after each change point)}.
+  function trendChart(spec) {
+    const show = (value) => spec.seconds ? seconds(value) : Number(value).toPrecision(4) + ' ' + spec.unit;
+    const datasets = [];
+    spec.series.forEach(function (series, i) {
+      datasets.push({
+        label: series.label,
+        data: series.values,
+        borderColor: color(i),
+        backgroundColor: color(i),
+        spanGaps: true,
+        pointRadius: 3,
+        tension: 0,
+      });
+      if (series.changes.length > 0) {
+        datasets.push({
+          label: series.label + ' change point',
+          data: series.values.map((value, at) => (series.changes.includes(at) ? value : null)),
+          borderColor: '#d62728',
+          backgroundColor: '#d62728',
+          showLine: false,
+          pointStyle: 'triangle',
+          pointRadius: 9,
+        });
+      }
+    });
+    return {
+      type: 'line',
+      data: { labels: spec.labels, datasets: datasets },
+      options: options({
+        x: { title: { display: true, text: 'run (commit)' } },
+        y: {
+          title: { display: true, text: spec.seconds ? 'median time of one step' : spec.unit },
+          ticks: { callback: (value) => (spec.seconds ? compactSeconds(value) : value) },
+        },
+      }, (item) => item.dataset.label + ': ' + show(item.parsed.y)),
+    };
+  }
+
   const builders = {
     metrics: metricsChart,
     range: rangeChart,
     latency: latencyChart,
     ratios: ratioChart,
     matrix: matrixChart,
+    trend: trendChart,
   };
 
   // Some dataset has an element at a finite position, and the canvas has ink.
