@@ -113,6 +113,10 @@ check_page compare-pair "$work/compare-pair.html" 2 || status=1
   "$fixtures/compare-base.json" --format=html -o "$work/compare-matrix.html" >/dev/null 2>&1
 check_page compare-matrix "$work/compare-matrix.html" 2 || status=1
 
+# An A/B file (a real `ab` run, tests/fixtures/html/ab.json): ratio bars per engine.
+"$host" compare "$fixtures/ab.json" --format=html -o "$work/ab.html" >/dev/null 2>&1
+check_page ab "$work/ab.html" 2 || status=1
+
 # history show: a trend chart per metric, two environments, one change point.
 "$write_stepped" "$fixtures/compare-base.json" "$work/history-runs" --second-environment
 "$host" history add "$work"/history-runs/*.json --db="$work/history.db" >/dev/null

@@ -34,8 +34,7 @@ nlohmann::json read_json(const std::filesystem::path& file) {
 
 }  // namespace
 
-TEST_CASE("ab: a 10x slower head is a regression; the file pairs both sides ABBA",
-          "[cli][ab]") {
+TEST_CASE("ab: a 10x slower head is a regression; the file pairs both sides ABBA", "[cli][ab]") {
   ScratchDir dir;
   const auto run = cli({"ab", write_suite(dir), kFixturePath, "--head-set", "misbehave.cost=5000"});
   INFO(run.out << run.err);
@@ -65,6 +64,29 @@ TEST_CASE("ab: a 10x slower head is a regression; the file pairs both sides ABBA
   again = cli({"compare", (dir / "ab-ab.json").string(), "--format=md"});
   CHECK(again.code == 0);
   CHECK(contains(again.out, "| `misbehave.first` |"));
+  // The HTML page: ratio bars on their intervals, the table; the verdict on stderr.
+  again = cli({"compare", (dir / "ab-ab.json").string(), "--format=html", "-o",
+               (dir / "ab.html").string()});
+  INFO(again.out << again.err);
+  CHECK(again.code == 0);
+  CHECK(contains(again.err, "A/B gate failed: 1 of 1 metric(s) regressed."));
+  const std::string page = storh::test::read_text(dir / "ab.html");
+  CHECK(page.starts_with("<!DOCTYPE html>"));
+  CHECK(contains(page, "\"kind\":\"ratios\""));
+  CHECK(contains(page, "\"verdict\":[\"slower\"]"));
+  CHECK(contains(page, "<td>REGRESSION FAIL</td>"));
+}
+
+TEST_CASE("ab --format=html: the page on stdout, the result path on stderr", "[cli][ab]") {
+  ScratchDir dir;
+  const auto run = cli(
+      {"ab", write_suite(dir), kFixturePath, "--head-set", "misbehave.cost=500", "--format=html"});
+  INFO(run.err);
+  CHECK(run.code == 0);
+  CHECK(run.out.starts_with("<!DOCTYPE html>"));
+  CHECK(contains(run.err, "result: "));
+  CHECK(contains(run.err, "A/B gate passed"));
+  CHECK(cli({"calibrate", write_suite(dir), kFixturePath, "--format=html"}).code == 2);
 }
 
 TEST_CASE("ab: equal sides pass, and the random order is recorded", "[cli][ab]") {

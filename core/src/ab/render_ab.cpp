@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ab/render_parts.h"
 #include "ab/verdict.h"
 #include "report/format.h"
 #include "stats/stats.h"
@@ -13,10 +14,6 @@ namespace storh::ab {
 namespace {
 
 using nlohmann::ordered_json;
-
-struct Row {
-  std::string key, base, head, change, interval, p, detectable, threshold, verdict;
-};
 
 std::string median_text(const PairedMetric* paired, Side side) {
   if (paired == nullptr || paired->pairs.empty()) return "-";
@@ -35,18 +32,20 @@ const PairedMetric* find_paired(const AbResult& result, const std::string& key) 
   return it == result.metrics.end() ? nullptr : &*it;
 }
 
-Row row_of(const AbResult& result, const AbCheck& check) {
+}  // namespace
+
+AbRow row_of(const AbResult& result, const AbCheck& check) {
   const PairedMetric* paired = find_paired(result, check.key);
   const stats::PairedTest& t = check.summary.test;
-  Row row{check.key,
-          median_text(paired, Side::base),
-          median_text(paired, Side::head),
-          "-",
-          "-",
-          "-",
-          "-",
-          fmt::format("{:.1f}%", check.threshold_percent),
-          ab_state_name(check.state)};
+  AbRow row{check.key,
+            median_text(paired, Side::base),
+            median_text(paired, Side::head),
+            "-",
+            "-",
+            "-",
+            "-",
+            fmt::format("{:.1f}%", check.threshold_percent),
+            ab_state_name(check.state)};
   if (t.pairs > 0) {
     row.change = fmt::format("{:+.2f}%", check.summary.slowdown_percent);
     row.interval = fmt::format("[{:+.2f}%, {:+.2f}%]", (t.ci_low - 1) * 100, (t.ci_high - 1) * 100);
@@ -75,22 +74,24 @@ std::string verdict_line(const AbOutcome& outcome) {
                      outcome.checks.size());
 }
 
-std::string text_table(const std::vector<Row>& rows) {
-  const Row head{"metric", "base",       "head",      "change", "interval",
-                 "p",      "detectable", "threshold", "verdict"};
+namespace {
+
+std::string text_table(const std::vector<AbRow>& rows) {
+  const AbRow head{"metric", "base",       "head",      "change", "interval",
+                   "p",      "detectable", "threshold", "verdict"};
   std::vector<std::size_t> width(9, 0);
-  auto cells = [](const Row& r) {
+  auto cells = [](const AbRow& r) {
     return std::vector<const std::string*>{&r.key,        &r.base,      &r.head,
                                            &r.change,     &r.interval,  &r.p,
                                            &r.detectable, &r.threshold, &r.verdict};
   };
-  for (const Row& r : rows) {
+  for (const AbRow& r : rows) {
     const auto c = cells(r);
     for (std::size_t i = 0; i < 9; ++i) width[i] = std::max(width[i], c[i]->size());
   }
   for (std::size_t i = 0; i < 9; ++i) width[i] = std::max(width[i], cells(head)[i]->size());
   std::string out;
-  auto line = [&](const Row& r) {
+  auto line = [&](const AbRow& r) {
     const auto c = cells(r);
     std::string text;
     for (std::size_t i = 0; i < 9; ++i) {
@@ -101,15 +102,15 @@ std::string text_table(const std::vector<Row>& rows) {
     out += text + '\n';
   };
   line(head);
-  for (const Row& r : rows) line(r);
+  for (const AbRow& r : rows) line(r);
   return out;
 }
 
-std::string markdown_table(const std::vector<Row>& rows) {
+std::string markdown_table(const std::vector<AbRow>& rows) {
   std::string out =
       "| metric | base | head | change | interval | p | detectable | threshold | verdict |\n"
       "|---|---:|---:|---:|---:|---:|---:|---:|---|\n";
-  for (const Row& r : rows) {
+  for (const AbRow& r : rows) {
     out += fmt::format(
         "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} |\n", r.key, r.base, r.head, r.change,
         r.interval, r.p, r.detectable, r.threshold,
@@ -156,7 +157,7 @@ ordered_json json_of(const AbResult& result, const AbOutcome& outcome, double al
 
 AbReport render(const AbResult& result, const AbOutcome& outcome, compare::OutputFormat format,
                 double alpha) {
-  std::vector<Row> rows;
+  std::vector<AbRow> rows;
   for (const AbCheck& check : outcome.checks) rows.push_back(row_of(result, check));
   AbReport report;
   std::string notes;

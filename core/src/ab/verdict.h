@@ -30,6 +30,7 @@
 #include "ab/ab_result.h"
 #include "compare/render.h"
 #include "gate/gate.h"
+#include "report/html_assets.h"
 #include "stats/paired.h"
 #include "util/expected.h"
 
@@ -98,5 +99,12 @@ struct AbReport {
 };
 AbReport render(const AbResult& result, const AbOutcome& outcome, compare::OutputFormat format,
                 double alpha);
+
+// One self-contained HTML page (docs/html-report.md): the header, the verdict and the
+// warnings, per engine each metric's head/base ratio on its confidence interval
+// (chart kind "ratios"), then the table and the counters. `out` is the page; the
+// warnings and the verdict line go to `err`.
+AbReport render_html(const AbResult& result, const AbOutcome& outcome, double alpha,
+                     const report::HtmlAssets& assets);
 
 }  // namespace storh::ab

@@ -12,6 +12,7 @@
 #include "ab/verdict.h"
 #include "cli/ab_command.h"
 #include "cli/execute.h"
+#include "cli/output.h"
 #include "util/files.h"
 #include "util/json_input.h"
 
@@ -156,7 +157,15 @@ struct Resolved {
   ab::AbRunOptions run;
   ab::AbGateOptions gate;
   compare::OutputFormat format = compare::OutputFormat::text;
+  std::optional<report::HtmlAssets> html;  // --format=html: the page's library
 };
+
+// The verdict in the format asked for.
+ab::AbReport render_verdict(const ab::AbResult& result, const ab::AbOutcome& outcome,
+                            const Resolved& resolved) {
+  if (resolved.html) return ab::render_html(result, outcome, resolved.gate.alpha, *resolved.html);
+  return ab::render(result, outcome, resolved.format, resolved.gate.alpha);
+}
 
 // Flags over the suite's [gate.ab] over the defaults.
 Expected<Resolved> resolve(const AbFlags& flags, const Prepared& head, const AbCommandSettings& s) {
@@ -236,11 +245,15 @@ Expected<Resolved> resolve(const AbFlags& flags, const Prepared& head, const AbC
     r.gate.calibrated_noise = ab::noise_by_key(*loaded);
   }
   if (std::string problem = ab::validate(r.gate); !problem.empty()) return Error{problem};
-  if (flags.format) {
+  if (flags.format && *flags.format == "html" && !s.calibrating) {
+    Expected<report::HtmlAssets> assets = report::load_html_assets();
+    if (!assets) return Error{assets.error()};
+    r.html = std::move(*assets);
+  } else if (flags.format) {
     const auto format = compare::parse_output_format(*flags.format);
     if (!format || *format == compare::OutputFormat::csv) {
-      return Error{
-          fmt::format("--format: unknown format \"{}\" (valid: text, md, json)", *flags.format)};
+      return Error{fmt::format("--format: unknown format \"{}\" (valid: text, md, json{})",
+                               *flags.format, s.calibrating ? "" : ", html")};
     }
     r.format = *format;
   }
@@ -298,7 +311,7 @@ int run_ab_command(const std::vector<std::string>& raw_args, const CommandIo& io
     return kExitFailed;
   }
   // JSON on stdout stays parseable: the path goes to stderr then.
-  (resolved->format == compare::OutputFormat::json ? io.err : io.out)
+  (resolved->format == compare::OutputFormat::json || resolved->html ? io.err : io.out)
       << "result: " << output.string() << '\n';
   if (result->head.interrupted) return kExitInterrupted;
   const std::size_t failed = result->base.failures.size() + result->head.failures.size();
@@ -325,7 +338,7 @@ int run_ab_command(const std::vector<std::string>& raw_args, const CommandIo& io
     io.err << fmt::format("storh-host {}: {}\n", settings.command, outcome.error());
     return kExitBadInput;
   }
-  const ab::AbReport report = ab::render(*result, *outcome, resolved->format, resolved->gate.alpha);
+  const ab::AbReport report = render_verdict(*result, *outcome, *resolved);
   io.out << report.out;
   io.err << report.err;
   if (failed > 0) {
@@ -351,7 +364,16 @@ namespace storh::cli {
 std::optional<int> judge_ab_file(const std::string& command,
                                  const std::vector<std::string>& raw_args, const CommandIo& io) {
   std::vector<std::string> args = raw_args;
+  // -o FILE (as compare and gate take it): where the rendered verdict goes.
+  std::optional<std::string> short_output;
+  if (auto it = std::find(args.begin(), args.end(), "-o");
+      it != args.end() && it + 1 != args.end()) {
+    short_output = *(it + 1);
+    args.erase(it, it + 2);
+  }
   const AbFlags flags = take_ab_flags(args);
+  // In this mode --output is the rendered verdict's file (there is no run to write).
+  const std::optional<std::string> output = flags.output ? flags.output : short_output;
   std::vector<std::string> files;
   for (const std::string& arg : args) {
     if (!arg.starts_with("-")) files.push_back(arg);
@@ -384,9 +406,18 @@ std::optional<int> judge_ab_file(const std::string& command,
     io.err << fmt::format("storh-host {}: {}\n", command, outcome.error());
     return kExitBadInput;
   }
-  const ab::AbReport report = ab::render(*result, *outcome, resolved->format, resolved->gate.alpha);
-  io.out << report.out;
+  const ab::AbReport report = render_verdict(*result, *outcome, *resolved);
+  if (const std::string problem = output_problem(command, output); !problem.empty()) {
+    io.err << problem << '\n';
+    return kExitBadInput;
+  }
   io.err << report.err;
+  if (output) {
+    if (const int code = write_output(command, report.out, output, io); code != kExitOk)
+      return code;
+  } else {
+    io.out << report.out;
+  }
   if (command == "compare") return kExitOk;
   return outcome->passed() ? kExitOk : kExitRegression;
 }

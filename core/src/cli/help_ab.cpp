@@ -28,7 +28,8 @@ first alternates (ABBA), so drift of a shared machine cancels in the ratio.
   --calibration=FILE       noise per metric from `storh-host calibrate`: no
                            threshold goes below what that noise supports
   --lenient                too few pairs or a missing metric warns, not fails
-  --format=text|md|json    the verdict table
+  --format=text|md|json|html  the verdict table; html: one self-contained page with
+                           ratio charts (to stdout; the verdict line goes to stderr)
   --output=PATH            the A/B result file (default: the suite's output with -ab)
   --inject-slowdown=F      make every head step (1+F) times as long, to measure
                            the gate's power (scripts/power.sh); never for real results

@@ -55,35 +55,28 @@ std::string warnings_list(const std::vector<std::string>& warnings) {
 // One engine's metrics on both sides as ratio bars (kind "ratios").
 std::string ratio_figure(const std::vector<const PairRow*>& rows, double alpha,
                          report::HtmlCharts& charts) {
-  nlohmann::json labels = nlohmann::json::array(), ratio = nlohmann::json::array(),
-                 low = nlohmann::json::array(), high = nlohmann::json::array(),
-                 significant = nlohmann::json::array(), verdict = nlohmann::json::array();
+  std::vector<report::RatioBar> bars;
   for (const PairRow* row : rows) {
     if (row->status != RowStatus::both || !(row->base->median > 0) || !(row->next->median > 0)) {
       continue;  // new, missing, or a zero that a log axis cannot show
     }
-    labels.push_back(row->key);
-    ratio.push_back(row->next->median / row->base->median);
-    const auto interval = ratio_interval(row->base->samples, row->next->samples, alpha);
-    low.push_back(interval ? nlohmann::json(interval->low) : nlohmann::json(nullptr));
-    high.push_back(interval ? nlohmann::json(interval->high) : nlohmann::json(nullptr));
-    significant.push_back(row->significance && row->significance->significant);
-    verdict.push_back(verdict_name(row->verdict));
+    report::RatioBar bar;
+    bar.label = row->key;
+    bar.ratio = row->next->median / row->base->median;
+    if (const auto interval = ratio_interval(row->base->samples, row->next->samples, alpha)) {
+      bar.low = interval->low;
+      bar.high = interval->high;
+    }
+    bar.significant = row->significance && row->significance->significant;
+    bar.verdict = verdict_name(row->verdict);
+    bars.push_back(std::move(bar));
   }
-  if (labels.empty()) return "";
-  const std::size_t bars = labels.size();
-  return charts.figure({{"kind", "ratios"},
-                        {"labels", std::move(labels)},
-                        {"ratio", std::move(ratio)},
-                        {"low", std::move(low)},
-                        {"high", std::move(high)},
-                        {"significant", std::move(significant)},
-                        {"verdict", std::move(verdict)}},
-                       fmt::format("new / base of each median (point) on its {:.0f}% "
-                                   "confidence interval (bar), log axis; red slower, green "
-                                   "faster, grey same; * significant",
-                                   (1 - alpha) * 100),
-                       report::bar_chart_height(bars));
+  return report::ratio_bars_figure(
+      bars,
+      fmt::format("new / base of each median (point) on its {:.0f}% confidence interval (bar), "
+                  "log axis; red slower, green faster, grey same; * significant",
+                  (1 - alpha) * 100),
+      charts);
 }
 
 // One engine's later files as ratios to the first (kind "matrix").

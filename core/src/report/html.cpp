@@ -93,4 +93,31 @@ std::string html_page(std::string_view title, std::string_view body, const HtmlC
       script_json(data), assets.chart_js, html_page_script());
 }
 
+std::string ratio_bars_figure(const std::vector<RatioBar>& bars, std::string_view caption,
+                              HtmlCharts& charts) {
+  if (bars.empty()) return "";
+  nlohmann::json labels = nlohmann::json::array(), ratio = nlohmann::json::array(),
+                 low = nlohmann::json::array(), high = nlohmann::json::array(),
+                 significant = nlohmann::json::array(), verdict = nlohmann::json::array();
+  auto optional_value = [](const std::optional<double>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+  };
+  for (const RatioBar& bar : bars) {
+    labels.push_back(bar.label);
+    ratio.push_back(bar.ratio);
+    low.push_back(optional_value(bar.low));
+    high.push_back(optional_value(bar.high));
+    significant.push_back(bar.significant);
+    verdict.push_back(bar.verdict);
+  }
+  return charts.figure({{"kind", "ratios"},
+                        {"labels", std::move(labels)},
+                        {"ratio", std::move(ratio)},
+                        {"low", std::move(low)},
+                        {"high", std::move(high)},
+                        {"significant", std::move(significant)},
+                        {"verdict", std::move(verdict)}},
+                       caption, bar_chart_height(bars.size()));
+}
+
 }  // namespace storh::report

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,20 @@ class HtmlCharts {
  private:
   nlohmann::json specs_ = nlohmann::json::array();
 };
+
+// One bar of a "ratios" chart (compare, A/B): a metric's ratio (1 = unchanged) on its
+// confidence interval, when there is one.
+struct RatioBar {
+  std::string label;
+  double ratio = 1;
+  std::optional<double> low, high;
+  bool significant = false;
+  std::string verdict;  // "slower", "faster" or "same": the bar's colour
+};
+
+// The figure of a "ratios" chart of `bars`, or "" when there are none.
+std::string ratio_bars_figure(const std::vector<RatioBar>& bars, std::string_view caption,
+                              HtmlCharts& charts);
 
 struct HtmlAssets;
 

@@ -1,0 +1,127 @@
+// ab --format=html: an A/B verdict as one self-contained page (report/html.h).
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "ab/render_parts.h"
+#include "ab/verdict.h"
+#include "report/html.h"
+
+namespace storh::ab {
+namespace {
+
+using report::html_escape;
+
+std::string engine_of(const std::string& key) {
+  return key.substr(0, key.find('.'));
+}
+
+const char* verdict_of(AbState state) {
+  if (state == AbState::regression) return "slower";
+  if (state == AbState::improvement) return "faster";
+  return "same";
+}
+
+// One engine's metrics as head/base ratios on their confidence intervals (kind
+// "ratios", as compare draws them); metrics without pairs are left to the table.
+std::string ratio_figure(const std::string& engine, const std::vector<const AbCheck*>& checks,
+                         double alpha, report::HtmlCharts& charts) {
+  std::vector<report::RatioBar> bars;
+  for (const AbCheck* check : checks) {
+    const stats::PairedTest& t = check->summary.test;
+    if (t.pairs == 0 || !(t.ratio > 0)) continue;
+    report::RatioBar bar;
+    bar.label = check->key;
+    bar.ratio = t.ratio;
+    if (t.ci_low > 0 && t.ci_high > 0) {
+      bar.low = t.ci_low;
+      bar.high = t.ci_high;
+    }
+    bar.significant = t.p_value && *t.p_value < alpha;
+    bar.verdict = verdict_of(check->state);
+    bars.push_back(std::move(bar));
+  }
+  return report::ratio_bars_figure(
+      bars,
+      fmt::format("{}: the slowdown ratio of head to base over the pairs (above x1 is worse), "
+                  "Hodges-Lehmann estimate on its confidence interval; * significant at alpha "
+                  "{}",
+                  engine, alpha),
+      charts);
+}
+
+std::string checks_table(const AbResult& result, const AbOutcome& outcome) {
+  report::Rows rows;
+  for (const AbCheck& check : outcome.checks) {
+    const AbRow row = row_of(result, check);
+    rows.push_back({row.key, row.base, row.head, row.change, row.interval, row.p, row.detectable,
+                    row.threshold, row.verdict});
+  }
+  using report::Align;
+  return report::html_table({{"metric"},
+                             {"base", Align::right},
+                             {"head", Align::right},
+                             {"change", Align::right},
+                             {"interval", Align::right},
+                             {"p", Align::right},
+                             {"detectable", Align::right},
+                             {"threshold", Align::right},
+                             {"verdict"}},
+                            rows);
+}
+
+std::string list_section(const char* id, const char* title, const std::vector<std::string>& items) {
+  if (items.empty()) return "";
+  std::string out = fmt::format("<section class=\"{}\"><h2>{}</h2>\n<ul>\n", id, title);
+  for (const std::string& item : items) out += "<li>" + html_escape(item) + "</li>\n";
+  return out + "</ul>\n</section>\n";
+}
+
+}  // namespace
+
+AbReport render_html(const AbResult& result, const AbOutcome& outcome, double alpha,
+                     const report::HtmlAssets& assets) {
+  std::vector<std::pair<std::string, std::vector<const AbCheck*>>> engines;
+  for (const AbCheck& check : outcome.checks) {
+    const std::string engine = engine_of(check.key);
+    if (engines.empty() || engines.back().first != engine) engines.push_back({engine, {}});
+    engines.back().second.push_back(&check);
+  }
+  report::HtmlCharts charts;
+  std::string body = "<h1>storh-host A/B</h1>\n";
+  body += fmt::format("<p>{}</p>\n<p class=\"verdict {}\"><strong>{}</strong></p>\n",
+                      html_escape(header_line(result, alpha)),
+                      outcome.passed() ? "passed" : "failed", html_escape(verdict_line(outcome)));
+  body += list_section("warnings", "Warnings", outcome.warnings);
+  for (const auto& [engine, checks] : engines) {
+    body += fmt::format("<section class=\"engine\"><h2>{}</h2>\n", html_escape(engine));
+    body += ratio_figure(engine, checks, alpha, charts);
+    body += "</section>\n";
+  }
+  body += "<section><h2>Every metric</h2>\n" + checks_table(result, outcome);
+  body +=
+      "<p>change: Hodges-Lehmann estimate of head/base over the pairs; interval: its "
+      "confidence interval; detectable: the slowdown these pairs find with 80% power.</p>\n"
+      "</section>\n";
+  std::vector<std::string> counters, notes;
+  for (const gate::CounterCheck& c : outcome.counter_checks) {
+    counters.push_back(fmt::format("{} {}/item: base {:.6g} head {:.6g} (tolerance {:+.2f}%){}",
+                                   c.key, c.counter, c.base, c.current, c.tolerance_percent,
+                                   c.failed ? " FAIL" : ""));
+  }
+  for (const AbCheck& check : outcome.checks) {
+    for (const std::string& note : check.notes) notes.push_back(check.key + ": " + note);
+  }
+  body += list_section("counters", "Counters per item", counters);
+  body += list_section("notes", "Notes", notes);
+
+  AbReport report;
+  report.out = report::html_page("storh-host A/B", body, charts, assets);
+  for (const std::string& w : outcome.warnings) report.err += "warning: " + w + "\n";
+  report.err += verdict_line(outcome) + "\n";
+  return report;
+}
+
+}  // namespace storh::ab
