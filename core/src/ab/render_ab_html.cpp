@@ -1,4 +1,5 @@
 // ab --format=html: an A/B verdict as one self-contained page (report/html.h).
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,10 @@ std::string engine_of(const std::string& key) {
   return key.substr(0, key.find('.'));
 }
 
-const char* verdict_of(AbState state) {
+const char* verdict_of(const AbCheck& check) {
+  const AbState state = check.state;
   if (state == AbState::regression) return "slower";
+  if (check.failed) return "failed";  // too few pairs, missing: the gate fails on them
   if (state == AbState::improvement) return "faster";
   return "same";
 }
@@ -35,21 +38,24 @@ std::string ratio_figure(const std::string& engine, const std::vector<const AbCh
     report::RatioBar bar;
     bar.label = check->key;
     bar.ratio = t.ratio;
-    if (t.ci_low > 0 && t.ci_high > 0) {
+    if (t.confidence > 0) {  // one pair has no interval
       bar.low = t.ci_low;
       bar.high = t.ci_high;
     }
     bar.significant = t.p_value && *t.p_value < alpha;
-    bar.verdict = verdict_of(check->state);
+    bar.verdict = verdict_of(*check);
     bars.push_back(std::move(bar));
   }
   return report::ratio_bars_figure(
       bars,
-      fmt::format("{}: the slowdown ratio of head to base over the pairs (above x1 is worse), "
-                  "Hodges-Lehmann estimate on its confidence interval; * significant at alpha "
-                  "{}",
+      fmt::format("{}: the slowdown ratio of head to base over the pairs (inverted for "
+                  "higher-is-better metrics, so above x1 is worse), Hodges-Lehmann estimate on "
+                  "its confidence interval; * significant at alpha {}",
                   engine, alpha),
-      charts);
+      charts,
+      {"slowdown ratio head / base over the pairs (inverted for higher-is-better; log axis; "
+       "x1 = unchanged)",
+       "slowdown ratio"});
 }
 
 std::string checks_table(const AbResult& result, const AbOutcome& outcome) {
@@ -84,10 +90,12 @@ std::string list_section(const char* id, const char* title, const std::vector<st
 AbReport render_html(const AbResult& result, const AbOutcome& outcome, double alpha,
                      const report::HtmlAssets& assets) {
   std::vector<std::pair<std::string, std::vector<const AbCheck*>>> engines;
-  for (const AbCheck& check : outcome.checks) {
+  for (const AbCheck& check : outcome.checks) {  // engines in order of first appearance
     const std::string engine = engine_of(check.key);
-    if (engines.empty() || engines.back().first != engine) engines.push_back({engine, {}});
-    engines.back().second.push_back(&check);
+    auto it = std::find_if(engines.begin(), engines.end(),
+                           [&](const auto& group) { return group.first == engine; });
+    if (it == engines.end()) it = engines.insert(engines.end(), {engine, {}});
+    it->second.push_back(&check);
   }
   report::HtmlCharts charts;
   std::string body = "<h1>storh-host A/B</h1>\n";
@@ -102,7 +110,8 @@ AbReport render_html(const AbResult& result, const AbOutcome& outcome, double al
   }
   body += "<section><h2>Every metric</h2>\n" + checks_table(result, outcome);
   body +=
-      "<p>change: Hodges-Lehmann estimate of head/base over the pairs; interval: its "
+      "<p>change: Hodges-Lehmann estimate of the slowdown ratio head/base over the pairs "
+      "(base/head for higher-is-better metrics); interval: its "
       "confidence interval; detectable: the slowdown these pairs find with 80% power.</p>\n"
       "</section>\n";
   std::vector<std::string> counters, notes;

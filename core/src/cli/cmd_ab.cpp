@@ -364,12 +364,19 @@ namespace storh::cli {
 std::optional<int> judge_ab_file(const std::string& command,
                                  const std::vector<std::string>& raw_args, const CommandIo& io) {
   std::vector<std::string> args = raw_args;
-  // -o FILE (as compare and gate take it): where the rendered verdict goes.
+  // -o FILE or -o=FILE (as compare and gate take it, the last one winning): where the
+  // rendered verdict goes.
   std::optional<std::string> short_output;
-  if (auto it = std::find(args.begin(), args.end(), "-o");
-      it != args.end() && it + 1 != args.end()) {
-    short_output = *(it + 1);
-    args.erase(it, it + 2);
+  for (auto it = args.begin(); it != args.end();) {
+    if (*it == "-o" && it + 1 != args.end()) {
+      short_output = *(it + 1);
+      it = args.erase(it, it + 2);
+    } else if (it->starts_with("-o=")) {
+      short_output = it->substr(3);
+      it = args.erase(it);
+    } else {
+      ++it;
+    }
   }
   const AbFlags flags = take_ab_flags(args);
   // In this mode --output is the rendered verdict's file (there is no run to write).
@@ -387,6 +394,10 @@ std::optional<int> judge_ab_file(const std::string& command,
   if (args.size() != 1) {
     io.err << fmt::format("storh-host {}: unknown argument(s) for an A/B file: {}\n", command,
                           fmt::join(args.begin() + 1, args.end(), " "));
+    return kExitBadInput;
+  }
+  if (const std::string problem = output_problem(command, output); !problem.empty()) {
+    io.err << problem << '\n';
     return kExitBadInput;
   }
   Expected<ab::AbResult> result = ab::ab_from_json(parsed, files[0]);
@@ -407,10 +418,6 @@ std::optional<int> judge_ab_file(const std::string& command,
     return kExitBadInput;
   }
   const ab::AbReport report = render_verdict(*result, *outcome, *resolved);
-  if (const std::string problem = output_problem(command, output); !problem.empty()) {
-    io.err << problem << '\n';
-    return kExitBadInput;
-  }
   io.err << report.err;
   if (output) {
     if (const int code = write_output(command, report.out, output, io); code != kExitOk)

@@ -191,7 +191,8 @@ file, a bad option, an output that cannot be created, or no Chart.js for html.
                           [-o FILE]
 
 Compares result files: storh-host results and storh PHP bench.php / repeat.php
-files, in any mix (the PHP metric recovery.recover reads as log.recover).
+files, in any mix (the PHP metric recovery.recover reads as log.recover). One A/B
+file (storh-host ab) shows its paired verdict, as `storh-host ab --help` describes.
 
 Two files: per metric the base and new medians, delta % = (new - base) / base
 (0 when base is 0), the noise band, a verdict that knows the direction (a time
@@ -233,6 +234,8 @@ metric missing on either side fails (a --metric neither file has is a typo:
 exit 2, with the closest name). Every checked metric is printed, then the
 verdict ("Benchmark regression gate passed|failed at threshold +10.00%.").
 Accepts storh-host and storh PHP result files (recovery.recover = log.recover).
+`gate AB.json` judges one A/B file (storh-host ab --help: its flags, --format=html
+and -o FILE).
 
 Options:
   --threshold=PCT           allowed slowdown for every metric (default 10)

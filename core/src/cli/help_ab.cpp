@@ -28,8 +28,9 @@ first alternates (ABBA), so drift of a shared machine cancels in the ratio.
   --calibration=FILE       noise per metric from `storh-host calibrate`: no
                            threshold goes below what that noise supports
   --lenient                too few pairs or a missing metric warns, not fails
-  --format=text|md|json|html  the verdict table; html: one self-contained page with
-                           ratio charts (to stdout; the verdict line goes to stderr)
+  --format=FORMAT          the verdict: text, md, json, or html (one self-contained
+                           page with ratio charts, on stdout; the result path and the
+                           verdict line go to stderr)
   --output=PATH            the A/B result file (default: the suite's output with -ab)
   --inject-slowdown=F      make every head step (1+F) times as long, to measure
                            the gate's power (scripts/power.sh); never for real results
@@ -37,7 +38,9 @@ first alternates (ABBA), so drift of a shared machine cancels in the ratio.
 A metric regresses when the Wilcoxon signed-rank test on the log ratios is
 significant at alpha and the Hodges-Lehmann ratio is slower than the threshold,
 which is never below the metric's own noise floor. `storh-host gate AB.json` and
-`storh-host compare AB.json` judge a written A/B file again. docs/compare-gate.md.
+`storh-host compare AB.json` judge a written A/B file again, with these flags
+(--format=html too), where --output=FILE or -o FILE is the rendered verdict's file.
+docs/compare-gate.md.
 
 Exit codes: 0 pass, 1 regression, 2 bad input, 3 a worker run failed, 130 interrupted.
 )";

@@ -94,7 +94,7 @@ std::string html_page(std::string_view title, std::string_view body, const HtmlC
 }
 
 std::string ratio_bars_figure(const std::vector<RatioBar>& bars, std::string_view caption,
-                              HtmlCharts& charts) {
+                              HtmlCharts& charts, const RatioAxis& axis) {
   if (bars.empty()) return "";
   nlohmann::json labels = nlohmann::json::array(), ratio = nlohmann::json::array(),
                  low = nlohmann::json::array(), high = nlohmann::json::array(),
@@ -110,14 +110,16 @@ std::string ratio_bars_figure(const std::vector<RatioBar>& bars, std::string_vie
     significant.push_back(bar.significant);
     verdict.push_back(bar.verdict);
   }
-  return charts.figure({{"kind", "ratios"},
-                        {"labels", std::move(labels)},
-                        {"ratio", std::move(ratio)},
-                        {"low", std::move(low)},
-                        {"high", std::move(high)},
-                        {"significant", std::move(significant)},
-                        {"verdict", std::move(verdict)}},
-                       caption, bar_chart_height(bars.size()));
+  nlohmann::json spec = {{"kind", "ratios"},
+                         {"labels", std::move(labels)},
+                         {"ratio", std::move(ratio)},
+                         {"low", std::move(low)},
+                         {"high", std::move(high)},
+                         {"significant", std::move(significant)},
+                         {"verdict", std::move(verdict)}};
+  if (!axis.axis.empty()) spec["axis"] = axis.axis;
+  if (!axis.legend.empty()) spec["legend"] = axis.legend;
+  return charts.figure(std::move(spec), caption, bar_chart_height(bars.size()));
 }
 
 }  // namespace storh::report

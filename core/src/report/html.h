@@ -60,12 +60,19 @@ struct RatioBar {
   double ratio = 1;
   std::optional<double> low, high;
   bool significant = false;
-  std::string verdict;  // "slower", "faster" or "same": the bar's colour
+  std::string verdict;  // "slower", "faster", "same" or "failed": the bar's colour
+};
+
+// What the ratio is, for the chart's axis and legend; empty: compare's "new / base of
+// the median".
+struct RatioAxis {
+  std::string axis;
+  std::string legend;
 };
 
 // The figure of a "ratios" chart of `bars`, or "" when there are none.
 std::string ratio_bars_figure(const std::vector<RatioBar>& bars, std::string_view caption,
-                              HtmlCharts& charts);
+                              HtmlCharts& charts, const RatioAxis& axis = {});
 
 struct HtmlAssets;
 

@@ -164,9 +164,10 @@
   }
 
   // kind "ratios": labels, ratio, low, high (confidence interval), significant, verdict
-  // (one entry per metric); ratio = new / base of the median, 1 = unchanged.
+  // (one entry per metric: slower, faster, same, failed); ratio = new / base of the
+  // median, 1 = unchanged; axis and legend, when given, say what else the ratio is.
   function ratioChart(spec) {
-    const shade = (i) => ({ slower: '#d62728', faster: '#2ca02c' })[spec.verdict[i]] || '#7f7f7f';
+    const shade = (i) => ({ slower: '#d62728', faster: '#2ca02c', failed: '#ff7f0e' })[spec.verdict[i]] || '#7f7f7f';
     return {
       type: 'bar',
       data: {
@@ -183,7 +184,7 @@
           },
           {
             type: 'line',
-            label: 'ratio new / base',
+            label: spec.legend || 'ratio new / base',
             data: spec.ratio,
             showLine: false,
             pointStyle: 'rectRot',
@@ -195,7 +196,7 @@
       },
       options: options({
         x: ratioAxis(spec.ratio.concat(spec.low, spec.high),
-          'ratio new / base of the median (log axis; x1 = unchanged)'),
+          spec.axis || 'ratio new / base of the median (log axis; x1 = unchanged)'),
       }, function (item) {
         const i = item.dataIndex;
         const interval = spec.low[i] === null ? 'no interval'
