@@ -120,12 +120,16 @@ int show_or_changes(const std::string& subcommand, const ParsedArgs& args, const
   }
   Expected<history::HistoryStore> store = open_store(args, history::HistoryStore::Mode::existing);
   if (!store) return bad(io, subcommand, store.error());
-  Expected<history::HistoryView> view = history::read_view(*store, *options);
-  if (!view) return bad(io, subcommand, view.error());
-  Expected<std::vector<history::Series>> chosen = select_series(view->series, args.positional);
+  Expected<std::vector<history::HistoryRun>> runs = store->runs();
+  Expected<std::vector<history::HistoryPoint>> points =
+      runs ? store->points() : Error{runs.error()};
+  if (!points) return bad(io, subcommand, points.error());
+  // Change points only for the chosen series: they are what is shown.
+  Expected<std::vector<history::Series>> chosen =
+      select_series(history::build_series(*runs, *points), args.positional);
   if (!chosen) return bad(io, subcommand, chosen.error());
   const std::vector<history::SeriesChange> changes = history::find_changes(*chosen, *options);
-  const std::vector<std::string> environments = history::environments(view->runs);
+  const std::vector<std::string> environments = history::environments(*runs);
   std::string text;
   if (!show) {
     text = history::changes_text(changes, *options);
