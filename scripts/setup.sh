@@ -5,7 +5,8 @@
 #   scripts/setup.sh [--tests]
 #
 # --tests also installs what only the tests need: Debian's chromium, in which
-# tests/browser/html_browser_test.sh renders the HTML pages.
+# tests/browser/html_browser_test.sh renders the HTML pages, and clang-tidy for
+# scripts/lint.sh.
 set -euo pipefail
 
 packages=(
@@ -23,6 +24,7 @@ packages=(
 )
 if [[ ${1:-} == --tests ]]; then
   packages+=(chromium)             # headless browser for the HTML page tests
+  packages+=(clang-tidy)           # scripts/lint.sh: .clang-tidy on the changed sources
 elif [[ $# -gt 0 ]]; then
   echo "setup: unknown option \"$1\" (valid: --tests)" >&2
   exit 2

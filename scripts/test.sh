@@ -2,6 +2,8 @@
 # Sets up a fresh Debian 12 machine, builds, and runs every test twice: a normal build
 # (build-test/) and an AddressSanitizer + UndefinedBehaviorSanitizer build (build-asan/),
 # then the concurrency tests under ThreadSanitizer (scripts/tsan.sh, build-tsan/).
+# After the normal build, scripts/lint.sh checks formatting (every source) and runs
+# clang-tidy on the sources the last commit changed (STORH_LINT_BASE to widen it).
 # STORH_TEST_SANITIZE=0 skips the sanitizer builds for a quicker local loop;
 # STORH_TEST_TSAN=0 skips only the ThreadSanitizer one.
 set -euo pipefail
@@ -19,6 +21,7 @@ run_suite() {  # <build dir> <cmake options...>
 }
 
 run_suite build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo
+./scripts/lint.sh build-test
 if [[ "${STORH_TEST_SANITIZE:-1}" != 0 ]]; then
   # handle_segv=0: a fixture plugin's deliberate SIGSEGV must stay a signal.
   export ASAN_OPTIONS=handle_segv=0:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
