@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <xxhash.h>
 
+#include "result/metric_key.h"
 #include "suite/parse.h"
 
 namespace storh::plan {
@@ -120,9 +121,7 @@ std::vector<std::string> Cell::operation_names() const {
 }
 
 std::string metric_key(const Cell& cell, const std::string& operation) {
-  std::string key = cell.engine + "." + operation;
-  if (!cell.qualifiers.empty()) key += fmt::format("[{}]", fmt::join(cell.qualifiers, ","));
-  return key;
+  return result::MetricKey{cell.engine, operation, cell.qualifiers}.to_string();
 }
 
 Plan expand_plan(const suite::Suite& suite,
