@@ -140,7 +140,7 @@ int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
   // A/B mode: the suite's cells for a base build and this build, in pairs.
   if (std::any_of(args.begin(), args.end(),
                   [](const std::string& a) { return a == "--base" || a.starts_with("--base="); })) {
-    return run_ab_command(args, io, {"ci", kDefaultCiSuite, false, true, kExitRunFailed});
+    return run_ab_command(args, io, {"ci", kDefaultCiSuite, false, true});
   }
   InterruptGuard guard;
   PrepareOptions prepare_options;

@@ -11,18 +11,17 @@
 //   {"event":"done","ok":true|false[,"message":"..."]}   run() returned
 //
 // A worker that crashes simply stops writing; the host knows the operation from the
-// last "begin". Exit codes: 0 ran cleanly, 1 an operation failed, 2 the plugin could
-// not be loaded or the arguments were bad.
+// last "begin". Exit codes (util/exit_codes.h): kWorkerExitOk (0) ran cleanly,
+// kWorkerExitStepFailed (1) an operation failed, kWorkerExitBadInput (2) the plugin
+// could not be loaded or the arguments were bad.
 #pragma once
 
 #include <string>
 #include <vector>
 
-namespace storh::worker {
+#include "util/exit_codes.h"
 
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailed = 1;
-inline constexpr int kExitBadInput = 2;
+namespace storh::worker {
 
 // `storh-host __worker ...`: the child side. Returns the process exit code.
 int worker_main(const std::vector<std::string>& args);

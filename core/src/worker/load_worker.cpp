@@ -13,7 +13,7 @@ namespace {
 int finish_failed(const EmitFn& emit, const std::string& op, const std::string& message) {
   emit({{"event", "fail"}, {"op", op}, {"message", message}});
   emit({{"event", "done"}, {"ok", false}, {"op", op}, {"message", message}});
-  return kExitFailed;
+  return kWorkerExitStepFailed;
 }
 
 }  // namespace
@@ -65,7 +65,7 @@ int run_load_cell(plugin::LoadedPlugin& loaded, RunContext& ctx,
   if (!first_failure.empty()) return finish_failed(emit, first_failure_op, first_failure);
   if (!finished.ok()) return finish_failed(emit, "finish", finished.message());
   emit({{"event", "done"}, {"ok", true}});
-  return kExitOk;
+  return kWorkerExitOk;
 }
 
 }  // namespace storh::worker

@@ -235,7 +235,7 @@ std::optional<std::map<std::string, std::string>> parse_flags(const std::vector<
 
 int fail_input(const std::string& message) {
   std::cerr << "storh-host worker: " << message << '\n';
-  return kExitBadInput;
+  return kWorkerExitBadInput;
 }
 
 // Parameters for the run: the declared defaults, overridden by the host's choices.
@@ -361,25 +361,25 @@ int worker_main(const std::vector<std::string>& args) {
           {"ok", false},
           {"op", context.current_operation()},
           {"message", status.message()}});
-    finish_worker(kExitFailed);
+    finish_worker(kWorkerExitStepFailed);
   }
   if (!context.first_failure().empty()) {
     emit({{"event", "done"},
           {"ok", false},
           {"op", context.first_failure_operation()},
           {"message", context.first_failure()}});
-    finish_worker(kExitFailed);
+    finish_worker(kWorkerExitStepFailed);
   }
   for (const std::string& op : selected) {
     if (context.measured().count(op) == 0) {
       const std::string message =
           fmt::format("operation \"{}\" was selected but the engine never measured it", op);
       emit({{"event", "done"}, {"ok", false}, {"op", op}, {"message", message}});
-      finish_worker(kExitFailed);
+      finish_worker(kWorkerExitStepFailed);
     }
   }
   emit({{"event", "done"}, {"ok", true}});
-  finish_worker(kExitOk);
+  finish_worker(kWorkerExitOk);
 }
 
 int describe_main(const std::vector<std::string>& args) {
@@ -390,7 +390,7 @@ int describe_main(const std::vector<std::string>& args) {
       plugin::load_plugin(args[1], expected_name);
   if (!loaded) {
     std::cerr << loaded.error() << '\n';
-    return kExitBadInput;
+    return kWorkerExitBadInput;
   }
   plugin::Description description{
       (*loaded)->manifest(), (*loaded)->engine().describe(), args[1], {}};
@@ -403,7 +403,7 @@ int describe_main(const std::vector<std::string>& args) {
   std::cout << plugin::description_json(description)
                    .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
             << '\n';
-  return kExitOk;
+  return kWorkerExitOk;
 }
 
 }  // namespace storh::worker
