@@ -15,6 +15,7 @@
 #include "plugin/describe.h"
 #include "run/work_root.h"
 #include "util/files.h"
+#include "worker/event.h"
 #include "worker/process.h"
 
 namespace storh::run {
@@ -27,38 +28,22 @@ constexpr double kValgrindTimeoutFactor = 50;
 
 // What one counting worker said, from its event lines.
 struct CountingRun {
-  struct Step {
-    std::string operation;
-    std::uint64_t items = 0;
-    json counters;                    // syscalls: name -> delta
-    std::optional<std::size_t> dump;  // instructions: callgrind dump number
-  };
-  std::vector<Step> steps;
+  std::vector<worker::CountersEvent> steps;
   bool done_ok = false;
-  std::string current_operation;
-  std::string failed_operation;
-  std::string message;
+  std::string message;  // the first failure's
 
+  // Only counters and how the run ended matter here; a line that does not decode is
+  // ignored, as one the worker never finished.
   void on_line(std::string_view line) {
-    const json event = json::parse(line, nullptr, false);
-    if (event.is_discarded() || !event.is_object()) return;
-    const std::string kind = event.value("event", "");
-    if (kind == "begin") {
-      current_operation = event.value("op", "");
-    } else if (kind == "counters") {
-      Step step{event.value("op", ""), event.value("items", std::uint64_t{0}),
-                event.value("counters", json::object()), std::nullopt};
-      if (event.contains("dump")) step.dump = event.value("dump", std::size_t{0});
-      steps.push_back(std::move(step));
-    } else if (kind == "fail" && message.empty()) {
-      failed_operation = event.value("op", "");
-      message = event.value("message", "");
-    } else if (kind == "done") {
-      done_ok = event.value("ok", false);
-      if (!done_ok && message.empty()) {
-        failed_operation = event.value("op", "");
-        message = event.value("message", "");
-      }
+    Expected<worker::Event> event = worker::decode(line);
+    if (!event) return;
+    if (auto* counters = std::get_if<worker::CountersEvent>(&*event)) {
+      steps.push_back(std::move(*counters));
+    } else if (const auto* fail = std::get_if<worker::FailEvent>(&*event)) {
+      if (message.empty()) message = fail->message;
+    } else if (const auto* done = std::get_if<worker::DoneEvent>(&*event)) {
+      done_ok = done->ok;
+      if (!done_ok && message.empty()) message = done->message;
     }
   }
 };
@@ -139,26 +124,26 @@ std::string count_cell(const plan::Cell& cell, std::size_t index, count::Instrum
   const worker::ProcessOutcome outcome = worker::run_process(process);
   if (std::optional<std::string> message = failure_message(outcome, run)) return *message;
 
-  for (const CountingRun::Step& step : run.steps) {
-    auto& metric = totals[plan::metric_key(cell, step.operation)];
+  for (const worker::CountersEvent& step : run.steps) {
+    auto& metric = totals[plan::metric_key(cell, step.op)];
     const auto items = static_cast<double>(step.items);
     if (instrument == count::Instrument::syscalls) {
-      for (const auto& [counter, delta] : step.counters.items()) {
+      for (const auto& [counter, delta] : step.counters) {
         auto& [sum, counted] = metric[counter];
-        sum += delta.get<double>();
+        sum += static_cast<double>(delta);
         counted += items;
       }
       continue;
     }
-    if (!step.dump) return fmt::format("{}: the worker reported no callgrind dump", step.operation);
+    if (!step.dump) return fmt::format("{}: the worker reported no callgrind dump", step.op);
     const std::filesystem::path file = count::callgrind_dump_file(dumps, *step.dump);
     Expected<std::string> text = read_file(file);
     if (!text) return text.error();
     Expected<count::CallgrindDump> dump = count::parse_callgrind(*text, file.string());
     if (!dump) return dump.error();
-    if (dump->trigger != step.operation) {
+    if (dump->trigger != step.op) {
       return fmt::format("{}: dump of \"{}\", expected \"{}\"", file.string(), dump->trigger,
-                         step.operation);
+                         step.op);
     }
     auto& [sum, counted] = metric["instructions"];
     sum += static_cast<double>(dump->instructions);

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "plugin/describe.h"
+#include "worker/event.h"
 #include "worker/process.h"
 
 namespace storh::run {
@@ -40,49 +41,50 @@ class EventCollector {
         on_progress_(std::move(on_progress)),
         on_load_progress_(std::move(on_load_progress)) {}
 
+  // A line that does not decode is ignored, as one the worker never finished.
   void on_line(std::string_view line) {
-    const json event = json::parse(line, nullptr, false);
-    if (event.is_discarded() || !event.is_object() || !event.contains("event")) return;
-    const std::string kind = event.value("event", "");
-    if (kind == "loaded") {
-      run_.loaded = true;
-      run_.startup_seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    } else if (kind == "begin") {
-      run_.current_operation = event.value("op", "");
-      if (on_progress_) on_progress_(run_.current_operation);
-    } else if (kind == "sample") {
-      OperationSample sample;
-      sample.operation = event.value("op", "");
-      sample.seconds = event.value("seconds", 0.0);
-      sample.items = event.value("items", std::uint64_t{0});
-      sample.calls = std::max<std::uint64_t>(1, event.value("calls", std::uint64_t{1}));
-      if (event.contains("latency")) sample.latency = event["latency"];
-      run_.samples.push_back(std::move(sample));
-    } else if (kind == "fail") {
-      run_.failed_operation = event.value("op", "");
-      run_.failure_message = event.value("message", "");
-    } else if (kind == "done") {
-      run_.done = true;
-      if (!event.value("ok", false) && run_.failure_message.empty()) {
-        run_.failed_operation = event.value("op", "");
-        run_.failure_message = event.value("message", "");
-      }
-    } else if (kind == "progress") {
-      run_.progress_message = event.value("message", "");
-      if (on_progress_) {
-        on_progress_(run_.current_operation.empty()
-                         ? run_.progress_message
-                         : run_.current_operation + ": " + run_.progress_message);
-      }
-    } else if (kind == "load") {
-      run_.loads.push_back({event.value("op", ""), event.value("outcome", json())});
-    } else if (kind == "load_progress") {
-      if (on_load_progress_) on_load_progress_(event.value("line", ""));
-    }
+    Expected<worker::Event> event = worker::decode(line);
+    if (event) std::visit([this](auto& e) { on(e); }, *event);
   }
 
  private:
+  void on(worker::LoadedEvent&) {
+    run_.loaded = true;
+    run_.startup_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+  void on(worker::BeginEvent& e) {
+    run_.current_operation = std::move(e.op);
+    if (on_progress_) on_progress_(run_.current_operation);
+  }
+  void on(worker::SampleEvent& e) {
+    run_.samples.push_back({std::move(e.op), e.seconds, e.items, std::move(e.latency), e.calls});
+  }
+  void on(worker::FailEvent& e) {
+    run_.failed_operation = std::move(e.op);
+    run_.failure_message = std::move(e.message);
+  }
+  void on(worker::DoneEvent& e) {
+    run_.done = true;
+    if (!e.ok && run_.failure_message.empty()) {
+      run_.failed_operation = std::move(e.op);
+      run_.failure_message = std::move(e.message);
+    }
+  }
+  void on(worker::ProgressEvent& e) {
+    run_.progress_message = std::move(e.message);
+    if (on_progress_) {
+      on_progress_(run_.current_operation.empty()
+                       ? run_.progress_message
+                       : run_.current_operation + ": " + run_.progress_message);
+    }
+  }
+  void on(worker::LoadEvent& e) { run_.loads.push_back({std::move(e.op), std::move(e.outcome)}); }
+  void on(worker::LoadProgressEvent& e) {
+    if (on_load_progress_) on_load_progress_(e.line);
+  }
+  void on(worker::CountersEvent&) {}  // the counting pass's (run/counting_pass.cpp)
+
   CellRun& run_;
   std::function<void(const std::string&)> on_progress_;
   std::function<void(const std::string&)> on_load_progress_;

@@ -4,7 +4,7 @@
 // README's "Exit codes:" paragraph): a script can tell a regression from bad input
 // from a run that broke. Every command returns one of these; none other.
 //
-// A worker process (`storh-host __worker`, worker/events.h) has codes of its own. The
+// A worker process (`storh-host __worker`, worker/worker_main.h) has codes of its own. The
 // host never passes them on as its own exit code; they appear only in a result
 // file's failures[].exit_code, so they keep their values and a distinct name.
 #pragma once
