@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "plugin/describe.h"  // param_value_json: values keep their JSON type
+#include "result/engine_values.h"
 #include "result/json.h"
 #include "result/metric_key.h"
 #include "suite/parse.h"  // param_value_text: the one canonical text of a value
@@ -191,7 +191,7 @@ nlohmann::ordered_json range_index_json(const result::ResultFile& result,
   ordered_json files = ordered_json::array();
   for (const RangeSlice& slice : slices) {
     ordered_json params = ordered_json::object();
-    for (const auto& [name, value] : slice.params) params[name] = plugin::param_value_json(value);
+    for (const auto& [name, value] : slice.params) params[name] = result::param_value_json(value);
     files.push_back({{"file", slice.file},
                      {"dataset", slice.dataset},
                      {"engine", slice.engine},

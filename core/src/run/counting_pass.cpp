@@ -12,7 +12,7 @@
 
 #include "count/callgrind.h"
 #include "count/counters.h"
-#include "plugin/describe.h"
+#include "result/engine_values.h"
 #include "run/work_root.h"
 #include "util/files.h"
 #include "worker/event.h"
@@ -68,7 +68,7 @@ std::optional<std::string> failure_message(const worker::ProcessOutcome& outcome
 std::vector<std::string> worker_argv(const plan::Cell& cell, const RunnerOptions& options,
                                      const std::filesystem::path& work_dir) {
   json chosen = json::object();
-  for (const auto& [name, value] : cell.chosen) chosen[name] = plugin::param_value_json(value);
+  for (const auto& [name, value] : cell.chosen) chosen[name] = result::param_value_json(value);
   return {options.host_executable.string(),
           "__worker",
           "--plugin=" + cell.plugin.string(),

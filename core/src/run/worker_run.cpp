@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "plugin/describe.h"
+#include "result/engine_values.h"
 #include "worker/event.h"
 #include "worker/process.h"
 
@@ -21,7 +21,7 @@ using nlohmann::json;
 
 std::string params_argument(const plan::Cell& cell) {
   json chosen = json::object();
-  for (const auto& [name, value] : cell.chosen) chosen[name] = plugin::param_value_json(value);
+  for (const auto& [name, value] : cell.chosen) chosen[name] = result::param_value_json(value);
   return chosen.dump();
 }
 

@@ -18,6 +18,7 @@
 #include "count/probe.h"
 #include "plugin/describe.h"
 #include "plugin/loader.h"
+#include "result/engine_values.h"
 #include "stats/stats.h"
 #include "storh/version.h"
 #include "worker/event.h"
@@ -259,18 +260,12 @@ std::optional<std::map<std::string, ParamValue, std::less<>>> build_params(
     return std::nullopt;
   }
   for (const auto& [name, value] : chosen.items()) {
-    if (value.is_boolean())
-      params[name] = value.get<bool>();
-    else if (value.is_number_integer())
-      params[name] = value.get<std::int64_t>();
-    else if (value.is_number_float())
-      params[name] = value.get<double>();
-    else if (value.is_string())
-      params[name] = value.get<std::string>();
-    else {
+    Expected<ParamValue> typed = result::param_value_from_json(value);
+    if (!typed) {
       error = fmt::format("--params: value of \"{}\" is not a scalar", name);
       return std::nullopt;
     }
+    params[name] = std::move(*typed);
   }
   return params;
 }
