@@ -94,7 +94,7 @@ inline std::string storh_php_fixture(const std::string& file) {
 // A storh PHP reference file, named by its file name only so output is the same in
 // every checkout.
 inline compare::ComparableFile load_storh_php(const std::string& file) {
-  auto loaded = compare::load_comparable(storh_php_fixture(file));
+  auto loaded = compare::read_comparable(storh_php_fixture(file));
   if (!loaded) throw std::runtime_error(loaded.error());
   loaded->name = file;
   return std::move(loaded).value();

@@ -190,7 +190,7 @@ int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
   const bool update = prepared->args.has("update-baseline");
   std::optional<compare::ComparableFile> baseline;
   if (!update) {
-    Expected<compare::ComparableFile> loaded = compare::load_comparable(baseline_path);
+    Expected<compare::ComparableFile> loaded = compare::read_comparable(baseline_path);
     if (!loaded) {
       io.err << "storh-host ci: " << loaded.error()
              << "\n(create the baseline with: storh-host ci --update-baseline)\n";
