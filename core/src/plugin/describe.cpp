@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 
 #include "plugin/check_description.h"
+#include "process/child_process.h"
 #include "result/engine_values.h"
 #include "util/files.h"
-#include "worker/process.h"
 
 namespace storh::plugin {
 namespace {
@@ -172,15 +172,15 @@ Expected<Description> description_from_json(const json& j) {
 Expected<Description> describe_plugin(const std::filesystem::path& host_executable,
                                       const std::filesystem::path& file,
                                       const std::string& expected_name) {
-  worker::ProcessOptions options;
+  process::ProcessOptions options;
   options.argv = {host_executable.string(), "__describe", file.string()};
   if (!expected_name.empty()) options.argv.push_back("--name=" + expected_name);
   options.timeout_seconds = 30;
   options.capture_stdout = true;
-  const worker::ProcessOutcome outcome = worker::run_process(options);
+  const process::ProcessOutcome outcome = process::run_process(options);
   if (!outcome.started) return Error{fmt::format("{}: {}", file.string(), outcome.error)};
   if (!outcome.succeeded()) {
-    std::string reason = worker::tail_lines(outcome.stderr_tail, 5);
+    std::string reason = process::tail_lines(outcome.stderr_tail, 5);
     if (outcome.timed_out) reason = "timed out after 30 s while loading or describing";
     if (outcome.signal) {
       reason = fmt::format("crashed with signal {} ({}) while loading or describing{}{}",

@@ -12,11 +12,11 @@
 
 #include "count/callgrind.h"
 #include "count/counters.h"
+#include "process/child_process.h"
 #include "result/engine_values.h"
 #include "run/work_root.h"
 #include "util/files.h"
 #include "worker/event.h"
-#include "worker/process.h"
 
 namespace storh::run {
 namespace {
@@ -52,7 +52,7 @@ struct CountingRun {
 using MetricTotals = std::map<std::string, std::map<std::string, std::pair<double, double>>>;
 
 // Why a counting run failed, or nullopt when it ran cleanly.
-std::optional<std::string> failure_message(const worker::ProcessOutcome& outcome,
+std::optional<std::string> failure_message(const process::ProcessOutcome& outcome,
                                            const CountingRun& run) {
   if (outcome.succeeded() && run.done_ok) return std::nullopt;
   if (!outcome.started) return outcome.error;
@@ -60,7 +60,7 @@ std::optional<std::string> failure_message(const worker::ProcessOutcome& outcome
   if (outcome.memory_exceeded) return std::string("exceeded the memory limit");
   if (outcome.signal) return fmt::format("killed by signal {}", *outcome.signal);
   if (!run.message.empty()) return run.message;
-  const std::string tail = worker::tail_lines(outcome.stderr_tail, 3);
+  const std::string tail = process::tail_lines(outcome.stderr_tail, 3);
   return tail.empty() ? fmt::format("exited with code {}", outcome.exit_code.value_or(-1)) : tail;
 }
 
@@ -91,7 +91,7 @@ std::string count_cell(const plan::Cell& cell, std::size_t index, count::Instrum
   if (!std::filesystem::create_directories(work_dir, ec)) {
     return fmt::format("{}: cannot create the work directory: {}", work_dir.string(), ec.message());
   }
-  worker::ProcessOptions process;
+  process::ProcessOptions process;
   process.argv = worker_argv(cell, options, work_dir);
   process.argv.push_back(fmt::format("--count={}", name));
   process.cancel = options.cancel;
@@ -121,7 +121,7 @@ std::string count_cell(const plan::Cell& cell, std::size_t index, count::Instrum
   }
   CountingRun run;
   process.on_event_line = [&](std::string_view line) { run.on_line(line); };
-  const worker::ProcessOutcome outcome = worker::run_process(process);
+  const process::ProcessOutcome outcome = process::run_process(process);
   if (std::optional<std::string> message = failure_message(outcome, run)) return *message;
 
   for (const worker::CountersEvent& step : run.steps) {

@@ -10,9 +10,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "process/child_process.h"
 #include "result/engine_values.h"
 #include "worker/event.h"
-#include "worker/process.h"
 
 namespace storh::run {
 namespace {
@@ -93,8 +93,8 @@ class EventCollector {
 
 // Turns a worker's exit into a Failure, or nullopt when it ran cleanly.
 std::optional<result::Failure> failure_of(const plan::Cell& cell, int repeat,
-                                          const worker::ProcessOutcome& outcome, const CellRun& run,
-                                          const RunnerOptions& options) {
+                                          const process::ProcessOutcome& outcome,
+                                          const CellRun& run, const RunnerOptions& options) {
   if (outcome.succeeded() && run.done && run.failure_message.empty()) return std::nullopt;
   result::Failure f;
   f.engine = cell.engine;
@@ -123,7 +123,7 @@ std::optional<result::Failure> failure_of(const plan::Cell& cell, int repeat,
     f.message = fmt::format("worker killed by {}", describe_signal(*outcome.signal));
   } else if (!run.loaded) {
     f.kind = "load";
-    f.message = worker::tail_lines(outcome.stderr_tail, 3);
+    f.message = process::tail_lines(outcome.stderr_tail, 3);
     if (f.message.empty()) f.message = "the worker exited before loading the plugin";
   } else if (!run.failure_message.empty()) {
     f.kind = "failed";
@@ -158,7 +158,7 @@ WorkerRunOutcome run_worker(const suite::Suite& suite, const WorkerRunSpec& spec
             fmt::format("{}{}: {}: {}", cell.engine, load_label, run.current_operation, line));
         progress->show(where);
       });
-  worker::ProcessOptions process;
+  process::ProcessOptions process;
   process.argv = {options.host_executable.string(),
                   "__worker",
                   "--plugin=" + cell.plugin.string(),
@@ -177,7 +177,7 @@ WorkerRunOutcome run_worker(const suite::Suite& suite, const WorkerRunSpec& spec
   process.memory_limit_bytes = suite.memory_limit_bytes;
   process.cancel = options.cancel;
   process.on_event_line = [&](std::string_view line) { collector.on_line(line); };
-  const worker::ProcessOutcome outcome = worker::run_process(process);
+  const process::ProcessOutcome outcome = process::run_process(process);
 
   result.failure = failure_of(cell, spec.repeat, outcome, run, options);
   result.record = {cell.engine,
