@@ -2,6 +2,7 @@
 // list of metrics with their samples, and the storh PHP reference files.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -98,6 +99,15 @@ inline compare::ComparableFile load_storh_php(const std::string& file) {
   if (!loaded) throw std::runtime_error(loaded.error());
   loaded->name = file;
   return std::move(loaded).value();
+}
+
+// A result file under tests/fixtures/ ("golden/result-v1.json"), read as the host
+// reads it; throws when it cannot be read.
+inline result::ResultFile result_fixture(const std::string& name) {
+  auto result =
+      result::read_result_file(std::string(STORH_TEST_SOURCE_DIR) + "/tests/fixtures/" + name);
+  if (!result) throw std::runtime_error(result.error());
+  return std::move(result).value();
 }
 
 // Compares `text` with a golden file in tests/fixtures/golden/, or rewrites the
