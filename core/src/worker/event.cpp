@@ -54,37 +54,41 @@ ordered_json as_json(const DoneEvent& e) {
   return j;
 }
 
-// The fields of one event object. The first missing or mistyped field is kept as
-// the error; later reads then return defaults, and the caller checks error() once.
+// The fields of one event object, read in the order written (counters keep theirs).
+// The first missing or mistyped field is kept as the error; later reads then return
+// defaults, and the caller checks error() once.
 class Fields {
  public:
-  Fields(const json& object, std::string kind) : object_(object), kind_(std::move(kind)) {}
+  Fields(const ordered_json& object, std::string kind) : object_(object), kind_(std::move(kind)) {}
 
   bool has(const char* name) const { return object_.contains(name); }
 
   std::string text(const char* name) {
-    const json* value = find(name, "a string", &json::is_string);
+    const ordered_json* value = find(name, "a string", &ordered_json::is_string);
     return value != nullptr ? value->get<std::string>() : std::string();
   }
   double number(const char* name) {
-    const json* value = find(name, "a number", &json::is_number);
+    const ordered_json* value = find(name, "a number", &ordered_json::is_number);
     return value != nullptr ? value->get<double>() : 0.0;
   }
   std::uint64_t count(const char* name) {
-    const json* value = find(name, "a whole number >= 0", &json::is_number_unsigned);
+    const ordered_json* value =
+        find(name, "a whole number >= 0", &ordered_json::is_number_unsigned);
     return value != nullptr ? value->get<std::uint64_t>() : 0;
   }
   bool flag(const char* name) {
-    const json* value = find(name, "true or false", &json::is_boolean);
+    const ordered_json* value = find(name, "true or false", &ordered_json::is_boolean);
     return value != nullptr && value->get<bool>();
   }
   json object(const char* name) {
-    const json* value = find(name, "an object", &json::is_object);
-    return value != nullptr ? *value : json();
+    const ordered_json* value = find(name, "an object", &ordered_json::is_object);
+    return value != nullptr ? json(*value) : json();
   }
   count::Deltas deltas(const char* name) {
     count::Deltas deltas;
-    for (const auto& [counter, delta] : object(name).items()) {
+    const ordered_json* counters = find(name, "an object", &ordered_json::is_object);
+    if (counters == nullptr) return deltas;
+    for (const auto& [counter, delta] : counters->items()) {
       if (!delta.is_number_unsigned()) {
         fail(fmt::format("\"{}\": \"{}\" must be a whole number >= 0", name, counter));
         break;
@@ -97,7 +101,8 @@ class Fields {
   const std::string& error() const { return error_; }
 
  private:
-  const json* find(const char* name, const char* expected, bool (json::*is)() const noexcept) {
+  const ordered_json* find(const char* name, const char* expected,
+                           bool (ordered_json::*is)() const noexcept) {
     const auto it = object_.find(name);
     if (it == object_.end()) {
       fail(fmt::format("missing \"{}\"", name));
@@ -113,7 +118,7 @@ class Fields {
     if (error_.empty()) error_ = fmt::format("worker event \"{}\": {}", kind_, what);
   }
 
-  const json& object_;
+  const ordered_json& object_;
   std::string kind_;
   std::string error_;
 };
@@ -160,7 +165,7 @@ std::string encode(const Event& event) {
 }
 
 Expected<Event> decode(std::string_view line) {
-  const json object = json::parse(line, nullptr, false);
+  const ordered_json object = ordered_json::parse(line, nullptr, false);
   if (object.is_discarded() || !object.is_object()) {
     return Error{fmt::format("worker event: not a JSON object: {}", line.substr(0, 80))};
   }
