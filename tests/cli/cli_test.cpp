@@ -32,7 +32,7 @@ std::filesystem::path ok_and_failed_result(const ScratchDir& dir) {
   const auto run = cli({kFixtureSuites + "containment.toml", kFixturePath,
                         "--output=" + output.string(), "--set=misbehave.behaviour=ok,fail"});
   INFO(run.out << run.err);
-  REQUIRE(run.code == 1);
+  REQUIRE(run.code == 3);
   return output;
 }
 
@@ -45,7 +45,7 @@ TEST_CASE("cli: each misbehaving worker becomes a failure record and the others 
   const auto run = cli({kFixtureSuites + "containment.toml", kFixturePath,
                         "--output=" + output.string(), "--work-dir=" + (dir / "work").string()});
   INFO(run.out << run.err);
-  CHECK(run.code == 1);
+  CHECK(run.code == 3);
   REQUIRE(std::filesystem::exists(output));
   const nlohmann::json result = read_json(output);
   CHECK(result["interrupted"] == false);
@@ -258,14 +258,14 @@ TEST_CASE("cli: validate names file, line and column of a bad suite", "[cli][sui
 
 TEST_CASE("cli: list shows plugins and names every refused one", "[cli][loader]") {
   auto run = cli({"list", kFixturePath});
-  CHECK(run.code == 1);  // crash_on_load cannot be described
+  CHECK(run.code == 3);  // crash_on_load cannot be described
   CHECK(contains(run.out, "misbehave 1.0.0"));
   CHECK(contains(run.out, "behaviour"));
   CHECK(contains(run.err, "storh_crash_on_load.so"));
   CHECK(contains(run.err, "signal 11"));
 
   run = cli({"list", std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR + "/refused"});
-  CHECK(run.code == 1);
+  CHECK(run.code == 3);
   CHECK(contains(run.err, "check \"ABI major\" failed"));
   CHECK(contains(run.err, "check \"toolchain\" failed"));
   CHECK(contains(run.err, "no storh_plugin_manifest symbol"));
@@ -340,7 +340,7 @@ TEST_CASE("cli: a plugin that crashes while loading fails its cells, not the run
   const auto run =
       cli({(dir / "s.toml").string(), kFixturePath, "--output=" + (dir / "o.json").string()});
   INFO(run.out << run.err);
-  CHECK(run.code == 1);
+  CHECK(run.code == 3);
   const nlohmann::json result = read_json(dir / "o.json");
   REQUIRE(result["failures"].size() == 1);
   CHECK(result["failures"][0]["engine"] == "crash_on_load");

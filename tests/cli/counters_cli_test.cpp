@@ -172,7 +172,7 @@ counters = ["syscalls"]
 params = { fail_counted = true }
 )");
   INFO(run.out << run.err);
-  CHECK(run.code == 1);
+  CHECK(run.code == 3);
   const nlohmann::json result = read_json(dir / "o.json");
   REQUIRE(result["failures"].size() == 1);
   CHECK(result["failures"][0]["kind"] == "counters");

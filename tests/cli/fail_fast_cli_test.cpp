@@ -45,7 +45,7 @@ TEST_CASE("cli fail-fast: a wrong answer is not repeated; the skipped repeats ar
   ScratchDir dir;
   const auto run = run_misbehave(dir, "fail", {});
   INFO(run.out << run.err);
-  CHECK(run.code == 1);
+  CHECK(run.code == 3);
   CHECK(kinds(dir / "r.json") == std::vector<std::string>{"failed", "skipped", "skipped"});
   CHECK(contains(run.err, "storh-host: misbehave n=10 behaviour=fail: repeat 1 failed (failed: "));
   CHECK(contains(run.err, "skipping its 2 remaining run(s) (--no-fail-fast runs them)"));
@@ -55,7 +55,7 @@ TEST_CASE("cli fail-fast: a timeout stops the cell after its first repeat", "[cl
   ScratchDir dir;
   const auto run = run_misbehave(dir, "hang", {});
   INFO(run.out << run.err);
-  CHECK(run.code == 1);
+  CHECK(run.code == 3);
   CHECK(kinds(dir / "r.json") == std::vector<std::string>{"timeout", "skipped", "skipped"});
 }
 
@@ -63,7 +63,7 @@ TEST_CASE("cli fail-fast: --no-fail-fast runs every repeat", "[cli][fail-fast]")
   ScratchDir dir;
   const auto run = run_misbehave(dir, "fail", {"--no-fail-fast"});
   INFO(run.out << run.err);
-  CHECK(run.code == 1);
+  CHECK(run.code == 3);
   CHECK(kinds(dir / "r.json") == std::vector<std::string>{"failed", "failed", "failed"});
   CHECK_FALSE(contains(run.err, "skipping"));
 }

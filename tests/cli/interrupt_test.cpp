@@ -7,8 +7,8 @@
 #include <chrono>
 #include <thread>
 
+#include "process/child_process.h"
 #include "test_support.h"
-#include "worker/process.h"
 
 using storh::test::ScratchDir;
 
@@ -17,7 +17,7 @@ TEST_CASE("cli: an interrupted run writes a partial result and cleans up", "[cli
   const auto output = dir / "hang.json";
   const auto work = dir / "work";
   std::atomic<bool> cancel{false};
-  storh::worker::ProcessOptions options;
+  storh::process::ProcessOptions options;
   options.argv = {STORH_TEST_HOST,
                   std::string(STORH_TEST_SOURCE_DIR) + "/tests/fixtures/suites/hang.toml",
                   std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR,
@@ -42,7 +42,7 @@ TEST_CASE("cli: an interrupted run writes a partial result and cleans up", "[cli
     }
     cancel.store(true);
   });
-  const storh::worker::ProcessOutcome outcome = storh::worker::run_process(options);
+  const storh::process::ProcessOutcome outcome = storh::process::run_process(options);
   interrupter.join();
 
   INFO(outcome.stderr_tail);

@@ -115,7 +115,7 @@ TEST_CASE("load cli: thread clients share the worker process", "[load][cli]") {
   const auto threads = run_load(dir, "clients = 3\ntransactions = 20",
                                 "operations = [\"claim\"]\nparams = { expect_processes = true }");
   // finish() finds three clients in one process: the expectation is not met.
-  CHECK(threads.cli.code == 1);
+  CHECK(threads.cli.code == 3);
   REQUIRE(threads.result["failures"].size() == 1);
   CHECK(contains(threads.result["failures"][0]["message"].get<std::string>(),
                  "3 clients ran in 1 process(es)"));
@@ -125,7 +125,7 @@ TEST_CASE("load cli: failed transactions are counted, and fail the cell", "[load
   ScratchDir dir;
   const auto run = run_load(dir, "clients = 2\ntransactions = 10",
                             "operations = [\"sleep\"]\nparams = { fail_every = 5 }");
-  CHECK(run.cli.code == 1);
+  CHECK(run.cli.code == 3);
   const auto& load = metric(run.result, "slow_tx.sleep[clients=2,transactions=10]")["load"];
   CHECK(load["processed"] == 16);
   CHECK(load["intended"] == 20);
@@ -143,7 +143,7 @@ TEST_CASE("load cli: a client that cannot open fails the cell with its message",
   ScratchDir dir;
   const auto run = run_load(dir, "clients = 3\ntransactions = 5",
                             "operations = [\"sleep\"]\nparams = { open_fails = true }");
-  CHECK(run.cli.code == 1);
+  CHECK(run.cli.code == 3);
   REQUIRE(run.result["failures"].size() == 1);
   CHECK(contains(run.result["failures"][0]["message"].get<std::string>(),
                  "client 1: open_client failed: client 1 refuses to open"));

@@ -90,7 +90,7 @@ TEST_CASE("min_time: a wrong answer in a later call fails the cell, not a fast n
   ScratchDir dir;
   const auto run = run_repeatable(dir, {"--min-time=5ms", "--set", "repeatable.fail_on_call=3"});
   INFO(run.out << run.err);
-  CHECK(run.code == 1);
+  CHECK(run.code == 3);
   const auto result = nlohmann::json::parse(storh::test::read_text(dir / "r.json"));
   REQUIRE_FALSE(result["failures"].empty());
   CHECK(result["failures"][0]["operation"] == "count");

@@ -2,6 +2,7 @@
 // list of metrics with their samples, and the storh PHP reference files.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -94,10 +95,19 @@ inline std::string storh_php_fixture(const std::string& file) {
 // A storh PHP reference file, named by its file name only so output is the same in
 // every checkout.
 inline compare::ComparableFile load_storh_php(const std::string& file) {
-  auto loaded = compare::load_comparable(storh_php_fixture(file));
+  auto loaded = compare::read_comparable(storh_php_fixture(file));
   if (!loaded) throw std::runtime_error(loaded.error());
   loaded->name = file;
   return std::move(loaded).value();
+}
+
+// A result file under tests/fixtures/ ("golden/result-v1.json"), read as the host
+// reads it; throws when it cannot be read.
+inline result::ResultFile result_fixture(const std::string& name) {
+  auto result =
+      result::read_result_file(std::string(STORH_TEST_SOURCE_DIR) + "/tests/fixtures/" + name);
+  if (!result) throw std::runtime_error(result.error());
+  return std::move(result).value();
 }
 
 // Compares `text` with a golden file in tests/fixtures/golden/, or rewrites the

@@ -24,7 +24,7 @@ namespace {
 
 compare::ComparableFile fixture(const std::string& name) {
   auto file =
-      compare::load_comparable(std::string(STORH_TEST_SOURCE_DIR) + "/tests/fixtures/html/" + name);
+      compare::read_comparable(std::string(STORH_TEST_SOURCE_DIR) + "/tests/fixtures/html/" + name);
   if (!file) throw std::runtime_error(file.error());
   file->name = name;
   return std::move(file).value();

@@ -27,7 +27,7 @@ TEST_CASE("comparable: a storh-host result keeps every sample, unit and directio
   const std::string path = test::write_result(
       dir, "r.json",
       {{"doc.put", {0.3, 0.1, 0.2}}, {"uuid.score", {5, 7}, Direction::higher_is_better, "ids"}});
-  auto file = load_comparable(path);
+  auto file = read_comparable(path);
   REQUIRE(file.ok());
   CHECK(file->kind == FileKind::storh_host_v1);
   CHECK(file->name == path);
@@ -113,10 +113,10 @@ TEST_CASE("comparable: anything else is refused, naming the file", "[compare]") 
 
   test::ScratchDir dir;
   test::write_text(dir / "bad.json", "{\"results\": ");
-  auto bad = load_comparable(dir / "bad.json");
+  auto bad = read_comparable(dir / "bad.json");
   REQUIRE_FALSE(bad.ok());
   CHECK(test::contains(bad.error(), "bad.json: not valid JSON"));
-  auto absent = load_comparable(dir / "absent.json");
+  auto absent = read_comparable(dir / "absent.json");
   REQUIRE_FALSE(absent.ok());
   CHECK(test::contains(absent.error(), "absent.json"));
 }

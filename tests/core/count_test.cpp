@@ -8,8 +8,8 @@
 
 #include "count/callgrind.h"
 #include "count/counters.h"
+#include "process/child_process.h"
 #include "test_support.h"
-#include "worker/process.h"
 
 using namespace storh;
 using storh::test::ScratchDir;
@@ -25,14 +25,14 @@ std::map<std::string, std::uint64_t> parse_lines(const std::string& text) {
   return values;
 }
 
-worker::ProcessOutcome run_program(const std::vector<std::string>& environment,
-                                   const std::filesystem::path& dir) {
-  worker::ProcessOptions options;
+process::ProcessOutcome run_program(const std::vector<std::string>& environment,
+                                    const std::filesystem::path& dir) {
+  process::ProcessOptions options;
   options.argv = {STORH_TEST_COUNT_PROGRAM, dir.string()};
   options.environment = environment;
   options.capture_stdout = true;
   options.timeout_seconds = 60;
-  return worker::run_process(options);
+  return process::run_process(options);
 }
 
 std::string read_fixture(const std::string& name) {
@@ -43,7 +43,7 @@ std::string read_fixture(const std::string& name) {
 
 TEST_CASE("count: the preloaded interposer counts each wrapped call exactly", "[count]") {
   ScratchDir dir;
-  const worker::ProcessOutcome outcome =
+  const process::ProcessOutcome outcome =
       run_program({std::string("LD_PRELOAD=") + STORH_TEST_INTERPOSER,
                    // an ASan build wants its runtime first; harmless otherwise
                    "ASAN_OPTIONS=verify_asan_link_order=0"},
@@ -59,7 +59,7 @@ TEST_CASE("count: the preloaded interposer counts each wrapped call exactly", "[
 
 TEST_CASE("count: without the interposer the program sees no snapshot function", "[count]") {
   ScratchDir dir;
-  const worker::ProcessOutcome outcome = run_program({}, dir.path());
+  const process::ProcessOutcome outcome = run_program({}, dir.path());
   CHECK(outcome.exit_code == 2);
 }
 

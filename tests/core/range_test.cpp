@@ -167,19 +167,6 @@ TEST_CASE("range: the experiment is narrowed to the slice, the environment is ke
   CHECK(result::to_json(file)["environment"] == result::to_json(combined)["environment"]);
 }
 
-TEST_CASE("range: qualifiers are removed only whole", "[range]") {
-  using range::without_qualifiers;
-  CHECK(without_qualifiers("cache.cold[n=1000,validation=hash]", {"n=1000", "validation=hash"}) ==
-        "cache.cold");
-  CHECK(without_qualifiers("c.cold[n=1000,validation=hash,shards=2]",
-                           {"n=1000", "validation=hash"}) == "c.cold[shards=2]");
-  CHECK(without_qualifiers("c.cold[shards=2,n=10]", {"n=10"}) == "c.cold[shards=2]");
-  CHECK(without_qualifiers("c.cold[a=1,n=10,b=2]", {"n=10"}) == "c.cold[a=1,b=2]");
-  CHECK(without_qualifiers("c.cold[n=100]", {"n=10"}) == "c.cold[n=100]");
-  CHECK(without_qualifiers("c.cold[xn=10]", {"n=10"}) == "c.cold[xn=10]");
-  CHECK(without_qualifiers("c.cold", {"n=10"}) == "c.cold");
-}
-
 TEST_CASE("range: file names keep values inside the directory; clashes are errors", "[range]") {
   CHECK(range::range_file_name(5, "x", {}) == "bench-5-x.json");
   CHECK(range::range_file_name(5, "x", {{"a", 1.5}, {"b", true}, {"c", std::string("../d e")}}) ==

@@ -21,15 +21,9 @@ using storh::test::contains;
 using storh::test::kFakeHtmlAssets;
 using storh::test::matches_golden;
 using storh::test::page_data;
+using storh::test::result_fixture;
 
 namespace {
-
-result::ResultFile fixture(const std::string& name) {
-  auto result =
-      result::read_result_file(std::string(STORH_TEST_SOURCE_DIR) + "/tests/fixtures/" + name);
-  if (!result) throw std::runtime_error(result.error());
-  return std::move(result).value();
-}
 
 std::size_t count(const std::string& text, const std::string& part) {
   std::size_t n = 0;
@@ -56,8 +50,8 @@ TEST_CASE("html report: the chart data of a single-size, a range and a load run 
         std::pair{"html/range.json", "report-html-range.json"},
         std::pair{"html/load.json", "report-html-load.json"}}) {
     INFO(fixture_name);
-    const std::string page =
-        report::render_report(fixture(fixture_name), report::ReportFormat::html, kFakeHtmlAssets);
+    const std::string page = report::render_report(result_fixture(fixture_name),
+                                                   report::ReportFormat::html, kFakeHtmlAssets);
     const nlohmann::json data = page_data(page);
     check_canvases(page, data);
     CHECK(matches_golden(golden, data.dump(2) + "\n"));
@@ -65,7 +59,7 @@ TEST_CASE("html report: the chart data of a single-size, a range and a load run 
 }
 
 TEST_CASE("html report: each kind of run gets its charts and tables", "[report][html]") {
-  const std::string range = report::render_report(fixture("html/range.json"),
+  const std::string range = report::render_report(result_fixture("html/range.json"),
                                                   report::ReportFormat::html, kFakeHtmlAssets);
   const nlohmann::json range_data = page_data(range);
   std::vector<std::string> kinds;
@@ -80,8 +74,8 @@ TEST_CASE("html report: each kind of run gets its charts and tables", "[report][
   CHECK(contains(range, "<h3>Time by dataset size</h3>"));
   CHECK(contains(range, "<th class=\"num\">n=100000</th>"));
 
-  const std::string load =
-      report::render_report(fixture("html/load.json"), report::ReportFormat::html, kFakeHtmlAssets);
+  const std::string load = report::render_report(result_fixture("html/load.json"),
+                                                 report::ReportFormat::html, kFakeHtmlAssets);
   const nlohmann::json load_data = page_data(load);
   REQUIRE(load_data["charts"].size() == 1);
   CHECK(load_data["charts"][0]["kind"] == "latency");
@@ -99,7 +93,7 @@ TEST_CASE("html report: each kind of run gets its charts and tables", "[report][
 
 TEST_CASE("html report: warnings, failures and the interrupted mark are in plain view",
           "[report][html]") {
-  result::ResultFile result = fixture("golden/result-v1.json");
+  result::ResultFile result = result_fixture("golden/result-v1.json");
   result.interrupted = true;
   result.environment.warnings = {"CPU frequency scaling is on"};
   result::Failure failure;
@@ -123,7 +117,7 @@ TEST_CASE("html report: warnings, failures and the interrupted mark are in plain
 
 TEST_CASE("html report: text from the result cannot close an element or run a script",
           "[report][html]") {
-  result::ResultFile result = fixture("golden/result-v1.json");
+  result::ResultFile result = result_fixture("golden/result-v1.json");
   const std::string hostile = "</script><script>alert(1)</script><b>";
   result.experiment.suite = hostile;
   result.metrics.front().key = result.metrics.front().engine + "." + hostile;

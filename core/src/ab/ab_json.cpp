@@ -3,7 +3,7 @@
 
 #include "ab/ab_result.h"
 #include "ab/verdict.h"
-#include "plugin/describe.h"
+#include "result/engine_values.h"
 #include "result/json.h"
 #include "util/files.h"
 #include "util/json_input.h"
@@ -77,7 +77,7 @@ ordered_json metric_json(const PairedMetric& m, double alpha) {
                            {"detectable_percent", summary.detectable_percent}};
   return {{"key", m.key},
           {"unit", m.unit},
-          {"direction", plugin::direction_name(m.direction)},
+          {"direction", result::direction_name(m.direction)},
           {"pairs", pairs},
           {"analysis", analysis}};
 }

@@ -9,15 +9,12 @@
 #include "ab/render_parts.h"
 #include "ab/verdict.h"
 #include "report/html.h"
+#include "result/metric_key.h"
 
 namespace storh::ab {
 namespace {
 
 using report::html_escape;
-
-std::string engine_of(const std::string& key) {
-  return key.substr(0, key.find('.'));
-}
 
 const char* verdict_of(const AbCheck& check) {
   const AbState state = check.state;
@@ -91,7 +88,7 @@ AbReport render_html(const AbResult& result, const AbOutcome& outcome, double al
                      const report::HtmlAssets& assets) {
   std::vector<std::pair<std::string, std::vector<const AbCheck*>>> engines;
   for (const AbCheck& check : outcome.checks) {  // engines in order of first appearance
-    const std::string engine = engine_of(check.key);
+    const std::string engine = result::MetricKey::parse(check.key).engine;
     auto it = std::find_if(engines.begin(), engines.end(),
                            [&](const auto& group) { return group.first == engine; });
     if (it == engines.end()) it = engines.insert(engines.end(), {engine, {}});

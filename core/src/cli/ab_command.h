@@ -9,14 +9,11 @@
 
 namespace storh::cli {
 
-inline constexpr int kExitRunFailed = 3;  // ab, calibrate, ci: a worker run failed
-
 struct AbCommandSettings {
   std::string command;                       // for messages: "ab", "calibrate", "ci"
   std::optional<std::string> default_suite;  // when no suite file is given (ci)
   bool calibrating = false;                  // A/A: write a calibration, no verdict
   bool use_suite_metrics = false;            // gate only [gate] metrics (ci)
-  int run_failed_exit = kExitRunFailed;
 };
 
 // Parses the A/B flags (--base, --head, --base-set, --head-set, --pairs, --order,

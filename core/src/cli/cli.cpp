@@ -6,7 +6,7 @@
 
 #include "cli/commands.h"
 #include "util/shorten.h"
-#include "worker/events.h"
+#include "worker/worker_main.h"
 
 namespace storh::cli {
 namespace {

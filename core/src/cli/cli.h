@@ -7,14 +7,9 @@
 #include <string>
 #include <vector>
 
-namespace storh::cli {
+#include "util/exit_codes.h"  // what run_cli returns
 
-// Exit codes, documented in `storh-host --help` and the README.
-inline constexpr int kExitOk = 0;      // everything ran and passed
-inline constexpr int kExitFailed = 1;  // a cell (or plugin) failed; the result was still written
-inline constexpr int kExitRegression = 1;     // gate: a metric regressed (same code as a failure)
-inline constexpr int kExitBadInput = 2;       // bad suite, arguments or input file
-inline constexpr int kExitInterrupted = 130;  // Ctrl-C: partial result written, marked interrupted
+namespace storh::cli {
 
 struct CliEnvironment {
   // The storh-host binary that workers run as (`__worker`). main() passes
@@ -29,7 +24,8 @@ struct CliEnvironment {
 // set CI=true), where a log would fill with redrawn lines.
 bool draws_progress(bool stderr_is_terminal, const char* ci_variable);
 
-// args excludes the program name: {"run", "suites/default.toml"}.
+// args excludes the program name: {"run", "suites/default.toml"}. Returns one of the
+// exit codes of util/exit_codes.h.
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
             const CliEnvironment& environment);
 

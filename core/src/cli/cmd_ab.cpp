@@ -308,7 +308,7 @@ int run_ab_command(const std::vector<std::string>& raw_args, const CommandIo& io
   if (std::string error = ab::write_ab_file(output, *result, resolved->gate.alpha);
       !error.empty()) {
     io.err << fmt::format("storh-host {}: cannot write the result: {}\n", settings.command, error);
-    return kExitFailed;
+    return kExitRunFailed;
   }
   // JSON on stdout stays parseable: the path goes to stderr then.
   (resolved->format == compare::OutputFormat::json || resolved->html ? io.err : io.out)
@@ -326,7 +326,7 @@ int run_ab_command(const std::vector<std::string>& raw_args, const CommandIo& io
         flags.calibration ? std::filesystem::path(*flags.calibration) : file;
     if (std::string error = ab::write_calibration(target, calibration); !error.empty()) {
       io.err << "storh-host calibrate: cannot write the calibration: " << error << '\n';
-      return kExitFailed;
+      return kExitRunFailed;
     }
     io.out << ab::render_calibration(calibration, resolved->format)
            << "calibration: " << target.string() << '\n';
@@ -344,17 +344,17 @@ int run_ab_command(const std::vector<std::string>& raw_args, const CommandIo& io
   if (failed > 0) {
     io.err << fmt::format("storh-host {}: {} worker run(s) failed (see the result file)\n",
                           settings.command, failed);
-    return settings.run_failed_exit;
+    return kExitRunFailed;
   }
   return outcome->passed() ? kExitOk : kExitRegression;
 }
 
 int ab_command(const std::vector<std::string>& args, const CommandIo& io) {
-  return run_ab_command(args, io, {"ab", std::nullopt, false, false, kExitRunFailed});
+  return run_ab_command(args, io, {"ab", std::nullopt, false, false});
 }
 
 int calibrate_command(const std::vector<std::string>& args, const CommandIo& io) {
-  return run_ab_command(args, io, {"calibrate", std::nullopt, true, false, kExitRunFailed});
+  return run_ab_command(args, io, {"calibrate", std::nullopt, true, false});
 }
 
 }  // namespace storh::cli
@@ -405,7 +405,7 @@ std::optional<int> judge_ab_file(const std::string& command,
     io.err << fmt::format("storh-host {}: {}\n", command, result.error());
     return kExitBadInput;
   }
-  AbCommandSettings settings{command, std::nullopt, false, false, kExitRunFailed};
+  AbCommandSettings settings{command, std::nullopt, false, false};
   Prepared none;
   Expected<Resolved> resolved = resolve(flags, none, settings);
   if (!resolved) {

@@ -140,7 +140,7 @@ int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
   // A/B mode: the suite's cells for a base build and this build, in pairs.
   if (std::any_of(args.begin(), args.end(),
                   [](const std::string& a) { return a == "--base" || a.starts_with("--base="); })) {
-    return run_ab_command(args, io, {"ci", kDefaultCiSuite, false, true, kExitRunFailed});
+    return run_ab_command(args, io, {"ci", kDefaultCiSuite, false, true});
   }
   InterruptGuard guard;
   PrepareOptions prepare_options;
@@ -190,7 +190,7 @@ int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
   const bool update = prepared->args.has("update-baseline");
   std::optional<compare::ComparableFile> baseline;
   if (!update) {
-    Expected<compare::ComparableFile> loaded = compare::load_comparable(baseline_path);
+    Expected<compare::ComparableFile> loaded = compare::read_comparable(baseline_path);
     if (!loaded) {
       io.err << "storh-host ci: " << loaded.error()
              << "\n(create the baseline with: storh-host ci --update-baseline)\n";

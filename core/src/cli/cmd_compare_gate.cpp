@@ -49,7 +49,7 @@ Expected<compare::OutputFormat> output_format(const ParsedArgs& args, bool allow
 Expected<std::vector<compare::ComparableFile>> load_all(const std::vector<std::string>& paths) {
   std::vector<compare::ComparableFile> files;
   for (const std::string& path : paths) {
-    Expected<compare::ComparableFile> file = compare::load_comparable(path);
+    Expected<compare::ComparableFile> file = compare::read_comparable(path);
     if (!file) return Error{file.error()};
     files.push_back(std::move(file).value());
   }

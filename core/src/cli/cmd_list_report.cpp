@@ -84,7 +84,7 @@ int list_command(const std::vector<std::string>& raw_args, const CommandIo& io) 
         plugin::describe_plugin(io.environment.host_executable, file, name);
     if (!description) {
       io.err << description.error() << '\n';
-      status = kExitFailed;
+      status = kExitRunFailed;
       continue;
     }
     if (format == "json") {

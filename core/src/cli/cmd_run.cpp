@@ -141,8 +141,8 @@ int run_command(const std::vector<std::string>& args, const CommandIo& io) {
     io.err << "storh-host: " << result.error() << '\n';
     return kExitBadInput;
   }
-  if (!write_and_report(*prepared, *result, io)) return kExitFailed;
-  if (!write_range_files(*prepared, *result, io)) return kExitFailed;
+  if (!write_and_report(*prepared, *result, io)) return kExitRunFailed;
+  if (!write_range_files(*prepared, *result, io)) return kExitRunFailed;
   if (result->interrupted) {
     io.err << "storh-host: interrupted; the partial result is marked \"interrupted\"\n";
     return kExitInterrupted;
@@ -150,7 +150,7 @@ int run_command(const std::vector<std::string>& args, const CommandIo& io) {
   if (!result->failures.empty()) {
     io.err << fmt::format("storh-host: {} run(s) failed; see the failures in the report\n",
                           result->failures.size());
-    return kExitFailed;
+    return kExitRunFailed;
   }
   return kExitOk;
 }

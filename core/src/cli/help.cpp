@@ -41,7 +41,8 @@ baseline named in the suite's [gate] table, with the table's settings:
                        as for `gate`, on top of the table's settings
 
 Exit codes: 0 pass, 1 regression, 2 bad input (suite, baseline file), 3 the run
-itself failed (a cell failed; nothing was gated), 130 interrupted.
+itself failed (a cell failed; nothing was gated) or its result could not be
+written, 130 interrupted.
 )";
   }
   if (command == "run") {
@@ -91,8 +92,9 @@ Options (each overrides the suite):
                             is K-1 modulo N (round robin); `merge` joins the shards
   --format=text|md          report format on stdout (default text)
 
-Exit codes: 0 all cells passed, 1 a cell failed (the result file is still written),
-2 bad input (suite, arguments), 130 interrupted (partial result written).
+Exit codes: 0 all cells passed, 2 bad input (suite, arguments), 3 a cell failed
+(the result file is still written) or the result could not be written,
+130 interrupted (partial result written).
 )";
   }
   if (command == "validate") {
@@ -112,7 +114,7 @@ Lists the engine plugins found on the plugin path (--plugin-path, $STORH_PLUGIN_
 the build's plugin directory, the installed plugin directory), with their operations
 and parameters.
 
-Exit codes: 0 every plugin loaded, 1 a plugin was refused or failed to load.
+Exit codes: 0 every plugin loaded, 3 a plugin was refused or failed to load.
 )";
   }
   if (command == "history") {
@@ -143,8 +145,8 @@ Keeps every run in an SQLite database and finds where a metric changed.
 Series of different environments (CPU, memory, filesystem, kernel, OS, compiler,
 build type, durability) are never mixed.
 
-Exit codes: 0 done, 1 the output could not be written, 2 bad arguments, an unreadable
-or refused file, or an unusable database.
+Exit codes: 0 done, 2 bad arguments, an unreadable or refused file, or an unusable
+database, 3 the output could not be written.
 )";
   }
   if (command == "merge") {
@@ -162,8 +164,8 @@ builds.
 Options:
   --output=FILE, -o FILE   write the merged result to FILE (atomically) instead of stdout
 
-Exit codes: 0 merged, 1 the output could not be written, 2 a file is unreadable or the
-shards cannot be merged.
+Exit codes: 0 merged, 2 a file is unreadable or the shards cannot be merged, 3 the
+output could not be written.
 )";
   }
   if (command == "report") {
@@ -182,8 +184,8 @@ Prints the report of a result file. The report is a pure function of the file.
 Options:
   --output=FILE, -o FILE   write the report to FILE (atomically) instead of stdout
 
-Exit codes: 0 ok, 1 the output could not be written, 2 unreadable or invalid result
-file, a bad option, an output that cannot be created, or no Chart.js for html.
+Exit codes: 0 ok, 2 unreadable or invalid result file, a bad option, an output that
+cannot be created, or no Chart.js for html, 3 the output could not be written.
 )";
   }
   if (command == "compare") {
@@ -221,7 +223,8 @@ Options:
   --alpha=A                  significance level (default 0.05)
 
 Exit codes: 0 compared (whatever the deltas), 2 bad arguments or an unusable
-file (unreadable, not JSON, unknown schema_version, not a result file).
+file (unreadable, not JSON, unknown schema_version, not a result file), 3 the
+output could not be written.
 )";
   }
   if (command == "gate") {
@@ -264,7 +267,7 @@ datasets, plugin versions, build type, CPU model).
 
 Exit codes: 0 passed, 1 a metric regressed (or is missing), 2 bad arguments or
 an unusable file (unreadable, not JSON, unknown schema_version, a negative
-threshold, not exactly two files).
+threshold, not exactly two files), 3 the output (A/B file, -o) could not be written.
 )";
   }
   return R"(storh-host: a benchmark framework for storage-engine plugins.
@@ -286,8 +289,9 @@ Usage:
   storh-host COMMAND --help             help for one command
   storh-host --version
 
-Exit codes: 0 ok, 1 a cell failed (gate, ci: a regression), 2 bad input,
-3 ci: the run itself failed, 130 interrupted.
+Exit codes: 0 ok, 1 a regression (gate, ci, ab), 2 bad input (suite, JSON,
+arguments), 3 a run failed (a cell, worker or plugin; the result is still written)
+or an output could not be written, 130 interrupted.
 )";
 }
 

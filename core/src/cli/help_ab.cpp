@@ -42,7 +42,8 @@ which is never below the metric's own noise floor. `storh-host gate AB.json` and
 (--format=html too), where --output=FILE or -o FILE is the rendered verdict's file.
 docs/compare-gate.md.
 
-Exit codes: 0 pass, 1 regression, 2 bad input, 3 a worker run failed, 130 interrupted.
+Exit codes: 0 pass, 1 regression, 2 bad input, 3 a worker run failed or the A/B file
+could not be written, 130 interrupted.
 )";
   }
   if (command == "calibrate") {

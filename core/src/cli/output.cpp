@@ -32,7 +32,7 @@ int write_output(std::string_view command, const std::string& text,
   }
   if (const std::string problem = write_file_atomically(*output, text); !problem.empty()) {
     io.err << fmt::format("storh-host {}: {}\n", command, problem);
-    return kExitFailed;
+    return kExitRunFailed;
   }
   io.out << fmt::format("{}: {}\n", command, *output);
   return kExitOk;

@@ -25,7 +25,7 @@ std::string output_problem(std::string_view command, const std::optional<std::st
 Expected<report::HtmlAssets> html_assets_for(std::string_view command, bool html);
 
 // Writes `text` to stdout, or atomically to `output` and says "<command>: FILE" on
-// stdout. kExitOk, or kExitFailed with the reason on stderr.
+// stdout. kExitOk, or kExitRunFailed with the reason on stderr.
 int write_output(std::string_view command, const std::string& text,
                  const std::optional<std::string>& output, const CommandIo& io);
 

@@ -72,11 +72,11 @@ struct ComparableFile {
   const ComparableMetric* find(std::string_view key) const;
 };
 
-// Reads any supported result file. Errors name the file: unreadable
+// Reads any supported result file (compare/read_results.cpp). Errors name the file: unreadable
 // ("x.json: No such file or directory"), not JSON ("x.json: not valid JSON: ..."),
 // an unsupported schema_version, a bad value (with its JSON path), or not a result
 // file at all ("x.json: not a result file: no schema_version and no results map").
-Expected<ComparableFile> load_comparable(const std::filesystem::path& file);
+Expected<ComparableFile> read_comparable(const std::filesystem::path& file);
 
 // The same from parsed JSON; `name` is used in messages and as ComparableFile::name.
 // ordered_json keeps a PHP file's engine and metric order, which compare shows.

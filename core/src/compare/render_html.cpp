@@ -8,16 +8,12 @@
 #include "compare/ratio_interval.h"
 #include "compare/render.h"
 #include "report/html.h"
+#include "result/metric_key.h"
 
 namespace storh::compare {
 namespace {
 
 using report::html_escape;
-
-// "doc" of "doc.put[n=1000]"; the whole key when it has no dot.
-std::string engine_of(const std::string& key) {
-  return key.substr(0, key.find('.'));
-}
 
 // Rows grouped by engine, engines in order of first appearance.
 template <typename Row>
@@ -25,7 +21,7 @@ std::vector<std::pair<std::string, std::vector<const Row*>>> by_engine(
     const std::vector<Row>& rows) {
   std::vector<std::pair<std::string, std::vector<const Row*>>> groups;
   for (const Row& row : rows) {
-    const std::string engine = engine_of(row.key);
+    const std::string engine = result::MetricKey::parse(row.key).engine;
     auto it = std::find_if(groups.begin(), groups.end(),
                            [&](const auto& group) { return group.first == engine; });
     if (it == groups.end()) it = groups.insert(groups.end(), {engine, {}});

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "compare/render.h"
-#include "plugin/describe.h"
 #include "report/table.h"
+#include "result/engine_values.h"
 
 namespace storh::compare {
 namespace {
@@ -102,7 +102,7 @@ std::string render_csv(const MatrixComparison& m) {
   }
   std::string out = report::csv_line(header);
   for (const MatrixRow& row : m.rows) {
-    std::vector<std::string> fields = {row.key, row.unit, plugin::direction_name(row.direction)};
+    std::vector<std::string> fields = {row.key, row.unit, result::direction_name(row.direction)};
     for (const MatrixCell& cell : row.cells) {
       fields.push_back(number(cell.median));
       fields.push_back(number(cell.ratio));
@@ -136,7 +136,7 @@ std::string render_json(const MatrixComparison& m) {
     }
     metrics.push_back({{"key", row.key},
                        {"unit", row.unit},
-                       {"direction", plugin::direction_name(row.direction)},
+                       {"direction", result::direction_name(row.direction)},
                        {"cells", cells}});
   }
   ordered_json geomeans = ordered_json::array();

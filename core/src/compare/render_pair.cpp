@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "compare/render.h"
-#include "plugin/describe.h"
 #include "report/format.h"
 #include "report/table.h"
+#include "result/engine_values.h"
 
 namespace storh::compare {
 namespace {
@@ -110,7 +110,7 @@ std::string render_csv(const PairComparison& c) {
     const bool tested = row.significance && row.significance->test;
     out += report::csv_line(
         {row.key, row.status == RowStatus::both ? "both" : std::string(verdict_name(row.verdict)),
-         any.unit, plugin::direction_name(any.direction), row.base ? number(row.base->median) : "",
+         any.unit, result::direction_name(any.direction), row.base ? number(row.base->median) : "",
          row.next ? number(row.next->median) : "",
          row.status == RowStatus::both ? number(row.delta_percent) : "",
          row.noise_percent ? number(*row.noise_percent) : "",
@@ -153,7 +153,7 @@ std::string render_json(const PairComparison& c) {
         {{"key", row.key},
          {"status", both ? "both" : std::string(verdict_name(row.verdict))},
          {"unit", any.unit},
-         {"direction", plugin::direction_name(any.direction)},
+         {"direction", result::direction_name(any.direction)},
          {"base", side_json(row.base)},
          {"new", side_json(row.next)},
          {"delta_percent", both ? ordered_json(row.delta_percent) : ordered_json(nullptr)},

@@ -35,8 +35,9 @@ Probe::Probe(ProbeMode mode) noexcept : mode_(mode) {
   before_ = take_snapshot();
 }
 
-void Probe::stop(std::string_view operation, std::uint64_t items, bool report, Emit emit) noexcept {
-  if (!mode_.instrument) return;
+std::optional<Counted> Probe::stop([[maybe_unused]] std::string_view operation,
+                                   bool report) noexcept {
+  if (!mode_.instrument) return std::nullopt;
   Snapshot after;
   if (counting_instructions(mode_)) {
 #if defined(STORH_HAVE_CALLGRIND)
@@ -45,23 +46,21 @@ void Probe::stop(std::string_view operation, std::uint64_t items, bool report, E
   } else {
     after = take_snapshot();
   }
-  if (!report) return;
+  if (!report) return std::nullopt;
   try {
-    nlohmann::ordered_json event = {{"event", "counters"}, {"op", operation}, {"items", items}};
+    Counted counted;
     if (counting_instructions(mode_)) {
 #if defined(STORH_HAVE_CALLGRIND)
       const std::string name(operation);
       CALLGRIND_DUMP_STATS_AT(name.c_str());
 #endif
-      event["dump"] = ++g_dumps;
+      counted.dump = ++g_dumps;
     } else {
-      nlohmann::ordered_json counters = nlohmann::ordered_json::object();
-      for (const auto& [name, delta] : difference(before_, after)) counters[name] = delta;
-      event["counters"] = std::move(counters);
+      counted.deltas = difference(before_, after);
     }
-    emit(event);
+    return counted;
   } catch (...) {
-    // Out of memory while building one line: the host sees no counters for this step.
+    return std::nullopt;  // out of memory: the host sees no counters for this step
   }
 }
 

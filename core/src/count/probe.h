@@ -3,18 +3,15 @@
 // A Probe brackets a measured step: constructed right before the step, stopped right
 // after it. Off (the timed repeats), it does nothing. With the syscalls instrument it
 // takes count::Snapshots; with the instructions instrument it turns callgrind's
-// collection on for the step and dumps it under the operation's name. stop() emits
-// one event line per reported step (worker/events.h):
-//   {"event":"counters","op":"put","items":1000,"counters":{"fsync":1000,...}}
-// with "dump": N (the 1-based callgrind dump number) instead of counters under the
-// instructions instrument; the host reads the instructions from that dump.
+// collection on for the step and dumps it under the operation's name. stop() returns
+// what a reported step counted, which the worker sends as its "counters" event
+// (worker/event.h): the syscall deltas, or under the instructions instrument the
+// 1-based callgrind dump number, from which the host reads the instructions.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "count/counters.h"
 
@@ -25,17 +22,23 @@ struct ProbeMode {
   std::optional<Instrument> instrument;
 };
 
+// What one reported step counted: deltas (syscalls) or a dump number (instructions).
+struct Counted {
+  Deltas deltas;
+  std::optional<std::size_t> dump;
+};
+
 class Probe {
  public:
-  using Emit = void (*)(const nlohmann::ordered_json& event);
-
   explicit Probe(ProbeMode mode) noexcept;  // starts counting
   Probe(const Probe&) = delete;
   Probe& operator=(const Probe&) = delete;
 
-  // Stops counting; when `report` (the step succeeded and is selected), emits the
-  // counters event. Never throws; an event that cannot be built is dropped.
-  void stop(std::string_view operation, std::uint64_t items, bool report, Emit emit) noexcept;
+  // Stops counting; when `report` (the step succeeded and is selected) and counting is
+  // on, returns what the step counted, and under instructions dumps callgrind's
+  // counts under `operation`'s name. Never throws; counts that cannot be kept (out of
+  // memory) are dropped.
+  std::optional<Counted> stop(std::string_view operation, bool report) noexcept;
 
  private:
   ProbeMode mode_;

@@ -10,6 +10,7 @@
 #include "compare/differences.h"
 #include "count/counters.h"
 #include "report/format.h"
+#include "result/metric_key.h"
 #include "util/did_you_mean.h"
 #include "util/natural_order.h"
 
@@ -18,11 +19,6 @@ namespace {
 
 using compare::ComparableFile;
 using compare::ComparableMetric;
-
-// "cache.cold[validation=hash]" -> "cache.cold"
-std::string without_qualifiers(const std::string& key) {
-  return key.substr(0, key.find('['));
-}
 
 bool valid_percent(double value) {
   return std::isfinite(value) && value >= 0;
@@ -208,7 +204,7 @@ std::string validate(const GateOptions& options) {
 }
 
 std::pair<double, bool> threshold_for(const GateOptions& options, const std::string& key) {
-  const std::string operation = without_qualifiers(key);
+  const std::string operation = result::MetricKey::parse(key).base();
   std::optional<double> exact, general;
   for (const MetricThreshold& t : options.metric_thresholds) {
     const std::string mapped = compare::map_storh_php_key(t.key);

@@ -9,6 +9,7 @@
 
 #include "compare/comparable.h"
 #include "env/provenance.h"
+#include "result/engine_values.h"
 #include "result/json.h"
 
 namespace storh::history {
@@ -67,10 +68,6 @@ Provenance provenance_of(const result::ResultFile& result, const RunSource& sour
   return found;
 }
 
-std::string direction_name(Direction direction) {
-  return direction == Direction::higher_is_better ? "higher_is_better" : "lower_is_better";
-}
-
 }  // namespace
 
 bool is_utc_time(const std::string& text) {
@@ -119,7 +116,7 @@ Expected<NewRun> new_run(const result::ResultFile& result, const std::string& or
     if (metric.runs == 0) continue;
     added.points.push_back({0, metric.key, metric.median, metric.min, metric.max,
                             static_cast<std::int64_t>(metric.runs), metric.unit,
-                            direction_name(metric.direction)});
+                            result::direction_name(metric.direction)});
   }
   if (added.points.empty()) return Error{fmt::format("{}: the result has no metric", origin)};
 

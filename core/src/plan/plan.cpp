@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <xxhash.h>
 
+#include "result/engine_values.h"
+#include "result/metric_key.h"
 #include "suite/parse.h"
 
 namespace storh::plan {
@@ -60,7 +62,7 @@ std::string fingerprint_of(const Plan& plan) {
   nlohmann::ordered_json cells = nlohmann::ordered_json::array();
   for (const Cell& cell : plan.cells) {
     nlohmann::ordered_json params = nlohmann::ordered_json::object();
-    for (const auto& [name, value] : cell.params) params[name] = plugin::param_value_json(value);
+    for (const auto& [name, value] : cell.params) params[name] = result::param_value_json(value);
     nlohmann::ordered_json described = {{"engine", cell.engine},
                                         {"version", cell.engine_version},
                                         {"dataset", cell.dataset},
@@ -120,9 +122,7 @@ std::vector<std::string> Cell::operation_names() const {
 }
 
 std::string metric_key(const Cell& cell, const std::string& operation) {
-  std::string key = cell.engine + "." + operation;
-  if (!cell.qualifiers.empty()) key += fmt::format("[{}]", fmt::join(cell.qualifiers, ","));
-  return key;
+  return result::MetricKey{cell.engine, operation, cell.qualifiers}.to_string();
 }
 
 Plan expand_plan(const suite::Suite& suite,

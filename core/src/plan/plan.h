@@ -62,7 +62,7 @@ bool use_transactions_as_operations(plugin::Description& description);
 Plan expand_plan(const suite::Suite& suite,
                  const std::map<std::string, plugin::Description>& descriptions);
 
-// "doc.put" or "cache.cold[n=1000,validation=hash]".
+// "doc.put" or "cache.cold[n=1000,validation=hash]" (result/metric_key.h).
 std::string metric_key(const Cell& cell, const std::string& operation);
 
 }  // namespace storh::plan

@@ -5,22 +5,15 @@
 #include <fmt/format.h>
 
 #include "plugin/check_description.h"
+#include "process/child_process.h"
+#include "result/engine_values.h"
 #include "util/files.h"
-#include "worker/process.h"
 
 namespace storh::plugin {
 namespace {
 
 using nlohmann::json;
 using nlohmann::ordered_json;
-
-Expected<ParamValue> param_value_from_json(const json& value) {
-  if (value.is_boolean()) return ParamValue(value.get<bool>());
-  if (value.is_number_integer()) return ParamValue(value.get<std::int64_t>());
-  if (value.is_number_float()) return ParamValue(value.get<double>());
-  if (value.is_string()) return ParamValue(value.get<std::string>());
-  return Error{fmt::format("parameter value must be a scalar, got {}", value.dump())};
-}
 
 Expected<ParamType> param_type_from(const std::string& name) {
   for (ParamType type :
@@ -44,14 +37,6 @@ const char* param_type_name(ParamType type) {
       return "boolean";
   }
   return "unknown";
-}
-
-const char* direction_name(Direction direction) {
-  return direction == Direction::higher_is_better ? "higher_is_better" : "lower_is_better";
-}
-
-ordered_json param_value_json(const ParamValue& value) {
-  return std::visit([](const auto& v) { return ordered_json(v); }, value);
 }
 
 ordered_json description_json(const Description& description) {
@@ -140,11 +125,11 @@ Expected<Description> description_from_json(const json& j) {
       Expected<ParamType> type = param_type_from(p.at("type").get<std::string>());
       if (!type) return Error{type.error()};
       spec.type = *type;
-      Expected<ParamValue> def = param_value_from_json(p.at("default"));
+      Expected<ParamValue> def = result::param_value_from_json(p.at("default"));
       if (!def) return Error{def.error()};
       spec.default_value = *def;
       for (const json& a : p.at("allowed")) {
-        Expected<ParamValue> allowed = param_value_from_json(a);
+        Expected<ParamValue> allowed = result::param_value_from_json(a);
         if (!allowed) return Error{allowed.error()};
         spec.allowed.push_back(*allowed);
       }
@@ -187,15 +172,15 @@ Expected<Description> description_from_json(const json& j) {
 Expected<Description> describe_plugin(const std::filesystem::path& host_executable,
                                       const std::filesystem::path& file,
                                       const std::string& expected_name) {
-  worker::ProcessOptions options;
+  process::ProcessOptions options;
   options.argv = {host_executable.string(), "__describe", file.string()};
   if (!expected_name.empty()) options.argv.push_back("--name=" + expected_name);
   options.timeout_seconds = 30;
   options.capture_stdout = true;
-  const worker::ProcessOutcome outcome = worker::run_process(options);
+  const process::ProcessOutcome outcome = process::run_process(options);
   if (!outcome.started) return Error{fmt::format("{}: {}", file.string(), outcome.error)};
   if (!outcome.succeeded()) {
-    std::string reason = worker::tail_lines(outcome.stderr_tail, 5);
+    std::string reason = process::tail_lines(outcome.stderr_tail, 5);
     if (outcome.timed_out) reason = "timed out after 30 s while loading or describing";
     if (outcome.signal) {
       reason = fmt::format("crashed with signal {} ({}) while loading or describing{}{}",

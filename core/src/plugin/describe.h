@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "plugin/loader.h"
+#include "result/engine_values.h"
 #include "result/result.h"
 #include "storh/engine.h"
 #include "storh/transactions.h"
@@ -31,7 +32,10 @@ struct Description {
   std::vector<ParamRange> ranges{};
 };
 
-nlohmann::ordered_json param_value_json(const ParamValue& value);
+// A description writes parameter values and directions as result files do.
+using result::direction_name;
+using result::param_value_json;
+
 nlohmann::ordered_json description_json(const Description& description);
 Expected<Description> description_from_json(const nlohmann::json& json);
 
@@ -46,6 +50,5 @@ Expected<Description> describe_plugin(const std::filesystem::path& host_executab
 result::PluginBuild plugin_build(const Description& description);
 
 const char* param_type_name(ParamType type);
-const char* direction_name(Direction direction);
 
 }  // namespace storh::plugin

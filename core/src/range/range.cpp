@@ -8,8 +8,9 @@
 
 #include <fmt/format.h>
 
-#include "plugin/describe.h"  // param_value_json: values keep their JSON type
+#include "result/engine_values.h"
 #include "result/json.h"
+#include "result/metric_key.h"
 #include "suite/parse.h"  // param_value_text: the one canonical text of a value
 #include "util/files.h"
 
@@ -146,32 +147,6 @@ std::string range_file_name(std::uint64_t dataset, std::string_view engine,
   return name + ".json";
 }
 
-std::string without_qualifiers(std::string_view key, const std::vector<std::string>& qualifiers) {
-  const std::size_t open = key.find('[');
-  if (open == std::string_view::npos || !key.ends_with(']')) return std::string(key);
-  std::string inner(key.substr(open + 1, key.size() - open - 2));
-  for (const std::string& qualifier : qualifiers) {
-    if (qualifier.empty()) continue;
-    for (std::size_t at = inner.find(qualifier); at != std::string::npos;
-         at = inner.find(qualifier, at + 1)) {
-      const std::size_t end = at + qualifier.size();
-      const bool starts = at == 0 || inner[at - 1] == ',';
-      const bool ends = end == inner.size() || inner[end] == ',';
-      if (!starts || !ends) continue;
-      // Take one separating comma with it: the following one, else the preceding one.
-      if (end < inner.size()) {
-        inner.erase(at, qualifier.size() + 1);
-      } else {
-        inner.erase(at == 0 ? 0 : at - 1);
-      }
-      break;
-    }
-  }
-  std::string out(key.substr(0, open));
-  if (!inner.empty()) out += "[" + inner + "]";
-  return out;
-}
-
 Expected<std::vector<RangeSlice>> split_ranges(const ResultFile& result) {
   Slicer slicer(result);
   for (const result::Metric& metric : result.metrics) {
@@ -200,7 +175,9 @@ Expected<std::vector<RangeSlice>> split_ranges(const ResultFile& result) {
     file.experiment = narrowed(result.experiment, slice);
     file.environment = result.environment;
     file.interrupted = result.interrupted;
-    for (result::Metric& metric : file.metrics) metric.key = without_qualifiers(metric.key, fixed);
+    for (result::Metric& metric : file.metrics) {
+      metric.key = result::MetricKey::parse(metric.key).without(fixed).to_string();
+    }
     std::stable_sort(file.metrics.begin(), file.metrics.end(),
                      [](const auto& a, const auto& b) { return a.key < b.key; });
     slices.push_back(std::move(slice));
@@ -214,7 +191,7 @@ nlohmann::ordered_json range_index_json(const result::ResultFile& result,
   ordered_json files = ordered_json::array();
   for (const RangeSlice& slice : slices) {
     ordered_json params = ordered_json::object();
-    for (const auto& [name, value] : slice.params) params[name] = plugin::param_value_json(value);
+    for (const auto& [name, value] : slice.params) params[name] = result::param_value_json(value);
     files.push_back({{"file", slice.file},
                      {"dataset", slice.dataset},
                      {"engine", slice.engine},

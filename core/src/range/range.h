@@ -62,13 +62,6 @@ Expected<std::vector<RangeSlice>> split_ranges(const result::ResultFile& result)
 std::string range_file_name(std::uint64_t dataset, std::string_view engine,
                             const std::vector<result::Param>& params);
 
-// `key` without the listed qualifiers ("n=1000", "validation=hash"): the brackets go
-// when nothing is left. A qualifier matches only whole (between '[', ',' and ']');
-// qualifiers not in the key are ignored. without_qualifiers(
-// "cache.cold[n=1000,validation=hash,shards=2]", {"n=1000", "validation=hash"}) is
-// "cache.cold[shards=2]".
-std::string without_qualifiers(std::string_view key, const std::vector<std::string>& qualifiers);
-
 // The index: {schema_version, tool, layout: "range", suite, fingerprint, time,
 // files: [{file, dataset, engine, params}]} with `files` in slice order.
 nlohmann::ordered_json range_index_json(const result::ResultFile& result,

@@ -14,6 +14,7 @@
 #include "report/format.h"
 #include "report/html.h"
 #include "report/table.h"
+#include "result/metric_key.h"
 
 namespace storh::report {
 namespace {
@@ -26,23 +27,13 @@ constexpr const char* kAbsent = "-";
 // The metric key's label without the engine and the load qualifiers:
 // "doc.put_get[n=1000,clients=4,transactions=100]" -> "put_get[n=1000]".
 std::string group_label(const Metric& metric) {
-  std::string label = metric.operation;
-  const std::size_t open = metric.key.find('[');
-  if (open == std::string::npos) return label;
-  std::string inner = metric.key.substr(open + 1, metric.key.size() - open - 2);
-  std::vector<std::string> kept;
-  std::size_t start = 0;
-  while (start <= inner.size()) {
-    const std::size_t comma = std::min(inner.find(',', start), inner.size());
-    const std::string part = inner.substr(start, comma - start);
-    if (!part.starts_with("clients=") && !part.starts_with("transactions=") &&
-        !part.starts_with("duration=")) {
-      kept.push_back(part);
-    }
-    start = comma + 1;
-  }
-  if (!kept.empty()) label += fmt::format("[{}]", fmt::join(kept, ","));
-  return label;
+  result::MetricKey key = result::MetricKey::parse(metric.key);
+  key.operation = metric.operation;
+  std::erase_if(key.qualifiers, [](const std::string& qualifier) {
+    return qualifier.starts_with("clients=") || qualifier.starts_with("transactions=") ||
+           qualifier.starts_with("duration=");
+  });
+  return key.label();
 }
 
 // A column of the matrix: transactions per client, or a duration; sorted by value.

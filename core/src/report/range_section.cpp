@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "range/range.h"  // without_qualifiers: the same re-keying as the range files
 #include "report/format.h"
 #include "report/html.h"
+#include "report/report_parts.h"
 #include "report/table.h"
 #include "stats/complexity.h"
 
@@ -26,11 +26,7 @@ struct RangeRow {
 };
 
 std::string row_label(const Metric& metric) {
-  const std::string prefix = metric.engine + ".";
-  std::string label = metric.key.starts_with(prefix)
-                          ? metric.key.substr(prefix.size())
-                          : (metric.key.empty() ? metric.operation : metric.key);
-  return range::without_qualifiers(label, {fmt::format("n={}", metric.dataset)});
+  return label_of(metric, {fmt::format("n={}", metric.dataset)});
 }
 
 // Rows in order of first appearance, so the engine block's order carries over.

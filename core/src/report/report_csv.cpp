@@ -2,9 +2,9 @@
 // file as this host reads it).
 #include <fmt/format.h>
 
-#include "plugin/describe.h"
 #include "report/report.h"
 #include "report/table.h"
+#include "result/engine_values.h"
 #include "result/json.h"
 #include "suite/parse.h"  // param_value_text
 
@@ -57,7 +57,7 @@ std::string metrics_csv(const result::ResultFile& result) {
                      std::to_string(m.dataset),
                      fmt::format("{}", fmt::join(params, " ")),
                      m.unit,
-                     plugin::direction_name(m.direction),
+                     result::direction_name(m.direction),
                      std::to_string(m.seconds.runs),
                      number(m.seconds.median),
                      number(m.seconds.min),

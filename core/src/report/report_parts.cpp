@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "report/format.h"
+#include "result/metric_key.h"
 #include "suite/parse.h"  // param_value_text: the one canonical text of a value
 
 namespace storh::report {
@@ -81,11 +82,10 @@ std::vector<EngineBlock> engine_blocks(const ResultFile& result) {
   return blocks;
 }
 
-// The metric key without "<engine>.": "put", "get[validation=hash]".
-std::string label_of(const Metric& metric) {
-  const std::string prefix = metric.engine + ".";
-  if (metric.key.starts_with(prefix)) return metric.key.substr(prefix.size());
-  return metric.key.empty() ? metric.operation : metric.key;
+std::string label_of(const Metric& metric, const std::vector<std::string>& dropped) {
+  if (metric.key.empty()) return metric.operation;
+  const result::MetricKey key = result::MetricKey::parse(metric.key).without(dropped);
+  return key.engine == metric.engine ? key.label() : key.to_string();
 }
 
 std::string params_text(const std::vector<result::Param>& params) {

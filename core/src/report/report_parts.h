@@ -31,8 +31,10 @@ struct EngineBlock {
 // Within an engine: scenario order, then operation, dataset and parameters.
 std::vector<EngineBlock> engine_blocks(const result::ResultFile& result);
 
-// The metric key without "<engine>.": "put", "get[validation=hash]".
-std::string label_of(const result::Metric& metric);
+// The metric key without "<engine>." (result/metric_key.h, MetricKey::label) and
+// without the `dropped` qualifiers: "put", "get[validation=hash]". A key of another
+// engine stays whole; an empty key labels the metric by its operation.
+std::string label_of(const result::Metric& metric, const std::vector<std::string>& dropped = {});
 
 // "name=value" pairs separated by spaces, each value in its canonical text.
 std::string params_text(const std::vector<result::Param>& params);

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "plugin/describe.h"
+#include "result/engine_values.h"
 #include "util/files.h"
 #include "util/json_input.h"
 
@@ -19,7 +19,7 @@ ordered_json optional_json(const std::optional<T>& value) {
 
 ordered_json params_json(const std::vector<Param>& params) {
   ordered_json object = ordered_json::object();
-  for (const auto& [name, value] : params) object[name] = plugin::param_value_json(value);
+  for (const auto& [name, value] : params) object[name] = result::param_value_json(value);
   return object;
 }
 
@@ -75,7 +75,7 @@ ordered_json metric_json(const Metric& m) {
                     {"dataset", m.dataset},
                     {"params", params_json(m.params)},
                     {"unit", m.unit},
-                    {"direction", plugin::direction_name(m.direction)},
+                    {"direction", result::direction_name(m.direction)},
                     {"samples", samples},
                     {"seconds",
                      {{"runs", m.seconds.runs},
@@ -131,7 +131,7 @@ ordered_json experiment_fields(const Experiment& e) {
     ordered_json per_engine = ordered_json::object();
     for (const auto& [name, values] : list) {
       ordered_json array = ordered_json::array();
-      for (const ParamValue& v : values) array.push_back(plugin::param_value_json(v));
+      for (const ParamValue& v : values) array.push_back(result::param_value_json(v));
       per_engine[name] = array;
     }
     params[engine] = per_engine;

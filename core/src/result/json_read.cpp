@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "result/engine_values.h"
 #include "result/json.h"
 
 namespace storh::result {
@@ -69,11 +70,9 @@ class Node {
     return value_.get<bool>();
   }
   ParamValue param() const {
-    if (value_.is_boolean()) return value_.get<bool>();
-    if (value_.is_number_integer()) return value_.get<std::int64_t>();
-    if (value_.is_number_float()) return value_.get<double>();
-    if (value_.is_string()) return value_.get<std::string>();
-    fail("expected a string, number or boolean");
+    Expected<ParamValue> value = param_value_from_json(value_);
+    if (!value) fail("expected a string, number or boolean");
+    return std::move(*value);
   }
   // A value of the right type that the format still does not allow.
   [[noreturn]] void refuse(const std::string& why) const {

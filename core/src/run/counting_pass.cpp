@@ -12,10 +12,11 @@
 
 #include "count/callgrind.h"
 #include "count/counters.h"
-#include "plugin/describe.h"
+#include "process/child_process.h"
+#include "result/engine_values.h"
 #include "run/work_root.h"
 #include "util/files.h"
-#include "worker/process.h"
+#include "worker/event.h"
 
 namespace storh::run {
 namespace {
@@ -27,38 +28,22 @@ constexpr double kValgrindTimeoutFactor = 50;
 
 // What one counting worker said, from its event lines.
 struct CountingRun {
-  struct Step {
-    std::string operation;
-    std::uint64_t items = 0;
-    json counters;                    // syscalls: name -> delta
-    std::optional<std::size_t> dump;  // instructions: callgrind dump number
-  };
-  std::vector<Step> steps;
+  std::vector<worker::CountersEvent> steps;
   bool done_ok = false;
-  std::string current_operation;
-  std::string failed_operation;
-  std::string message;
+  std::string message;  // the first failure's
 
+  // Only counters and how the run ended matter here; a line that does not decode is
+  // ignored, as one the worker never finished.
   void on_line(std::string_view line) {
-    const json event = json::parse(line, nullptr, false);
-    if (event.is_discarded() || !event.is_object()) return;
-    const std::string kind = event.value("event", "");
-    if (kind == "begin") {
-      current_operation = event.value("op", "");
-    } else if (kind == "counters") {
-      Step step{event.value("op", ""), event.value("items", std::uint64_t{0}),
-                event.value("counters", json::object()), std::nullopt};
-      if (event.contains("dump")) step.dump = event.value("dump", std::size_t{0});
-      steps.push_back(std::move(step));
-    } else if (kind == "fail" && message.empty()) {
-      failed_operation = event.value("op", "");
-      message = event.value("message", "");
-    } else if (kind == "done") {
-      done_ok = event.value("ok", false);
-      if (!done_ok && message.empty()) {
-        failed_operation = event.value("op", "");
-        message = event.value("message", "");
-      }
+    Expected<worker::Event> event = worker::decode(line);
+    if (!event) return;
+    if (auto* counters = std::get_if<worker::CountersEvent>(&*event)) {
+      steps.push_back(std::move(*counters));
+    } else if (const auto* fail = std::get_if<worker::FailEvent>(&*event)) {
+      if (message.empty()) message = fail->message;
+    } else if (const auto* done = std::get_if<worker::DoneEvent>(&*event)) {
+      done_ok = done->ok;
+      if (!done_ok && message.empty()) message = done->message;
     }
   }
 };
@@ -67,7 +52,7 @@ struct CountingRun {
 using MetricTotals = std::map<std::string, std::map<std::string, std::pair<double, double>>>;
 
 // Why a counting run failed, or nullopt when it ran cleanly.
-std::optional<std::string> failure_message(const worker::ProcessOutcome& outcome,
+std::optional<std::string> failure_message(const process::ProcessOutcome& outcome,
                                            const CountingRun& run) {
   if (outcome.succeeded() && run.done_ok) return std::nullopt;
   if (!outcome.started) return outcome.error;
@@ -75,7 +60,7 @@ std::optional<std::string> failure_message(const worker::ProcessOutcome& outcome
   if (outcome.memory_exceeded) return std::string("exceeded the memory limit");
   if (outcome.signal) return fmt::format("killed by signal {}", *outcome.signal);
   if (!run.message.empty()) return run.message;
-  const std::string tail = worker::tail_lines(outcome.stderr_tail, 3);
+  const std::string tail = process::tail_lines(outcome.stderr_tail, 3);
   return tail.empty() ? fmt::format("exited with code {}", outcome.exit_code.value_or(-1)) : tail;
 }
 
@@ -83,7 +68,7 @@ std::optional<std::string> failure_message(const worker::ProcessOutcome& outcome
 std::vector<std::string> worker_argv(const plan::Cell& cell, const RunnerOptions& options,
                                      const std::filesystem::path& work_dir) {
   json chosen = json::object();
-  for (const auto& [name, value] : cell.chosen) chosen[name] = plugin::param_value_json(value);
+  for (const auto& [name, value] : cell.chosen) chosen[name] = result::param_value_json(value);
   return {options.host_executable.string(),
           "__worker",
           "--plugin=" + cell.plugin.string(),
@@ -106,7 +91,7 @@ std::string count_cell(const plan::Cell& cell, std::size_t index, count::Instrum
   if (!std::filesystem::create_directories(work_dir, ec)) {
     return fmt::format("{}: cannot create the work directory: {}", work_dir.string(), ec.message());
   }
-  worker::ProcessOptions process;
+  process::ProcessOptions process;
   process.argv = worker_argv(cell, options, work_dir);
   process.argv.push_back(fmt::format("--count={}", name));
   process.cancel = options.cancel;
@@ -136,29 +121,29 @@ std::string count_cell(const plan::Cell& cell, std::size_t index, count::Instrum
   }
   CountingRun run;
   process.on_event_line = [&](std::string_view line) { run.on_line(line); };
-  const worker::ProcessOutcome outcome = worker::run_process(process);
+  const process::ProcessOutcome outcome = process::run_process(process);
   if (std::optional<std::string> message = failure_message(outcome, run)) return *message;
 
-  for (const CountingRun::Step& step : run.steps) {
-    auto& metric = totals[plan::metric_key(cell, step.operation)];
+  for (const worker::CountersEvent& step : run.steps) {
+    auto& metric = totals[plan::metric_key(cell, step.op)];
     const auto items = static_cast<double>(step.items);
     if (instrument == count::Instrument::syscalls) {
-      for (const auto& [counter, delta] : step.counters.items()) {
+      for (const auto& [counter, delta] : step.counters) {
         auto& [sum, counted] = metric[counter];
-        sum += delta.get<double>();
+        sum += static_cast<double>(delta);
         counted += items;
       }
       continue;
     }
-    if (!step.dump) return fmt::format("{}: the worker reported no callgrind dump", step.operation);
+    if (!step.dump) return fmt::format("{}: the worker reported no callgrind dump", step.op);
     const std::filesystem::path file = count::callgrind_dump_file(dumps, *step.dump);
     Expected<std::string> text = read_file(file);
     if (!text) return text.error();
     Expected<count::CallgrindDump> dump = count::parse_callgrind(*text, file.string());
     if (!dump) return dump.error();
-    if (dump->trigger != step.operation) {
+    if (dump->trigger != step.op) {
       return fmt::format("{}: dump of \"{}\", expected \"{}\"", file.string(), dump->trigger,
-                         step.operation);
+                         step.op);
     }
     auto& [sum, counted] = metric["instructions"];
     sum += static_cast<double>(dump->instructions);

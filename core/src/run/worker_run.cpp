@@ -10,8 +10,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "plugin/describe.h"
-#include "worker/process.h"
+#include "process/child_process.h"
+#include "result/engine_values.h"
+#include "worker/event.h"
 
 namespace storh::run {
 namespace {
@@ -20,7 +21,7 @@ using nlohmann::json;
 
 std::string params_argument(const plan::Cell& cell) {
   json chosen = json::object();
-  for (const auto& [name, value] : cell.chosen) chosen[name] = plugin::param_value_json(value);
+  for (const auto& [name, value] : cell.chosen) chosen[name] = result::param_value_json(value);
   return chosen.dump();
 }
 
@@ -40,49 +41,50 @@ class EventCollector {
         on_progress_(std::move(on_progress)),
         on_load_progress_(std::move(on_load_progress)) {}
 
+  // A line that does not decode is ignored, as one the worker never finished.
   void on_line(std::string_view line) {
-    const json event = json::parse(line, nullptr, false);
-    if (event.is_discarded() || !event.is_object() || !event.contains("event")) return;
-    const std::string kind = event.value("event", "");
-    if (kind == "loaded") {
-      run_.loaded = true;
-      run_.startup_seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    } else if (kind == "begin") {
-      run_.current_operation = event.value("op", "");
-      if (on_progress_) on_progress_(run_.current_operation);
-    } else if (kind == "sample") {
-      OperationSample sample;
-      sample.operation = event.value("op", "");
-      sample.seconds = event.value("seconds", 0.0);
-      sample.items = event.value("items", std::uint64_t{0});
-      sample.calls = std::max<std::uint64_t>(1, event.value("calls", std::uint64_t{1}));
-      if (event.contains("latency")) sample.latency = event["latency"];
-      run_.samples.push_back(std::move(sample));
-    } else if (kind == "fail") {
-      run_.failed_operation = event.value("op", "");
-      run_.failure_message = event.value("message", "");
-    } else if (kind == "done") {
-      run_.done = true;
-      if (!event.value("ok", false) && run_.failure_message.empty()) {
-        run_.failed_operation = event.value("op", "");
-        run_.failure_message = event.value("message", "");
-      }
-    } else if (kind == "progress") {
-      run_.progress_message = event.value("message", "");
-      if (on_progress_) {
-        on_progress_(run_.current_operation.empty()
-                         ? run_.progress_message
-                         : run_.current_operation + ": " + run_.progress_message);
-      }
-    } else if (kind == "load") {
-      run_.loads.push_back({event.value("op", ""), event.value("outcome", json())});
-    } else if (kind == "load_progress") {
-      if (on_load_progress_) on_load_progress_(event.value("line", ""));
-    }
+    Expected<worker::Event> event = worker::decode(line);
+    if (event) std::visit([this](auto& e) { on(e); }, *event);
   }
 
  private:
+  void on(worker::LoadedEvent&) {
+    run_.loaded = true;
+    run_.startup_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+  void on(worker::BeginEvent& e) {
+    run_.current_operation = std::move(e.op);
+    if (on_progress_) on_progress_(run_.current_operation);
+  }
+  void on(worker::SampleEvent& e) {
+    run_.samples.push_back({std::move(e.op), e.seconds, e.items, std::move(e.latency), e.calls});
+  }
+  void on(worker::FailEvent& e) {
+    run_.failed_operation = std::move(e.op);
+    run_.failure_message = std::move(e.message);
+  }
+  void on(worker::DoneEvent& e) {
+    run_.done = true;
+    if (!e.ok && run_.failure_message.empty()) {
+      run_.failed_operation = std::move(e.op);
+      run_.failure_message = std::move(e.message);
+    }
+  }
+  void on(worker::ProgressEvent& e) {
+    run_.progress_message = std::move(e.message);
+    if (on_progress_) {
+      on_progress_(run_.current_operation.empty()
+                       ? run_.progress_message
+                       : run_.current_operation + ": " + run_.progress_message);
+    }
+  }
+  void on(worker::LoadEvent& e) { run_.loads.push_back({std::move(e.op), std::move(e.outcome)}); }
+  void on(worker::LoadProgressEvent& e) {
+    if (on_load_progress_) on_load_progress_(e.line);
+  }
+  void on(worker::CountersEvent&) {}  // the counting pass's (run/counting_pass.cpp)
+
   CellRun& run_;
   std::function<void(const std::string&)> on_progress_;
   std::function<void(const std::string&)> on_load_progress_;
@@ -91,8 +93,8 @@ class EventCollector {
 
 // Turns a worker's exit into a Failure, or nullopt when it ran cleanly.
 std::optional<result::Failure> failure_of(const plan::Cell& cell, int repeat,
-                                          const worker::ProcessOutcome& outcome, const CellRun& run,
-                                          const RunnerOptions& options) {
+                                          const process::ProcessOutcome& outcome,
+                                          const CellRun& run, const RunnerOptions& options) {
   if (outcome.succeeded() && run.done && run.failure_message.empty()) return std::nullopt;
   result::Failure f;
   f.engine = cell.engine;
@@ -121,7 +123,7 @@ std::optional<result::Failure> failure_of(const plan::Cell& cell, int repeat,
     f.message = fmt::format("worker killed by {}", describe_signal(*outcome.signal));
   } else if (!run.loaded) {
     f.kind = "load";
-    f.message = worker::tail_lines(outcome.stderr_tail, 3);
+    f.message = process::tail_lines(outcome.stderr_tail, 3);
     if (f.message.empty()) f.message = "the worker exited before loading the plugin";
   } else if (!run.failure_message.empty()) {
     f.kind = "failed";
@@ -156,7 +158,7 @@ WorkerRunOutcome run_worker(const suite::Suite& suite, const WorkerRunSpec& spec
             fmt::format("{}{}: {}: {}", cell.engine, load_label, run.current_operation, line));
         progress->show(where);
       });
-  worker::ProcessOptions process;
+  process::ProcessOptions process;
   process.argv = {options.host_executable.string(),
                   "__worker",
                   "--plugin=" + cell.plugin.string(),
@@ -175,7 +177,7 @@ WorkerRunOutcome run_worker(const suite::Suite& suite, const WorkerRunSpec& spec
   process.memory_limit_bytes = suite.memory_limit_bytes;
   process.cancel = options.cancel;
   process.on_event_line = [&](std::string_view line) { collector.on_line(line); };
-  const worker::ProcessOutcome outcome = worker::run_process(process);
+  const process::ProcessOutcome outcome = process::run_process(process);
 
   result.failure = failure_of(cell, spec.repeat, outcome, run, options);
   result.record = {cell.engine,

@@ -1,5 +1,6 @@
 // --operation=NAME[,NAME]: run only some operations of the suite's engines.
 #include <algorithm>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -47,7 +48,9 @@ bool filter_operations(Suite& suite, const std::vector<std::string>& flags,
   if (empty_name) return false;
   if (names.empty()) return true;
 
-  // Every operation the suite's loaded engines declare, plain and qualified.
+  // Every operation the suite's loaded engines declare: as (engine, operation), and
+  // as names for messages, plain and qualified.
+  std::vector<std::pair<std::string, std::string>> declared;
   std::vector<std::string> plain, qualified;
   for (const EngineSetting& engine : suite.engines) {
     const auto info = infos.find(engine.name);
@@ -55,15 +58,15 @@ bool filter_operations(Suite& suite, const std::vector<std::string>& flags,
     for (const OperationSpec& op : info->second.operations) {
       if (std::find(plain.begin(), plain.end(), op.name) == plain.end()) plain.push_back(op.name);
       qualified.push_back(engine.name + "." + op.name);
+      declared.emplace_back(engine.name, op.name);
     }
   }
   const std::size_t first_error = errors.size();
   for (const std::string& name : names) {
-    const auto declared = [&](const std::string& key) {
-      const std::size_t dot = key.find('.');
-      return matches(name, key.substr(0, dot), key.substr(dot + 1));
+    const auto named = [&](const auto& engine_op) {
+      return matches(name, engine_op.first, engine_op.second);
     };
-    if (std::any_of(qualified.begin(), qualified.end(), declared)) continue;
+    if (std::any_of(declared.begin(), declared.end(), named)) continue;
     const std::vector<std::string>& choices =
         name.find('.') == std::string::npos ? plain : qualified;
     errors.push_back(SuiteError{

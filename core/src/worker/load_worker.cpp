@@ -5,15 +5,15 @@
 #include <fmt/format.h>
 
 #include "load/driver.h"
-#include "worker/events.h"
+#include "util/exit_codes.h"
 
 namespace storh::worker {
 namespace {
 
 int finish_failed(const EmitFn& emit, const std::string& op, const std::string& message) {
-  emit({{"event", "fail"}, {"op", op}, {"message", message}});
-  emit({{"event", "done"}, {"ok", false}, {"op", op}, {"message", message}});
-  return kExitFailed;
+  emit(FailEvent{op, message});
+  emit(DoneEvent{false, op, message});
+  return kWorkerExitStepFailed;
 }
 
 }  // namespace
@@ -35,7 +35,7 @@ int run_load_cell(plugin::LoadedPlugin& loaded, RunContext& ctx,
   }
   if (types.empty()) return finish_failed(emit, "", "no selected transaction type exists");
 
-  emit({{"event", "begin"}, {"op", "prepare"}});
+  emit(BeginEvent{"prepare"});
   const Status prepared = guarded("prepare", [&] { return transactions->prepare(ctx); });
   if (!prepared.ok()) return finish_failed(emit, "prepare", prepared.message());
 
@@ -43,14 +43,14 @@ int run_load_cell(plugin::LoadedPlugin& loaded, RunContext& ctx,
   std::string first_failure, first_failure_op;
   for (std::size_t type : types) {
     const std::string& op = specs[type].name;
-    emit({{"event", "begin"}, {"op", op}});
+    emit(BeginEvent{op});
     const load::ProgressFn on_progress = [&](const load::Progress& progress) {
-      emit({{"event", "load_progress"}, {"op", op}, {"line", load::progress_line(progress)}});
+      emit(LoadProgressEvent{op, load::progress_line(progress)});
     };
     Expected<load::LoadOutcome> outcome =
         load::run_phase(*transactions, ctx, type, config, on_progress);
     if (!outcome) return finish_failed(emit, op, fmt::format("{}: {}", op, outcome.error()));
-    emit({{"event", "load"}, {"op", op}, {"outcome", load::to_json(*outcome)}});
+    emit(LoadEvent{op, load::to_json(*outcome)});
     succeeded += outcome->processed + outcome->warmup;
     failed += outcome->failed;
     if (outcome->failed > 0 && first_failure.empty()) {
@@ -59,13 +59,13 @@ int run_load_cell(plugin::LoadedPlugin& loaded, RunContext& ctx,
                                   outcome->first_error);
     }
   }
-  emit({{"event", "begin"}, {"op", "finish"}});
+  emit(BeginEvent{"finish"});
   const Status finished =
       guarded("finish", [&] { return transactions->finish(ctx, succeeded, failed); });
   if (!first_failure.empty()) return finish_failed(emit, first_failure_op, first_failure);
   if (!finished.ok()) return finish_failed(emit, "finish", finished.message());
-  emit({{"event", "done"}, {"ok", true}});
-  return kExitOk;
+  emit(DoneEvent{});
+  return kWorkerExitOk;
 }
 
 }  // namespace storh::worker

@@ -1,9 +1,5 @@
-// worker/load_worker.h: the worker's side of a load cell (docs/load.md). Events, in
-// addition to worker/events.h's:
-//
-//   {"event":"load_progress","op":"put_get","line":"progress: 5.0 s, ..."}
-//   {"event":"load","op":"put_get","outcome":{...load::LoadOutcome...}}
-//
+// worker/load_worker.h: the worker's side of a load cell (docs/load.md). Besides
+// "begin" per phase and "done", it sends "load_progress" and "load" (worker/event.h).
 // A phase with failed transactions sends its "load" event (the numbers are data)
 // and then "fail", so the cell fails with the first error.
 #pragma once
@@ -12,15 +8,14 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "load/config.h"
 #include "plugin/loader.h"
 #include "storh/engine.h"
+#include "worker/event.h"
 
 namespace storh::worker {
 
-using EmitFn = std::function<void(const nlohmann::ordered_json&)>;
+using EmitFn = std::function<void(const Event&)>;
 
 // prepare, one phase per selected transaction type (describe() order), finish.
 // `selected` empty means every type. Returns the worker's exit code; emits "done".

@@ -1,3 +1,5 @@
+#include "worker/worker_main.h"
+
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -16,21 +18,21 @@
 #include "count/probe.h"
 #include "plugin/describe.h"
 #include "plugin/loader.h"
+#include "result/engine_values.h"
 #include "stats/stats.h"
 #include "storh/version.h"
-#include "worker/events.h"
+#include "worker/event.h"
 #include "worker/load_worker.h"
 
 namespace storh::worker {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using nlohmann::ordered_json;
 
 constexpr int kEventFd = 3;
 
-void emit(const ordered_json& event) {
-  std::string line = event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+void emit(const Event& event) {
+  std::string line = encode(event);
   line.push_back('\n');
   std::string_view rest = line;
   while (!rest.empty()) {
@@ -75,7 +77,7 @@ class WorkerContext final : public RunContext {
     const Clock::time_point start = Clock::now();
     Status status = step();
     const Clock::time_point end = pad(start, Clock::now());
-    probe.stop(operation, items, status.ok() && selected(operation), emit);
+    report_counts(operation, items, probe.stop(operation, status.ok() && selected(operation)));
     return finish(operation, items, std::chrono::duration<double>(end - start).count(),
                   std::move(status), nullptr);
   }
@@ -95,7 +97,7 @@ class WorkerContext final : public RunContext {
       item_start = item_end;
     }
     item_start = pad(start, item_start);
-    probe.stop(operation, items, status.ok() && selected(operation), emit);
+    report_counts(operation, items, probe.stop(operation, status.ok() && selected(operation)));
     return finish(operation, items, std::chrono::duration<double>(item_start - start).count(),
                   std::move(status), &histogram);
   }
@@ -126,7 +128,7 @@ class WorkerContext final : public RunContext {
 
   void progress(std::string_view message) noexcept override {
     try {
-      emit({{"event", "progress"}, {"message", message}});
+      emit(ProgressEvent{std::string(message)});
     } catch (...) {
     }
   }
@@ -150,8 +152,19 @@ class WorkerContext final : public RunContext {
   void begin(std::string_view operation) noexcept {
     try {
       current_ = operation;
-      emit({{"event", "begin"}, {"op", operation}});
+      emit(BeginEvent{current_});
     } catch (...) {
+    }
+  }
+
+  // The counting pass's counters of one step (count/probe.h), when it reported any.
+  static void report_counts(std::string_view operation, std::uint64_t items,
+                            std::optional<count::Counted> counted) noexcept {
+    if (!counted) return;
+    try {
+      emit(CountersEvent{std::string(operation), items, std::move(counted->deltas), counted->dump});
+    } catch (...) {
+      // Out of memory while building one line: the host sees no counters for this step.
     }
   }
 
@@ -181,15 +194,13 @@ class WorkerContext final : public RunContext {
           first_failure_operation_ = operation;
           first_failure_ = status.message();
         }
-        emit({{"event", "fail"}, {"op", operation}, {"message", status.message()}});
+        emit(FailEvent{std::string(operation), status.message()});
         return status;
       }
       measured_.emplace(operation);
       if (selected(operation)) {
-        ordered_json event = {
-            {"event", "sample"}, {"op", operation}, {"seconds", seconds}, {"items", items}};
-        if (calls != 1) event["calls"] = calls;
-        if (histogram != nullptr && histogram->count() > 0) event["latency"] = histogram->to_json();
+        SampleEvent event{std::string(operation), seconds, items, calls};
+        if (histogram != nullptr && histogram->count() > 0) event.latency = histogram->to_json();
         emit(event);
       }
       return status;
@@ -235,7 +246,7 @@ std::optional<std::map<std::string, std::string>> parse_flags(const std::vector<
 
 int fail_input(const std::string& message) {
   std::cerr << "storh-host worker: " << message << '\n';
-  return kExitBadInput;
+  return kWorkerExitBadInput;
 }
 
 // Parameters for the run: the declared defaults, overridden by the host's choices.
@@ -249,18 +260,12 @@ std::optional<std::map<std::string, ParamValue, std::less<>>> build_params(
     return std::nullopt;
   }
   for (const auto& [name, value] : chosen.items()) {
-    if (value.is_boolean())
-      params[name] = value.get<bool>();
-    else if (value.is_number_integer())
-      params[name] = value.get<std::int64_t>();
-    else if (value.is_number_float())
-      params[name] = value.get<double>();
-    else if (value.is_string())
-      params[name] = value.get<std::string>();
-    else {
+    Expected<ParamValue> typed = result::param_value_from_json(value);
+    if (!typed) {
       error = fmt::format("--params: value of \"{}\" is not a scalar", name);
       return std::nullopt;
     }
+    params[name] = std::move(*typed);
   }
   return params;
 }
@@ -343,7 +348,7 @@ int worker_main(const std::vector<std::string>& args) {
     }
     context.count_with({instrument});
   }
-  emit({{"event", "loaded"}});
+  emit(LoadedEvent{});
   if (load_config) {
     std::vector<std::string> names;
     std::string_view list = get("ops").empty() ? std::string_view() : flags->at("ops");
@@ -353,33 +358,27 @@ int worker_main(const std::vector<std::string>& args) {
       list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
     }
     finish_worker(run_load_cell(**loaded, context, names, *load_config,
-                                [](const ordered_json& event) { emit(event); }));
+                                [](const Event& event) { emit(event); }));
   }
   const Status status = engine.run(context);
   if (!status.ok()) {
-    emit({{"event", "done"},
-          {"ok", false},
-          {"op", context.current_operation()},
-          {"message", status.message()}});
-    finish_worker(kExitFailed);
+    emit(DoneEvent{false, context.current_operation(), status.message()});
+    finish_worker(kWorkerExitStepFailed);
   }
   if (!context.first_failure().empty()) {
-    emit({{"event", "done"},
-          {"ok", false},
-          {"op", context.first_failure_operation()},
-          {"message", context.first_failure()}});
-    finish_worker(kExitFailed);
+    emit(DoneEvent{false, context.first_failure_operation(), context.first_failure()});
+    finish_worker(kWorkerExitStepFailed);
   }
   for (const std::string& op : selected) {
     if (context.measured().count(op) == 0) {
       const std::string message =
           fmt::format("operation \"{}\" was selected but the engine never measured it", op);
-      emit({{"event", "done"}, {"ok", false}, {"op", op}, {"message", message}});
-      finish_worker(kExitFailed);
+      emit(DoneEvent{false, op, message});
+      finish_worker(kWorkerExitStepFailed);
     }
   }
-  emit({{"event", "done"}, {"ok", true}});
-  finish_worker(kExitOk);
+  emit(DoneEvent{});
+  finish_worker(kWorkerExitOk);
 }
 
 int describe_main(const std::vector<std::string>& args) {
@@ -390,7 +389,7 @@ int describe_main(const std::vector<std::string>& args) {
       plugin::load_plugin(args[1], expected_name);
   if (!loaded) {
     std::cerr << loaded.error() << '\n';
-    return kExitBadInput;
+    return kWorkerExitBadInput;
   }
   plugin::Description description{
       (*loaded)->manifest(), (*loaded)->engine().describe(), args[1], {}};
@@ -403,7 +402,7 @@ int describe_main(const std::vector<std::string>& args) {
   std::cout << plugin::description_json(description)
                    .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
             << '\n';
-  return kExitOk;
+  return kWorkerExitOk;
 }
 
 }  // namespace storh::worker

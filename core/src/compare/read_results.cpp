@@ -137,7 +137,7 @@ Expected<ComparableFile> comparable_from_json(const nlohmann::ordered_json& json
   return Error{fmt::format("{}: not a result file: no schema_version and no results map", name)};
 }
 
-Expected<ComparableFile> load_comparable(const std::filesystem::path& file) {
+Expected<ComparableFile> read_comparable(const std::filesystem::path& file) {
   Expected<std::string> text = read_input_file(file);
   if (!text) return Error{text.error()};
   Expected<nlohmann::ordered_json> parsed =

@@ -1,4 +1,4 @@
-#include "worker/process.h"
+#include "process/child_process.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -17,7 +17,7 @@
 
 #include <fmt/format.h>
 
-namespace storh::worker {
+namespace storh::process {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -290,4 +290,4 @@ std::string tail_lines(std::string_view text, std::size_t max_lines) {
   return std::string(text.substr(position));
 }
 
-}  // namespace storh::worker
+}  // namespace storh::process

@@ -1,4 +1,4 @@
-// worker/process.h: running a child process under watch.
+// process/child_process.h: running a child process under watch.
 //
 // The host runs every plugin call that could crash or hang (describing a plugin,
 // each repeat of each cell) in a child process, so a misbehaving plugin fails its
@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-namespace storh::worker {
+namespace storh::process {
 
 struct ProcessOptions {
   // argv[0] is the executable path; no shell is involved.
@@ -62,4 +62,4 @@ ProcessOutcome run_process(const ProcessOptions& options);
 // The last `max_lines` lines of `text`.
 std::string tail_lines(std::string_view text, std::size_t max_lines);
 
-}  // namespace storh::worker
+}  // namespace storh::process

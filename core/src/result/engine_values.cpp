@@ -1,0 +1,25 @@
+#include "result/engine_values.h"
+
+#include <string>
+
+#include <fmt/format.h>
+
+namespace storh::result {
+
+nlohmann::ordered_json param_value_json(const ParamValue& value) {
+  return std::visit([](const auto& v) { return nlohmann::ordered_json(v); }, value);
+}
+
+Expected<ParamValue> param_value_from_json(const nlohmann::json& value) {
+  if (value.is_boolean()) return ParamValue(value.get<bool>());
+  if (value.is_number_integer()) return ParamValue(value.get<std::int64_t>());
+  if (value.is_number_float()) return ParamValue(value.get<double>());
+  if (value.is_string()) return ParamValue(value.get<std::string>());
+  return Error{fmt::format("parameter value must be a scalar, got {}", value.dump())};
+}
+
+const char* direction_name(Direction direction) {
+  return direction == Direction::higher_is_better ? "higher_is_better" : "lower_is_better";
+}
+
+}  // namespace storh::result

@@ -1,0 +1,187 @@
+#include "worker/event.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace storh::worker {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+ordered_json as_json(const LoadedEvent&) {
+  return {{"event", "loaded"}};
+}
+ordered_json as_json(const BeginEvent& e) {
+  return {{"event", "begin"}, {"op", e.op}};
+}
+ordered_json as_json(const SampleEvent& e) {
+  ordered_json j = {{"event", "sample"}, {"op", e.op}, {"seconds", e.seconds}, {"items", e.items}};
+  if (e.calls != 1) j["calls"] = e.calls;
+  if (!e.latency.is_null()) j["latency"] = e.latency;
+  return j;
+}
+ordered_json as_json(const FailEvent& e) {
+  return {{"event", "fail"}, {"op", e.op}, {"message", e.message}};
+}
+ordered_json as_json(const ProgressEvent& e) {
+  return {{"event", "progress"}, {"message", e.message}};
+}
+ordered_json as_json(const CountersEvent& e) {
+  ordered_json j = {{"event", "counters"}, {"op", e.op}, {"items", e.items}};
+  if (e.dump) {
+    j["dump"] = *e.dump;
+  } else {
+    ordered_json counters = ordered_json::object();
+    for (const auto& [name, delta] : e.counters) counters[name] = delta;
+    j["counters"] = std::move(counters);
+  }
+  return j;
+}
+ordered_json as_json(const LoadProgressEvent& e) {
+  return {{"event", "load_progress"}, {"op", e.op}, {"line", e.line}};
+}
+ordered_json as_json(const LoadEvent& e) {
+  return {{"event", "load"}, {"op", e.op}, {"outcome", e.outcome}};
+}
+ordered_json as_json(const DoneEvent& e) {
+  ordered_json j = {{"event", "done"}, {"ok", e.ok}};
+  if (!e.ok) {
+    j["op"] = e.op;
+    j["message"] = e.message;
+  }
+  return j;
+}
+
+// The fields of one event object, read in the order written (counters keep theirs).
+// The first missing or mistyped field is kept as the error; later reads then return
+// defaults, and the caller checks error() once.
+class Fields {
+ public:
+  Fields(const ordered_json& object, std::string kind) : object_(object), kind_(std::move(kind)) {}
+
+  bool has(const char* name) const { return object_.contains(name); }
+
+  std::string text(const char* name) {
+    const ordered_json* value = find(name, "a string", &ordered_json::is_string);
+    return value != nullptr ? value->get<std::string>() : std::string();
+  }
+  double number(const char* name) {
+    const ordered_json* value = find(name, "a number", &ordered_json::is_number);
+    return value != nullptr ? value->get<double>() : 0.0;
+  }
+  std::uint64_t count(const char* name) {
+    const ordered_json* value =
+        find(name, "a whole number >= 0", &ordered_json::is_number_unsigned);
+    return value != nullptr ? value->get<std::uint64_t>() : 0;
+  }
+  bool flag(const char* name) {
+    const ordered_json* value = find(name, "true or false", &ordered_json::is_boolean);
+    return value != nullptr && value->get<bool>();
+  }
+  json object(const char* name) {
+    const ordered_json* value = find(name, "an object", &ordered_json::is_object);
+    return value != nullptr ? json(*value) : json();
+  }
+  count::Deltas deltas(const char* name) {
+    count::Deltas deltas;
+    const ordered_json* counters = find(name, "an object", &ordered_json::is_object);
+    if (counters == nullptr) return deltas;
+    for (const auto& [counter, delta] : counters->items()) {
+      if (!delta.is_number_unsigned()) {
+        fail(fmt::format("\"{}\": \"{}\" must be a whole number >= 0", name, counter));
+        break;
+      }
+      deltas.emplace_back(counter, delta.get<std::uint64_t>());
+    }
+    return deltas;
+  }
+
+  const std::string& error() const { return error_; }
+
+ private:
+  const ordered_json* find(const char* name, const char* expected,
+                           bool (ordered_json::*is)() const noexcept) {
+    const auto it = object_.find(name);
+    if (it == object_.end()) {
+      fail(fmt::format("missing \"{}\"", name));
+      return nullptr;
+    }
+    if (!((*it).*is)()) {
+      fail(fmt::format("\"{}\" must be {}, got {}", name, expected, it->type_name()));
+      return nullptr;
+    }
+    return &*it;
+  }
+  void fail(const std::string& what) {
+    if (error_.empty()) error_ = fmt::format("worker event \"{}\": {}", kind_, what);
+  }
+
+  const ordered_json& object_;
+  std::string kind_;
+  std::string error_;
+};
+
+Event read_event(const std::string& kind, Fields& f) {
+  if (kind == "loaded") return LoadedEvent{};
+  if (kind == "begin") return BeginEvent{f.text("op")};
+  if (kind == "sample") {
+    SampleEvent e{f.text("op"), f.number("seconds"), f.count("items")};
+    if (f.has("calls")) e.calls = std::max<std::uint64_t>(1, f.count("calls"));
+    if (f.has("latency")) e.latency = f.object("latency");
+    return e;
+  }
+  if (kind == "fail") return FailEvent{f.text("op"), f.text("message")};
+  if (kind == "progress") return ProgressEvent{f.text("message")};
+  if (kind == "counters") {
+    CountersEvent e{f.text("op"), f.count("items")};
+    if (f.has("dump")) {
+      e.dump = static_cast<std::size_t>(f.count("dump"));
+    } else {
+      e.counters = f.deltas("counters");
+    }
+    return e;
+  }
+  if (kind == "load_progress") return LoadProgressEvent{f.text("op"), f.text("line")};
+  if (kind == "load") return LoadEvent{f.text("op"), f.object("outcome")};
+  // "done"; the caller checked the kind.
+  DoneEvent e{f.flag("ok")};
+  if (!e.ok) {
+    if (f.has("op")) e.op = f.text("op");
+    if (f.has("message")) e.message = f.text("message");
+  }
+  return e;
+}
+
+constexpr const char* kKinds[] = {"loaded",   "begin",         "sample", "fail", "progress",
+                                  "counters", "load_progress", "load",   "done"};
+
+}  // namespace
+
+std::string encode(const Event& event) {
+  const ordered_json j = std::visit([](const auto& e) { return as_json(e); }, event);
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+Expected<Event> decode(std::string_view line) {
+  const ordered_json object = ordered_json::parse(line, nullptr, false);
+  if (object.is_discarded() || !object.is_object()) {
+    return Error{fmt::format("worker event: not a JSON object: {}", line.substr(0, 80))};
+  }
+  const auto kind = object.find("event");
+  if (kind == object.end() || !kind->is_string()) {
+    return Error{"worker event: missing \"event\" (a string)"};
+  }
+  const std::string name = kind->get<std::string>();
+  if (std::find(std::begin(kKinds), std::end(kKinds), name) == std::end(kKinds)) {
+    return Error{fmt::format("worker event: unknown event \"{}\" (known: {})", name,
+                             fmt::join(kKinds, ", "))};
+  }
+  Fields fields(object, name);
+  Event event = read_event(name, fields);
+  if (!fields.error().empty()) return Error{fields.error()};
+  return event;
+}
+
+}  // namespace storh::worker

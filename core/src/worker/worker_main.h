@@ -1,0 +1,24 @@
+// worker/worker_main.h: the worker process, `storh-host __worker ...`, and the
+// describing child, `storh-host __describe FILE`.
+//
+// The host never runs a plugin in its own process: each run of a cell is a worker
+// that loads the plugin, runs it, and tells the host what happened as event lines on
+// file descriptor 3 (worker/event.h lists them). Exit codes (util/exit_codes.h):
+// kWorkerExitOk (0) ran cleanly, kWorkerExitStepFailed (1) an operation failed,
+// kWorkerExitBadInput (2) the plugin could not be loaded or the arguments were bad.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "util/exit_codes.h"
+
+namespace storh::worker {
+
+// `storh-host __worker ...`: the child side. Returns the process exit code.
+int worker_main(const std::vector<std::string>& args);
+
+// `storh-host __describe FILE [--name=NAME]`: prints the description JSON.
+int describe_main(const std::vector<std::string>& args);
+
+}  // namespace storh::worker
