@@ -29,9 +29,9 @@
 
 #include <fmt/format.h>
 
-#include "cache/memory_cache.h"
-#include "common/bench_row.h"
+#include "common/bench/bench_row.h"
 #include "common/durable_io.h"
+#include "common/memory_cache.h"
 #include "doc/doc_store.h"
 #include "doc/record_file.h"
 #include "storh/plugin.h"

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "common/bench_row.h"
+#include "common/bench/bench_row.h"
 #include "common/durable_io.h"
 #include "common/uuid_v7.h"
 #include "doc/doc_store.h"

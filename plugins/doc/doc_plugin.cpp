@@ -26,7 +26,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/bench_row.h"
+#include "common/bench/bench_row.h"
 #include "common/canonical_json.h"
 #include "common/durable_io.h"
 #include "common/store_error.h"

@@ -13,4 +13,4 @@ target_sources(storh_doc PRIVATE
 
 # The benchmark adapter (engines.md 11.1): module build/plugins/storh_doc.so.
 storh_add_plugin(doc SOURCES ${CMAKE_CURRENT_LIST_DIR}/doc_plugin.cpp ${CMAKE_CURRENT_LIST_DIR}/doc_load.cpp
-  LINK storh_build_flags storh_doc)
+  LINK storh_build_flags storh_doc storh::bench_support)

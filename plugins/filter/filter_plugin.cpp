@@ -21,10 +21,10 @@
 #include <string_view>
 #include <vector>
 
-#include "common/bench_row.h"
+#include "common/bench/bench_row.h"
+#include "common/query/query_condition.h"
+#include "common/query/record_query.h"
 #include "common/uuid_v7.h"
-#include "filter/query_condition.h"
-#include "filter/record_query.h"
 #include "filter/row_table.h"
 #include "storh/plugin.h"
 

@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "common/bench_row.h"
+#include "common/bench/bench_row.h"
 #include "common/durable_io.h"
 #include "common/uuid_v7.h"
 #include "log/segment_line.h"

@@ -27,11 +27,11 @@
 #include <string_view>
 #include <vector>
 
-#include "common/bench_row.h"
+#include "common/bench/bench_row.h"
 #include "common/durable_io.h"
+#include "common/query/record_query.h"
 #include "common/schema.h"
 #include "doc/doc_store.h"
-#include "filter/record_query.h"
 #include "mirror/sql_mirror.h"
 #include "mirror/sqlite.h"
 #include "storh/plugin.h"

@@ -30,7 +30,7 @@
 
 #include <fcntl.h>
 
-#include "common/bench_row.h"
+#include "common/bench/bench_row.h"
 #include "common/durable_io.h"
 #include "queue/log_queue.h"
 #include "queue/queue_event.h"

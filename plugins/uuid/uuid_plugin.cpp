@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/bench_row.h"
+#include "common/bench/bench_row.h"
 #include "common/uuid_v7.h"
 #include "storh/plugin.h"
 

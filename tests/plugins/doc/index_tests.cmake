@@ -2,7 +2,7 @@
 # tests/plugins/doc/CMakeLists.txt).
 storh_add_test(index_test
   SOURCES index_keys_test.cpp index_store_test.cpp
-  LINK storh::doc)
+  LINK storh::doc storh::bench_support)
 storh_add_test(query_test SOURCES query_model_test.cpp LINK storh::doc)
 storh_add_test(doc_plugin_test SOURCES doc_plugin_test.cpp
   LINK storh::plugin_sdk ${CMAKE_DL_LIBS})
