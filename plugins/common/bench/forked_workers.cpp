@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <exception>
 #include <sstream>
+#include <string_view>
+#include <utility>
 
 #include "common/store_error.h"
 
