@@ -29,9 +29,11 @@
 
 #include <fmt/format.h>
 
-#include "cache/memory_cache.h"
-#include "common/bench_row.h"
+#include "common/bench/answers.h"
+#include "common/bench/bench_row.h"
+#include "common/bench/durability.h"
 #include "common/durable_io.h"
+#include "common/memory_cache.h"
 #include "doc/doc_store.h"
 #include "doc/record_file.h"
 #include "storh/plugin.h"
@@ -87,11 +89,7 @@ class CacheEngine final : public storh::Engine {
          {std::string("hash"), std::string("stat"), std::string("trust")},
          "how cached reads are checked: hash (stat + re-read + xxh128), stat (size, mtime, "
          "inode), trust (no filesystem access)"},
-        {"durability",
-         storh::ParamType::string,
-         std::string("durable"),
-         {std::string("durable"), std::string("none")},
-         "fsync the untimed setup writes (durable) or not (none)"},
+        engines::bench::durability_param("fsync the untimed setup writes (durable) or not (none)"),
     };
     info.operations = {
         {"cold", "gets", storh::Direction::lower_is_better,
@@ -115,7 +113,7 @@ class CacheEngine final : public storh::Engine {
   static Status run_scenario(storh::RunContext& ctx) {
     const std::uint64_t n = ctx.dataset_size();
     const doc::Validation mode = doc::parse_validation(ctx.string_param("validation", "stat"));
-    const engines::Sync sync = engines::parse_sync(ctx.string_param("durability", "durable"));
+    const engines::Sync sync = engines::bench::durability(ctx);
     std::vector<std::string> ids;
     ids.reserve(n);
     for (std::uint64_t i = 0; i < n; ++i) ids.push_back(cache_bench_id(i));
@@ -147,7 +145,7 @@ class CacheEngine final : public storh::Engine {
       return {};
     });
     if (!status.ok()) return status;
-    if (Status s = check_results("cold", results, ids); !s.ok()) return s;
+    STORH_TRY(check_results("cold", results, ids));
     const std::size_t rss_after = resident_bytes();
     ctx.progress(fmt::format(
         "cache: {} shared entries, ~{} B/entry (cache estimate); {} in-process entries; "
@@ -161,7 +159,7 @@ class CacheEngine final : public storh::Engine {
       return {};
     });
     if (!status.ok()) return status;
-    if (Status s = check_results("warm", results, ids); !s.ok()) return s;
+    STORH_TRY(check_results("warm", results, ids));
     return floors(ctx, store, ids);
   }
 

@@ -239,7 +239,7 @@ std::string max_for_timestamp_ms(std::int64_t ts_ms) {
   return bound_for(ts_ms, "-7fff-bfff-ffffffffffff");
 }
 
-void reset_for_tests() noexcept {
+void start_fresh_sequence() noexcept {
   const std::lock_guard<SpinLock> guard(g_state.lock);
   g_state.last_ts = -1;
   g_state.has_entropy = false;

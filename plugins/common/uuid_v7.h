@@ -65,9 +65,16 @@ std::int64_t timestamp_ms(std::string_view id);
 std::string min_for_timestamp_ms(std::int64_t ts_ms);
 std::string max_for_timestamp_ms(std::int64_t ts_ms);
 
-// Forgets the last timestamp and E, so the next id starts a fresh random sequence even
-// within the same millisecond. For tests and benchmarks that need a known starting point.
-void reset_for_tests() noexcept;
+// Starts the ids that follow as a new process would: forgets the last timestamp and E,
+// so the next id draws fresh random bytes instead of counting on from an id made earlier
+// in the same millisecond. A benchmark calls it at the start of a run, so its ids (made
+// from fixed timestamps) do not depend on an earlier run or repetition in the process.
+// Affects every thread.
+void start_fresh_sequence() noexcept;
+// The same, under the name the tests use.
+inline void reset_for_tests() noexcept {
+  start_fresh_sequence();
+}
 
 // For tests of the counter: continue as if the last id had been made from `last_ts_ms`
 // and entropy buffer `entropy` (E0..E9), so generate(last_ts_ms) yields E + 1.

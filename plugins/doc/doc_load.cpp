@@ -12,7 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "common/bench_row.h"
+#include "common/bench/bench_row.h"
+#include "common/bench/durability.h"
 #include "common/durable_io.h"
 #include "common/uuid_v7.h"
 #include "doc/doc_store.h"
@@ -29,7 +30,7 @@ constexpr std::size_t kPutGet = 0;
 
 doc::DocStoreOptions options_of(const storh::RunContext& ctx) {
   doc::DocStoreOptions options;
-  options.sync = engines::parse_sync(ctx.string_param("durability", "durable"));
+  options.sync = engines::bench::durability(ctx);
   return options;
 }
 

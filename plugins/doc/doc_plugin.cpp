@@ -13,11 +13,6 @@
 //
 // Params: durability = durable | none (skip every fsync, to measure their cost);
 // validation = stat | hash | trust (section 4.6, the store's cache validation).
-#include <dirent.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -26,11 +21,12 @@
 #include <string_view>
 #include <vector>
 
-#include "common/bench_row.h"
+#include "common/bench/answers.h"
+#include "common/bench/bench_row.h"
+#include "common/bench/durability.h"
 #include "common/canonical_json.h"
-#include "common/durable_io.h"
-#include "common/store_error.h"
 #include "common/uuid_v7.h"
+#include "doc/doc_floors.h"
 #include "doc/doc_store.h"
 #include "doc/index_manager.h"
 #include "doc/query.h"
@@ -42,6 +38,8 @@ namespace engines = storh::engines;
 namespace doc = storh::engines::doc;
 using engines::Json;
 using engines::Record;
+using engines::bench::expect_count;
+using engines::bench::expect_rows;
 using storh::Status;
 
 constexpr std::int64_t kStart = engines::kBenchStartMs;
@@ -107,85 +105,16 @@ std::vector<std::int64_t> take(std::vector<std::int64_t> rows, std::size_t count
   return rows;
 }
 
-std::int64_t published_at(const Record& record) {
-  const auto it = record.data.find("publishedAt");
-  return it != record.data.end() && it->is_number_integer() ? it->get<std::int64_t>() : -1;
+// first() as get() would answer it: no record or one.
+std::vector<Record> first_of(std::optional<Record> record) {
+  std::vector<Record> out;
+  if (record) out.push_back(std::move(*record));
+  return out;
 }
 
-// The records must be rows `expected`, in that order.
-Status expect_rows(std::string_view op, const std::vector<Record>& records,
-                   const std::vector<std::int64_t>& expected) {
-  if (records.size() != expected.size()) {
-    return Status::error(std::string(op) + ": got " + std::to_string(records.size()) +
-                         " records, expected " + std::to_string(expected.size()));
-  }
-  for (std::size_t k = 0; k < records.size(); ++k) {
-    if (published_at(records[k]) != kStart + expected[k]) {
-      return Status::error(std::string(op) + ": record " + std::to_string(k) + " has publishedAt " +
-                           std::to_string(published_at(records[k])) + ", expected " +
-                           std::to_string(kStart + expected[k]));
-    }
-  }
-  return {};
-}
-
-Status expect_first(std::string_view op, const std::optional<Record>& record,
+Status expect_first(std::string_view op, std::optional<Record> record,
                     const std::vector<std::int64_t>& expected) {
-  std::vector<Record> records;
-  if (record) records.push_back(*record);
-  return expect_rows(op, records, take(expected, 1));
-}
-
-Status expect_count(std::string_view op, std::size_t got, std::size_t expected) {
-  if (got == expected) return {};
-  return Status::error(std::string(op) + ": counted " + std::to_string(got) + ", expected " +
-                       std::to_string(expected));
-}
-
-// put_floor: the write protocol without an engine. `bytes` holds every record file
-// back to back; record i is bytes[offsets[i], offsets[i + 1]) and its id is at offset 7.
-void floor_writes(const std::filesystem::path& dir, const std::string& bytes,
-                  const std::vector<std::size_t>& offsets, engines::Sync sync) {
-  for (std::size_t i = 0; i + 1 < offsets.size(); ++i) {
-    const std::string_view body(bytes.data() + offsets[i], offsets[i + 1] - offsets[i]);
-    const std::string_view id = body.substr(7, engines::uuid_v7::kTextSize);
-    const std::filesystem::path shard = dir / std::string(id.substr(24, 2));
-    const std::filesystem::path temp = shard / (".floor." + std::to_string(i) + ".tmp");
-    engines::UniqueFd fd = engines::open_or_throw(temp, O_WRONLY | O_CREAT | O_EXCL, 0644);
-    engines::write_all(fd.get(), body, temp);
-    engines::sync_file(fd.get(), temp, sync);
-    fd.close_or_throw(temp);
-    const std::filesystem::path target = shard / (std::string(id) + ".jsonc");
-    if (::rename(temp.c_str(), target.c_str()) != 0) engines::throw_errno("rename", temp);
-    engines::sync_directory(shard, sync);
-  }
-}
-
-// scan_floor: readdir every shard directory under `dir` and fstatat each entry; returns
-// the number of regular files seen.
-std::size_t floor_scan(const std::filesystem::path& dir) {
-  std::size_t files = 0;
-  DIR* shards = ::opendir(dir.c_str());
-  if (shards == nullptr) engines::throw_errno("opendir", dir);
-  while (const dirent* shard = ::readdir(shards)) {
-    if (shard->d_name[0] == '.') continue;
-    const int fd = ::openat(::dirfd(shards), shard->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    DIR* entries = fd >= 0 ? ::fdopendir(fd) : nullptr;
-    if (entries == nullptr) {
-      ::closedir(shards);
-      engines::throw_errno("opendir", dir / shard->d_name);
-    }
-    struct stat info {};
-    while (const dirent* entry = ::readdir(entries)) {
-      if (entry->d_name[0] == '.') continue;
-      if (::fstatat(::dirfd(entries), entry->d_name, &info, 0) == 0 && S_ISREG(info.st_mode)) {
-        ++files;
-      }
-    }
-    ::closedir(entries);
-  }
-  ::closedir(shards);
-  return files;
+  return expect_rows(op, first_of(std::move(record)), take(expected, 1));
 }
 
 class Scenario {
@@ -196,19 +125,20 @@ class Scenario {
         m_(n_ / 2),
         d_(std::min<std::int64_t>(100, n_)),
         root_(ctx.work_dir()) {
-    options_.sync = engines::parse_sync(ctx.string_param("durability", "durable"));
+    options_.sync = engines::bench::durability(ctx);
     options_.validation = doc::parse_validation(ctx.string_param("validation", "stat"));
   }
 
   Status run() {
-    engines::uuid_v7::reset_for_tests();
+    engines::uuid_v7::start_fresh_sequence();
     auto store = std::make_unique<doc::DocStore>(root_, "docs", options_);
-    if (Status s = writes_and_reads(*store); !s.ok()) return s;
-    if (Status s = indexed_queries(*store); !s.ok()) return s;
-    if (Status s = scans_and_reopen(*store); !s.ok()) return s;
+    STORH_TRY(writes_and_reads(*store));
+    STORH_TRY(indexed_queries(*store));
+    STORH_TRY(scans_and_reopen(*store));
     store.reset();
-    if (Status s = bulk(); !s.ok()) return s;
-    return put_floor();
+    STORH_TRY(bulk());
+    return doc::measure_floors(ctx_, root_ / "floor", static_cast<std::uint64_t>(n_),
+                               options_.sync);
   }
 
  private:
@@ -222,102 +152,58 @@ class Scenario {
   Status writes_and_reads(doc::DocStore& store) {
     ids_.reserve(static_cast<std::size_t>(n_));
     ctx_.progress("doc: put " + std::to_string(n_) + " records");
-    if (Status s = step("put", n_,
-                        [&] {
-                          for (std::int64_t i = 0; i < n_; ++i) {
-                            ids_.push_back(
-                                store.put(engines::bench_row(static_cast<std::uint64_t>(i))).id);
-                          }
-                        });
-        !s.ok()) {
-      return s;
-    }
-    if (Status s = expect_count("put", store.cached_records(), static_cast<std::size_t>(n_));
-        !s.ok()) {
-      return s;
-    }
+    STORH_TRY(step("put", n_, [&] {
+      for (std::int64_t i = 0; i < n_; ++i) {
+        ids_.push_back(store.put(engines::bench_row(static_cast<std::uint64_t>(i))).id);
+      }
+    }));
+    STORH_TRY(expect_count("put", store.cached_records(), static_cast<std::size_t>(n_)));
     const std::int64_t gets = std::min<std::int64_t>(1000, n_);
-    if (Status s = step(
-            "get", gets,
-            [&]() -> Status {
-              for (std::int64_t i = 0; i < gets; ++i) {
-                doc::SharedJson data = store.find(ids_[static_cast<std::size_t>(i)]);
-                if (!data || data->value("slug", std::string()) != "item-" + std::to_string(i)) {
-                  return Status::error("get: wrong record for ids[" + std::to_string(i) + "]");
-                }
-              }
-              return {};
-            });
-        !s.ok()) {
-      return s;
-    }
+    STORH_TRY(step("get", gets, [&]() -> Status {
+      for (std::int64_t i = 0; i < gets; ++i) {
+        doc::SharedJson data = store.find(ids_[static_cast<std::size_t>(i)]);
+        if (!data || data->value("slug", std::string()) != "item-" + std::to_string(i)) {
+          return Status::error("get: wrong record for ids[" + std::to_string(i) + "]");
+        }
+      }
+      return {};
+    }));
     const std::string target = ids_[static_cast<std::size_t>(m_)];
     const std::string status_m = m_ % 3 == 0 ? "draft" : "published";
     const std::vector<std::int64_t> only_m{m_};
-    if (Status s = step("id_first", 1,
-                        [&] {
-                          return expect_first("id_first", q(store).where("id").eq(target).first(),
-                                              only_m);
-                        });
-        !s.ok()) {
-      return s;
-    }
-    if (Status s = step(
-            "id_count", 1,
-            [&] { return expect_count("id_count", q(store).where("id").eq(target).count(), 1); });
-        !s.ok()) {
-      return s;
-    }
-    if (Status s = step("id_filtered_first", 1,
-                        [&] {
-                          return expect_first(
-                              "id_filtered_first",
-                              q(store).where("id").eq(target).where("status").eq(status_m).first(),
-                              only_m);
-                        });
-        !s.ok()) {
-      return s;
-    }
+    STORH_TRY(step("id_first", 1, [&] {
+      return expect_first("id_first", q(store).where("id").eq(target).first(), only_m);
+    }));
+    STORH_TRY(step("id_count", 1, [&] {
+      return expect_count("id_count", q(store).where("id").eq(target).count(), 1);
+    }));
+    STORH_TRY(step("id_filtered_first", 1, [&] {
+      return expect_first("id_filtered_first",
+                          q(store).where("id").eq(target).where("status").eq(status_m).first(),
+                          only_m);
+    }));
     const auto published = [](std::int64_t i) { return i % 3 != 0; };
-    if (Status s = step("unindexed_first", 1,
-                        [&] {
-                          return expect_first("unindexed_first",
-                                              q(store).where("status").eq("published").first(),
-                                              rows_where(0, n_, published));
-                        });
-        !s.ok()) {
-      return s;
-    }
-    if (Status s = step("stream", n_,
-                        [&] {
-                          return expect_rows("stream", store.stream_all(),
-                                             rows_where(0, n_, [](auto) { return true; }));
-                        });
-        !s.ok()) {
-      return s;
-    }
-    if (Status s = step("delete", d_,
-                        [&] {
-                          for (std::int64_t i = 0; i < d_; ++i)
-                            store.remove(ids_[static_cast<std::size_t>(i)]);
-                        });
-        !s.ok()) {
-      return s;
-    }
+    STORH_TRY(step("unindexed_first", 1, [&] {
+      return expect_first("unindexed_first", q(store).where("status").eq("published").first(),
+                          rows_where(0, n_, published));
+    }));
+    STORH_TRY(step("stream", n_, [&] {
+      return expect_rows("stream", store.stream_all(),
+                         rows_where(0, n_, [](auto) { return true; }));
+    }));
+    STORH_TRY(step("delete", d_, [&] {
+      for (std::int64_t i = 0; i < d_; ++i) store.remove(ids_[static_cast<std::size_t>(i)]);
+    }));
     return expect_count("delete", store.count(), static_cast<std::size_t>(n_ - d_));
   }
 
   Status indexed_queries(doc::DocStore& store) {
     doc::IndexManager& indexes = doc::index_manager(store);
-    if (Status s = step("index_build", n_ - d_,
-                        [&]() -> Status {
-                          indexes.field("kind").field("bucket").field("publishedAt").range().sync();
-                          return {};
-                        });
-        !s.ok()) {
-      return s;
-    }
-    if (Status s = check_index_files(indexes); !s.ok()) return s;
+    STORH_TRY(step("index_build", n_ - d_, [&]() -> Status {
+      indexes.field("kind").field("bucket").field("publishedAt").range().sync();
+      return {};
+    }));
+    STORH_TRY(check_index_files(indexes));
 
     const auto even = [](std::int64_t i) { return i % 2 == 0; };
     const auto all = [](std::int64_t) { return true; };
@@ -377,10 +263,7 @@ class Scenario {
          {}},
     };
     for (const Get& g : gets) {
-      if (Status s = step(g.op, 1, [&] { return expect_rows(g.op, g.run(), g.expected); });
-          !s.ok()) {
-        return s;
-      }
+      STORH_TRY(step(g.op, 1, [&] { return expect_rows(g.op, g.run(), g.expected); }));
     }
     struct Count {
       const char* op;
@@ -411,18 +294,9 @@ class Scenario {
          std::min<std::size_t>(100, count_rows([](std::int64_t i) { return i % 3 != 0; }))},
     };
     for (const Count& c : counts) {
-      if (Status s = step(c.op, 1, [&] { return expect_count(c.op, c.run(), c.expected); });
-          !s.ok()) {
-        return s;
-      }
+      STORH_TRY(step(c.op, 1, [&] { return expect_count(c.op, c.run(), c.expected); }));
     }
     return {};
-  }
-
-  static std::vector<Record> first_of(std::optional<Record> record) {
-    std::vector<Record> out;
-    if (record) out.push_back(std::move(*record));
-    return out;
   }
 
   // Untimed: one bucket file per distinct kind, bucket and (bucket, kind) of the rows
@@ -465,24 +339,15 @@ class Scenario {
   Status scans_and_reopen(doc::DocStore& store) {
     const std::vector<std::int64_t> pages =
         take(rows_where(d_, n_, [](std::int64_t i) { return i % 2 == 0; }), 100);
-    if (Status s =
-            step("full", 1,
-                 [&] {
-                   return expect_rows(
-                       "full",
-                       store.stream_all(
-                           engines::RecordQuery::all().where_equal("kind", "page").limit(100)),
-                       pages);
-                 });
-        !s.ok()) {
-      return s;
-    }
+    STORH_TRY(step("full", 1, [&] {
+      return expect_rows(
+          "full",
+          store.stream_all(engines::RecordQuery::all().where_equal("kind", "page").limit(100)),
+          pages);
+    }));
     std::unique_ptr<doc::DocStore> second;
-    if (Status s = step("reopen", 1,
-                        [&] { second = std::make_unique<doc::DocStore>(root_, "docs", options_); });
-        !s.ok()) {
-      return s;
-    }
+    STORH_TRY(step("reopen", 1,
+                   [&] { second = std::make_unique<doc::DocStore>(root_, "docs", options_); }));
     if (second->collection_path() != store.collection_path()) {
       return Status::error("reopen: opened " + second->collection_path().string());
     }
@@ -492,27 +357,19 @@ class Scenario {
   Status bulk() {
     doc::DocStore bulk_store(root_, "docs-bulk", options_);
     std::size_t stored = 0;
-    if (Status s = step("bulk_put", n_,
-                        [&] {
-                          std::int64_t i = 0;
-                          stored = bulk_store.put_stream([&]() -> std::optional<Json> {
-                            if (i >= n_) return std::nullopt;
-                            return engines::bench_row(static_cast<std::uint64_t>(i++));
-                          });
-                          return expect_count("bulk_put", stored, static_cast<std::size_t>(n_));
-                        });
-        !s.ok()) {
-      return s;
-    }
+    STORH_TRY(step("bulk_put", n_, [&] {
+      std::int64_t i = 0;
+      stored = bulk_store.put_stream([&]() -> std::optional<Json> {
+        if (i >= n_) return std::nullopt;
+        return engines::bench_row(static_cast<std::uint64_t>(i++));
+      });
+      return expect_count("bulk_put", stored, static_cast<std::size_t>(n_));
+    }));
     const std::filesystem::path file = root_ / "docs-bulk.jsonl";
-    if (Status s = step("jsonl_export", n_,
-                        [&] {
-                          return expect_count("jsonl_export", bulk_store.export_jsonl(file),
-                                              static_cast<std::size_t>(n_));
-                        });
-        !s.ok()) {
-      return s;
-    }
+    STORH_TRY(step("jsonl_export", n_, [&] {
+      return expect_count("jsonl_export", bulk_store.export_jsonl(file),
+                          static_cast<std::size_t>(n_));
+    }));
     // Each line is {"id":"<36>","data":<row>}\n: 54 bytes plus the row.
     std::uintmax_t expected_bytes = 0;
     for (std::int64_t i = 0; i < n_; ++i) {
@@ -527,32 +384,6 @@ class Scenario {
     return step("jsonl_import", n_, [&] {
       return expect_count("jsonl_import", imported.import_jsonl(file),
                           static_cast<std::size_t>(n_));
-    });
-  }
-
-  Status put_floor() {
-    const std::filesystem::path dir = root_ / "floor";
-    std::string bytes;
-    std::vector<std::size_t> offsets{0};
-    for (std::int64_t i = 0; i < n_; ++i) {
-      const std::string id = engines::uuid_v7::generate(kStart + i);
-      bytes += "{\"id\":\"" + id + "\",\"data\":";
-      engines::append_compact(bytes, engines::bench_row(static_cast<std::uint64_t>(i)));
-      bytes += "}\n";
-      offsets.push_back(bytes.size());
-      engines::make_directories(dir / id.substr(24, 2));
-    }
-    if (Status s = step("put_floor", n_, [&] { floor_writes(dir, bytes, offsets, options_.sync); });
-        !s.ok()) {
-      return s;
-    }
-    std::size_t files = 0;
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
-      files += entry.is_regular_file() ? 1 : 0;
-    }
-    if (Status s = expect_count("put_floor", files, offsets.size() - 1); !s.ok()) return s;
-    return step("scan_floor", n_, [&] {
-      return expect_count("scan_floor", floor_scan(dir), static_cast<std::size_t>(n_));
     });
   }
 
@@ -571,11 +402,8 @@ class DocEngine final : public storh::Engine {
     info.version = "1.0.0";
     info.description = "document store: one durable file per record, secondary indexes, queries";
     info.params = {
-        {"durability",
-         storh::ParamType::string,
-         std::string("durable"),
-         {std::string("durable"), std::string("none")},
-         "durable: fsync every write (file and directory); none: skip fsyncs"},
+        engines::bench::durability_param(
+            "durable: fsync every write (file and directory); none: skip fsyncs"),
         {"validation",
          storh::ParamType::string,
          std::string("stat"),

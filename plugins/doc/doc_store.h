@@ -66,11 +66,11 @@
 
 #include "common/durable_io.h"
 #include "common/file_lock.h"
+#include "common/query/record_query.h"
 #include "common/record.h"
 #include "common/schema.h"
 #include "doc/function_ref.h"
 #include "doc/index_hooks.h"
-#include "filter/record_query.h"
 
 namespace storh::engines {
 class MemoryCache;

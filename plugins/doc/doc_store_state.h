@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "cache/memory_cache.h"
 #include "common/file_lock.h"
+#include "common/memory_cache.h"
 #include "common/writer_markers.h"
 #include "doc/disk_scan.h"
 #include "doc/doc_store.h"

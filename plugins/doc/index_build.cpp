@@ -18,12 +18,12 @@
 #include <fmt/format.h>
 
 #include "common/durable_io.h"
+#include "common/query/json_values.h"
 #include "common/store_error.h"
 #include "doc/doc_store.h"
 #include "doc/index_files.h"
 #include "doc/index_keys.h"
 #include "doc/index_manager.h"
-#include "filter/json_values.h"
 
 namespace storh::engines::doc {
 namespace {

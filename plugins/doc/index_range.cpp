@@ -10,9 +10,9 @@
 #include <unordered_set>
 
 #include "common/durable_io.h"
+#include "common/query/json_values.h"
 #include "common/store_error.h"
 #include "doc/index_keys.h"
-#include "filter/json_values.h"
 
 namespace storh::engines::doc {
 namespace {

@@ -27,8 +27,8 @@
 #include <string>
 #include <vector>
 
+#include "common/query/query_condition.h"
 #include "doc/index_files.h"
-#include "filter/query_condition.h"
 
 namespace storh::engines::doc {
 

@@ -5,11 +5,11 @@
 #include <set>
 
 #include "common/durable_io.h"
+#include "common/query/json_values.h"
 #include "doc/doc_store.h"
 #include "doc/index_files.h"
 #include "doc/index_keys.h"
 #include "doc/index_manager.h"
-#include "filter/json_values.h"
 
 namespace storh::engines::doc {
 namespace {

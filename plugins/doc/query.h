@@ -33,8 +33,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/query/query_condition.h"
 #include "common/record.h"
-#include "filter/query_condition.h"
 
 namespace storh::engines::doc {
 

@@ -6,12 +6,12 @@
 #include <set>
 #include <unordered_set>
 
+#include "common/query/json_values.h"
 #include "common/uuid_v7.h"
 #include "doc/doc_store.h"
 #include "doc/index_keys.h"
 #include "doc/index_manager.h"
 #include "doc/query.h"
-#include "filter/json_values.h"
 
 namespace storh::engines::doc {
 namespace {

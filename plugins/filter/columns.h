@@ -16,8 +16,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/query/query_condition.h"
 #include "common/record.h"
-#include "filter/query_condition.h"
 
 namespace storh::engines::columnar {
 

@@ -21,10 +21,11 @@
 #include <string_view>
 #include <vector>
 
-#include "common/bench_row.h"
+#include "common/bench/answers.h"
+#include "common/bench/bench_row.h"
+#include "common/query/query_condition.h"
+#include "common/query/record_query.h"
 #include "common/uuid_v7.h"
-#include "filter/query_condition.h"
-#include "filter/record_query.h"
 #include "filter/row_table.h"
 #include "storh/plugin.h"
 
@@ -37,7 +38,7 @@ constexpr std::int64_t kStartMs = engines::kBenchStartMs;
 
 // The rows as (id, data) records: the general path's input, and the RowTable's.
 std::vector<engines::Record> make_records(std::uint64_t n) {
-  engines::uuid_v7::reset_for_tests();
+  engines::uuid_v7::start_fresh_sequence();
   std::vector<engines::Record> records;
   records.reserve(n);
   for (std::uint64_t i = 0; i < n; ++i) {
@@ -48,7 +49,7 @@ std::vector<engines::Record> make_records(std::uint64_t n) {
 }
 
 engines::RowTable load_rows(std::uint64_t n) {
-  engines::uuid_v7::reset_for_tests();
+  engines::uuid_v7::start_fresh_sequence();
   engines::RowTable table;
   char id[engines::uuid_v7::kTextSize];
   for (std::uint64_t i = 0; i < n; ++i) {
@@ -135,16 +136,11 @@ class FilterEngine final : public storh::Engine {
     const Rows table(n, ctx.string_param("evaluation", "compiled") == "general");
 
     const auto by_kind = engines::RecordQuery::all().where_equal("kind", "page");
-    if (Status s = count_step(ctx, "record_equal", table, by_kind, (n + 1) / 2); !s.ok()) {
-      return s;
-    }
+    STORH_TRY(count_step(ctx, "record_equal", table, by_kind, (n + 1) / 2));
     const auto n_ms = static_cast<std::int64_t>(n);  // ids span start .. start + n - 1 ms
     const auto in_range =
         engines::RecordQuery::all().time_range_ms(kStartMs + 10, kStartMs + n_ms - 10);
-    if (Status s = count_step(ctx, "record_range", table, in_range, n >= 19 ? n - 19 : 0);
-        !s.ok()) {
-      return s;
-    }
+    STORH_TRY(count_step(ctx, "record_range", table, in_range, n >= 19 ? n - 19 : 0));
     const engines::QueryCondition published("status", engines::QueryOperator::eq, "published");
     return count_step(ctx, "condition_equal", table, published, n - (n + 2) / 3);
   }

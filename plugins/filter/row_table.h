@@ -27,9 +27,9 @@
 #include <string_view>
 #include <vector>
 
+#include "common/query/query_condition.h"
+#include "common/query/record_query.h"
 #include "common/record.h"
-#include "filter/query_condition.h"
-#include "filter/record_query.h"
 
 namespace storh::engines {
 

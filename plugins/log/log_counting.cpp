@@ -2,7 +2,7 @@
 #include <algorithm>
 
 #include "common/canonical_json.h"
-#include "filter/json_values.h"
+#include "common/query/json_values.h"
 #include "log/segment_io.h"
 #include "log/segmented_log.h"
 

@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "filter/query_condition.h"
+#include "common/query/query_condition.h"
 
 namespace storh::engines::log {
 

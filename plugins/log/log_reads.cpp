@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 
 #include "common/canonical_json.h"
+#include "common/query/json_values.h"
 #include "common/store_error.h"
-#include "filter/json_values.h"
 #include "log/segment_line.h"
 #include "log/segmented_log.h"
 

@@ -1,8 +1,5 @@
 #include "log/log_workload.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
@@ -10,7 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "common/bench_row.h"
+#include "common/bench/answers.h"
+#include "common/bench/bench_row.h"
+#include "common/bench/durability.h"
+#include "common/bench/floors.h"
 #include "common/durable_io.h"
 #include "common/uuid_v7.h"
 #include "log/segment_line.h"
@@ -71,7 +71,7 @@ engines::log::LogOptions options(const RunContext& ctx) {
                                 std::to_string(segment_size));
   }
   options.max_segment_bytes = static_cast<std::uint64_t>(segment_size);
-  options.sync = engines::parse_sync(ctx.string_param("durability", "durable"));
+  options.sync = engines::bench::durability(ctx);
   return options;
 }
 
@@ -79,11 +79,6 @@ std::string slug(const Record& record) {
   const auto found = record.data.find("slug");
   return found != record.data.end() && found->is_string() ? found->get<std::string>() : "?";
 }
-
-// The messages are formatted only on failure: a check must cost nothing in a step that
-// itself takes a microsecond.
-#define STORH_EXPECT(op, ok, got, want) \
-  ((ok) ? Status{} : Status::error(fmt::format("{}: got {}, expected {}", op, got, want)))
 
 std::uint64_t published_count(std::uint64_t n) {
   return n - (n + 2) / 3;
@@ -106,25 +101,6 @@ Status check_first(std::string_view op, const std::optional<Record>& record, std
   return STORH_EXPECT(op, record && slug(*record) == want, record ? slug(*record) : "none", want);
 }
 
-// Records i = first, first+1, ... by publishedAt, `count` of them.
-Status check_run(std::string_view op, const std::vector<Record>& records, std::uint64_t first,
-                 std::uint64_t count) {
-  if (records.size() != count) {
-    return STORH_EXPECT(op, false, fmt::format("{} records", records.size()),
-                        fmt::format("{} records", count));
-  }
-  for (std::uint64_t k = 0; k < count; ++k) {
-    const auto at = records[k].data.find("publishedAt");
-    const std::int64_t want = kStart + static_cast<std::int64_t>(first + k);
-    if (at == records[k].data.end() || !at->is_number_integer() ||
-        at->get<std::int64_t>() != want) {
-      return STORH_EXPECT(op, false, fmt::format("record {} = {}", k, records[k].data.dump()),
-                          fmt::format("publishedAt {}", want));
-    }
-  }
-  return {};
-}
-
 Status check_ids(std::string_view op, const std::vector<Record>& records,
                  const std::vector<std::string>& ids, std::uint64_t first, std::uint64_t count) {
   if (records.size() != count) {
@@ -145,35 +121,16 @@ Status step(RunContext& ctx, std::string_view op, std::uint64_t items, F&& fn) {
   return storh::measure(ctx, op, std::max<std::uint64_t>(items, 1), std::forward<F>(fn));
 }
 
-#define STORH_TRY(expr)                 \
-  do {                                  \
-    if (Status s_ = (expr); !s_.ok()) { \
-      return s_;                        \
-    }                                   \
-  } while (false)
-
+// The engine's put lines (a real id and row each) with no engine: lines built before the
+// clock starts.
 Status run_append_floor(RunContext& ctx, std::uint64_t n, engines::Sync sync) {
-  // Lines like the engine's (a real id and row), built before the clock starts.
-  std::vector<std::string> lines;
-  lines.reserve(n);
-  std::uint64_t total = 0;
+  std::vector<std::string> lines(n);
   for (std::uint64_t i = 0; i < n; ++i) {
-    std::string line;
-    engines::log::append_put_line(line, uuid_v7::generate(), engines::bench_row(i));
-    total += line.size();
-    lines.push_back(std::move(line));
+    engines::log::append_put_line(lines[i], uuid_v7::generate(), engines::bench_row(i));
   }
-  const auto path = ctx.work_dir() / "append-floor.ndjson";
-  return step(ctx, "append_floor", n, [&]() -> Status {
-    engines::UniqueFd fd = engines::open_or_throw(path, O_WRONLY | O_CREAT | O_APPEND);
-    for (const std::string& line : lines) {
-      engines::write_all(fd.get(), line, path);
-      engines::sync_data(fd.get(), path, sync);
-    }
-    const off_t end = ::lseek(fd.get(), 0, SEEK_END);
-    return STORH_EXPECT("append_floor", static_cast<std::uint64_t>(end) == total,
-                        fmt::format("{} bytes", end), fmt::format("{} bytes", total));
-  });
+  return engines::bench::measure_append_floor(
+      ctx, ctx.work_dir() / "append-floor.ndjson", n, sync,
+      [&](std::uint64_t i) { return std::string_view(lines[i]); });
 }
 
 }  // namespace
@@ -184,11 +141,8 @@ std::vector<ParamSpec> log_params() {
            std::int64_t{16384},
            {},
            "max_segment_bytes: a segment seals at this size (storh's harness: 16384)"},
-          {"durability",
-           ParamType::string,
-           std::string("durable"),
-           {std::string("durable"), std::string("none")},
-           "durable: fsync every acknowledged write; none: skip fsyncs to measure their cost"}};
+          engines::bench::durability_param(
+              "durable: fsync every acknowledged write; none: skip fsyncs to measure their cost")};
 }
 
 std::vector<ParamRange> log_param_ranges() {
@@ -349,14 +303,15 @@ Status run_log_workload(RunContext& ctx) {
                           std::to_string(published));
     }));
     STORH_TRY(step(ctx, "bulk_cursor", after_m, [&]() -> Status {
-      return check_run("bulk_cursor",
-                       bulk.stream(RecordQuery::all().after(bulk_cursor).limit(100)).to_vector(),
-                       m + 1, after_m);
+      return engines::bench::expect_row_run(
+          "bulk_cursor", bulk.stream(RecordQuery::all().after(bulk_cursor).limit(100)).to_vector(),
+          m + 1, after_m);
     }));
     const std::uint64_t in_range = n > 10 ? std::min<std::uint64_t>(n, 201) - 10 : 0;
     const auto range = RecordQuery::all().time_range_ms(kStart + 10, kStart + 200);
     STORH_TRY(step(ctx, "bulk_range", in_range, [&]() -> Status {
-      return check_run("bulk_range", bulk.stream(range).to_vector(), 10, in_range);
+      return engines::bench::expect_row_run("bulk_range", bulk.stream(range).to_vector(), 10,
+                                            in_range);
     }));
     STORH_TRY(step(ctx, "bulk_compact", n, [&]() -> Status {
       bulk.compact();
@@ -367,7 +322,8 @@ Status run_log_workload(RunContext& ctx) {
                           fmt::format("{} compact segments", compacted));
     }));
     STORH_TRY(step(ctx, "bulk_compacted_range", in_range, [&]() -> Status {
-      return check_run("bulk_compacted_range", bulk.stream(range).to_vector(), 10, in_range);
+      return engines::bench::expect_row_run("bulk_compacted_range", bulk.stream(range).to_vector(),
+                                            10, in_range);
     }));
   }
 

@@ -44,9 +44,9 @@
 
 #include "common/durable_io.h"
 #include "common/file_lock.h"
+#include "common/query/record_query.h"
 #include "common/record.h"
 #include "common/writer_markers.h"
-#include "filter/record_query.h"
 #include "log/log_query.h"
 #include "log/log_state.h"
 #include "log/manifest.h"

@@ -27,11 +27,13 @@
 #include <string_view>
 #include <vector>
 
-#include "common/bench_row.h"
+#include "common/bench/answers.h"
+#include "common/bench/bench_row.h"
+#include "common/bench/durability.h"
 #include "common/durable_io.h"
+#include "common/query/record_query.h"
 #include "common/schema.h"
 #include "doc/doc_store.h"
-#include "filter/record_query.h"
 #include "mirror/sql_mirror.h"
 #include "mirror/sqlite.h"
 #include "storh/plugin.h"
@@ -41,6 +43,7 @@ namespace {
 namespace engines = storh::engines;
 namespace doc = storh::engines::doc;
 namespace mirror = storh::engines::mirror;
+using engines::bench::expect_count;
 using storh::Status;
 
 constexpr std::string_view kCountSql =
@@ -56,11 +59,6 @@ Status expect_push(std::string_view op, const mirror::PushResult& got,
   if (got == want) return {};
   return Status::error(
       fmt::format("{}: push reported {}, expected {}", op, describe(got), describe(want)));
-}
-
-Status expect_count(std::string_view op, std::int64_t got, std::uint64_t want) {
-  if (got >= 0 && static_cast<std::uint64_t>(got) == want) return {};
-  return Status::error(fmt::format("{}: COUNT(*) returned {}, expected {}", op, got, want));
 }
 
 // The count query through the bare C API: prepare, step, read, finalize.
@@ -88,11 +86,8 @@ class MirrorEngine final : public storh::Engine {
          std::string("delete"),
          {std::string("delete"), std::string("wal")},
          "SQLite journal: delete (SQLite's default, as storh) or wal; synchronous stays FULL"},
-        {"durability",
-         storh::ParamType::string,
-         std::string("durable"),
-         {std::string("durable"), std::string("none")},
-         "document store writes: durable (fsync) or none (skip fsyncs, to measure their cost)"},
+        engines::bench::durability_param(
+            "document store writes: durable (fsync) or none (skip fsyncs, to measure their cost)"),
         {"validation",
          storh::ParamType::string,
          std::string("stat"),
@@ -136,7 +131,7 @@ class MirrorEngine final : public storh::Engine {
     const std::filesystem::path& root = ctx.work_dir();
 
     doc::DocStoreOptions options;
-    options.sync = engines::parse_sync(ctx.string_param("durability", "durable"));
+    options.sync = engines::bench::durability(ctx);
     options.validation = doc::parse_validation(ctx.string_param("validation", "stat"));
     const std::string journal = ctx.string_param("journal_mode", "delete");
     if (journal != "delete" && journal != "wal") {
@@ -166,20 +161,10 @@ class MirrorEngine final : public storh::Engine {
     sql.collection(store, "docs", schema);
     sql.install();
 
-    if (Status s = step(ctx, "push", n,
-                        [&] {
-                          return expect_push("push", sql.push(), {n, 0, 0, 0});
-                        });
-        !s.ok()) {
-      return s;
-    }
-    if (Status s = step(ctx, "reconcile", n,
-                        [&] {
-                          return expect_push("reconcile", sql.push(), {0, 0, 0, n});
-                        });
-        !s.ok()) {
-      return s;
-    }
+    STORH_TRY(step(ctx, "push", n, [&] { return expect_push("push", sql.push(), {n, 0, 0, 0}); }));
+    STORH_TRY(step(ctx, "reconcile", n, [&] {
+      return expect_push("reconcile", sql.push(), {0, 0, 0, n});
+    }));
 
     std::vector<std::string> flush_ids;
     store.scan(engines::RecordQuery::all().limit(static_cast<std::int64_t>(d)),
@@ -187,35 +172,27 @@ class MirrorEngine final : public storh::Engine {
                  flush_ids.emplace_back(record.id);
                  return true;
                });
-    if (Status s = step(ctx, "flush", d,
-                        [&]() -> Status {
-                          const mirror::FlushResult got = sql.flush("docs", flush_ids);
-                          if (got == mirror::FlushResult{d, 0}) return {};
-                          return Status::error(fmt::format(
-                              "flush: reported {{upserted {}, deleted {}}}, expected {{{}, 0}}",
-                              got.upserted, got.deleted, d));
-                        });
-        !s.ok()) {
-      return s;
-    }
+    STORH_TRY(step(ctx, "flush", d, [&]() -> Status {
+      const mirror::FlushResult got = sql.flush("docs", flush_ids);
+      if (got == mirror::FlushResult{d, 0}) return {};
+      return Status::error(
+          fmt::format("flush: reported {{upserted {}, deleted {}}}, expected {{{}, 0}}",
+                      got.upserted, got.deleted, d));
+    }));
 
     const std::uint64_t pages = (n + 1) / 2;
     if (ctx.selected("query")) {
-      Status s = storh::measure(
-          ctx, "query", 1, [&] { return expect_count("query", db.query_int64(kCountSql), pages); });
-      if (!s.ok()) return s;
+      STORH_TRY(storh::measure(ctx, "query", 1, [&] {
+        return expect_count("query", db.query_int64(kCountSql), pages);
+      }));
     }
     if (ctx.selected("query_direct")) {
-      if (Status s = query_direct(ctx, db.path(), pages); !s.ok()) return s;
+      STORH_TRY(query_direct(ctx, db.path(), pages));
     }
 
-    if (Status s = step(ctx, "rebuild", n,
-                        [&] {
-                          return expect_push("rebuild", sql.rebuild(), {n, 0, 0, 0});
-                        });
-        !s.ok()) {
-      return s;
-    }
+    STORH_TRY(step(ctx, "rebuild", n, [&] {
+      return expect_push("rebuild", sql.rebuild(), {n, 0, 0, 0});
+    }));
 
     if (!ctx.selected("pull")) return {};
     ctx.progress(fmt::format("mirror: pulling {} rows", n));

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "common/bench/durability.h"
 #include "common/durable_io.h"
 #include "queue/log_queue.h"
 #include "storh/transactions.h"
@@ -23,14 +24,10 @@ namespace engines = storh::engines;
 
 constexpr const char* kQueueName = "load";
 
-engines::Sync sync_of(const storh::RunContext& ctx) {
-  return engines::parse_sync(ctx.string_param("durability", "durable"));
-}
-
 class QueueClient final : public storh::Client {
  public:
   QueueClient(const storh::RunContext& ctx, std::uint32_t index)
-      : queue_(ctx.work_dir(), kQueueName, sync_of(ctx)), index_(index) {}
+      : queue_(ctx.work_dir(), kQueueName, engines::bench::durability(ctx)), index_(index) {}
 
   Status run_transaction(std::size_t, std::uint64_t sequence) noexcept override {
     return storh::guarded("enqueue_claim_complete", [&]() -> Status {
@@ -64,8 +61,9 @@ class QueueTransactions final : public storh::Transactions {
 
   Status prepare(storh::RunContext& ctx) noexcept override {
     // Creates the queue once, so clients only open it.
-    return storh::guarded("prepare",
-                          [&] { engines::LogQueue(ctx.work_dir(), kQueueName, sync_of(ctx)); });
+    return storh::guarded("prepare", [&] {
+      engines::LogQueue(ctx.work_dir(), kQueueName, engines::bench::durability(ctx));
+    });
   }
 
   Status open_client(const storh::RunContext& ctx, const storh::ClientInfo& client,
@@ -76,7 +74,7 @@ class QueueTransactions final : public storh::Transactions {
 
   Status finish(storh::RunContext& ctx, std::uint64_t succeeded, std::uint64_t) noexcept override {
     return storh::guarded("finish", [&]() -> Status {
-      engines::LogQueue queue(ctx.work_dir(), kQueueName, sync_of(ctx));
+      engines::LogQueue queue(ctx.work_dir(), kQueueName, engines::bench::durability(ctx));
       const engines::QueueCounts counts = queue.counts();
       if (counts.pending != 0 || counts.processing != 0 || counts.done != succeeded) {
         return Status::error("finish: exactly-once violated: " + std::to_string(succeeded) +

@@ -22,19 +22,23 @@
 // (no syncs, to measure their cost); workers = processes for claim_concurrent (4).
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <unordered_set>
 #include <vector>
 
-#include <fcntl.h>
-
-#include "common/bench_row.h"
+#include "common/bench/answers.h"
+#include "common/bench/bench_row.h"
+#include "common/bench/durability.h"
+#include "common/bench/floors.h"
+#include "common/bench/forked_workers.h"
 #include "common/durable_io.h"
+#include "common/store_error.h"
 #include "queue/log_queue.h"
 #include "queue/queue_event.h"
-#include "queue/queue_workers.h"
 #include "storh/plugin.h"
 
 namespace {
@@ -96,11 +100,8 @@ class QueueEngine final : public storh::Engine {
     info.version = "1.0.0";
     info.description = "durable log-backed job queue (storh LogQueue), safe across processes";
     info.params = {
-        {"durability",
-         storh::ParamType::string,
-         std::string("durable"),
-         {std::string("durable"), std::string("none")},
-         "durable: fdatasync per call or MiB chunk; none: no syncs (measures their cost)"},
+        engines::bench::durability_param(
+            "durable: fdatasync per call or MiB chunk; none: no syncs (measures their cost)"),
         {"workers",
          storh::ParamType::integer,
          std::int64_t{4},
@@ -137,24 +138,24 @@ class QueueEngine final : public storh::Engine {
  private:
   static Status run_scenario(storh::RunContext& ctx) {
     const std::uint64_t n = ctx.dataset_size();
-    const engines::Sync sync = engines::parse_sync(ctx.string_param("durability", "durable"));
+    const engines::Sync sync = engines::bench::durability(ctx);
     const std::int64_t workers = ctx.int_param("workers", 4);
     if (workers < 1 || workers > kMaxWorkers) {
       return Status::error("workers must be 1 to " + std::to_string(kMaxWorkers) + ", not " +
                            std::to_string(workers));
     }
     if (ctx.selected("append_floor")) {
-      if (Status s = append_floor(ctx, n, sync); !s.ok()) return s;
+      STORH_TRY(append_floor(ctx, n, sync));
     }
     // Each group runs on its own queue, so a suite that selects only some operations
     // skips the groups it does not time (the singles alone are 3n fsyncs).
     if (ctx.selected("enqueue") || ctx.selected("claim") || ctx.selected("complete") ||
         ctx.selected("requeue")) {
-      if (Status s = single_calls(ctx, n, sync); !s.ok()) return s;
+      STORH_TRY(single_calls(ctx, n, sync));
     }
     if (ctx.selected("bulk_enqueue") || ctx.selected("bulk_claim") ||
         ctx.selected("bulk_complete")) {
-      if (Status s = batch_calls(ctx, n, sync); !s.ok()) return s;
+      STORH_TRY(batch_calls(ctx, n, sync));
     }
     if (ctx.selected("claim_concurrent")) {
       return claim_concurrent(ctx, n, sync, static_cast<std::size_t>(workers));
@@ -162,84 +163,54 @@ class QueueEngine final : public storh::Engine {
     return {};
   }
 
+  // One enqueue line, written n times.
   static Status append_floor(storh::RunContext& ctx, std::uint64_t n, engines::Sync sync) {
-    const auto path = ctx.work_dir() / "append-floor.log";
     std::string line;
     std::string scratch;
     engines::queue::append_enqueue_line(line, scratch, "018bcfe5-6800-7000-8000-000000000000",
                                         engines::queue::normalised_payload(engines::bench_row(0)),
                                         1700000000);
-    engines::UniqueFd fd = engines::open_or_throw(path, O_WRONLY | O_CREAT | O_APPEND);
-    if (Status s = storh::measure(ctx, "append_floor", n,
-                                  [&] {
-                                    for (std::uint64_t i = 0; i < n; ++i) {
-                                      engines::write_all(fd.get(), line, path);
-                                      engines::sync_data(fd.get(), path, sync);
-                                    }
-                                  });
-        !s.ok()) {
-      return s;
-    }
-    const auto size = std::filesystem::file_size(path);
-    if (size != n * line.size()) {
-      return Status::error("append_floor: the file holds " + std::to_string(size) +
-                           " bytes, expected " + std::to_string(n * line.size()));
-    }
-    return {};
+    return engines::bench::measure_append_floor(
+        ctx, ctx.work_dir() / "append-floor.log", n, sync,
+        [&](std::uint64_t) { return std::string_view(line); });
   }
 
   static Status single_calls(storh::RunContext& ctx, std::uint64_t n, engines::Sync sync) {
     LogQueue queue(ctx.work_dir(), "queue", sync);
     std::vector<std::string> ids;
     ids.reserve(n);
-    if (Status s = storh::measure(ctx, "enqueue", n,
-                                  [&] {
-                                    for (std::uint64_t i = 0; i < n; ++i) {
-                                      ids.push_back(queue.enqueue(engines::bench_row(i)));
-                                    }
-                                  });
-        !s.ok()) {
-      return s;
-    }
-    if (Status s = check_counts(queue, "enqueue", {n, 0, 0}); !s.ok()) return s;
+    STORH_TRY(storh::measure(ctx, "enqueue", n, [&] {
+      for (std::uint64_t i = 0; i < n; ++i) {
+        ids.push_back(queue.enqueue(engines::bench_row(i)));
+      }
+    }));
+    STORH_TRY(check_counts(queue, "enqueue", {n, 0, 0}));
 
     std::vector<std::string> claimed;
     claimed.reserve(n);
-    if (Status s = storh::measure(ctx, "claim", n,
-                                  [&] {
-                                    for (std::uint64_t i = 0; i < n; ++i) {
-                                      if (auto job = queue.claim()) {
-                                        claimed.push_back(std::move(job->id));
-                                      }
-                                    }
-                                  });
-        !s.ok()) {
-      return s;
-    }
-    if (Status s = check_same_ids("claim", claimed, ids); !s.ok()) return s;
+    STORH_TRY(storh::measure(ctx, "claim", n, [&] {
+      for (std::uint64_t i = 0; i < n; ++i) {
+        if (auto job = queue.claim()) {
+          claimed.push_back(std::move(job->id));
+        }
+      }
+    }));
+    STORH_TRY(check_same_ids("claim", claimed, ids));
 
     std::uint64_t completed = 0;
-    if (Status s = storh::measure(ctx, "complete", n,
-                                  [&] {
-                                    for (const std::string& id : claimed) {
-                                      completed += queue.complete(id) ? 1 : 0;
-                                    }
-                                  });
-        !s.ok()) {
-      return s;
-    }
+    STORH_TRY(storh::measure(ctx, "complete", n, [&] {
+      for (const std::string& id : claimed) {
+        completed += queue.complete(id) ? 1 : 0;
+      }
+    }));
     if (completed != n) {
       return Status::error("complete: " + std::to_string(completed) + " of " + std::to_string(n) +
                            " jobs were processing");
     }
-    if (Status s = check_counts(queue, "complete", {0, 0, n}); !s.ok()) return s;
+    STORH_TRY(check_counts(queue, "complete", {0, 0, n}));
 
     std::size_t requeued = 1;
-    if (Status s =
-            storh::measure(ctx, "requeue", 1, [&] { requeued = queue.requeue_timed_out(0); });
-        !s.ok()) {
-      return s;
-    }
+    STORH_TRY(storh::measure(ctx, "requeue", 1, [&] { requeued = queue.requeue_timed_out(0); }));
     if (requeued != 0) {
       return Status::error("requeue: requeued " + std::to_string(requeued) +
                            " jobs, expected 0 (nothing is processing)");
@@ -250,33 +221,24 @@ class QueueEngine final : public storh::Engine {
   static Status batch_calls(storh::RunContext& ctx, std::uint64_t n, engines::Sync sync) {
     LogQueue queue(ctx.work_dir(), "queue-bulk", sync);
     std::vector<std::string> ids;
-    if (Status s = storh::measure(ctx, "bulk_enqueue", n,
-                                  [&] { ids = queue.enqueue_many(bench_source(n), n); });
-        !s.ok()) {
-      return s;
-    }
+    STORH_TRY(storh::measure(ctx, "bulk_enqueue", n,
+                             [&] { ids = queue.enqueue_many(bench_source(n), n); }));
     if (ids.size() != n) {
       return Status::error("bulk_enqueue: got " + std::to_string(ids.size()) + " ids, expected " +
                            std::to_string(n));
     }
-    if (Status s = check_counts(queue, "bulk_enqueue", {n, 0, 0}); !s.ok()) return s;
+    STORH_TRY(check_counts(queue, "bulk_enqueue", {n, 0, 0}));
 
     std::vector<engines::QueueJob> jobs;
-    if (Status s = storh::measure(ctx, "bulk_claim", n, [&] { jobs = queue.claim_many(n); });
-        !s.ok()) {
-      return s;
-    }
+    STORH_TRY(storh::measure(ctx, "bulk_claim", n, [&] { jobs = queue.claim_many(n); }));
     std::vector<std::string> claimed;
     claimed.reserve(jobs.size());
     for (engines::QueueJob& job : jobs) claimed.push_back(std::move(job.id));
-    if (Status s = check_same_ids("bulk_claim", claimed, ids); !s.ok()) return s;
+    STORH_TRY(check_same_ids("bulk_claim", claimed, ids));
 
     std::size_t completed = 0;
-    if (Status s = storh::measure(ctx, "bulk_complete", n,
-                                  [&] { completed = queue.complete_many(claimed); });
-        !s.ok()) {
-      return s;
-    }
+    STORH_TRY(
+        storh::measure(ctx, "bulk_complete", n, [&] { completed = queue.complete_many(claimed); }));
     if (completed != n) {
       return Status::error("bulk_complete: completed " + std::to_string(completed) +
                            " jobs, expected " + std::to_string(n));
@@ -292,21 +254,33 @@ class QueueEngine final : public storh::Engine {
     LogQueue queue(root, "queue-concurrent", sync);
     const std::vector<std::string> ids = queue.enqueue_many(bench_rows(n));
 
-    engines::QueueWorkers pool(root, "queue-concurrent", sync, workers, reports);
+    // Each worker opens its own LogQueue, then claims and completes one job at a time
+    // until claim() finds nothing pending; its report is the ids it claimed, one a line.
+    engines::bench::ForkedWorkers pool(workers, reports, [&](std::size_t) {
+      auto own = std::make_shared<LogQueue>(root, "queue-concurrent", sync);
+      return [own] {
+        std::string claimed;
+        while (std::optional<engines::QueueJob> job = own->claim()) {
+          if (!own->complete(job->id)) {
+            throw engines::StoreError("job " + job->id +
+                                      " was no longer processing when completed");
+          }
+          claimed += job->id + '\n';
+        }
+        return claimed;
+      };
+    });
     std::string problems;
-    if (Status s = storh::measure(ctx, "claim_concurrent", n,
-                                  [&] {
-                                    pool.start();
-                                    problems = pool.wait();
-                                  });
-        !s.ok()) {
-      return s;
-    }
+    STORH_TRY(storh::measure(ctx, "claim_concurrent", n, [&] {
+      pool.start();
+      problems = pool.wait();
+    }));
     if (!problems.empty()) return Status::error("claim_concurrent: " + problems);
 
     std::unordered_set<std::string> expected(ids.begin(), ids.end());
-    for (const auto& worker_ids : pool.claimed_ids()) {
-      for (const std::string& id : worker_ids) {
+    for (const std::string& report : pool.reports()) {
+      std::istringstream lines(report);
+      for (std::string id; std::getline(lines, id);) {
         if (expected.erase(id) == 0) {
           return Status::error("claim_concurrent: job " + id +
                                " was claimed twice or was never enqueued");

@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/bench_row.h"
+#include "common/bench/bench_row.h"
 #include "common/uuid_v7.h"
 #include "storh/plugin.h"
 
@@ -100,7 +100,7 @@ class UuidEngine final : public storh::Engine {
     const std::uint64_t n = ctx.dataset_size();
     IdBuffer ids(n);
     if (ctx.selected("monotonic")) {
-      uuid_v7::reset_for_tests();
+      uuid_v7::start_fresh_sequence();
       Status status = storh::measure_repeated(ctx, "monotonic", n, [&] {
         for (std::uint64_t i = 0; i < n; ++i) uuid_v7::generate_to(kStartMs, ids.slot(i));
       });
@@ -108,7 +108,7 @@ class UuidEngine final : public storh::Engine {
       if (status = check_monotonic(ids, n); !status.ok()) return status;
     }
     if (ctx.selected("spread")) {
-      uuid_v7::reset_for_tests();
+      uuid_v7::start_fresh_sequence();
       Status status = storh::measure_repeated(ctx, "spread", n, [&] {
         for (std::uint64_t i = 0; i < n; ++i) {
           uuid_v7::generate_to(kStartMs + static_cast<std::int64_t>(i), ids.slot(i));

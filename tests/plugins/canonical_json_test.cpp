@@ -1,11 +1,11 @@
-// Tests of common/canonical_json.h (engines.md 1.2, 1.3) and common/bench_row.h (11.0).
+// Tests of common/canonical_json.h (engines.md 1.2, 1.3) and common/bench/bench_row.h (11.0).
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
-#include "common/bench_row.h"
+#include "common/bench/bench_row.h"
 #include "common/canonical_json.h"
 
 using storh::engines::bench_row;

@@ -4,9 +4,9 @@
 #include <utility>
 #include <vector>
 
-#include "common/bench_row.h"
+#include "common/bench/bench_row.h"
+#include "common/query/json_values.h"
 #include "common/uuid_v7.h"
-#include "filter/json_values.h"
 #include "filter/row_table.h"
 
 namespace uuid_v7 = storh::engines::uuid_v7;

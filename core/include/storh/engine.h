@@ -65,8 +65,8 @@ struct OperationSpec {
 };
 
 struct EngineInfo {
-  std::string name;  // equals the plugin manifest's name
-  std::string version;
+  std::string name;         // equal the plugin manifest's (STORH_PLUGIN's); the host refuses a
+  std::string version;      // description whose name or version differs, naming both values
   std::string description;  // one line
   std::vector<ParamSpec> params;
   // In the order the scenario runs them. A suite may select a subset.
@@ -125,8 +125,8 @@ class RunContext {
   // records (seconds, items) for `operation`. `items` is how many units the step
   // processes (rate = items / seconds). If `step` returns an error, nothing is
   // recorded, the operation fails with that message and the returned Status carries
-  // it; the scenario should return it. `step` must not throw (use storh::measure,
-  // which converts exceptions).
+  // it; the scenario should return it. `step` must not throw (use storh::measure, which
+  // converts exceptions). Time an operation once per run: storh/plugin.h says why.
   virtual Status measure(std::string_view operation, std::uint64_t items,
                          FunctionRef<Status()> step) noexcept = 0;
 

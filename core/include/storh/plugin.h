@@ -1,19 +1,36 @@
 // storh/plugin.h: the one header a plugin's adapter file includes.
 //
-// A plugin is a shared library with exactly two exported symbols:
+// A plugin is a shared library that exports only storh_* symbols (storh_add_plugin links
+// it with cmake/storh_plugin.map): these two always,
 //
-//   storh_plugin_manifest  extern "C" function returning a constant StorhManifest.
-//                          The host reads it before touching any C++ symbol and
-//                          refuses the plugin on an ABI or toolchain mismatch.
-//   storh_create_engine    Boost.DLL alias of a factory returning
-//                          std::unique_ptr<storh::Engine>.
+//   storh_plugin_manifest      extern "C" function returning a constant StorhManifest.
+//                              The host reads it before touching any C++ symbol and
+//                              refuses the plugin on an ABI or toolchain mismatch.
+//   storh_create_engine        Boost.DLL alias of a factory returning
+//                              std::unique_ptr<storh::Engine>.
 //
-// Write both with one line in the adapter file:
+// and a third when the engine offers load-mode transactions (storh/transactions.h):
+//
+//   storh_create_transactions  Boost.DLL alias of a factory returning
+//                              std::unique_ptr<storh::Transactions>.
+//
+// Write the first two with one line in the adapter file:
 //
 //   STORH_PLUGIN(my_engine, "1.2.0", storh_example::MyEngine)
 //
 // and build it with storh_add_plugin(my_engine SOURCES my_plugin.cpp) from CMake.
 // The file name of the module is storh_<name>.so; the host finds an engine by it.
+// The name and version given here must be the ones describe() returns in EngineInfo:
+// the host refuses a plugin whose description disagrees with its manifest, naming
+// both values.
+//
+// Time each operation once per run (RunContext::measure, measure_each or
+// measure_repeated). A second measurement of the same operation in one run is not
+// refused: it records one more sample, which the host treats like a sample of another
+// repeat. The metric's statistics and the gate then run over both, so that run weighs
+// twice; the rate uses the `items` of the operation's first sample; latency histograms
+// merge; a counting run (docs/counters.md) sums the counters and items of both. For
+// more samples, let the host repeat the run (the suite's `repeats`).
 #pragma once
 
 #include <cstdint>

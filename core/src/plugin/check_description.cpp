@@ -58,6 +58,10 @@ std::string check_description(const Description& description) {
     problems.push_back(fmt::format("describe() says name \"{}\", STORH_PLUGIN says \"{}\"",
                                    info.name, description.manifest.name));
   }
+  if (info.version != description.manifest.version) {
+    problems.push_back(fmt::format("describe() says version \"{}\", STORH_PLUGIN says \"{}\"",
+                                   info.version, description.manifest.version));
+  }
   std::vector<std::string> names;
   for (const OperationSpec& op : info.operations) names.push_back(op.name);
   check_names(names, "operation", problems);

@@ -11,7 +11,7 @@
 namespace storh::plugin {
 
 // Checks that
-//   - describe()'s engine name equals the manifest's (the STORH_PLUGIN name);
+//   - describe()'s engine name and version equal the manifest's (STORH_PLUGIN's);
 //   - operation, transaction and parameter names are [a-z0-9_]+ and unique (they
 //     become metric keys, suite keys and --set / --operation arguments);
 //   - every parameter's default and allowed values have the declared type (an

@@ -1,5 +1,5 @@
 // Bulk writes (putStream, importJsonl) and the JSONL round trip (engines.md 4.4).
-#include "common/bench_row.h"
+#include "common/bench/bench_row.h"
 #include "common/store_error.h"
 #include "doc_test_util.h"
 

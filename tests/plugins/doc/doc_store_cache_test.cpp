@@ -1,6 +1,6 @@
 // Cache validation modes (engines.md 4.5, 4.6, 10.5: C1-C4) with and without a shared
 // MemoryCache.
-#include "cache/memory_cache.h"
+#include "common/memory_cache.h"
 #include "doc_test_util.h"
 
 using namespace doc_test;

@@ -4,7 +4,7 @@
 #include <csignal>
 #include <random>
 
-#include "common/bench_row.h"
+#include "common/bench/bench_row.h"
 #include "doc/record_writer.h"
 #include "doc_test_util.h"
 

@@ -1,6 +1,6 @@
 // The DocStore operations of engines.md 4.4: put/get/remove, scans with RecordQuery,
 // stats/verify/compact, reopen, and the fast path agreeing with the slow path.
-#include "common/bench_row.h"
+#include "common/bench/bench_row.h"
 #include "common/store_error.h"
 #include "doc_test_util.h"
 

@@ -7,11 +7,11 @@
 #include <map>
 #include <random>
 
+#include "common/query/json_values.h"
+#include "common/query/query_condition.h"
 #include "doc/index_manager.h"
 #include "doc/query.h"
 #include "doc_test_util.h"
-#include "filter/json_values.h"
-#include "filter/query_condition.h"
 
 using namespace doc_test;
 using storh::test::ScratchDir;

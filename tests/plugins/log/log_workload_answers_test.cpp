@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "common/bench_row.h"
+#include "common/bench/bench_row.h"
 #include "common/uuid_v7.h"
 #include "log/segmented_log.h"
 #include "log_test_support.h"

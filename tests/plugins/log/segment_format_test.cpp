@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "common/bench_row.h"
+#include "common/bench/bench_row.h"
 #include "common/framing.h"
 #include "log/manifest.h"
 #include "log/segment_line.h"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "common/bench_row.h"
+#include "common/bench/bench_row.h"
 #include "common/framing.h"
 #include "queue/log_queue.h"
 #include "queue/queue_event.h"

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "child_process.h"
-#include "common/bench_row.h"
+#include "common/bench/bench_row.h"
 #include "queue/log_queue.h"
 #include "queue/log_replay.h"
 #include "queue/queue_event.h"

@@ -1,9 +1,9 @@
-#include "filter/record_query.h"
+#include "common/query/record_query.h"
 
 #include <stdexcept>
 
+#include "common/query/json_values.h"
 #include "common/uuid_v7.h"
-#include "filter/json_values.h"
 
 namespace storh::engines {
 

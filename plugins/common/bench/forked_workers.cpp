@@ -1,4 +1,4 @@
-#include "queue/queue_workers.h"
+#include "common/bench/forked_workers.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -8,18 +8,19 @@
 #include <cerrno>
 #include <exception>
 #include <sstream>
+#include <string_view>
+#include <utility>
 
 #include "common/store_error.h"
-#include "queue/log_queue.h"
 
-namespace storh::engines {
+namespace storh::engines::bench {
 
 namespace fs = std::filesystem;
 
 namespace {
 
-fs::path ids_file(const fs::path& dir, std::size_t worker) {
-  return dir / ("worker-" + std::to_string(worker) + ".ids");
+fs::path report_file(const fs::path& dir, std::size_t worker) {
+  return dir / ("worker-" + std::to_string(worker) + ".report");
 }
 fs::path error_file(const fs::path& dir, std::size_t worker) {
   return dir / ("worker-" + std::to_string(worker) + ".err");
@@ -39,28 +40,20 @@ void write_file_quietly(const fs::path& path, std::string_view text) noexcept {
 }
 
 // The body of one worker process. Never returns.
-[[noreturn]] void run_worker(const fs::path& root, const std::string& name, Sync sync,
-                             std::size_t worker, const fs::path& report_dir, int ready_fd,
-                             int go_fd) noexcept {
+[[noreturn]] void run_worker(const ForkedWorkers::Prepare& prepare, std::size_t worker,
+                             const fs::path& report_dir, int ready_fd, int go_fd) noexcept {
   int code = 0;
   try {
-    LogQueue queue(root, name, sync);
+    const ForkedWorkers::Body body = prepare(worker);
     const char ready = 'r';
     if (::write(ready_fd, &ready, 1) != 1) throw_errno("write", "ready pipe");
     ::close(ready_fd);
     char go = 0;
     while (::read(go_fd, &go, 1) < 0 && errno == EINTR) {
     }
-    std::string ids;
-    while (std::optional<QueueJob> job = queue.claim()) {
-      if (!queue.complete(job->id)) {
-        throw StoreError("job " + job->id + " was no longer processing when completed");
-      }
-      ids += job->id;
-      ids += '\n';
-    }
-    UniqueFd out = open_or_throw(ids_file(report_dir, worker), O_WRONLY | O_CREAT | O_TRUNC);
-    write_all(out.get(), ids, ids_file(report_dir, worker));
+    const std::string report = body();
+    UniqueFd out = open_or_throw(report_file(report_dir, worker), O_WRONLY | O_CREAT | O_TRUNC);
+    write_all(out.get(), report, report_file(report_dir, worker));
   } catch (const std::exception& e) {
     write_file_quietly(error_file(report_dir, worker), e.what());
     code = 1;
@@ -81,8 +74,7 @@ pid_t wait_for(pid_t pid, int& status) {
 
 }  // namespace
 
-QueueWorkers::QueueWorkers(fs::path root, std::string name, Sync sync, std::size_t workers,
-                           fs::path report_dir)
+ForkedWorkers::ForkedWorkers(std::size_t workers, fs::path report_dir, const Prepare& prepare)
     : report_dir_(std::move(report_dir)), workers_(workers) {
   int ready[2];
   int go[2];
@@ -101,7 +93,7 @@ QueueWorkers::QueueWorkers(fs::path root, std::string name, Sync sync, std::size
         // Keep only this worker's ends: the go pipe reads EOF once the parent closes it.
         ::close(go_write_.release());
         ::close(ready_read.release());
-        run_worker(root, name, sync, worker, report_dir_, ready_write.release(), go_read.release());
+        run_worker(prepare, worker, report_dir_, ready_write.release(), go_read.release());
       }
       pids_.push_back(pid);
     }
@@ -110,7 +102,7 @@ QueueWorkers::QueueWorkers(fs::path root, std::string name, Sync sync, std::size
       char byte = 0;
       const ssize_t got = ::read(ready_read.get(), &byte, 1);
       if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) throw StoreError("a queue worker died before it opened the queue");
+      if (got <= 0) throw StoreError("a worker died before it was ready");
       ++seen;
     }
   } catch (const StoreError& e) {
@@ -126,7 +118,7 @@ QueueWorkers::QueueWorkers(fs::path root, std::string name, Sync sync, std::size
   }
 }
 
-void QueueWorkers::kill_all() noexcept {
+void ForkedWorkers::kill_all() noexcept {
   for (const pid_t pid : pids_) ::kill(pid, SIGKILL);
   for (const pid_t pid : pids_) {
     int status = 0;
@@ -135,15 +127,15 @@ void QueueWorkers::kill_all() noexcept {
   pids_.clear();
 }
 
-QueueWorkers::~QueueWorkers() {
+ForkedWorkers::~ForkedWorkers() {
   kill_all();
 }
 
-void QueueWorkers::start() {
+void ForkedWorkers::start() {
   if (go_write_.valid()) go_write_.close_or_throw("go pipe");
 }
 
-std::string QueueWorkers::wait() {
+std::string ForkedWorkers::wait() {
   std::ostringstream problems;
   for (std::size_t worker = 0; worker < pids_.size(); ++worker) {
     int status = 0;
@@ -166,17 +158,12 @@ std::string QueueWorkers::wait() {
   return problems.str();
 }
 
-std::vector<std::vector<std::string>> QueueWorkers::claimed_ids() const {
-  std::vector<std::vector<std::string>> all;
+std::vector<std::string> ForkedWorkers::reports() const {
+  std::vector<std::string> all(workers_);
   for (std::size_t worker = 0; worker < workers_; ++worker) {
-    std::string text;
-    read_file_if_exists(ids_file(report_dir_, worker), text);
-    std::vector<std::string> ids;
-    std::istringstream lines(text);
-    for (std::string id; std::getline(lines, id);) ids.push_back(id);
-    all.push_back(std::move(ids));
+    read_file_if_exists(report_file(report_dir_, worker), all[worker]);
   }
   return all;
 }
 
-}  // namespace storh::engines
+}  // namespace storh::engines::bench

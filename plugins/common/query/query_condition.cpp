@@ -1,10 +1,10 @@
-#include "filter/query_condition.h"
+#include "common/query/query_condition.h"
 
 #include <array>
 #include <stdexcept>
 #include <utility>
 
-#include "filter/json_values.h"
+#include "common/query/json_values.h"
 
 namespace storh::engines {
 namespace {

@@ -1,4 +1,4 @@
-#include "common/bench_row.h"
+#include "common/bench/bench_row.h"
 
 #include <string>
 

@@ -1,6 +1,6 @@
 // The recency list holds the entries (least recent first); the index maps a key (a view
 // into the entry's own string, stable because list nodes never move) to its node.
-#include "cache/memory_cache.h"
+#include "common/memory_cache.h"
 
 #include <algorithm>
 #include <chrono>

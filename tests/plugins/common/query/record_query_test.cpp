@@ -1,10 +1,10 @@
-// Tests of filter/record_query.h (engines.md 3.1).
+// Tests of common/query/record_query.h (engines.md 3.1).
 #include <catch2/catch.hpp>
 #include <stdexcept>
 #include <string>
 
+#include "common/query/record_query.h"
 #include "common/uuid_v7.h"
-#include "filter/record_query.h"
 
 namespace uuid_v7 = storh::engines::uuid_v7;
 using storh::engines::Json;

@@ -1,4 +1,4 @@
-#include "filter/json_values.h"
+#include "common/query/json_values.h"
 
 #include <cstdint>
 #include <string>

@@ -1,9 +1,9 @@
-// Tests of filter/query_condition.h: every operator of engines.md 3.2.
+// Tests of common/query/query_condition.h: every operator of engines.md 3.2.
 #include <catch2/catch.hpp>
 #include <stdexcept>
 #include <string>
 
-#include "filter/query_condition.h"
+#include "common/query/query_condition.h"
 
 using storh::engines::Json;
 using storh::engines::operator_name;

@@ -4,7 +4,7 @@
 #include <thread>
 #include <vector>
 
-#include "cache/memory_cache.h"
+#include "common/memory_cache.h"
 
 using storh::engines::Json;
 using storh::engines::MemoryCache;

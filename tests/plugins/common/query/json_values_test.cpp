@@ -1,11 +1,11 @@
-// Tests of filter/json_values.h: strict identity and compare() (engines.md 3.1-3.3).
+// Tests of common/query/json_values.h: strict identity and compare() (engines.md 3.1-3.3).
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include "filter/json_values.h"
+#include "common/query/json_values.h"
 
 using storh::engines::compare;
 using storh::engines::find_field;

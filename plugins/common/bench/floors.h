@@ -1,0 +1,22 @@
+// floors.h: what a durable append costs with no engine at all, so an engine's own
+// append reads against this machine's floor (the `append_floor` operation).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string_view>
+
+#include "common/durable_io.h"
+#include "storh/engine.h"
+
+namespace storh::engines::bench {
+
+// Times `append_floor`: n x (write line(i) to `path`, opened for appending before the
+// clock starts, then fdatasync unless sync is Sync::none). Afterwards, untimed, the file
+// must hold every byte written. `line(i)` is called inside the timed loop, so it should
+// only hand out a line built beforehand. Errors (I/O, a short file) are the Status.
+Status measure_append_floor(RunContext& ctx, const std::filesystem::path& path, std::uint64_t n,
+                            Sync sync, const std::function<std::string_view(std::uint64_t)>& line);
+
+}  // namespace storh::engines::bench
