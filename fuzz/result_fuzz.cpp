@@ -2,7 +2,7 @@
 // them after reading the file:
 //   - result::read_result_file (report): parse_json_input<json>, then from_json (our
 //     format);
-//   - compare::load_comparable (compare, gate): parse_json_input<ordered_json>, then
+//   - compare::read_comparable (compare, gate): parse_json_input<ordered_json>, then
 //     comparable_from_json, which reads our format or storh PHP's
 //     (comparable_from_storh_php).
 // Expected errors are data; any exception, crash or sanitizer report is a finding.

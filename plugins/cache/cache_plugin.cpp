@@ -1,4 +1,4 @@
-// The cache plugin: storh's read-cache benchmark (engines.md section 11.5) over the
+// The cache plugin: storh's read-cache benchmark (engine-spec.md section 11.5) over the
 // DocStore with a shared MemoryCache. The only file of the engine that knows the host.
 //
 // Setup (untimed): a plain writer stores bench_row(i) under cache_bench_id(i) for all n

@@ -1,4 +1,4 @@
-// canonical_json.h: storh's JSON encoding (engines.md section 1.2), compact and pretty.
+// canonical_json.h: storh's JSON encoding (engine-spec.md section 1.2), compact and pretty.
 //
 // Both forms write values exactly as storh's PHP encoder does, so files and orderings
 // built on the bytes (compare() of section 3.3, record files, log lines) match:

@@ -1,4 +1,4 @@
-// durable_io.h: the durability primitives every engine with writes uses (engines.md
+// durable_io.h: the durability primitives every engine with writes uses (engine-spec.md
 // section 1.5): file descriptors that close themselves, complete writes, fsync, atomic
 // replace and durable append.
 //

@@ -1,4 +1,4 @@
-// file_lock.h: the advisory whole-file locks of engines.md section 1.6.
+// file_lock.h: the advisory whole-file locks of engine-spec.md section 1.6.
 //
 // A FileLock keeps its lock file open for its lifetime and takes flock(LOCK_EX) around
 // each operation. It is re-entrant within one instance through a depth counter (the

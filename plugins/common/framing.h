@@ -1,5 +1,5 @@
 // framing.h: the checksummed line framing of log segments and the queue log
-// (engines.md sections 5.2 and 6.1):
+// (engine-spec.md sections 5.2 and 6.1):
 //
 //     <decimal byte length of JSON> TAB <xxh32 hex of JSON> TAB <JSON> LF
 //
@@ -7,7 +7,7 @@
 // bytes, 8 lower-case hex characters. The framing knows nothing of the JSON inside.
 //
 // Whether the final LF is required differs by engine (the log tolerates a missing LF,
-// the queue does not; engines.md section 13), so decode_frame takes the line WITHOUT its
+// the queue does not; engine-spec.md section 13), so decode_frame takes the line WITHOUT its
 // LF and callers decide what an unterminated last line means.
 #pragma once
 

@@ -1,4 +1,4 @@
-// hashes.h: the two hash functions of storh's file formats (engines.md section 1.4),
+// hashes.h: the two hash functions of storh's file formats (engine-spec.md section 1.4),
 // over xxHash 0.8 (the Debian libxxhash package).
 //
 //   xxh32, seed 0: log and queue line checksums, 8 lower-case hex characters, most

@@ -1,4 +1,4 @@
-// jsonc.h: the tolerant JSON-object reader and the two object writers of engines.md
+// jsonc.h: the tolerant JSON-object reader and the two object writers of engine-spec.md
 // section 1.3.
 //
 // decode_object: trimmed text that looks like an object is strict-parsed first; on

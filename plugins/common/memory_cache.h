@@ -1,4 +1,4 @@
-// memory_cache.h: the in-process key/value cache of engines.md section 7 (storh's
+// memory_cache.h: the in-process key/value cache of engine-spec.md section 7 (storh's
 // Cache::memory), usable on its own and as the DocStore's shared cache (section 4.6).
 //
 // Values are immutable JSON values held by shared_ptr, the C++ counterpart of the PHP

@@ -1,4 +1,4 @@
-// record.h: the record type every engine shares (engines.md section 1.1).
+// record.h: the record type every engine shares (engine-spec.md section 1.1).
 //
 // Json is nlohmann::ordered_json because storh's data are PHP arrays: object keys keep
 // insertion order, and canonical JSON (canonical_json.h) writes them in that order.

@@ -1,4 +1,4 @@
-// row_input.h: the envelope rules for bulk inputs (engines.md section 1.1), shared by
+// row_input.h: the envelope rules for bulk inputs (engine-spec.md section 1.1), shared by
 // putMany/putStream/importJsonl (doc) and appendMany/appendStream (log); the queue uses
 // the same rule with the key "payload".
 #pragma once

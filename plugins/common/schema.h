@@ -1,4 +1,4 @@
-// schema.h: a collection's declared fields (engines.md section 9), used by the document
+// schema.h: a collection's declared fields (engine-spec.md section 9), used by the document
 // store (validation before any write, indexes merged into its index definitions) and by
 // the SQL mirror (typed columns and SQL indexes).
 //

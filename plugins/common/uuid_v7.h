@@ -1,4 +1,4 @@
-// uuid_v7.h: UUIDv7 ids as storh makes them (engines.md section 2).
+// uuid_v7.h: UUIDv7 ids as storh makes them (engine-spec.md section 2).
 //
 // Text form: 36 characters, 8-4-4-4-12 hex groups. Characters 0-12 hold the 48-bit Unix
 // time in milliseconds, char 14 is the version '7', char 19 the variant (8, 9, a or b);

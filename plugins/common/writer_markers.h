@@ -1,4 +1,4 @@
-// writer_markers.h: temp-file sweeps and writer markers (engines.md section 1.5), shared
+// writer_markers.h: temp-file sweeps and writer markers (engine-spec.md section 1.5), shared
 // by the DocStore and the SegmentedLog (the queue has neither).
 //
 // An instance that writes has a prefix `<pid>.<8 random hex>`; its temp files are named

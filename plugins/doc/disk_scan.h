@@ -1,4 +1,4 @@
-// disk_scan.h: walking data/ (engines.md section 4.4 slow path, 4.5 fast-path
+// disk_scan.h: walking data/ (engine-spec.md section 4.4 slow path, 4.5 fast-path
 // revalidation). Internal to the DocStore.
 #pragma once
 

@@ -1,6 +1,6 @@
 // doc_floors.h: the doc plugin's two floors, the raw system calls under the store's
 // write and scan paths with no engine at all, so put and the fast-path scans read
-// against this machine's floor (engines.md 11.1).
+// against this machine's floor (engine-spec.md 11.1).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The doc plugin: storh's document-store benchmark (engines.md section 11.1) over
+// The doc plugin: storh's document-store benchmark (engine-spec.md section 11.1) over
 // DocStore, its indexes and DocQuery. The only file of the engine that knows the host.
 //
 // The 30 operations run in storh's order and do storh's work (same durable writes, same
@@ -408,7 +408,7 @@ class DocEngine final : public storh::Engine {
          storh::ParamType::string,
          std::string("stat"),
          {std::string("stat"), std::string("hash"), std::string("trust")},
-         "how cached records are checked against their files (engines.md 4.6)"},
+         "how cached records are checked against their files (engine-spec.md 4.6)"},
     };
     info.operations = operations();
     return info;

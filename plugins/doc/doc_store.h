@@ -1,4 +1,4 @@
-// doc_store.h: storh's document store (engines.md section 4): one durable file per
+// doc_store.h: storh's document store (engine-spec.md section 4): one durable file per
 // record under <root>/<collection>, byte-compatible with the PHP library's DocStore.
 //
 // Layout (section 4.1): data/<s>/<id>.jsonc with <s> = characters 24..25 of the id,

@@ -7,7 +7,7 @@
 // keeps that number; text() reads the whole file and keeps its bytes (callers parse the
 // ids they need from it, a limit's worth or all).
 //
-// Validation: one stat of the file per lookup, as a STAT-mode get (engines.md 4.6). Every
+// Validation: one stat of the file per lookup, as a STAT-mode get (engine-spec.md 4.6). Every
 // bucket write is an atomic rename, so a rewritten file is a new inode; a stamp (inode,
 // size, mtime to the nanosecond) equal to the cached one is taken as unchanged. That is
 // the STAT blind spot of section 4.6, which a rename cannot hit on ext4 (a freed inode is

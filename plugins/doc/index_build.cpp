@@ -1,4 +1,4 @@
-// IndexManager::rebuild (engines.md 4.7.5): delete entries/, scan the records once,
+// IndexManager::rebuild (engine-spec.md 4.7.5): delete entries/, scan the records once,
 // write every equality/compound bucket once, sort range lines in chunks of 16,384,
 // k-way merge the chunks (spilled to scratch files only past one chunk) into the base
 // file with a checkpoint every 256 lines. Every index file is written atomically (temp,

@@ -1,4 +1,4 @@
-// Index file formats (engines.md 4.7.3-4.7.4). The fast paths scan for the literal
+// Index file formats (engine-spec.md 4.7.3-4.7.4). The fast paths scan for the literal
 // keys storh writes; a JSON string can never contain an unescaped `"ids":[`, so the
 // scans cannot be fooled by values.
 #include "doc/index_files.h"

@@ -1,4 +1,4 @@
-// index_files.h: the line formats of the index files (engines.md 4.7.3, 4.7.4) and fast
+// index_files.h: the line formats of the index files (engine-spec.md 4.7.3, 4.7.4) and fast
 // readers for them.
 //
 // Bucket file (equality and compound), one compact line:

@@ -1,5 +1,5 @@
 // index_hooks.h: the seam between the DocStore storage core and its secondary indexes
-// (engines.md section 4.7).
+// (engine-spec.md section 4.7).
 //
 // CONTRACT WITH doc_store (stable; owned by the index side, changes are announced here):
 //   * DocStore owns one IndexHooks, made by make_index_hooks(*this) in its constructor

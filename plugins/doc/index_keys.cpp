@@ -1,4 +1,4 @@
-// Key encodings of engines.md 4.7.2. The printf formats are PHP's; %G and %F of C are
+// Key encodings of engine-spec.md 4.7.2. The printf formats are PHP's; %G and %F of C are
 // the same for finite doubles, the only ones JSON can hold.
 #include "doc/index_keys.h"
 

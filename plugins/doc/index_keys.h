@@ -1,4 +1,4 @@
-// index_keys.h: the key encodings of the secondary indexes (engines.md section 4.7.2).
+// index_keys.h: the key encodings of the secondary indexes (engine-spec.md section 4.7.2).
 //
 // Pure functions, thread-safe. They define file names (value_key), the sort order of
 // range files (range_key) and compound file names (compound_key), so they must match

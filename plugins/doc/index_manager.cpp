@@ -1,5 +1,5 @@
 // IndexManager: definitions, manifest, lookups and incremental maintenance
-// (engines.md 4.7.1, 4.7.3, 4.7.5, 4.7.6). Rebuild: index_build.cpp; verify:
+// (engine-spec.md 4.7.1, 4.7.3, 4.7.5, 4.7.6). Rebuild: index_build.cpp; verify:
 // index_verify.cpp.
 #include "doc/index_manager.h"
 

@@ -1,4 +1,4 @@
-// index_manager.h: the secondary indexes of a DocStore (engines.md section 4.7,
+// index_manager.h: the secondary indexes of a DocStore (engine-spec.md section 4.7,
 // storh's DocStoreIndexManager): definitions and manifest, rebuild, incremental
 // maintenance, the unique constraint, verification, and the lookups the query planner
 // uses.

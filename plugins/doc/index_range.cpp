@@ -1,4 +1,4 @@
-// Range-file reads (engines.md 4.7.4, 4.7.7). See index_range.h for the window rules.
+// Range-file reads (engine-spec.md 4.7.4, 4.7.7). See index_range.h for the window rules.
 #include "doc/index_range.h"
 
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-// index_range.h: reads of one range-indexed field (engines.md 4.7.4, 4.7.7 "Range
+// index_range.h: reads of one range-indexed field (engine-spec.md 4.7.4, 4.7.7 "Range
 // scans", "Counts"): the sorted base file, its checkpoints and the delta file.
 //
 // The key window comes from the condition: eq -> [key(v), key(v)]; gt/gte/lt/lte/between

@@ -1,4 +1,4 @@
-// IndexManager::verify (engines.md 4.7.8): recompute the expected equality, compound
+// IndexManager::verify (engine-spec.md 4.7.8): recompute the expected equality, compound
 // and range contents from a full disk scan and compare them with the files.
 #include <algorithm>
 #include <map>

@@ -1,4 +1,4 @@
-// query.h: storh's query builder on a DocStore (engines.md 4.7.7, conditions of 3.2).
+// query.h: storh's query builder on a DocStore (engine-spec.md 4.7.7, conditions of 3.2).
 //
 //   auto pages = DocQuery(store).where("kind").eq("page").limit(100).get();
 //   auto latest = DocQuery(store).where("publishedAt").gte(0)

@@ -1,5 +1,5 @@
 // DocQuery::get and DocQuery::count: storh's execution order on a DocStore
-// (engines.md 4.7.7): the id shortcut, the no-condition fast path, index candidates
+// (engine-spec.md 4.7.7): the id shortcut, the no-condition fast path, index candidates
 // (ordered range reads, limit push-down, compound files, per-condition id sets), and
 // the scan. Candidates are always re-checked against the whole query.
 #include <algorithm>

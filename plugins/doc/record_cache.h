@@ -1,4 +1,4 @@
-// record_cache.h: the in-process caches of engines.md section 4.5 in one map. Internal to
+// record_cache.h: the in-process caches of engine-spec.md section 4.5 in one map. Internal to
 // the DocStore; not thread-safe.
 //
 // An entry holds what this instance knows of one record: its data, the stamp (mtime_ns,

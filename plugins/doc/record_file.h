@@ -1,4 +1,4 @@
-// record_file.h: the record file format and naming of engines.md section 4.2, and the
+// record_file.h: the record file format and naming of engine-spec.md section 4.2, and the
 // hashes the caches keep. Pure functions, thread-safe.
 #pragma once
 

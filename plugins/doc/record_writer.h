@@ -1,4 +1,4 @@
-// record_writer.h: the record write path of engines.md section 4.2 (single and batched),
+// record_writer.h: the record write path of engine-spec.md section 4.2 (single and batched),
 // over cached shard-directory descriptors. Internal to the DocStore.
 //
 // Single write: temp .<prefix>.<counter>.tmp in data/<shard>, write, fsync, fstat,

@@ -1,4 +1,4 @@
-// The filter plugin: storh's in-memory predicate benchmark (engines.md section 11.7)
+// The filter plugin: storh's in-memory predicate benchmark (engine-spec.md section 11.7)
 // over RowTable. The only file of the engine that knows about the host.
 //
 // Setup (untimed): ids[i] = generate(start + i) after a reset, rows[i] = bench_row(i),

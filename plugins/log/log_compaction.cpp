@@ -1,4 +1,4 @@
-// compact() of SegmentedLog (engines.md section 5.8).
+// compact() of SegmentedLog (engine-spec.md section 5.8).
 #include <fcntl.h>
 
 #include <fmt/format.h>

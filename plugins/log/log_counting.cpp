@@ -1,4 +1,4 @@
-// Queries and counting of SegmentedLog (engines.md sections 5.6 and 5.7).
+// Queries and counting of SegmentedLog (engine-spec.md sections 5.6 and 5.7).
 #include <algorithm>
 
 #include "common/canonical_json.h"

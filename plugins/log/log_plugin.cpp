@@ -1,4 +1,4 @@
-// The log plugin: storh's log workload (engines.md section 11.2) over SegmentedLog,
+// The log plugin: storh's log workload (engine-spec.md section 11.2) over SegmentedLog,
 // plus `append_floor` (the same lines with no engine: what one fdatasync per append
 // costs here) and `recover` (section 11.4). The workload itself is log_workload.cpp,
 // shared with the recovery plugin.

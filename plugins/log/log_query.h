@@ -1,4 +1,4 @@
-// log_query.h: the generic query of the log (engines.md section 5.6): OR-ed groups of
+// log_query.h: the generic query of the log (engine-spec.md section 5.6): OR-ed groups of
 // AND-ed QueryConditions, a cursor, an optional order and a limit.
 //
 // A LogQuery is an immutable value: every modifier returns a changed copy. It only

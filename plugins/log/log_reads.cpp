@@ -1,4 +1,4 @@
-// The read path of SegmentedLog (engines.md section 5.6): get, the lazy stream with
+// The read path of SegmentedLog (engine-spec.md section 5.6): get, the lazy stream with
 // segment skipping and sparse seeks.
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -225,7 +225,7 @@ bool LogStream::Plan::next_line(std::string_view& line, std::uint64_t& offset,
       return true;
     }
     if (eof) {
-      // A final line without its LF: a record when it decodes (engines.md 13.1), else a
+      // A final line without its LF: a record when it decodes (engine-spec.md 13.1), else a
       // torn tail or a line another process is still writing, which the caller skips.
       if (pos == buffer.size()) return false;
       line = std::string_view(begin, buffer.size() - pos);

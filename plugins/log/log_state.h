@@ -1,4 +1,4 @@
-// log_state.h: the log's in-memory state (engines.md section 5.4), rebuilt on every
+// log_state.h: the log's in-memory state (engine-spec.md section 5.4), rebuilt on every
 // open: the state index (id -> latest location), per-segment statistics with sparse
 // offsets, and the equality counters behind count().
 //

@@ -1,4 +1,4 @@
-// log_workload.h: storh's log and recovery benchmark workloads (engines.md sections
+// log_workload.h: storh's log and recovery benchmark workloads (engine-spec.md sections
 // 11.2 and 11.4) over SegmentedLog, shared by the two plugin adapters (log_plugin.cpp
 // and recovery_plugin.cpp). Not part of the engine library: it knows the host.
 //

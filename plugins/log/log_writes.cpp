@@ -1,4 +1,4 @@
-// The write path of SegmentedLog (engines.md section 5.5): single appends, batched
+// The write path of SegmentedLog (engine-spec.md section 5.5): single appends, batched
 // appends and rolling.
 #include <fcntl.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-// manifest.h: the log's manifest and sparse index files (engines.md sections 5.3, 5.5),
+// manifest.h: the log's manifest and sparse index files (engine-spec.md sections 5.3, 5.5),
 // byte for byte as storh writes them.
 //
 //   manifest.jsonc   {"nextSegment":N,"sealed":[<sealed entry>...],"active":<entry>}\n

@@ -30,7 +30,7 @@ using LineFn = std::function<void(const LineView& line, std::uint64_t offset, st
 
 // Reads `file` and calls `fn` for each line up to the first that does not decode. A
 // final line without its LF is good when it decodes (length and checksum intact; storh
-// serves it too, engines.md 13.1) and sets `open_tail`; one that does not decode is a
+// serves it too, engine-spec.md 13.1) and sets `open_tail`; one that does not decode is a
 // torn tail. The writer terminates an open tail before its next append. With `cut` set,
 // the file is truncated where the bad line starts and fsynced (`sync`). `buffer` is
 // reused between calls to avoid reallocations.

@@ -1,4 +1,4 @@
-// segment_line.h: the records of a log segment (engines.md section 5.2).
+// segment_line.h: the records of a log segment (engine-spec.md section 5.2).
 //
 // Each line is a frame (common/framing.h) around a canonical JSON envelope:
 //

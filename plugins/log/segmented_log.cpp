@@ -1,4 +1,4 @@
-// Opening, recovery and the manifest of SegmentedLog (engines.md sections 5.3, 5.9).
+// Opening, recovery and the manifest of SegmentedLog (engine-spec.md sections 5.3, 5.9).
 #include "log/segmented_log.h"
 
 #include <fcntl.h>
@@ -230,7 +230,7 @@ void SegmentedLog::replace_manifest_after(std::vector<SyncTarget> targets) {
     return;
   }
   std::string text = encode_manifest(manifest());
-  // write_atomic's steps (engines.md 1.5) with its temp name, but the temp file's fsync
+  // write_atomic's steps (engine-spec.md 1.5) with its temp name, but the temp file's fsync
   // runs alongside the caller's syncs instead of after them.
   const fs::path temp =
       dir_ / fmt::format(".{}.{}.tmp", manifest_path_.filename().string(), random_hex(12));

@@ -1,4 +1,4 @@
-// segmented_log.h: storh's segmented append-only log (engines.md section 5), the
+// segmented_log.h: storh's segmented append-only log (engine-spec.md section 5), the
 // `SegmentedLog` engine. Start here; the other headers of plugins/log/ are its parts.
 //
 // Layout under <root>/<collection>/ (byte for byte as storh, so either implementation

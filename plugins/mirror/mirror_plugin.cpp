@@ -1,4 +1,4 @@
-// The mirror plugin: storh's SQLite mirror benchmark (engines.md section 11.8) over
+// The mirror plugin: storh's SQLite mirror benchmark (engine-spec.md section 11.8) over
 // mirror::SqlMirror. The only file of the engine that knows about the host.
 //
 // Setup (untimed): put_stream(bench_row(0..n-1)) into the document collection

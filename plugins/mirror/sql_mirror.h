@@ -1,4 +1,4 @@
-// sql_mirror.h: storh's SqlMirror (engines.md section 8) over SQLite: pushes document
+// sql_mirror.h: storh's SqlMirror (engine-spec.md section 8) over SQLite: pushes document
 // collections (doc::DocStore) into one table each and restores them from it.
 //
 //   mirror::Database db(dir / "mirror.db");

@@ -1,4 +1,4 @@
-// table_layout.h: how a mirrored collection looks in SQLite (engines.md section 8), so a
+// table_layout.h: how a mirrored collection looks in SQLite (engine-spec.md section 8), so a
 // table written by storh's PHP SqlMirror is read here and the other way round.
 //
 //   CREATE TABLE IF NOT EXISTS "<table>" ("id" TEXT NOT NULL PRIMARY KEY,

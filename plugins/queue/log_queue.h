@@ -1,5 +1,5 @@
 // log_queue.h: LogQueue, storh's durable job queue over one append-only event log
-// (engines.md section 6), safe to share between processes.
+// (engine-spec.md section 6), safe to share between processes.
 //
 // Layout: <root>/<name>/queue.log (the events, section 6.1, byte for byte as storh's
 // PHP LogQueue writes them, so either implementation opens the other's queues) and

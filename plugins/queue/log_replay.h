@@ -1,4 +1,4 @@
-// log_replay.h: applying a run of queue.log lines to a QueueState (engines.md section
+// log_replay.h: applying a run of queue.log lines to a QueueState (engine-spec.md section
 // 6.3). Used for the replay on open and repair, for catching up with other processes'
 // events before each operation, and for verify()'s independent replay.
 #pragma once

@@ -1,4 +1,4 @@
-// queue_event.h: the five events of the queue log (engines.md section 6.1), their exact
+// queue_event.h: the five events of the queue log (engine-spec.md section 6.1), their exact
 // bytes and their decoding.
 //
 // A queue.log line is the section 5.2 framing `<len>\t<xxh32>\t<json>\n` around one

@@ -1,4 +1,4 @@
-// The queue plugin: storh's queue benchmark (engines.md section 11.3) over LogQueue,
+// The queue plugin: storh's queue benchmark (engine-spec.md section 11.3) over LogQueue,
 // plus the append+fsync floor beside it and a multi-process drain. The only file of the
 // engine that knows about the host.
 //

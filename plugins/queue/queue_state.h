@@ -1,4 +1,4 @@
-// queue_state.h: the in-memory state of a queue (engines.md section 6.2), rebuilt from
+// queue_state.h: the in-memory state of a queue (engine-spec.md section 6.2), rebuilt from
 // the log on open and kept up to date by applying events.
 //
 // Each job id is in at most one of pending, processing and done; a job may also hold a

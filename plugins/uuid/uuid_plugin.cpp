@@ -1,4 +1,4 @@
-// The uuid plugin: storh's UUIDv7 benchmark (engines.md section 11.6) over
+// The uuid plugin: storh's UUIDv7 benchmark (engine-spec.md section 11.6) over
 // common/uuid_v7.h. The only file of the engine that knows about the host.
 //
 // Ids are written into one preallocated buffer with uuid_v7::generate_to, so the timed

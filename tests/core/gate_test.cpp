@@ -1,4 +1,4 @@
-// gate: the storh harness's rules (engines.md 12.5) and the additions, on the library
+// gate: the storh harness's rules (engine-spec.md 12.5) and the additions, on the library
 // (run_gate), with the output pinned in golden files (tests/fixtures/golden/gate-*).
 // Exit codes through the CLI are in gate_cli_test.cpp.
 #include <catch2/catch.hpp>
@@ -223,7 +223,7 @@ TEST_CASE("gate golden: every addition, in text, md and json", "[gate][golden]")
 }
 
 TEST_CASE("gate golden: storh's ci metric list on the PHP reference files", "[gate][golden]") {
-  // engines.md 12.6: ci.php's 17 metrics at its default threshold of 3000%.
+  // engine-spec.md 12.6: ci.php's 17 metrics at its default threshold of 3000%.
   GateOptions options;
   options.threshold_percent = 3000;
   options.metrics = {"doc.put",       "doc.index_build", "doc.bulk_put",       "doc.jsonl_import",

@@ -1,4 +1,4 @@
-// Tests of common/canonical_json.h (engines.md 1.2, 1.3) and common/bench/bench_row.h (11.0).
+// Tests of common/canonical_json.h (engine-spec.md 1.2, 1.3) and common/bench/bench_row.h (11.0).
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
@@ -80,7 +80,7 @@ TEST_CASE("canonical json: NaN and infinity cannot be encoded", "[json]") {
                   std::invalid_argument);
 }
 
-TEST_CASE("bench row: fields and key order of engines.md 11.0", "[bench]") {
+TEST_CASE("bench row: fields and key order of engine-spec.md 11.0", "[bench]") {
   CHECK(
       encode_compact(bench_row(0)) ==
       R"({"kind":"page","status":"draft","bucket":0,"slug":"item-0","publishedAt":1700000000000})");

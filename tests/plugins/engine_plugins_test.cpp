@@ -1,5 +1,5 @@
 // The uuid and filter plugin modules, loaded like the host loads them and run through
-// a fake RunContext (engines.md 11.6 and 11.7).
+// a fake RunContext (engine-spec.md 11.6 and 11.7).
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>

@@ -188,7 +188,7 @@ TEST_CASE("row table: a row appended later may add fields earlier rows lack", "[
   CHECK(table.count(RecordQuery::all().where_equal("y", nullptr)) == 1);
 }
 
-TEST_CASE("row table: the benchmark counts of engines.md 11.7", "[filter][table]") {
+TEST_CASE("row table: the benchmark counts of engine-spec.md 11.7", "[filter][table]") {
   // 70000 rows cross a change of the ids' first eight characters (every 65536 ms).
   for (const std::uint64_t n : {1, 2, 3, 19, 20, 21, 1000, 1001, 70000}) {
     uuid_v7::reset_for_tests();

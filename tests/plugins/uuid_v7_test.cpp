@@ -1,4 +1,4 @@
-// Tests of common/uuid_v7.h against engines.md section 2.
+// Tests of common/uuid_v7.h against engine-spec.md section 2.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,7 +26,7 @@ std::string next_after(const Entropy& entropy) {
   return uuid_v7::generate(kTs);
 }
 
-// engines.md 2.3, literally.
+// engine-spec.md 2.3, literally.
 bool matches_spec_regex(const std::string& text) {
   static const std::regex pattern(
       "[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", std::regex::icase);
@@ -87,7 +87,7 @@ TEST_CASE("uuid: the counter carries across bytes", "[uuid]") {
 }
 
 TEST_CASE("uuid: a carry into the discarded bits sorts lower, as in storh", "[uuid]") {
-  // engines.md 2.2 and quirk 13.2: E2 goes 3f -> 40, whose top bits the text drops.
+  // engine-spec.md 2.2 and quirk 13.2: E2 goes 3f -> 40, whose top bits the text drops.
   const Entropy before = {0x02, 0x34, 0x3f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
   const std::string previous = "018bcfe5-6800-7234-bfff-ffffffffffff";  // the id of `before`
   const std::string next = next_after(before);

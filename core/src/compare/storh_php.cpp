@@ -1,4 +1,4 @@
-// Reading the storh PHP harness's result files (engines.md 11.9 and 12.2), so a team
+// Reading the storh PHP harness's result files (engine-spec.md 11.9 and 12.2), so a team
 // moving from PHP to storh-host compares and gates both kinds directly.
 #include <array>
 

@@ -1,6 +1,6 @@
 // gate/gate.h: the regression gate: does CURRENT regress against BASE?
 //
-// The storh harness's semantics (engines.md 12.5) are kept exactly:
+// The storh harness's semantics (engine-spec.md 12.5) are kept exactly:
 //   - the threshold is a percentage: 10 allows up to 10% slower;
 //   - a metric regresses when it is slower by strictly more than the threshold;
 //     faster never fails; a base of 0 gives a delta of 0 (never fails);

@@ -1,4 +1,4 @@
-// bench_row.h: the synthetic record data of storh's benchmark workloads (engines.md
+// bench_row.h: the synthetic record data of storh's benchmark workloads (engine-spec.md
 // section 11.0), shared by every engine adapter so all engines measure the same rows.
 #pragma once
 

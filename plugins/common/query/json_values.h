@@ -1,4 +1,4 @@
-// json_values.h: how queries see record data (engines.md sections 3.1-3.3): strict
+// json_values.h: how queries see record data (engine-spec.md sections 3.1-3.3): strict
 // identity, the total order compare(), and field lookup.
 //
 // storh's values are PHP values, so the rules follow PHP's:

@@ -1,4 +1,4 @@
-// query_condition.h: one predicate on one field of a record (engines.md section 3.2).
+// query_condition.h: one predicate on one field of a record (engine-spec.md section 3.2).
 //
 // Values are immutable after construction; copies are independent. Evaluation is
 // const and thread-safe.

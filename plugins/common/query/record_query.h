@@ -1,4 +1,4 @@
-// record_query.h: which records a read returns (engines.md section 3.1).
+// record_query.h: which records a read returns (engine-spec.md section 3.1).
 //
 // A RecordQuery is an immutable value: every modifier returns a changed copy, so a
 // query can be shared and extended freely. Evaluation is const and thread-safe.

@@ -1,4 +1,4 @@
-// The cache plugin as the host loads it (engines.md 11.5): both metrics and the two
+// The cache plugin as the host loads it (engine-spec.md 11.5): both metrics and the two
 // syscall floors measured and checked in every validation mode.
 #include <catch2/catch.hpp>
 #include <string>

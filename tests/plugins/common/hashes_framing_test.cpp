@@ -1,4 +1,4 @@
-// The hash vectors of engines.md 1.4 and the line framing of 5.2 / 6.1.
+// The hash vectors of engine-spec.md 1.4 and the line framing of 5.2 / 6.1.
 #include <catch2/catch.hpp>
 
 #include "common/framing.h"

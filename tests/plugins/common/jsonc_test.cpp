@@ -1,4 +1,4 @@
-// The Jsonc reader and writers (engines.md 1.3).
+// The Jsonc reader and writers (engine-spec.md 1.3).
 #include <catch2/catch.hpp>
 
 #include "common/jsonc.h"

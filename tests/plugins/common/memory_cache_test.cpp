@@ -1,4 +1,4 @@
-// MemoryCache (engines.md 7.2): LRU order, entry and byte bounds, TTL, clear_prefix,
+// MemoryCache (engine-spec.md 7.2): LRU order, entry and byte bounds, TTL, clear_prefix,
 // and use from several threads.
 #include <catch2/catch.hpp>
 #include <thread>

@@ -1,4 +1,4 @@
-// Tests of common/schema.h (engines.md section 9).
+// Tests of common/schema.h (engine-spec.md section 9).
 #include <catch2/catch.hpp>
 #include <string>
 

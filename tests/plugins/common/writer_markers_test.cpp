@@ -1,4 +1,4 @@
-// Temp-file sweeps and writer markers (engines.md 1.5, invariants W1-W6 in part).
+// Temp-file sweeps and writer markers (engine-spec.md 1.5, invariants W1-W6 in part).
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>

@@ -92,7 +92,7 @@ fault_test::Tally run_doc_faults(const std::string& engine, std::optional<Schema
     return report.errors.empty() ? std::vector<std::string>{"not ok"} : report.errors;
   };
   if (options.schema) {
-    // Indexes trail their records after a crash or a failed index write (engines.md
+    // Indexes trail their records after a crash or a failed index write (engine-spec.md
     // 4.8, as storh): verify() reports the drift and repair() rebuilds them.
     subject.repair = [](doc::DocStore& store) { store.repair(); };
   }

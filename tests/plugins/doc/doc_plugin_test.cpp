@@ -1,4 +1,4 @@
-// The doc plugin as the host loads it: every operation of engines.md 11.1 (plus
+// The doc plugin as the host loads it: every operation of engine-spec.md 11.1 (plus
 // put_floor) runs and checks its answer, at 1,000 records and at the small sizes where
 // the general formulas matter (n = 1, n < d + 100, n < 201).
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// Bulk writes (putStream, importJsonl) and the JSONL round trip (engines.md 4.4).
+// Bulk writes (putStream, importJsonl) and the JSONL round trip (engine-spec.md 4.4).
 #include "common/bench/bench_row.h"
 #include "common/store_error.h"
 #include "doc_test_util.h"

@@ -1,4 +1,4 @@
-// Cache validation modes (engines.md 4.5, 4.6, 10.5: C1-C4) with and without a shared
+// Cache validation modes (engine-spec.md 4.5, 4.6, 10.5: C1-C4) with and without a shared
 // MemoryCache.
 #include "common/memory_cache.h"
 #include "doc_test_util.h"

@@ -1,4 +1,4 @@
-// Concurrent processes (engines.md 10.2: D5, D7 without indexes, D8) and the write lock.
+// Concurrent processes (engine-spec.md 10.2: D5, D7 without indexes, D8) and the write lock.
 #include "common/file_lock.h"
 #include "doc_test_util.h"
 

@@ -1,4 +1,4 @@
-// Crash tests (engines.md 4.8, 10.1 W5): a writer process dies at each step of the write
+// Crash tests (engine-spec.md 4.8, 10.1 W5): a writer process dies at each step of the write
 // path (single and batched) or at a random moment; a reopen finds every record old or
 // new, never torn, and no temp file left behind.
 #include <csignal>

@@ -1,4 +1,4 @@
-// Record files are byte-exact (engines.md 4.1, 4.2) and hand-edited files stay readable
+// Record files are byte-exact (engine-spec.md 4.1, 4.2) and hand-edited files stay readable
 // (1.3), so a store written by the PHP library opens here and back.
 #include <regex>
 

@@ -1,4 +1,4 @@
-// The DocStore operations of engines.md 4.4: put/get/remove, scans with RecordQuery,
+// The DocStore operations of engine-spec.md 4.4: put/get/remove, scans with RecordQuery,
 // stats/verify/compact, reopen, and the fast path agreeing with the slow path.
 #include "common/bench/bench_row.h"
 #include "common/store_error.h"

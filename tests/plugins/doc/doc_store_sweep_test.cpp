@@ -1,4 +1,4 @@
-// Writer markers and temp sweeps (engines.md 10.1: W1-W4, W6) and repair (W3, D1).
+// Writer markers and temp sweeps (engine-spec.md 10.1: W1-W4, W6) and repair (W3, D1).
 #include <fcntl.h>
 #include <sys/resource.h>
 

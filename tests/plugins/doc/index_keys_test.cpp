@@ -1,4 +1,4 @@
-// Key encodings and line formats of the secondary indexes (engines.md 4.7.2-4.7.4):
+// Key encodings and line formats of the secondary indexes (engine-spec.md 4.7.2-4.7.4):
 // the spec's examples are exact.
 #include <catch2/catch.hpp>
 
@@ -55,7 +55,7 @@ TEST_CASE("index keys: range_key sorts like the values it encodes", "[index_keys
 }
 
 TEST_CASE("index keys: compound keys hash both value keys", "[index_keys]") {
-  // Bucket 4 with kind page (engines.md 4.7.3).
+  // Bucket 4 with kind page (engine-spec.md 4.7.3).
   CHECK(doc::compound_key(Json(4), Json("page")) == "c-76963804b829bbaea3bb13d2551ee889");
 }
 

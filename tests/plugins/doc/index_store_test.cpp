@@ -1,6 +1,6 @@
 // Secondary indexes on a real DocStore: files and their contents after a rebuild,
 // incremental maintenance, the unique constraint, verify() and the drift invariants of
-// engines.md 10.2 (D2, D3, D4, D6, and D7's index side).
+// engine-spec.md 10.2 (D2, D3, D4, D6, and D7's index side).
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>

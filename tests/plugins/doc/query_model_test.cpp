@@ -1,4 +1,4 @@
-// P1 (engines.md 10.5): random DocStore queries give the same get() ids, count() and
+// P1 (engine-spec.md 10.5): random DocStore queries give the same get() ids, count() and
 // first() as a reference model that applies QueryCondition semantics, ORs the groups,
 // requires id > cursor, orders by id without orderBy and otherwise stable-sorts the
 // id-ordered matches with compare() (desc reversed), then applies the limit. Runs with

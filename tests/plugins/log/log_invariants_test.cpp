@@ -1,4 +1,4 @@
-// Invariants L1-L7 of engines.md section 10.4, torn tails at every byte of the last
+// Invariants L1-L7 of engine-spec.md section 10.4, torn tails at every byte of the last
 // line, and the multi-process append promise of section 5.11.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -117,7 +117,7 @@ TEST_CASE(
     INFO("file cut at byte " << cut << " of " << full.size());
     log_test::write_text(active, full.substr(0, cut));
     lg::SegmentedLog log(scratch.path(), "c", {1 << 20, 64, Sync::none});
-    // Without only its LF the line's frame is intact: a record (engines.md 13.1).
+    // Without only its LF the line's frame is intact: a record (engine-spec.md 13.1).
     const bool complete = cut >= full.size() - 1;
     CHECK(log.count() == (complete ? 3u : 2u));
     CHECK(std::filesystem::file_size(active) == (complete ? cut : last));

@@ -1,4 +1,4 @@
-// L8 (engines.md section 10.4): random put, re-put, delete, compact and reopen keep
+// L8 (engine-spec.md section 10.4): random put, re-put, delete, compact and reopen keep
 // stream, count, equality count, time range and id lookup equal to a reference model.
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// The expected answers of engines.md section 11.2 at n = 1000, checked on the engine
+// The expected answers of engine-spec.md section 11.2 at n = 1000, checked on the engine
 // directly (the plugin checks the general formulas; this pins the documented numbers).
 #include <catch2/catch.hpp>
 #include <string>
@@ -21,7 +21,8 @@ std::string slug(const std::optional<storh::engines::Record>& record) {
 }
 }  // namespace
 
-TEST_CASE("log workload at 1000 records gives the answers of engines.md 11.2", "[log][workload]") {
+TEST_CASE("log workload at 1000 records gives the answers of engine-spec.md 11.2",
+          "[log][workload]") {
   log_test::Scratch scratch;
   const lg::LogOptions options{16384, 64, storh::engines::Sync::none};
   std::vector<std::string> ids;

@@ -1,4 +1,4 @@
-// Byte-exact formats of engines.md sections 5.2 (segment lines) and 5.3 (manifest and
+// Byte-exact formats of engine-spec.md sections 5.2 (segment lines) and 5.3 (manifest and
 // sparse index), and a log laid out by hand the way storh's PHP library writes it.
 #include <catch2/catch.hpp>
 #include <string>
@@ -18,7 +18,7 @@ constexpr const char* kId = "018bcfe5-6800-787f-8822-125c8ee43b63";
 constexpr const char* kId2 = "018bcfe5-6801-7000-8000-000000000001";
 }  // namespace
 
-TEST_CASE("log format: a delete line is the engines.md 5.2 fixture byte for byte",
+TEST_CASE("log format: a delete line is the engine-spec.md 5.2 fixture byte for byte",
           "[log][format]") {
   std::string line;
   const std::size_t size = lg::append_delete_line(line, kId);

@@ -1,4 +1,4 @@
-// The mirror plugin module, loaded like the host loads it (engines.md 11.8): every
+// The mirror plugin module, loaded like the host loads it (engine-spec.md 11.8): every
 // operation runs and checks its expected answer.
 #include <catch2/catch.hpp>
 #include <string>

@@ -38,7 +38,7 @@ using storh::test::read_text;
 using storh::test::ScratchDir;
 using storh::test::write_text;
 
-// The benchmark's schema (engines.md 11.8).
+// The benchmark's schema (engine-spec.md 11.8).
 inline Schema bench_schema() {
   return Schema::collection("docs")
       .string("kind")

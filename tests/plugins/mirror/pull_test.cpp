@@ -1,4 +1,4 @@
-// pull: restoring records from the table (engines.md section 8, 10.5 M4).
+// pull: restoring records from the table (engine-spec.md section 8, 10.5 M4).
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>

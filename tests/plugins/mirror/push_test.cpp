@@ -1,4 +1,4 @@
-// push, reconcile, flush, rebuild and verify (engines.md section 8, 10.5 M1-M3).
+// push, reconcile, flush, rebuild and verify (engine-spec.md section 8, 10.5 M1-M3).
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>

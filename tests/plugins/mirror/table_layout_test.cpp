@@ -1,4 +1,4 @@
-// The SQLite table layout of engines.md section 8: DDL text, names and validation.
+// The SQLite table layout of engine-spec.md section 8: DDL text, names and validation.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>

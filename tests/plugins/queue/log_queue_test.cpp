@@ -1,4 +1,4 @@
-// LogQueue in one process (engines.md sections 6 and 10.3): the API, FIFO order,
+// LogQueue in one process (engine-spec.md sections 6 and 10.3): the API, FIFO order,
 // invariants Q1-Q3 and Q5-Q8, and the exact size of the log. Q4 and the crash test fork
 // real processes in queue_process_test.cpp.
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// The queue.log event lines (engines.md section 6.1), byte for byte, and the decoder's
+// The queue.log event lines (engine-spec.md section 6.1), byte for byte, and the decoder's
 // acceptance rules. The expected lines were computed with an independent xxh32.
 #include <catch2/catch.hpp>
 #include <string>

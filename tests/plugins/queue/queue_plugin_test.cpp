@@ -1,5 +1,5 @@
 // The queue plugin module, loaded like the host loads it and run through a fake
-// RunContext (engines.md 11.3, plus append_floor and claim_concurrent).
+// RunContext (engine-spec.md 11.3, plus append_floor and claim_concurrent).
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>

@@ -1,4 +1,4 @@
-// LogQueue shared by real processes (engines.md 10.3 Q4) and killed at random points:
+// LogQueue shared by real processes (engine-spec.md 10.3 Q4) and killed at random points:
 // every job is claimed exactly once, and no acknowledged event is lost.
 #include <fcntl.h>
 #include <signal.h>

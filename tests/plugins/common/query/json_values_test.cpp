@@ -1,4 +1,4 @@
-// Tests of common/query/json_values.h: strict identity and compare() (engines.md 3.1-3.3).
+// Tests of common/query/json_values.h: strict identity and compare() (engine-spec.md 3.1-3.3).
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -1,4 +1,4 @@
-// Tests of common/query/query_condition.h: every operator of engines.md 3.2.
+// Tests of common/query/query_condition.h: every operator of engine-spec.md 3.2.
 #include <catch2/catch.hpp>
 #include <stdexcept>
 #include <string>

@@ -1,4 +1,4 @@
-// Tests of common/query/record_query.h (engines.md 3.1).
+// Tests of common/query/record_query.h (engine-spec.md 3.1).
 #include <catch2/catch.hpp>
 #include <stdexcept>
 #include <string>
