@@ -58,9 +58,8 @@ TEST_CASE("ci: the same build against its own baseline passes", "[cli][ci]") {
 
 TEST_CASE("ci: a real regression fails, and confirming does not excuse it", "[cli][ci]") {
   ScratchDir dir;
-  REQUIRE(
-      cli({"ci", write_suite(dir, "base", "cost = 500\n"), kFixturePath, "--update-baseline"}).code ==
-      0);
+  REQUIRE(cli({"ci", write_suite(dir, "base", "cost = 500\n"), kFixturePath, "--update-baseline"})
+              .code == 0);
   const auto run =
       cli({"ci", write_suite(dir, "slow", "cost = 5000\n"), kFixturePath, "--confirm=2"});
   INFO(run.out << run.err);
@@ -75,9 +74,8 @@ TEST_CASE("ci: a real regression fails, and confirming does not excuse it", "[cl
 
 TEST_CASE("ci: a one-run noise blip is confirmed away", "[cli][ci]") {
   ScratchDir dir;
-  REQUIRE(
-      cli({"ci", write_suite(dir, "base", "cost = 500\n"), kFixturePath, "--update-baseline"}).code ==
-      0);
+  REQUIRE(cli({"ci", write_suite(dir, "base", "cost = 500\n"), kFixturePath, "--update-baseline"})
+              .code == 0);
   // One repeat, so the blip is the whole first sample; confirm adds three fast ones.
   const std::string suite =
       write_suite(dir, "blip", "cost = 500\nblip = \"" + (dir / "blip-marker").string() + "\"\n",
@@ -91,9 +89,8 @@ TEST_CASE("ci: a one-run noise blip is confirmed away", "[cli][ci]") {
 
 TEST_CASE("ci: a failed run is exit 3 and is not gated", "[cli][ci]") {
   ScratchDir dir;
-  REQUIRE(
-      cli({"ci", write_suite(dir, "base", "cost = 500\n"), kFixturePath, "--update-baseline"}).code ==
-      0);
+  REQUIRE(cli({"ci", write_suite(dir, "base", "cost = 500\n"), kFixturePath, "--update-baseline"})
+              .code == 0);
   storh::test::write_text(
       dir / "broken.toml",
       "datasets = [100]\n[engines.misbehave.params]\nbehaviour = \"fail\"\n[gate]\nbaseline = \"" +

@@ -11,9 +11,8 @@
 namespace storh::cli {
 namespace {
 
-constexpr const char* kCommands[] = {"run",  "validate", "list", "report",    "compare",
-                                     "gate", "ci",       "ab",   "calibrate", "merge",
-                                     "history"};
+constexpr const char* kCommands[] = {"run", "validate", "list",      "report", "compare", "gate",
+                                     "ci",  "ab",       "calibrate", "merge",  "history"};
 
 bool wants_help(const std::vector<std::string>& args) {
   return std::any_of(args.begin(), args.end(),
