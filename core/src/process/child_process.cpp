@@ -172,6 +172,7 @@ ProcessOutcome run_process(const ProcessOptions& options) {
   }
   environment.insert(environment.end(), options.environment.begin(), options.environment.end());
   std::vector<char*> envp;
+  envp.reserve(environment.size() + 1);
   for (std::string& entry : environment) envp.push_back(entry.data());
   envp.push_back(nullptr);
 

@@ -11,7 +11,7 @@ Status measure_append_floor(RunContext& ctx, const std::filesystem::path& path, 
   std::uintmax_t total = 0;
   for (std::uint64_t i = 0; i < n; ++i) total += line(i).size();
   UniqueFd fd = open_or_throw(path, O_WRONLY | O_CREAT | O_APPEND);
-  const Status timed = storh::measure(ctx, "append_floor", n, [&] {
+  Status timed = storh::measure(ctx, "append_floor", n, [&] {
     for (std::uint64_t i = 0; i < n; ++i) {
       write_all(fd.get(), line(i), path);
       sync_data(fd.get(), path, sync);
