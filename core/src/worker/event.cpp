@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "util/shorten.h"
+
 namespace storh::worker {
 namespace {
 
@@ -167,7 +169,7 @@ std::string encode(const Event& event) {
 Expected<Event> decode(std::string_view line) {
   const ordered_json object = ordered_json::parse(line, nullptr, false);
   if (object.is_discarded() || !object.is_object()) {
-    return Error{fmt::format("worker event: not a JSON object: {}", line.substr(0, 80))};
+    return Error{fmt::format("worker event: not a JSON object: {}", shorten(line))};
   }
   const auto kind = object.find("event");
   if (kind == object.end() || !kind->is_string()) {
