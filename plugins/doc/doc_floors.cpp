@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,13 +21,23 @@
 namespace storh::engines::doc {
 namespace {
 
-// put_floor: the write protocol without an engine. `bytes` holds every record file
-// back to back; record i is bytes[offsets[i], offsets[i + 1]) and its id is at offset 7.
+// The record files of put_floor's layout: `bytes` holds every record file back to back,
+// record i is bytes[offsets[i], offsets[i + 1]) and its id is at offset 7.
+std::string_view record_body(const std::string& bytes, const std::vector<std::size_t>& offsets,
+                             std::size_t i) {
+  return {bytes.data() + offsets[i], offsets[i + 1] - offsets[i]};
+}
+
+std::string_view record_id(std::string_view body) {
+  return body.substr(7, uuid_v7::kTextSize);
+}
+
+// put_floor: the write protocol without an engine, one record at a time.
 void floor_writes(const std::filesystem::path& dir, const std::string& bytes,
                   const std::vector<std::size_t>& offsets, Sync sync) {
   for (std::size_t i = 0; i + 1 < offsets.size(); ++i) {
-    const std::string_view body(bytes.data() + offsets[i], offsets[i + 1] - offsets[i]);
-    const std::string_view id = body.substr(7, uuid_v7::kTextSize);
+    const std::string_view body = record_body(bytes, offsets, i);
+    const std::string_view id = record_id(body);
     const std::filesystem::path shard = dir / std::string(id.substr(24, 2));
     const std::filesystem::path temp = shard / (".floor." + std::to_string(i) + ".tmp");
     UniqueFd fd = open_or_throw(temp, O_WRONLY | O_CREAT | O_EXCL, 0644);
@@ -35,6 +47,72 @@ void floor_writes(const std::filesystem::path& dir, const std::string& bytes,
     const std::filesystem::path target = shard / (std::string(id) + ".jsonc");
     if (::rename(temp.c_str(), target.c_str()) != 0) throw_errno("rename", temp);
     sync_directory(shard, sync);
+  }
+}
+
+// Shard directory descriptors under `dir`, opened before the clock starts, as the store
+// keeps its shard directories open.
+class ShardFds {
+ public:
+  explicit ShardFds(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  int get(std::string_view shard) {
+    auto it = fds_.find(shard);
+    if (it == fds_.end()) {
+      it = fds_.emplace(std::string(shard),
+                        open_or_throw(dir_ / shard, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0))
+               .first;
+    }
+    return it->second.get();
+  }
+
+ private:
+  std::filesystem::path dir_;
+  std::map<std::string, UniqueFd, std::less<>> fds_;
+};
+
+// bulk_floor: RecordWriter::write_batch's protocol without an engine, `batch` records at
+// a time: create and write every temp file of the batch (starting writeback early), then
+// fsync, fstat and close each, rename each into place, and fsync every shard directory
+// the batch touched once.
+void floor_bulk_writes(ShardFds& shards, const std::string& bytes,
+                       const std::vector<std::size_t>& offsets, std::size_t batch, Sync sync) {
+  const bool durable = sync == Sync::durable;
+  const std::size_t n = offsets.size() - 1;
+  std::vector<UniqueFd> fds;
+  std::vector<int> touched;
+  char temp[64];
+  for (std::size_t first = 0; first < n; first += batch) {
+    const std::size_t last = std::min(n, first + batch);
+    fds.clear();
+    touched.clear();
+    for (std::size_t i = first; i < last; ++i) {
+      const std::string_view body = record_body(bytes, offsets, i);
+      const int dir = shards.get(record_id(body).substr(24, 2));
+      std::snprintf(temp, sizeof temp, ".floor.%zu.tmp", i);
+      const int raw = ::openat(dir, temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+      if (raw < 0) throw_errno("openat", temp);
+      fds.emplace_back(raw);
+      write_all(raw, body, temp);
+      if (durable && last - first > 1) ::sync_file_range(raw, 0, 0, SYNC_FILE_RANGE_WRITE);
+      if (std::find(touched.begin(), touched.end(), dir) == touched.end()) touched.push_back(dir);
+    }
+    struct stat info {};
+    for (std::size_t i = first; i < last; ++i) {
+      UniqueFd& fd = fds[i - first];
+      if (durable && fsync_fd(fd.get()) != 0) throw_errno("fsync", "bulk_floor temp file");
+      if (::fstat(fd.get(), &info) != 0) throw_errno("fstat", "bulk_floor temp file");
+      fd.close_or_throw("bulk_floor temp file");
+    }
+    for (std::size_t i = first; i < last; ++i) {
+      const std::string_view id = record_id(record_body(bytes, offsets, i));
+      const int dir = shards.get(id.substr(24, 2));
+      std::snprintf(temp, sizeof temp, ".floor.%zu.tmp", i);
+      const std::string target = std::string(id) + ".jsonc";
+      if (rename_at(dir, temp, target.c_str()) != 0) throw_errno("rename", target);
+    }
+    if (durable) {
+      for (int dir : touched) sync_directory_fd(dir, sync);
+    }
   }
 }
 
@@ -65,10 +143,19 @@ std::size_t floor_scan(const std::filesystem::path& dir) {
   return files;
 }
 
+std::size_t regular_files(const std::filesystem::path& dir) {
+  std::size_t files = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    files += entry.is_regular_file() ? 1 : 0;
+  }
+  return files;
+}
+
 }  // namespace
 
 Status measure_floors(RunContext& ctx, const std::filesystem::path& dir, std::uint64_t n,
-                      Sync sync) {
+                      const FloorOptions& options) {
+  const Sync sync = options.sync;
   std::string bytes;
   std::vector<std::size_t> offsets{0};
   for (std::uint64_t i = 0; i < n; ++i) {
@@ -77,16 +164,40 @@ Status measure_floors(RunContext& ctx, const std::filesystem::path& dir, std::ui
     append_compact(bytes, bench_row(i));
     bytes += "}\n";
     offsets.push_back(bytes.size());
-    make_directories(dir / id.substr(24, 2));
+    make_directories(dir / "put" / id.substr(24, 2));
+    make_directories(dir / "bulk" / id.substr(24, 2));
   }
-  STORH_TRY(storh::measure(ctx, "put_floor", n, [&] { floor_writes(dir, bytes, offsets, sync); }));
-  std::size_t files = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
-    files += entry.is_regular_file() ? 1 : 0;
+  const std::filesystem::path put_dir = dir / "put";
+  STORH_TRY(
+      storh::measure(ctx, "put_floor", n, [&] { floor_writes(put_dir, bytes, offsets, sync); }));
+  STORH_TRY(bench::expect_count("put_floor", regular_files(put_dir), n));
+  STORH_TRY(storh::measure(ctx, "scan_floor", n, [&] {
+    return bench::expect_count("scan_floor", floor_scan(put_dir), n);
+  }));
+
+  ShardFds bulk_shards(dir / "bulk");
+  for (std::size_t i = 0; i < n; ++i)
+    bulk_shards.get(record_id(record_body(bytes, offsets, i)).substr(24, 2));
+  const std::size_t batch = std::max<std::size_t>(1, options.batch_size);
+  STORH_TRY(storh::measure(ctx, "bulk_floor", n,
+                           [&] { floor_bulk_writes(bulk_shards, bytes, offsets, batch, sync); }));
+  STORH_TRY(bench::expect_count("bulk_floor", regular_files(dir / "bulk"), n));
+
+  // delete_floor: unlinkat the first `deletes` files put_floor wrote, in their (open)
+  // shard directories; no directory sync, as delete makes none (engine-spec.md 4.4).
+  const std::size_t deletes = std::min<std::uint64_t>(options.deletes, n);
+  ShardFds put_shards(put_dir);
+  std::vector<std::pair<int, std::string>> victims;
+  for (std::size_t i = 0; i < deletes; ++i) {
+    const std::string_view id = record_id(record_body(bytes, offsets, i));
+    victims.emplace_back(put_shards.get(id.substr(24, 2)), std::string(id) + ".jsonc");
   }
-  STORH_TRY(bench::expect_count("put_floor", files, offsets.size() - 1));
-  return storh::measure(ctx, "scan_floor", n,
-                        [&] { return bench::expect_count("scan_floor", floor_scan(dir), n); });
+  STORH_TRY(storh::measure(ctx, "delete_floor", std::max<std::size_t>(deletes, 1), [&] {
+    for (const auto& [shard, name] : victims) {
+      if (::unlinkat(shard, name.c_str(), 0) != 0) throw_errno("unlink", name);
+    }
+  }));
+  return bench::expect_count("delete_floor", regular_files(put_dir), n - deletes);
 }
 
 }  // namespace storh::engines::doc

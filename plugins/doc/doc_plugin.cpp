@@ -10,6 +10,9 @@
 // against this machine's floor. A 32nd, scan_floor, times the raw syscalls of the STAT
 // fast-path check over the n files put_floor wrote (readdir every shard directory,
 // fstatat every file), the floor of unindexed_first, stream, unindexed_count and full.
+// bulk_floor times the batched protocol of bulk_put and jsonl_import the same way (per
+// batch: create and write the temp files, fsync each, rename each, one fsync per shard
+// directory), and delete_floor the unlinks of delete (doc_floors.h).
 //
 // Params: durability = durable | none (skip every fsync, to measure their cost);
 // validation = stat | hash | trust (section 4.6, the store's cache validation).
@@ -85,6 +88,10 @@ const std::vector<storh::OperationSpec>& operations() {
         op("put_floor", "records", "raw syscalls of put: temp, write, fsync, rename, dir fsync"),
         op("scan_floor", "records",
            "raw syscalls of a STAT revalidation: readdir each shard, fstatat each file"),
+        op("bulk_floor", "records",
+           "raw syscalls of bulk_put/jsonl_import: per batch create+write, fsync, rename, "
+           "one fsync per shard dir"),
+        op("delete_floor", "records", "raw syscalls of delete: unlinkat min(100, n) files"),
     };
   }();
   return kOperations;
@@ -137,8 +144,11 @@ class Scenario {
     STORH_TRY(scans_and_reopen(*store));
     store.reset();
     STORH_TRY(bulk());
-    return doc::measure_floors(ctx_, root_ / "floor", static_cast<std::uint64_t>(n_),
-                               options_.sync);
+    doc::FloorOptions floor;
+    floor.sync = options_.sync;
+    floor.batch_size = options_.batch_size;
+    floor.deletes = static_cast<std::uint64_t>(d_);
+    return doc::measure_floors(ctx_, root_ / "floor", static_cast<std::uint64_t>(n_), floor);
   }
 
  private:

@@ -13,6 +13,8 @@
 //                     storh: n ids, one write per MiB chunk, one sync
 //   bulk_claim        claim_many(n): the n ids in order
 //   bulk_complete     complete_many(ids): n
+//   bulk_floor        n enqueue lines appended in the MiB chunks of enqueue_many and
+//                     fdatasynced once, no engine: the floor of the bulk calls
 //   claim_concurrent  `workers` forked processes, each with its own LogQueue, claim and
 //                     complete n jobs (enqueued untimed) until the queue is empty; every
 //                     job must be claimed exactly once
@@ -119,9 +121,11 @@ class QueueEngine final : public storh::Engine {
         op("complete", "complete(id) for each claimed id"),
         {"requeue", "calls", storh::Direction::lower_is_better,
          "requeue_timed_out(0) with nothing processing (lock + fstat)"},
-        op("bulk_enqueue", "enqueue_many(rows(n)): one sync per MiB chunk"),
+        op("bulk_enqueue", "enqueue_many(rows(n)): one write per MiB chunk, one sync"),
         op("bulk_claim", "claim_many(n)"),
         op("bulk_complete", "complete_many(ids)"),
+        {"bulk_floor", "lines", storh::Direction::lower_is_better,
+         "n enqueue lines in 1 MiB appends + one fdatasync, no engine (bulk_enqueue's I/O)"},
         op("claim_concurrent", "`workers` processes claim + complete n jobs until empty"),
     };
     return info;
@@ -157,22 +161,42 @@ class QueueEngine final : public storh::Engine {
         ctx.selected("bulk_complete")) {
       STORH_TRY(batch_calls(ctx, n, sync));
     }
+    if (ctx.selected("bulk_floor")) {
+      STORH_TRY(bulk_floor(ctx, n, sync));
+    }
     if (ctx.selected("claim_concurrent")) {
       return claim_concurrent(ctx, n, sync, static_cast<std::size_t>(workers));
     }
     return {};
   }
 
-  // One enqueue line, written n times.
-  static Status append_floor(storh::RunContext& ctx, std::uint64_t n, engines::Sync sync) {
+  // One enqueue line of bench_row(0), as the queue writes it.
+  static std::string enqueue_line() {
     std::string line;
     std::string scratch;
     engines::queue::append_enqueue_line(line, scratch, "018bcfe5-6800-7000-8000-000000000000",
                                         engines::queue::normalised_payload(engines::bench_row(0)),
                                         1700000000);
+    return line;
+  }
+
+  // append_floor: that line written and fdatasynced n times (enqueue's protocol).
+  static Status append_floor(storh::RunContext& ctx, std::uint64_t n, engines::Sync sync) {
+    const std::string line = enqueue_line();
     return engines::bench::measure_append_floor(
         ctx, ctx.work_dir() / "append-floor.log", n, sync,
         [&](std::uint64_t) { return std::string_view(line); });
+  }
+
+  // bulk_floor: n enqueue lines in the chunked writes and the one fdatasync of
+  // enqueue_many. claim_many and complete_many write shorter lines the same way.
+  static Status bulk_floor(storh::RunContext& ctx, std::uint64_t n, engines::Sync sync) {
+    const std::string line = enqueue_line();
+    std::string bytes;
+    bytes.reserve(line.size() * n);
+    for (std::uint64_t i = 0; i < n; ++i) bytes += line;
+    return engines::bench::measure_bulk_append_floor(ctx, ctx.work_dir() / "bulk-floor.log", n,
+                                                     bytes, LogQueue::kChunkBytes, sync);
   }
 
   static Status single_calls(storh::RunContext& ctx, std::uint64_t n, engines::Sync sync) {

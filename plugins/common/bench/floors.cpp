@@ -2,9 +2,24 @@
 
 #include <fcntl.h>
 
+#include <algorithm>
+
 #include <string>
 
+#include "common/store_error.h"
+
 namespace storh::engines::bench {
+namespace {
+
+Status expect_file_size(std::string_view op, const std::filesystem::path& path,
+                        std::uintmax_t want) {
+  const std::uintmax_t size = std::filesystem::file_size(path);
+  if (size == want) return {};
+  return Status::error(std::string(op) + ": the file holds " + std::to_string(size) +
+                       " bytes, expected " + std::to_string(want));
+}
+
+}  // namespace
 
 Status measure_append_floor(RunContext& ctx, const std::filesystem::path& path, std::uint64_t n,
                             Sync sync, const std::function<std::string_view(std::uint64_t)>& line) {
@@ -18,12 +33,26 @@ Status measure_append_floor(RunContext& ctx, const std::filesystem::path& path, 
     }
   });
   if (!timed.ok()) return timed;
-  const std::uintmax_t size = std::filesystem::file_size(path);
-  if (size != total) {
-    return Status::error("append_floor: the file holds " + std::to_string(size) +
-                         " bytes, expected " + std::to_string(total));
-  }
-  return {};
+  return expect_file_size("append_floor", path, total);
+}
+
+Status measure_bulk_append_floor(RunContext& ctx, const std::filesystem::path& path,
+                                 std::uint64_t items, std::string_view bytes, std::size_t chunk,
+                                 Sync sync) {
+  UniqueFd fd = open_or_throw(path, O_WRONLY | O_CREAT | O_APPEND);
+  Status timed = storh::measure(ctx, "bulk_floor", std::max<std::uint64_t>(items, 1), [&] {
+    std::string_view rest = bytes;
+    while (!rest.empty()) {
+      // As the queue cuts its batch: a chunk ends with the line that reaches `chunk`.
+      const std::size_t lf = rest.size() > chunk ? rest.find('\n', chunk - 1) : rest.npos;
+      const std::size_t size = lf == rest.npos ? rest.size() : lf + 1;
+      write_all(fd.get(), rest.substr(0, size), path);
+      rest.remove_prefix(size);
+    }
+    sync_data(fd.get(), path, sync);
+  });
+  if (!timed.ok()) return timed;
+  return expect_file_size("bulk_floor", path, bytes.size());
 }
 
 }  // namespace storh::engines::bench

@@ -19,4 +19,13 @@ namespace storh::engines::bench {
 Status measure_append_floor(RunContext& ctx, const std::filesystem::path& path, std::uint64_t n,
                             Sync sync, const std::function<std::string_view(std::uint64_t)>& line);
 
+// Times `bulk_floor`: the batched append protocol with no engine. `bytes` (every line of
+// the batch, built beforehand) is written to `path` (opened for appending before the
+// clock starts) in writes of `chunk` bytes or more, each ending at a line end, then one
+// fdatasync (none for Sync::none). `items` is the number of lines, the rate's unit.
+// Afterwards, untimed, the file must hold every byte. Errors are the Status.
+Status measure_bulk_append_floor(RunContext& ctx, const std::filesystem::path& path,
+                                 std::uint64_t items, std::string_view bytes, std::size_t chunk,
+                                 Sync sync);
+
 }  // namespace storh::engines::bench

@@ -44,17 +44,19 @@ std::vector<std::string> measured(const FakeRunContext& ctx) {
 
 }  // namespace
 
-TEST_CASE("doc plugin: describes the 30 storh operations in order, then the two floors",
+TEST_CASE("doc plugin: describes the 30 storh operations in order, then the four floors",
           "[doc_plugin]") {
   LoadedPlugin plugin(STORH_TEST_DOC_PLUGIN);
   const storh::EngineInfo info = plugin.engine->describe();
   CHECK(info.name == "doc");
-  REQUIRE(info.operations.size() == 32);
+  REQUIRE(info.operations.size() == 34);
   CHECK(info.operations.front().name == "put");
   CHECK(info.operations[8].name == "index_build");
   CHECK(info.operations[29].name == "jsonl_import");
   CHECK(info.operations[30].name == "put_floor");
   CHECK(info.operations[31].name == "scan_floor");
+  CHECK(info.operations[32].name == "bulk_floor");
+  CHECK(info.operations[33].name == "delete_floor");
 }
 
 TEST_CASE("doc plugin: every operation answers correctly", "[doc_plugin]") {
@@ -67,10 +69,12 @@ TEST_CASE("doc plugin: every operation answers correctly", "[doc_plugin]") {
   INFO("n = " << sizes << ": " << status.message());
   REQUIRE(status.ok());
   const auto names = measured(ctx);
-  REQUIRE(names.size() == 32);
+  REQUIRE(names.size() == 34);
   CHECK(names[1] == "get");
   CHECK(names[30] == "put_floor");
   CHECK(names[31] == "scan_floor");
+  CHECK(names[32] == "bulk_floor");
+  CHECK(names[33] == "delete_floor");
 }
 
 TEST_CASE("doc plugin: durable writes and other validation modes", "[doc_plugin]") {

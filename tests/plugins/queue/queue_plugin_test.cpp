@@ -14,9 +14,9 @@ using storh_test::LoadedPlugin;
 
 namespace {
 
-const std::vector<std::string> kAll = {"append_floor", "enqueue",       "claim",
-                                       "complete",     "requeue",       "bulk_enqueue",
-                                       "bulk_claim",   "bulk_complete", "claim_concurrent"};
+const std::vector<std::string> kAll = {
+    "append_floor", "enqueue",    "claim",         "complete",   "requeue",
+    "bulk_enqueue", "bulk_claim", "bulk_complete", "bulk_floor", "claim_concurrent"};
 
 std::vector<std::string> measured(const FakeRunContext& ctx) {
   std::vector<std::string> names;
@@ -26,7 +26,8 @@ std::vector<std::string> measured(const FakeRunContext& ctx) {
 
 }  // namespace
 
-TEST_CASE("queue plugin: the description keeps storh's seven metrics in order", "[plugin]") {
+TEST_CASE("queue plugin: the description keeps storh's seven metrics in order, with the floors",
+          "[plugin]") {
   LoadedPlugin plugin(STORH_TEST_QUEUE_PLUGIN);
   CHECK(std::string(plugin.manifest->name) == "queue");
   REQUIRE(plugin.engine != nullptr);
