@@ -4,6 +4,7 @@
 // insertion order, and canonical JSON (canonical_json.h) writes them in that order.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +19,16 @@ using Json = nlohmann::ordered_json;
 struct Record {
   std::string id;
   Json data;
+};
+
+// A record whose data is shared, immutable and never null: what a store hands out from
+// its caches without copying the data (storh's PHP arrays are copy-on-write, so its
+// reads never copy either). to_record() makes the deep copy a caller may change.
+struct SharedRecord {
+  std::string id;
+  std::shared_ptr<const Json> data;
+
+  Record to_record() const { return Record{id, *data}; }
 };
 
 }  // namespace storh::engines

@@ -396,6 +396,15 @@ std::vector<Record> DocStore::stream_all(const RecordQuery& query) {
   return records;
 }
 
+std::vector<SharedRecord> DocStore::stream_shared(const RecordQuery& query) {
+  std::vector<SharedRecord> records;
+  scan(query, [&](const RecordView& record) {
+    records.push_back(SharedRecord{std::string(record.id), record.data});
+    return true;
+  });
+  return records;
+}
+
 std::optional<Record> DocStore::first(const RecordQuery& query) {
   std::optional<Record> found;
   scan(query, [&](const RecordView& record) {

@@ -181,6 +181,8 @@ class DocStore {
   }
   // Materialised scan.
   std::vector<Record> stream_all(const RecordQuery& query = RecordQuery::all());
+  // The same records with their data shared, not copied.
+  std::vector<SharedRecord> stream_shared(const RecordQuery& query = RecordQuery::all());
   // Every record file read from disk, bypassing and not touching the caches (reindex,
   // repair, verify). Ascending id order.
   void scan_disk(ScanCallback callback, const ScanErrorHandler& on_error = {});

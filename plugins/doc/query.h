@@ -69,6 +69,9 @@ class DocQuery {
   [[nodiscard]] DocQuery cursor(std::string_view id) const;
 
   std::vector<Record> get() const;
+  // The same records with their data shared from the store's caches, not copied: the
+  // read path without a deep copy per record (get() is this plus to_record()).
+  std::vector<SharedRecord> get_shared() const;
   std::optional<Record> first() const;
   std::size_t count() const;
   // {"store":"doc","plan":"index_scan"|"full_scan","indexes":[{field,operator}],"groups":N}

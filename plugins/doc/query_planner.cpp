@@ -67,7 +67,7 @@ class Planner {
   explicit Planner(const DocQuery& query)
       : query_(query), store_(query.store()), manager_(index_manager(query.store())) {}
 
-  std::vector<Record> get() {
+  std::vector<SharedRecord> get() {
     if (auto shortcut = id_shortcut()) return std::move(*shortcut);
     if (manager_.active()) {
       if (auto candidates = index_candidates()) return load(*candidates);
@@ -92,7 +92,7 @@ class Planner {
 
  private:
   // 1. A single group with `id eq X`: one lookup.
-  std::optional<std::vector<Record>> id_shortcut() {
+  std::optional<std::vector<SharedRecord>> id_shortcut() {
     if (query_.groups().size() != 1) return std::nullopt;
     const std::string* target = nullptr;
     bool found = false;
@@ -100,18 +100,20 @@ class Planner {
       if (!condition.targets_id() || condition.op() != QueryOperator::eq) continue;
       found = true;
       const Json& value = condition.value();
-      if (!value.is_string()) return std::vector<Record>{};
+      if (!value.is_string()) return std::vector<SharedRecord>{};
       if (target != nullptr && *target != value.get_ref<const std::string&>()) {
-        return std::vector<Record>{};
+        return std::vector<SharedRecord>{};
       }
       target = &value.get_ref<const std::string&>();
     }
     if (!found) return std::nullopt;
-    if (!uuid_v7::is_valid(*target)) return std::vector<Record>{};
-    if (query_.cursor_id() && !(*target > *query_.cursor_id())) return std::vector<Record>{};
-    std::vector<Record> out;
+    if (!uuid_v7::is_valid(*target)) return std::vector<SharedRecord>{};
+    if (query_.cursor_id() && !(*target > *query_.cursor_id())) {
+      return std::vector<SharedRecord>{};
+    }
+    std::vector<SharedRecord> out;
     if (SharedJson data = store_.find(*target); data && query_.matches(*target, *data)) {
-      out.push_back(Record{*target, *data});
+      out.push_back(SharedRecord{*target, std::move(data)});
     }
     return out;
   }
@@ -243,14 +245,14 @@ class Planner {
   }
 
   // Loads candidates (in order), re-checks them, orders and truncates.
-  std::vector<Record> load(const Candidates& candidates) {
+  std::vector<SharedRecord> load(const Candidates& candidates) {
     const auto limit = query_.limit_count();
     const bool early_stop = limit && !query_.order();
-    std::vector<Record> out;
+    std::vector<SharedRecord> out;
     for (const std::string& id : candidates.ids) {
       SharedJson data = store_.find(id);
       if (!data || !query_.matches(id, *data)) continue;
-      out.push_back(Record{id, *data});
+      out.push_back(SharedRecord{id, std::move(data)});
       if (early_stop && out.size() >= *limit) break;
     }
     if (!candidates.index_ordered) order(out);
@@ -259,15 +261,15 @@ class Planner {
   }
 
   // 4. Every record, checked against the whole query.
-  std::vector<Record> scan() {
+  std::vector<SharedRecord> scan() {
     const auto limit = query_.limit_count();
     const bool early_stop = limit && !query_.order();
     RecordQuery filter = RecordQuery::all();
     if (query_.cursor_id()) filter = filter.after(*query_.cursor_id());
-    std::vector<Record> out;
+    std::vector<SharedRecord> out;
     store_.scan(filter, [&](const RecordView& record) {
       if (!query_.matches(record.id, *record.data)) return true;
-      out.push_back(record.to_record());
+      out.push_back(SharedRecord{std::string(record.id), record.data});
       return !(early_stop && out.size() >= *limit);
     });
     order(out);
@@ -275,20 +277,21 @@ class Planner {
     return out;
   }
 
-  void order(std::vector<Record>& records) const {
+  void order(std::vector<SharedRecord>& records) const {
     const auto& order = query_.order();
     if (!order) return;
     const bool by_id = order->field == "id";
     static const Json kNull = nullptr;
-    const auto value_of = [&](const Record& record) -> const Json& {
-      const Json* value = find_field(record.data, order->field);
+    const auto value_of = [&](const SharedRecord& record) -> const Json& {
+      const Json* value = find_field(*record.data, order->field);
       return value != nullptr ? *value : kNull;
     };
-    std::stable_sort(records.begin(), records.end(), [&](const Record& a, const Record& b) {
-      const int c =
-          by_id ? (a.id < b.id ? -1 : (a.id == b.id ? 0 : 1)) : compare(value_of(a), value_of(b));
-      return order->descending ? c > 0 : c < 0;
-    });
+    std::stable_sort(records.begin(), records.end(),
+                     [&](const SharedRecord& a, const SharedRecord& b) {
+                       const int c = by_id ? (a.id < b.id ? -1 : (a.id == b.id ? 0 : 1))
+                                           : compare(value_of(a), value_of(b));
+                       return order->descending ? c > 0 : c < 0;
+                     });
   }
 
   const DocQuery& query_;
@@ -298,8 +301,16 @@ class Planner {
 
 }  // namespace
 
-std::vector<Record> DocQuery::get() const {
+std::vector<SharedRecord> DocQuery::get_shared() const {
   return Planner(*this).get();
+}
+
+std::vector<Record> DocQuery::get() const {
+  std::vector<SharedRecord> shared = get_shared();
+  std::vector<Record> records;
+  records.reserve(shared.size());
+  for (const SharedRecord& record : shared) records.push_back(record.to_record());
+  return records;
 }
 
 std::size_t DocQuery::count() const {

@@ -5,22 +5,29 @@
 namespace storh::engines::bench {
 namespace {
 
-std::int64_t published_at(const Record& record) {
-  const auto it = record.data.find("publishedAt");
-  return it != record.data.end() && it->is_number_integer() ? it->get<std::int64_t>() : -1;
+std::int64_t published_at(const Json& data) {
+  const auto it = data.find("publishedAt");
+  return it != data.end() && it->is_number_integer() ? it->get<std::int64_t>() : -1;
+}
+
+const Json& data_of(const Record& record) {
+  return record.data;
+}
+
+const Json& data_of(const SharedRecord& record) {
+  return *record.data;
 }
 
 // `row(k)` is the bench_row index record k must be.
-template <typename Row>
-Status expect_each(std::string_view op, const std::vector<Record>& records, std::size_t count,
-                   Row row) {
+template <typename Records, typename Row>
+Status expect_each(std::string_view op, const Records& records, std::size_t count, Row row) {
   if (records.size() != count) {
     return Status::error(std::string(op) + ": got " + std::to_string(records.size()) +
                          " records, expected " + std::to_string(count));
   }
   for (std::size_t k = 0; k < count; ++k) {
     const std::int64_t want = kBenchStartMs + static_cast<std::int64_t>(row(k));
-    if (const std::int64_t got = published_at(records[k]); got != want) {
+    if (const std::int64_t got = published_at(data_of(records[k])); got != want) {
       return Status::error(std::string(op) + ": record " + std::to_string(k) + " has publishedAt " +
                            std::to_string(got) + ", expected " + std::to_string(want));
     }
@@ -31,6 +38,11 @@ Status expect_each(std::string_view op, const std::vector<Record>& records, std:
 }  // namespace
 
 Status expect_rows(std::string_view op, const std::vector<Record>& records,
+                   const std::vector<std::int64_t>& rows) {
+  return expect_each(op, records, rows.size(), [&](std::size_t k) { return rows[k]; });
+}
+
+Status expect_rows(std::string_view op, const std::vector<SharedRecord>& records,
                    const std::vector<std::int64_t>& rows) {
   return expect_each(op, records, rows.size(), [&](std::size_t k) { return rows[k]; });
 }

@@ -30,6 +30,8 @@ Status expect_count(std::string_view op, Got got, Want want) {
 // expected M" or "<op>: record k has publishedAt X, expected Y" (-1: none).
 Status expect_rows(std::string_view op, const std::vector<Record>& records,
                    const std::vector<std::int64_t>& rows);
+Status expect_rows(std::string_view op, const std::vector<SharedRecord>& records,
+                   const std::vector<std::int64_t>& rows);
 // The same for rows first, first + 1, ..., first + count - 1, with no vector built: the
 // form for a check inside a timed step.
 Status expect_row_run(std::string_view op, const std::vector<Record>& records, std::uint64_t first,

@@ -24,6 +24,15 @@ TEST_CASE("doc bulk: put_stream stores every row across batch boundaries", "[doc
   auto records = reopened.stream_all();
   REQUIRE(records.size() == 10);
   for (std::uint64_t i = 0; i < 10; ++i) CHECK(records[i].data == storh::engines::bench_row(i));
+  // stream_shared: the same records, from the fast path of the writing store and from disk.
+  for (DocStore* from : {&store, &reopened}) {
+    const auto shared = from->stream_shared();
+    REQUIRE(shared.size() == 10);
+    for (std::uint64_t i = 0; i < 10; ++i) {
+      CHECK(shared[i].id == records[i].id);
+      CHECK(*shared[i].data == storh::engines::bench_row(i));
+    }
+  }
   CHECK(temp_files(dir.path()).empty());
 }
 

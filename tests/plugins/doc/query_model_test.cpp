@@ -219,7 +219,16 @@ void run_model(std::uint32_t seed, bool indexed) {
       const std::vector<std::string> expected = reference(records, spec);
       INFO("seed " << seed << " indexed " << indexed << " round " << round << " query " << k << ": "
                    << query.explain().dump());
-      CHECK(ids_of(query.get()) == expected);
+      const std::vector<storh::engines::Record> got = query.get();
+      CHECK(ids_of(got) == expected);
+      // get_shared: the same records, in the same order, with the same data.
+      const std::vector<storh::engines::SharedRecord> shared = query.get_shared();
+      REQUIRE(shared.size() == got.size());
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        CHECK(shared[i].id == got[i].id);
+        REQUIRE(shared[i].data != nullptr);
+        CHECK(*shared[i].data == got[i].data);
+      }
       CHECK(query.count() == expected.size());
       const auto first = query.first();
       CHECK((first ? first->id : std::string("none")) ==
