@@ -42,6 +42,37 @@ std::optional<std::int64_t> BucketCache::count(const std::string& path) {
   return counted;
 }
 
+std::optional<std::vector<std::string>> BucketCache::head_ids(const std::string& path,
+                                                              std::size_t limit) {
+  // A bucket head: {"field":...,"key":...,"value":...,"count":N,"ids":[ then 39 bytes
+  // per id ("<36>",). The margin covers the header and a long value.
+  constexpr std::size_t kHeader = 1024;
+  constexpr std::size_t kPerId = 40;
+  if (limit == 0 || limit > (kMaxCachedBytes - kHeader) / kPerId) return std::nullopt;
+  const auto found = entries_.find(path);
+  if (found != entries_.end() && found->second.text) return std::nullopt;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return std::nullopt;
+    throw_errno("open", path);
+  }
+  UniqueFd owned(fd);
+  std::string head(kHeader + limit * kPerId, '\0');
+  std::size_t filled = 0;
+  while (filled < head.size()) {
+    const ssize_t got =
+        ::pread(fd, head.data() + filled, head.size() - filled, static_cast<off_t>(filled));
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw_errno("read", path);
+    }
+    if (got == 0) break;
+    filled += static_cast<std::size_t>(got);
+  }
+  head.resize(filled);
+  return bucket_ids_from_head(head, limit);
+}
+
 std::shared_ptr<const std::string> BucketCache::text(const std::string& path) {
   bool exists = false;
   if (const Entry* entry = current(path, exists); entry != nullptr && entry->text) {

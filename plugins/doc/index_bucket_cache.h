@@ -27,6 +27,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "doc/record_writer.h"
 
@@ -40,6 +41,10 @@ class BucketCache {
   std::optional<std::int64_t> count(const std::string& path);
   // The file's bytes, or null when the file does not exist.
   std::shared_ptr<const std::string> text(const std::string& path);
+  // The first `limit` ids of a bucket whose text is not cached, from a read of the file's
+  // head only (a limit's worth of bytes, not the whole file); nullopt when the text is
+  // cached, the file is missing or its head holds fewer ids: then take text().
+  std::optional<std::vector<std::string>> head_ids(const std::string& path, std::size_t limit);
   // Drops what is cached for `path` (this instance just rewrote or removed it).
   void forget(const std::string& path) { entries_.erase(path); }
   void clear() noexcept { entries_.clear(); }

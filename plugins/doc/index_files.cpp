@@ -173,6 +173,16 @@ std::vector<std::string> bucket_ids_from_text(std::string_view text, std::size_t
   return std::move(bucket->ids);
 }
 
+std::optional<std::vector<std::string>> bucket_ids_from_head(std::string_view head,
+                                                             std::size_t limit) {
+  const std::size_t at = head.find("\"ids\":[");
+  if (limit == 0 || at == std::string_view::npos) return std::nullopt;
+  std::vector<std::string> ids;
+  std::size_t pos = at + 6;
+  if (!parse_plain_string_list(head, pos, ids, limit) || ids.size() < limit) return std::nullopt;
+  return ids;
+}
+
 // The number after the first "count": in `seen`, when it is complete (a digit at the end
 // of `seen` may continue past it).
 std::optional<std::int64_t> scan_count(std::string_view seen) {

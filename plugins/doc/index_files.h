@@ -46,6 +46,10 @@ std::optional<std::vector<std::string>> read_bucket_ids(const std::filesystem::p
 // read_bucket_ids over a bucket file's text; `where` names the file in the error.
 std::vector<std::string> bucket_ids_from_text(std::string_view text, std::size_t limit,
                                               const std::filesystem::path& where);
+// The first `limit` (>= 1) ids from the start of a bucket file (`head`, possibly cut
+// anywhere), by the same rule as bucket_ids_from_text; nullopt when `head` holds fewer.
+std::optional<std::vector<std::string>> bucket_ids_from_head(std::string_view head,
+                                                             std::size_t limit);
 // The "count" of bucket file text; false when the text is not a bucket.
 bool parse_bucket_count(std::string_view text, std::int64_t& count);
 // The "count" of a bucket file, reading 512-byte blocks until it appears; 0 when the

@@ -297,6 +297,8 @@ const std::string& IndexManager::compound_lookup_path(std::string_view field_a, 
 }
 
 std::vector<std::string> IndexManager::bucket_ids(const std::string& path, std::size_t limit) {
+  // A limited read of an uncached bucket takes only the file's head.
+  if (auto ids = buckets_.head_ids(path, limit)) return std::move(*ids);
   const auto text = buckets_.text(path);
   return text ? bucket_ids_from_text(*text, limit, path) : std::vector<std::string>{};
 }

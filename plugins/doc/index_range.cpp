@@ -58,33 +58,38 @@ UniqueFd open_if_exists(const std::filesystem::path& path) {
 }
 
 // Calls visit(line) for each '\n'-terminated line from `offset`; stops when visit
-// returns false.
+// returns false. Returns the number of bytes read.
 template <typename Visit>
-void read_lines_forward(int fd, std::uint64_t offset, const std::filesystem::path& path,
-                        Visit&& visit) {
+std::uint64_t read_lines_forward(int fd, std::uint64_t offset, const std::filesystem::path& path,
+                                 Visit&& visit) {
   std::string buffer;
-  std::string block(kForwardBlock, '\0');
+  // A narrow window is a few KB: start small, double up to kForwardBlock.
+  std::string block(kForwardBlock / 8, '\0');
+  std::uint64_t read = 0;
   for (;;) {
+    if (read > 0 && block.size() < kForwardBlock) block.resize(block.size() * 2);
     const std::size_t got = pread_some(fd, block.data(), block.size(), offset, path);
     if (got == 0) break;
     offset += got;
+    read += got;
     buffer.append(block.data(), got);
     std::size_t start = 0;
     for (;;) {
       const std::size_t end = buffer.find('\n', start);
       if (end == std::string::npos) break;
-      if (end > start && !visit(std::string_view(buffer).substr(start, end - start))) return;
+      if (end > start && !visit(std::string_view(buffer).substr(start, end - start))) return read;
       start = end + 1;
     }
     buffer.erase(0, start);
   }
   if (!buffer.empty()) visit(std::string_view(buffer));
+  return read;
 }
 
 // Same, backwards from `end` (a line boundary) towards the file start.
 template <typename Visit>
-void read_lines_backward(int fd, std::uint64_t end, const std::filesystem::path& path,
-                         Visit&& visit) {
+std::uint64_t read_lines_backward(int fd, std::uint64_t end, const std::filesystem::path& path,
+                                  Visit&& visit) {
   std::string buffer;  // bytes [pos, end) not yet visited
   std::uint64_t pos = end;
   std::string block(kBackwardBlock, '\0');
@@ -96,11 +101,11 @@ void read_lines_backward(int fd, std::uint64_t end, const std::filesystem::path&
         const std::size_t start = nl == std::string::npos ? 0 : nl + 1;
         const std::string line = buffer.substr(start, body - start);
         buffer.resize(start);
-        if (!line.empty() && !visit(std::string_view(line))) return;
+        if (!line.empty() && !visit(std::string_view(line))) return end - pos;
         continue;
       }
     }
-    if (pos == 0) return;
+    if (pos == 0) return end;
     const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(pos, kBackwardBlock));
     pos -= want;
     const std::size_t got = pread_some(fd, block.data(), want, pos, path);
@@ -228,31 +233,14 @@ bool RangeIndex::refresh_base() {
   if (read_file_if_exists(paths_.checkpoints, text)) {
     if (auto checkpoints = parse_checkpoints(text)) info.checkpoints = std::move(*checkpoints);
   }
-  // The first line's key from the file's head, the last line's from its tail: both from
-  // the cached text, or from two kEdgeRead blocks (one buffer, so the head's key is taken
-  // before the tail overwrites it).
-  std::string_view tail;
+  // The first line's key from the file's head, the last line's from its tail: two
+  // kEdgeRead blocks (one buffer, so the head's key is taken before the tail overwrites
+  // it). The whole text is read later, by cache_text(), once queries have read as much.
   char edge[kEdgeRead];
-  if (info.size <= kMaxCachedBase) {
-    auto cached = std::make_shared<std::string>(info.size, '\0');
-    std::size_t filled = 0;
-    while (filled < cached->size()) {
-      const std::size_t got = pread_some(fd.get(), cached->data() + filled, cached->size() - filled,
-                                         filled, paths_.base);
-      if (got == 0) break;
-      filled += got;
-    }
-    cached->resize(filled);
-    info.size = filled;
-    info.text = std::move(cached);
-    tail = *info.text;
-    if (auto key = range_line_key(tail)) info.first_key = *key;
-  } else {
-    const std::string_view head(edge, pread_some(fd.get(), edge, sizeof edge, 0, paths_.base));
-    if (auto key = range_line_key(head)) info.first_key = *key;
-    const std::uint64_t tail_at = info.size > kEdgeRead ? info.size - kEdgeRead : 0;
-    tail = std::string_view(edge, pread_some(fd.get(), edge, sizeof edge, tail_at, paths_.base));
-  }
+  const std::string_view head(edge, pread_some(fd.get(), edge, sizeof edge, 0, paths_.base));
+  if (auto key = range_line_key(head)) info.first_key = *key;
+  const std::uint64_t tail_at = info.size > kEdgeRead ? info.size - kEdgeRead : 0;
+  std::string_view tail(edge, pread_some(fd.get(), edge, sizeof edge, tail_at, paths_.base));
   if (!tail.empty() && tail.back() == '\n') tail.remove_suffix(1);
   const std::size_t nl = tail.rfind('\n');
   if (nl != std::string_view::npos) tail.remove_prefix(nl + 1);
@@ -260,6 +248,30 @@ bool RangeIndex::refresh_base() {
   info.valid = true;
   info_ = std::move(info);
   return true;
+}
+
+void RangeIndex::cache_text() {
+  if (info_.text || !info_.valid || info_.size > kMaxCachedBase || info_.bytes_read < info_.size) {
+    return;
+  }
+  UniqueFd fd = open_if_exists(paths_.base);
+  struct stat st {};
+  if (!fd.valid() || ::fstat(fd.get(), &st) != 0) return;
+  // Only the version refresh_base() described: a file replaced since is left to the
+  // next refresh.
+  if (info_.ino != st.st_ino || info_.size != static_cast<std::uint64_t>(st.st_size) ||
+      info_.mtime_ns != mtime_of(st)) {
+    return;
+  }
+  auto text = std::make_shared<std::string>(info_.size, '\0');
+  std::size_t filled = 0;
+  while (filled < text->size()) {
+    const std::size_t got =
+        pread_some(fd.get(), text->data() + filled, text->size() - filled, filled, paths_.base);
+    if (got == 0) return;  // shrank under us: not the described version
+    filled += got;
+  }
+  info_.text = std::move(text);
 }
 
 RangeIndex::Window RangeIndex::window_for(const QueryCondition& condition) {
@@ -331,6 +343,7 @@ void RangeIndex::scan_base(const Window& window, Visit&& visit, bool with_ids) {
     if (!parse_range_line(text, line, with_ids)) malformed_line(paths_.base);
     return visit(line, window.trusted && window.interior(*key));
   };
+  cache_text();
   std::uint64_t offset = seek_offset(window);
   if (info_.text) {
     // A checkpoint file written for another base (a rebuild in between) must not send
@@ -347,7 +360,7 @@ void RangeIndex::scan_base(const Window& window, Visit&& visit, bool with_ids) {
       offset = 0;
     }
   }
-  read_lines_forward(fd.get(), offset, paths_.base, each);
+  info_.bytes_read += read_lines_forward(fd.get(), offset, paths_.base, each);
 }
 
 template <typename Visit>
@@ -433,6 +446,7 @@ std::optional<std::vector<std::string>> RangeIndex::ordered_ids(const QueryCondi
     }
     return true;
   };
+  cache_text();
   if (info_.text) {
     if (end < info_.size && end > 0 && (*info_.text)[end - 1] != '\n') end = info_.size;
     text_lines_backward(*info_.text, end, each);
@@ -445,7 +459,7 @@ std::optional<std::vector<std::string>> RangeIndex::ordered_ids(const QueryCondi
         end = info_.size;
       }
     }
-    read_lines_backward(fd.get(), end, paths_.base, each);
+    info_.bytes_read += read_lines_backward(fd.get(), end, paths_.base, each);
   }
   for (std::size_t start = 0; start < found.size();) {
     std::size_t stop = start + 1;

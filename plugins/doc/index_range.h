@@ -10,10 +10,13 @@
 // numbers and floats take a full scan that confirms every value: answers always equal
 // QueryCondition semantics over the indexed (scalar) values.
 //
-// The base file is kept in memory (up to kMaxCachedBase bytes) with its checkpoints
-// while its stat stamp (inode, size, mtime ns) is unchanged: the base is only ever
-// replaced by a rename, so a changed file is a new stamp, and a query costs one stat of
-// the base and one of the delta before the scan. Larger bases are read with pread.
+// The checkpoints and edge keys of the base file are kept while its stat stamp (inode,
+// size, mtime ns) is unchanged: the base is only ever replaced by a rename, so a changed
+// file is a new stamp. A query preads its window from the nearest checkpoint (a few KB
+// for a narrow window), so a first query does not pay for reading the whole file. Once
+// queries have read as many bytes of one version as it holds (a full scan, or many
+// windowed reads), its whole text (up to kMaxCachedBase bytes) is kept in memory, and a
+// query then costs one stat of the base and one of the delta before the scan.
 //
 // Not thread-safe (caches file metadata); the owning IndexManager serialises use.
 // Failures throw StoreError naming the file.
@@ -75,9 +78,13 @@ class RangeIndex {
     std::vector<Checkpoint> checkpoints;
     std::string first_key, last_key;
     std::shared_ptr<const std::string> text;  // the whole base file, when cached
+    std::uint64_t bytes_read = 0;             // read by pread scans of this version
   };
   // Stats the base file and refreshes info_; false when the base file is missing.
   bool refresh_base();
+  // Reads and keeps the whole base once scans have read as many bytes of it as it holds
+  // (and it is at most kMaxCachedBase bytes, and still the version refresh_base saw).
+  void cache_text();
   Window window_for(const QueryCondition& condition);
   std::uint64_t seek_offset(const Window& window) const;
   // Calls visit(line, interior) for every base line from the window's start until visit

@@ -363,6 +363,21 @@ TEST_CASE("index: cached bucket files follow another instance's writes", "[index
     CHECK(std::find(after.begin(), after.end(), ids[0]) == after.end());
     CHECK(std::find(after.begin(), after.end(), ids[1]) != after.end());
   }
+  SECTION("a limited query reads the bucket's head and agrees with the whole list") {
+    // Uncached text: the head read; fewer ids than the limit: the whole file.
+    DocStore fresh(dir.path(), "docs");
+    const auto limited = [&](DocStore& store, std::int64_t limit) {
+      return ids_of(doc::DocQuery(store).where("kind").eq("page").limit(limit).get());
+    };
+    const auto all = page_ids();
+    CHECK(limited(fresh, 3) == std::vector<std::string>(all.begin(), all.begin() + 3));
+    CHECK(limited(fresh, 1) == std::vector<std::string>(all.begin(), all.begin() + 1));
+    CHECK(limited(fresh, 50) == all);
+    // The head is read again by every limited query, so another instance's write shows.
+    writer.remove(all[0]);
+    CHECK(limited(fresh, 3) == std::vector<std::string>(all.begin() + 1, all.begin() + 4));
+    CHECK(limited(reader, 3) == std::vector<std::string>(all.begin() + 1, all.begin() + 4));
+  }
   SECTION("a bucket emptied and removed counts zero") {
     for (int i = 0; i < 20; i += 2) writer.remove(ids[static_cast<std::size_t>(i)]);
     CHECK(count_kind(reader, "page") == 0);
@@ -402,6 +417,40 @@ TEST_CASE("index: a cached range base follows another instance's writes and rebu
   CHECK(window_count() == 11);
   CHECK(newest() == kBenchStartMs + 500);
   CHECK(doc::DocQuery(reader).where("publishedAt").gte(kBenchStartMs + 400).count() == 1);
+}
+
+TEST_CASE("index: a large range base is read by window first, then kept once read in full",
+          "[index][range_cache]") {
+  ScratchDir dir;
+  doc::DocStoreOptions unsynced;
+  unsynced.sync = storh::engines::Sync::none;  // 2,000 puts; durability is not under test
+  DocStore reader(dir.path(), "docs", unsynced);
+  fill(reader, 2000);  // a base of ~150 KB: a window is a few KB of it
+  index_benchmark_fields(reader);
+  DocStore writer(dir.path(), "docs");
+  const auto window = [&](std::int64_t from) {
+    const Json low = kBenchStartMs + from, high = kBenchStartMs + from + 9;
+    return doc::DocQuery(reader).where("publishedAt").between(low, high).count();
+  };
+  // Many windowed reads (each a pread from a checkpoint), then enough bytes read for the
+  // whole base to be kept: every answer stays exact across the switch.
+  for (std::int64_t from = 0; from < 2000; from += 37) {
+    INFO("from " << from);
+    CHECK(window(from) == static_cast<std::size_t>(std::min<std::int64_t>(10, 2000 - from)));
+  }
+  const auto desc = doc::DocQuery(reader)
+                        .where("publishedAt")
+                        .gte(kBenchStartMs)
+                        .order_by("publishedAt", "desc")
+                        .limit(3)
+                        .get();
+  REQUIRE(desc.size() == 3);
+  CHECK(desc[0].data["publishedAt"] == kBenchStartMs + 1999);
+  // A rebuild by another instance replaces the base: the kept text is dropped.
+  writer.put(Json{{"kind", "page"}, {"bucket", 1}, {"publishedAt", kBenchStartMs + 5}});
+  writer.reindex();
+  CHECK(window(0) == 11);
+  CHECK(window(1000) == 10);
 }
 
 TEST_CASE("index: a range rebuild past one sort chunk merges the spilled chunks",
