@@ -1,6 +1,7 @@
 #include "common/jsonc.h"
 
 #include "common/canonical_json.h"
+#include "common/fast_json.h"
 
 namespace storh::engines {
 namespace {
@@ -20,7 +21,7 @@ bool looks_like_object(std::string_view text) noexcept {
 }
 
 Json parse_object(std::string_view text) {
-  Json value = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  Json value = parse_json(text);
   if (value.is_discarded()) throw JsoncError("Jsonc: invalid JSON");
   if (!value.is_object()) throw JsoncError("Jsonc: must decode to an object");
   return value;
@@ -89,7 +90,7 @@ std::string strip_trailing_commas(std::string_view text) {
 Json decode_object(std::string_view text) {
   const std::string_view trimmed = trim(text);
   if (looks_like_object(trimmed)) {
-    Json value = Json::parse(trimmed.begin(), trimmed.end(), nullptr, false);
+    Json value = parse_json(trimmed);
     if (!value.is_discarded() && value.is_object()) return value;
   }
   const std::string cleaned = strip_trailing_commas(strip_comments(trimmed));

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "common/canonical_json.h"
+#include "common/fast_json.h"
 #include "common/hashes.h"
 #include "common/store_error.h"
 #include "common/uuid_v7.h"
@@ -251,8 +252,7 @@ SharedJson DocStore::find(std::string_view id) {
                      xxh128_hex(bytes) == (*entry)[kHash].get_ref<const std::string&>();
             }
             if (same && (*entry)[kPayload].is_string()) {
-              Json data = Json::parse((*entry)[kPayload].get_ref<const std::string&>(), nullptr,
-                                      /*allow_exceptions=*/false);
+              Json data = parse_json((*entry)[kPayload].get_ref<const std::string&>());
               if (data.is_object() || data.is_array()) {
                 auto shared = std::make_shared<const Json>(std::move(data));
                 CachedRecord record;

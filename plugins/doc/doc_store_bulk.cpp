@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "common/fast_json.h"
 #include "common/row_input.h"
 #include "common/store_error.h"
 #include "doc/doc_store_state.h"
@@ -179,7 +180,7 @@ std::size_t DocStore::import_jsonl(const fs::path& path) {
     const std::string_view line =
         trim_line(std::string_view(buffer.data, static_cast<std::size_t>(got)));
     if (blank(line)) continue;
-    Json row = Json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
+    Json row = parse_json(line);
     if (row.is_discarded()) {
       throw StoreError(fmt::format("JSONL import {}:{}: invalid JSON", path.string(), line_number));
     }

@@ -11,6 +11,7 @@
 
 #include "common/canonical_json.h"
 #include "common/durable_io.h"
+#include "common/fast_json.h"
 #include "common/store_error.h"
 
 namespace storh::engines::doc {
@@ -97,7 +98,7 @@ bool skip_value(std::string_view text, std::size_t& pos) {
 }
 
 Json parse_json_or_discarded(std::string_view text) {
-  return Json::parse(text.begin(), text.end(), nullptr, false);
+  return parse_json(text);
 }
 
 bool read_string_list(const Json& list, std::vector<std::string>& out) {

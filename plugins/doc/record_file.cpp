@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "common/canonical_json.h"
+#include "common/fast_json.h"
 #include "common/jsonc.h"
 #include "common/store_error.h"
 #include "common/uuid_v7.h"
@@ -51,7 +52,7 @@ std::string encode_record(std::string_view id, const Json& data) {
 }
 
 Json parse_record(std::string_view bytes, std::string_view expected_id, std::string_view where) {
-  Json document = Json::parse(bytes.begin(), bytes.end(), nullptr, /*allow_exceptions=*/false);
+  Json document = parse_json(bytes);
   if (document.is_discarded()) {
     try {
       document = decode_object(bytes);

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "common/canonical_json.h"
+#include "common/fast_json.h"
 #include "common/framing.h"
 #include "common/hashes.h"
 #include "common/uuid_v7.h"
@@ -37,7 +38,7 @@ LineView full_parse(std::string_view json) noexcept {
   view.json = json;
   view.status = LineStatus::not_envelope;
   try {
-    const Json parsed = Json::parse(json);
+    const Json parsed = parse_json_or_throw(json);
     if (!parsed.is_object()) return view;
     const auto op = parsed.find("op");
     const auto id = parsed.find("id");
@@ -63,151 +64,6 @@ LineView full_parse(std::string_view json) noexcept {
   } catch (...) {
   }
   return view;
-}
-
-// A parser for the JSON storh writes (canonical, section 1.2), building the same Json
-// values nlohmann's parser would, several times faster: record data is parsed once per
-// record read. It gives up (nullopt) on anything it does not handle quickly -- escapes,
-// floats, big numbers, deep nesting, any syntax surprise -- and the caller falls back
-// to nlohmann's full parser.
-class FastParser {
- public:
-  explicit FastParser(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
-
-  bool parse(Json& out) {
-    if (!value(out, 0)) return false;
-    return p_ == end_;
-  }
-
- private:
-  static constexpr int kMaxDepth = 32;
-
-  bool value(Json& out, int depth) {
-    if (p_ == end_ || depth > kMaxDepth) return false;
-    switch (*p_) {
-      case '{':
-        return object(out, depth);
-      case '[':
-        return array(out, depth);
-      case '"': {
-        std::string_view text;
-        if (!string(text)) return false;
-        out = std::string(text);
-        return true;
-      }
-      case 't':
-        return literal("true", out, Json(true));
-      case 'f':
-        return literal("false", out, Json(false));
-      case 'n':
-        return literal("null", out, Json(nullptr));
-      default:
-        return number(out);
-    }
-  }
-
-  bool literal(std::string_view word, Json& out, Json value) {
-    if (static_cast<std::size_t>(end_ - p_) < word.size() ||
-        std::string_view(p_, word.size()) != word) {
-      return false;
-    }
-    p_ += word.size();
-    out = std::move(value);
-    return true;
-  }
-
-  // A string without escapes or control characters (else: give up).
-  bool string(std::string_view& text) {
-    const char* begin = ++p_;
-    while (p_ != end_ && *p_ != '"') {
-      if (*p_ == '\\' || static_cast<unsigned char>(*p_) < 0x20) return false;
-      ++p_;
-    }
-    if (p_ == end_) return false;
-    text = std::string_view(begin, static_cast<std::size_t>(p_ - begin));
-    ++p_;
-    return true;
-  }
-
-  bool number(Json& out) {
-    const char* begin = p_;
-    const bool negative = p_ != end_ && *p_ == '-';
-    if (negative) ++p_;
-    const char* digits = p_;
-    while (p_ != end_ && *p_ >= '0' && *p_ <= '9') ++p_;
-    const auto count = p_ - digits;
-    if (count == 0 || count > 18 || (count > 1 && *digits == '0')) return false;
-    if (p_ != end_ && (*p_ == '.' || *p_ == 'e' || *p_ == 'E')) return false;  // floats: nlohmann
-    std::uint64_t magnitude = 0;
-    for (const char* d = digits; d != p_; ++d) {
-      magnitude = magnitude * 10 + static_cast<std::uint64_t>(*d - '0');
-    }
-    (void)begin;
-    if (negative) {
-      out = Json(-static_cast<std::int64_t>(magnitude));
-    } else {
-      out = Json(magnitude);  // nlohmann parses non-negative integers as unsigned
-    }
-    return true;
-  }
-
-  bool object(Json& out, int depth) {
-    ++p_;
-    out = Json::object();
-    auto& members = out.get_ref<Json::object_t&>();
-    if (p_ != end_ && *p_ == '}') {
-      ++p_;
-      return true;
-    }
-    for (;;) {
-      if (p_ == end_ || *p_ != '"') return false;
-      std::string_view key;
-      if (!string(key)) return false;
-      if (p_ == end_ || *p_ != ':') return false;
-      ++p_;
-      Json item;
-      if (!value(item, depth + 1)) return false;
-      if (members.find(std::string(key)) != members.end()) return false;  // duplicates: nlohmann
-      members.emplace(std::string(key), std::move(item));
-      if (p_ == end_) return false;
-      if (*p_ == '}') {
-        ++p_;
-        return true;
-      }
-      if (*p_ != ',') return false;
-      ++p_;
-    }
-  }
-
-  bool array(Json& out, int depth) {
-    ++p_;
-    out = Json::array();
-    if (p_ != end_ && *p_ == ']') {
-      ++p_;
-      return true;
-    }
-    for (;;) {
-      Json item;
-      if (!value(item, depth + 1)) return false;
-      out.push_back(std::move(item));
-      if (p_ == end_) return false;
-      if (*p_ == ']') {
-        ++p_;
-        return true;
-      }
-      if (*p_ != ',') return false;
-      ++p_;
-    }
-  }
-
-  const char* p_;
-  const char* end_;
-};
-
-Json parse_json(std::string_view text) {
-  Json out;
-  if (FastParser(text).parse(out)) return out;
-  return Json::parse(text);
 }
 
 }  // namespace
@@ -267,8 +123,8 @@ LineView decode_line(std::string_view line) noexcept {
 }
 
 Json line_data(const LineView& line) {
-  if (line.canonical) return parse_json(line.data_json);
-  Json parsed = Json::parse(line.json);
+  if (line.canonical) return parse_json_or_throw(line.data_json);
+  Json parsed = parse_json_or_throw(line.json);
   const auto data = parsed.find("data");
   if (data == parsed.end()) return Json::array();
   return std::move(*data);

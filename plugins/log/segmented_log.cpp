@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "common/fast_json.h"
 #include "common/store_error.h"
 #include "log/segment_io.h"
 
@@ -378,7 +379,7 @@ VerifyReport SegmentedLog::verify() {
         scan_segment(path_of(segment.file), false, options_.sync, buffer,
                      [&](const LineView& line, std::uint64_t offset, std::uint64_t) {
                        try {
-                         const Json parsed = Json::parse(line.json);
+                         const Json parsed = parse_json_or_throw(line.json);
                          (void)parsed;
                        } catch (const std::exception& e) {
                          report.errors.push_back(

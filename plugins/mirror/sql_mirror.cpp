@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "common/canonical_json.h"
+#include "common/fast_json.h"
 #include "common/hashes.h"
 #include "common/store_error.h"
 #include "common/uuid_v7.h"
@@ -321,7 +322,7 @@ PullResult SqlMirror::pull_entry(Entry& e) {
       std::string id(select.column_text(0));
       if (!uuid_v7::is_valid(id)) corrupt_row(layout, id, "has an invalid UUIDv7 id");
       if (select.column_type(1) != SqlType::text) corrupt_row(layout, id, "has no text data");
-      Json data = Json::parse(select.column_text(1), nullptr, false);
+      Json data = parse_json(select.column_text(1));
       if (data.is_discarded() || !(data.is_object() || data.is_array())) {
         corrupt_row(layout, id, "has data that is not a JSON object or array");
       }

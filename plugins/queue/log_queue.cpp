@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "common/fast_json.h"
 #include "common/row_input.h"
 #include "common/store_error.h"
 #include "common/uuid_v7.h"
@@ -37,7 +38,7 @@ fs::path prepared(const fs::path& dir) {
 }  // namespace
 
 Json QueueJob::payload_json() const {
-  return Json::parse(payload);
+  return parse_json_or_throw(payload);
 }
 
 // The frame of every mutating call: holds the lock, catches up with the log, and marks

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "common/canonical_json.h"
+#include "common/fast_json.h"
 #include "common/framing.h"
 #include "common/uuid_v7.h"
 
@@ -85,7 +86,7 @@ DecodeStatus fail(DecodeStatus status, std::string& error, std::string message) 
 // The slow path: a full parse with PHP's rules (LogQueue::decode_line + apply_event).
 DecodeStatus decode_parsed_event(std::string_view json, std::int64_t now, QueueEvent& event,
                                  std::string& error) {
-  const Json decoded = Json::parse(json.begin(), json.end(), nullptr, false);
+  const Json decoded = parse_json(json);
   if (decoded.is_discarded()) return fail(DecodeStatus::malformed, error, "Syntax error");
   // PHP: an empty array decodes like an empty object (and then has no op).
   const bool empty_array = decoded.is_array() && decoded.empty();
