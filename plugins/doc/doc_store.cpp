@@ -95,6 +95,7 @@ void DocStore::State::shared_set(std::string_view id, const std::shared_ptr<cons
                                  const FileStamp& stamp, std::string_view bytes) {
   if (!options.cache) return;
   Json entry = Json::array();
+  entry.get_ref<Json::array_t&>().reserve(kPayload + 1);
   entry.push_back(true);
   entry.push_back(scope);
   entry.push_back(stamp.mtime_ns);
@@ -225,8 +226,8 @@ SharedJson DocStore::find(std::string_view id) {
           stamp_of(info) == record->stamp) {
         if (mode == Validation::stat) return record->data;
         std::string bytes;
-        if (read_file_at(dir, name, bytes, info, name) && stamp_of(info) == record->stamp &&
-            hash_bytes(bytes) == record->hash) {
+        if (read_file_at(dir, name, bytes, info, [&] { return fs::path(name); }) &&
+            stamp_of(info) == record->stamp && hash_bytes(bytes) == record->hash) {
           return record->data;
         }
       }
@@ -248,7 +249,8 @@ SharedJson DocStore::find(std::string_view id) {
             std::string bytes;
             bool same = true;
             if (mode == Validation::hash) {
-              same = read_file_at(dir, name, bytes, info, name) && stamp_of(info) == cached &&
+              same = read_file_at(dir, name, bytes, info, [&] { return fs::path(name); }) &&
+                     stamp_of(info) == cached &&
                      xxh128_hex(bytes) == (*entry)[kHash].get_ref<const std::string&>();
             }
             if (same && (*entry)[kPayload].is_string()) {
@@ -276,22 +278,23 @@ SharedJson DocStore::find(std::string_view id) {
   // The file itself.
   std::string bytes;
   int dir = s.dirs.get(shard, false);
-  bool found = dir >= 0 && read_file_at(dir, name, bytes, info, s.dirs.shard_path(shard) / name);
+  const auto where = [&] { return s.dirs.shard_path(shard) / name; };
+  bool found = dir >= 0 && read_file_at(dir, name, bytes, info, where);
   if (!found && dir >= 0) {
     // The cached directory descriptor may be stale (directory replaced behind us).
     struct stat path_info {};
     if (::stat((s.dirs.shard_path(shard) / name).c_str(), &path_info) == 0) {
       s.dirs.forget(shard);
       dir = s.dirs.get(shard, false);
-      found = dir >= 0 && read_file_at(dir, name, bytes, info, s.dirs.shard_path(shard) / name);
+      found = dir >= 0 && read_file_at(dir, name, bytes, info, where);
     }
   }
   if (!found) {
     s.remember_missing(id);
     return nullptr;
   }
-  auto data = std::make_shared<const Json>(
-      parse_record(bytes, id, (s.dirs.shard_path(shard) / name).string()));
+  auto data =
+      std::make_shared<const Json>(parse_record(bytes, id, [&] { return where().string(); }));
   s.remember(id, data, stamp_of(info), bytes, false);
   return data;
 }

@@ -52,22 +52,27 @@ std::string encode_record(std::string_view id, const Json& data) {
 }
 
 Json parse_record(std::string_view bytes, std::string_view expected_id, std::string_view where) {
+  return parse_record(bytes, expected_id, [&] { return std::string(where); });
+}
+
+Json parse_record(std::string_view bytes, std::string_view expected_id,
+                  FunctionRef<std::string()> where) {
   Json document = parse_json(bytes);
   if (document.is_discarded()) {
     try {
       document = decode_object(bytes);
     } catch (const std::exception& error) {
-      throw StoreError(fmt::format("Unreadable storage record {}: {}", where, error.what()));
+      throw StoreError(fmt::format("Unreadable storage record {}: {}", where(), error.what()));
     }
   }
   if (!document.is_object()) {
-    throw StoreError(fmt::format("Storage record {} must be a JSON object", where));
+    throw StoreError(fmt::format("Storage record {} must be a JSON object", where()));
   }
   auto id = document.find("id");
   if (id == document.end() || !id->is_string() ||
       !uuid_v7::is_valid(id->get_ref<const std::string&>()) ||
       id->get_ref<const std::string&>() != expected_id) {
-    throw StoreError(fmt::format("Storage record id does not match its path: {}", where));
+    throw StoreError(fmt::format("Storage record id does not match its path: {}", where()));
   }
   auto data = document.find("data");
   if (data == document.end() || !(data->is_object() || data->is_array())) return Json::array();

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "common/record.h"
+#include "doc/function_ref.h"
 
 namespace storh::engines::doc {
 
@@ -41,6 +42,9 @@ std::string encode_record(std::string_view id, const Json& data);
 // does not match its path"); "data" is taken when it is an array or object, else [].
 // Throws StoreError naming `where` (the path) on any failure.
 Json parse_record(std::string_view bytes, std::string_view expected_id, std::string_view where);
+// The same, building `where` only when it throws.
+Json parse_record(std::string_view bytes, std::string_view expected_id,
+                  FunctionRef<std::string()> where);
 
 // XXH3-128 of the bytes, the validation hash of HASH mode.
 struct Hash128 {

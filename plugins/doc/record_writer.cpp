@@ -105,13 +105,18 @@ void ShardDirs::forget(std::string_view shard) {
 
 bool read_file_at(int dir_fd, const std::string& name, std::string& bytes, struct stat& info,
                   const fs::path& where) {
+  return read_file_at(dir_fd, name, bytes, info, [&] { return where; });
+}
+
+bool read_file_at(int dir_fd, const std::string& name, std::string& bytes, struct stat& info,
+                  FunctionRef<fs::path()> where) {
   const int raw = ::openat(dir_fd, name.c_str(), O_RDONLY | O_CLOEXEC);
   if (raw < 0) {
     if (errno == ENOENT) return false;
-    throw_errno("open", where);
+    throw_errno("open", where());
   }
   UniqueFd fd(raw);
-  if (::fstat(fd.get(), &info) != 0) throw_errno("fstat", where);
+  if (::fstat(fd.get(), &info) != 0) throw_errno("fstat", where());
   bytes.resize(static_cast<std::size_t>(info.st_size));
   std::size_t have = 0;
   for (;;) {
@@ -119,7 +124,7 @@ bool read_file_at(int dir_fd, const std::string& name, std::string& bytes, struc
     const ssize_t got = ::read(fd.get(), bytes.data() + have, bytes.size() - have);
     if (got < 0) {
       if (errno == EINTR) continue;
-      throw_errno("read", where);
+      throw_errno("read", where());
     }
     if (got == 0) break;
     have += static_cast<std::size_t>(got);

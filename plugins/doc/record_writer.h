@@ -22,6 +22,7 @@
 #include <unordered_map>
 
 #include "common/durable_io.h"
+#include "doc/function_ref.h"
 
 namespace storh::engines::doc {
 
@@ -58,6 +59,10 @@ class ShardDirs {
 // fstat of the same open file (so bytes and stamp describe one inode). Throws otherwise.
 bool read_file_at(int dir_fd, const std::string& name, std::string& bytes, struct stat& info,
                   const std::filesystem::path& where);
+// The same, building the path for an error message only when one is thrown (the read
+// path of a get: a path per call costs more than the parse).
+bool read_file_at(int dir_fd, const std::string& name, std::string& bytes, struct stat& info,
+                  FunctionRef<std::filesystem::path()> where);
 
 // Test seam: called at each step of the write path, so crash tests can _exit there.
 enum class WriteStep { temp_created, temp_written, temp_synced, renamed, directory_synced };
