@@ -42,6 +42,12 @@ std::optional<std::int64_t> BucketCache::count(const std::string& path) {
   return counted;
 }
 
+void BucketCache::remember_count(const std::string& path, const FileStamp& stamp,
+                                 std::int64_t count) {
+  if (stamp.size < 0 || static_cast<std::size_t>(stamp.size) > kMaxCachedBytes) return;
+  entries_[path] = Entry{stamp, count, nullptr};
+}
+
 std::optional<std::vector<std::string>> BucketCache::head_ids(const std::string& path,
                                                               std::size_t limit) {
   // A bucket head: {"field":...,"key":...,"value":...,"count":N,"ids":[ then 39 bytes

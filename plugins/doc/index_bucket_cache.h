@@ -45,6 +45,9 @@ class BucketCache {
   // head only (a limit's worth of bytes, not the whole file); nullopt when the text is
   // cached, the file is missing or its head holds fewer ids: then take text().
   std::optional<std::vector<std::string>> head_ids(const std::string& path, std::size_t limit);
+  // Records the count of a file this instance just wrote, with the stamp of what it
+  // wrote (as a count() read would, without reading it back).
+  void remember_count(const std::string& path, const FileStamp& stamp, std::int64_t count);
   // Drops what is cached for `path` (this instance just rewrote or removed it).
   void forget(const std::string& path) { entries_.erase(path); }
   void clear() noexcept { entries_.clear(); }

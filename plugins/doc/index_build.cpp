@@ -5,6 +5,7 @@
 // fsync, rename, directory fsync), the buckets of one flush together: all temp files
 // synced, then renamed, then each directory synced once.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include "common/query/json_values.h"
 #include "common/store_error.h"
 #include "doc/doc_store.h"
+#include "doc/index_bucket_cache.h"
 #include "doc/index_files.h"
 #include "doc/index_keys.h"
 #include "doc/index_manager.h"
@@ -96,9 +98,12 @@ class AtomicWriter {
 // write_atomic for many files with fewer syncs: every temp file is written and fsynced,
 // then each is renamed over its target, then each parent directory is fsynced once. A
 // crash leaves each file old or new, plus temp files that the next rebuild removes with
-// entries/. On failure the temp files are removed and StoreError propagates.
+// entries/. On failure the temp files are removed and StoreError propagates. `stamps`
+// receives each file's stamp, from fstat of the synced temp file (a rename keeps inode,
+// size and mtime), in the order of `files`.
 void write_files_atomically(const std::vector<std::pair<std::filesystem::path, std::string>>& files,
-                            Sync sync) {
+                            Sync sync, std::vector<FileStamp>& stamps) {
+  stamps.clear();
   std::vector<std::filesystem::path> temps;
   temps.reserve(files.size());
   std::set<std::filesystem::path> dirs;
@@ -110,6 +115,9 @@ void write_files_atomically(const std::vector<std::pair<std::filesystem::path, s
       UniqueFd fd = open_or_throw(temps.back(), O_WRONLY | O_CREAT | O_EXCL | O_TRUNC);
       write_all(fd.get(), bytes, temps.back());
       sync_file(fd.get(), temps.back(), sync);
+      struct stat info {};
+      if (::fstat(fd.get(), &info) != 0) throw_errno("fstat", temps.back());
+      stamps.push_back(stamp_of(info));
       fd.close_or_throw(temps.back());
     }
     for (std::size_t i = 0; i < files.size(); ++i) {
@@ -122,9 +130,13 @@ void write_files_atomically(const std::vector<std::pair<std::filesystem::path, s
   for (const auto& dir : dirs) sync_directory(dir, sync);
 }
 
-// Writes the collected buckets, merging with a file an earlier flush wrote.
-void flush_buckets(std::unordered_map<std::string, BucketBuild>& buckets, Sync sync) {
+// Writes the collected buckets, merging with a file an earlier flush wrote, and tells
+// `cache` each file's count and stamp: the first count query after a rebuild then costs
+// one stat, as the first get after a put does.
+void flush_buckets(std::unordered_map<std::string, BucketBuild>& buckets, Sync sync,
+                   BucketCache& cache) {
   std::vector<std::pair<std::filesystem::path, std::string>> files;
+  std::vector<std::int64_t> counts;
   for (auto& [name, bucket] : buckets) {
     if (bucket.ids.empty()) continue;
     if (auto existing = read_bucket_ids(bucket.path)) {
@@ -137,10 +149,15 @@ void flush_buckets(std::unordered_map<std::string, BucketBuild>& buckets, Sync s
     }
     files.emplace_back(bucket.path,
                        encode_bucket(bucket.field, bucket.key, bucket.value, bucket.ids));
+    counts.push_back(static_cast<std::int64_t>(bucket.ids.size()));
     bucket.ids.clear();
     bucket.ids.shrink_to_fit();
   }
-  write_files_atomically(files, sync);
+  std::vector<FileStamp> stamps;
+  write_files_atomically(files, sync, stamps);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    cache.remember_count(files[i].first.string(), stamps[i], counts[i]);
+  }
 }
 
 // Range lines of one field: collected as "<range_key>\t<value_key>\t<json line>", the
@@ -308,7 +325,7 @@ IndexHooks::ReindexResult IndexManager::rebuild(bool from_disk) {
     }
     it->second.ids.emplace_back(id);
     if (++pending_entries >= kBucketFlushEntries) {
-      flush_buckets(buckets, sync);
+      flush_buckets(buckets, sync, buckets_);
       pending_entries = 0;
     }
   };
@@ -342,7 +359,7 @@ IndexHooks::ReindexResult IndexManager::rebuild(bool from_disk) {
   } else {
     store_.scan(RecordQuery::all(), visit);
   }
-  flush_buckets(buckets, sync);
+  flush_buckets(buckets, sync, buckets_);
   for (auto& build : range_builds) build->finish();
   ReindexResult result;
   result.fields = defs.size();
