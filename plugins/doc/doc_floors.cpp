@@ -153,51 +153,78 @@ std::size_t regular_files(const std::filesystem::path& dir) {
 
 }  // namespace
 
-Status measure_floors(RunContext& ctx, const std::filesystem::path& dir, std::uint64_t n,
-                      const FloorOptions& options) {
-  const Sync sync = options.sync;
-  std::string bytes;
-  std::vector<std::size_t> offsets{0};
+FloorRecords::FloorRecords(std::uint64_t n) {
+  offsets.push_back(0);
   for (std::uint64_t i = 0; i < n; ++i) {
     const std::string id = uuid_v7::generate(kBenchStartMs + static_cast<std::int64_t>(i));
     bytes += "{\"id\":\"" + id + "\",\"data\":";
     append_compact(bytes, bench_row(i));
     bytes += "}\n";
     offsets.push_back(bytes.size());
-    make_directories(dir / "put" / id.substr(24, 2));
-    make_directories(dir / "bulk" / id.substr(24, 2));
   }
-  const std::filesystem::path put_dir = dir / "put";
-  STORH_TRY(
-      storh::measure(ctx, "put_floor", n, [&] { floor_writes(put_dir, bytes, offsets, sync); }));
-  STORH_TRY(bench::expect_count("put_floor", regular_files(put_dir), n));
-  STORH_TRY(storh::measure(ctx, "scan_floor", n, [&] {
-    return bench::expect_count("scan_floor", floor_scan(put_dir), n);
+}
+
+namespace {
+
+// Creates every shard directory the records need under `dir`.
+void make_shards(const std::filesystem::path& dir, const FloorRecords& records) {
+  std::string last;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const std::string shard(
+        record_id(record_body(records.bytes, records.offsets, i)).substr(24, 2));
+    if (shard != last) make_directories(dir / shard);
+    last = shard;
+  }
+}
+
+}  // namespace
+
+Status measure_put_and_scan_floors(RunContext& ctx, const std::filesystem::path& dir,
+                                   const FloorRecords& records, Sync sync) {
+  const std::uint64_t n = records.size();
+  make_shards(dir, records);
+  STORH_TRY(storh::measure(ctx, "put_floor", n,
+                           [&] { floor_writes(dir, records.bytes, records.offsets, sync); }));
+  STORH_TRY(bench::expect_count("put_floor", regular_files(dir), n));
+  return storh::measure(ctx, "scan_floor", n,
+                        [&] { return bench::expect_count("scan_floor", floor_scan(dir), n); });
+}
+
+Status measure_bulk_floor(RunContext& ctx, const std::filesystem::path& dir,
+                          const FloorRecords& records, std::size_t batch_size, Sync sync) {
+  make_shards(dir, records);
+  ShardFds shards(dir);
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    shards.get(record_id(record_body(records.bytes, records.offsets, i)).substr(24, 2));
+  }
+  const std::size_t batch = std::max<std::size_t>(1, batch_size);
+  STORH_TRY(storh::measure(ctx, "bulk_floor", records.size(), [&] {
+    floor_bulk_writes(shards, records.bytes, records.offsets, batch, sync);
   }));
+  return bench::expect_count("bulk_floor", regular_files(dir), records.size());
+}
 
-  ShardFds bulk_shards(dir / "bulk");
-  for (std::size_t i = 0; i < n; ++i)
-    bulk_shards.get(record_id(record_body(bytes, offsets, i)).substr(24, 2));
-  const std::size_t batch = std::max<std::size_t>(1, options.batch_size);
-  STORH_TRY(storh::measure(ctx, "bulk_floor", n,
-                           [&] { floor_bulk_writes(bulk_shards, bytes, offsets, batch, sync); }));
-  STORH_TRY(bench::expect_count("bulk_floor", regular_files(dir / "bulk"), n));
-
-  // delete_floor: unlinkat the first `deletes` files put_floor wrote, in their (open)
-  // shard directories; no directory sync, as delete makes none (engine-spec.md 4.4).
-  const std::size_t deletes = std::min<std::uint64_t>(options.deletes, n);
-  ShardFds put_shards(put_dir);
+Status measure_delete_floor(RunContext& ctx, const std::filesystem::path& dir,
+                            const FloorRecords& records, std::uint64_t deletes) {
+  deletes = std::min<std::uint64_t>(deletes, records.size());
+  make_shards(dir, records);
+  ShardFds shards(dir);
   std::vector<std::pair<int, std::string>> victims;
   for (std::size_t i = 0; i < deletes; ++i) {
-    const std::string_view id = record_id(record_body(bytes, offsets, i));
-    victims.emplace_back(put_shards.get(id.substr(24, 2)), std::string(id) + ".jsonc");
+    const std::string_view body = record_body(records.bytes, records.offsets, i);
+    const std::string_view id = record_id(body);
+    victims.emplace_back(shards.get(id.substr(24, 2)), std::string(id) + ".jsonc");
+    const std::filesystem::path path = dir / std::string(id.substr(24, 2)) / victims.back().second;
+    UniqueFd fd = open_or_throw(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    write_all(fd.get(), body, path);
+    fd.close_or_throw(path);
   }
-  STORH_TRY(storh::measure(ctx, "delete_floor", std::max<std::size_t>(deletes, 1), [&] {
+  STORH_TRY(storh::measure(ctx, "delete_floor", std::max<std::uint64_t>(deletes, 1), [&] {
     for (const auto& [shard, name] : victims) {
       if (::unlinkat(shard, name.c_str(), 0) != 0) throw_errno("unlink", name);
     }
   }));
-  return bench::expect_count("delete_floor", regular_files(put_dir), n - deletes);
+  return bench::expect_count("delete_floor", regular_files(dir), 0);
 }
 
 }  // namespace storh::engines::doc

@@ -6,32 +6,45 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "common/durable_io.h"
 #include "storh/engine.h"
 
 namespace storh::engines::doc {
 
-struct FloorOptions {
-  Sync sync = Sync::durable;   // Sync::none skips every fsync, as the store does
-  std::size_t batch_size = 1;  // the store's put_stream / import_jsonl batch
-  std::uint64_t deletes = 0;   // how many files delete_floor unlinks (the delete step's d)
+// The record files of rows 0..n-1 (ids made from kBenchStartMs + i), back to back:
+// record i is bytes[offsets[i], offsets[i + 1]), as the store would write it.
+struct FloorRecords {
+  explicit FloorRecords(std::uint64_t n);
+  std::size_t size() const noexcept { return offsets.size() - 1; }
+  std::string bytes;
+  std::vector<std::size_t> offsets;
 };
 
-// Times four operations in `dir` (created here; must not exist), over the record files
-// of rows 0..n-1 (ids made from kBenchStartMs + i):
-//   put_floor     in dir/put, n x: open a temp file, write the record bytes, fsync it,
-//                 rename it into its shard, fsync the shard directory (put's protocol);
+// Each function times raw system calls in `dir` (created here; must not exist) with no
+// engine, over the record files of `records`, and checks its files afterwards; errors
+// are the returned Status. Each runs next to the operation it is the floor of, so both
+// see the same state of the filesystem (file creation slows down for minutes after
+// deletions: design.md, measurement hazards).
+//
+//   put_floor     n x: open a temp file, write the record bytes, fsync it, rename it into
+//                 its shard, fsync the shard directory (put's protocol);
 //   scan_floor    readdir every shard directory and fstatat every file put_floor wrote
-//                 (the STAT revalidation of the store's fast path);
-//   bulk_floor    in dir/bulk, the batched protocol of put_stream and import_jsonl,
-//                 batch_size records at a time: create and write each temp file, fsync,
-//                 fstat and close each, rename each, then one fsync per shard directory
-//                 the batch touched (the floor of bulk_put and jsonl_import);
-//   delete_floor  unlinkat the first `deletes` files put_floor wrote, shard directories
-//                 open, no sync: delete's protocol (engine-spec.md 4.4 syncs nothing).
-// Each checks its files afterwards. Errors are the returned Status.
-Status measure_floors(RunContext& ctx, const std::filesystem::path& dir, std::uint64_t n,
-                      const FloorOptions& options);
+//                 (the STAT revalidation of the store's fast path).
+Status measure_put_and_scan_floors(RunContext& ctx, const std::filesystem::path& dir,
+                                   const FloorRecords& records, Sync sync);
+//   bulk_floor    the batched protocol of put_stream and import_jsonl, batch_size
+//                 records at a time: create and write each temp file, fsync, fstat and
+//                 close each, rename each, then one fsync per shard directory the batch
+//                 touched (the floor of bulk_put and jsonl_import).
+Status measure_bulk_floor(RunContext& ctx, const std::filesystem::path& dir,
+                          const FloorRecords& records, std::size_t batch_size, Sync sync);
+//   delete_floor  unlinkat the first `deletes` record files (written untimed, shard
+//                 directories open), no sync: delete's protocol (engine-spec.md 4.4
+//                 syncs nothing).
+Status measure_delete_floor(RunContext& ctx, const std::filesystem::path& dir,
+                            const FloorRecords& records, std::uint64_t deletes);
 
 }  // namespace storh::engines::doc

@@ -12,7 +12,9 @@
 // fstatat every file), the floor of unindexed_first, stream, unindexed_count and full.
 // bulk_floor times the batched protocol of bulk_put and jsonl_import the same way (per
 // batch: create and write the temp files, fsync each, rename each, one fsync per shard
-// directory), and delete_floor the unlinks of delete (doc_floors.h).
+// directory), right before bulk_put, and delete_floor the unlinks of delete, right before
+// delete: file creation slows down for minutes after deletions, so a floor is only a
+// floor next to its operation (doc_floors.h).
 //
 // Reads that return records (the get()s, stream, full) take them with shared data
 // (get_shared, stream_shared), as storh's copy-on-write PHP arrays are returned: the
@@ -150,12 +152,10 @@ class Scenario {
     STORH_TRY(indexed_queries(*store));
     STORH_TRY(scans_and_reopen(*store));
     store.reset();
+    STORH_TRY(doc::measure_bulk_floor(ctx_, root_ / "floor-bulk", floor_records(),
+                                      options_.batch_size, options_.sync));
     STORH_TRY(bulk());
-    doc::FloorOptions floor;
-    floor.sync = options_.sync;
-    floor.batch_size = options_.batch_size;
-    floor.deletes = static_cast<std::uint64_t>(d_);
-    return doc::measure_floors(ctx_, root_ / "floor", static_cast<std::uint64_t>(n_), floor);
+    return doc::measure_put_and_scan_floors(ctx_, root_ / "floor", floor_records(), options_.sync);
   }
 
  private:
@@ -165,6 +165,11 @@ class Scenario {
                           std::forward<F>(fn));
   }
   doc::DocQuery q(doc::DocStore& store) const { return doc::DocQuery(store); }
+  // The record files of rows 0..n-1 the floors write, built once.
+  const doc::FloorRecords& floor_records() {
+    if (!floor_records_) floor_records_.emplace(static_cast<std::uint64_t>(n_));
+    return *floor_records_;
+  }
 
   Status writes_and_reads(doc::DocStore& store) {
     ids_.reserve(static_cast<std::size_t>(n_));
@@ -208,6 +213,8 @@ class Scenario {
       return expect_rows("stream", store.stream_shared(),
                          rows_where(0, n_, [](auto) { return true; }));
     }));
+    STORH_TRY(doc::measure_delete_floor(ctx_, root_ / "floor-delete", floor_records(),
+                                        static_cast<std::uint64_t>(d_)));
     STORH_TRY(step("delete", d_, [&] {
       for (std::int64_t i = 0; i < d_; ++i) store.remove(ids_[static_cast<std::size_t>(i)]);
     }));
@@ -409,6 +416,7 @@ class Scenario {
   std::filesystem::path root_;
   doc::DocStoreOptions options_;
   std::vector<std::string> ids_;
+  std::optional<doc::FloorRecords> floor_records_;
 };
 
 class DocEngine final : public storh::Engine {

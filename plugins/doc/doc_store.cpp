@@ -306,14 +306,23 @@ bool DocStore::remove(std::string_view id) {
   const bool active = s.hooks->active();
   std::optional<Json> old;
   if (active) old = s.read_from_disk(id);
-  const fs::path path = s.dirs.shard_path(shard_of(id)) / record_file_name(id);
-  bool removed = true;
-  if (::unlink(path.c_str()) != 0) {
-    if (errno != ENOENT) {
-      throw StoreError(fmt::format("Could not delete storage record {}: {}", path.string(),
-                                   std::strerror(errno)));
-    }
-    removed = false;
+  // unlinkat in the shard directory the store keeps open; when that finds nothing, the
+  // path itself is tried, in case the directory was replaced behind us (as find() does).
+  const std::string name = record_file_name(id);
+  const std::string_view shard = shard_of(id);
+  const int dir = s.dirs.get(shard, false);
+  int err = ENOENT;
+  bool removed = dir >= 0 && ::unlinkat(dir, name.c_str(), 0) == 0;
+  if (!removed && dir >= 0) err = errno;
+  if (!removed && err == ENOENT) {
+    const fs::path path = s.dirs.shard_path(shard) / name;
+    removed = ::unlink(path.c_str()) == 0;
+    err = removed ? 0 : errno;
+    if (removed) s.dirs.forget(shard);
+  }
+  if (!removed && err != ENOENT) {
+    throw StoreError(fmt::format("Could not delete storage record {}: {}",
+                                 (s.dirs.shard_path(shard) / name).string(), std::strerror(err)));
   }
   s.remember_missing(id);
   if (active && old) s.hooks->on_delete(id, *old);
