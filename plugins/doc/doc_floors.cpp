@@ -17,6 +17,7 @@
 #include "common/canonical_json.h"
 #include "common/store_error.h"
 #include "common/uuid_v7.h"
+#include "doc/record_file.h"
 
 namespace storh::engines::doc {
 namespace {
@@ -156,12 +157,18 @@ std::size_t regular_files(const std::filesystem::path& dir) {
 FloorRecords::FloorRecords(std::uint64_t n) {
   offsets.push_back(0);
   for (std::uint64_t i = 0; i < n; ++i) {
-    const std::string id = uuid_v7::generate(kBenchStartMs + static_cast<std::int64_t>(i));
-    bytes += "{\"id\":\"" + id + "\",\"data\":";
-    append_compact(bytes, bench_row(i));
-    bytes += "}\n";
-    offsets.push_back(bytes.size());
+    add(uuid_v7::generate(kBenchStartMs + static_cast<std::int64_t>(i)), bench_row(i));
   }
+}
+
+FloorRecords::FloorRecords(const std::vector<SharedRecord>& records) {
+  offsets.push_back(0);
+  for (const SharedRecord& record : records) add(record.id, *record.data);
+}
+
+void FloorRecords::add(std::string_view id, const Json& data) {
+  append_record_bytes(bytes, id, data);
+  offsets.push_back(bytes.size());
 }
 
 namespace {
@@ -205,7 +212,7 @@ Status measure_bulk_floor(RunContext& ctx, const std::filesystem::path& dir,
 }
 
 Status measure_delete_floor(RunContext& ctx, const std::filesystem::path& dir,
-                            const FloorRecords& records, std::uint64_t deletes) {
+                            const FloorRecords& records, std::uint64_t deletes, Sync sync) {
   deletes = std::min<std::uint64_t>(deletes, records.size());
   make_shards(dir, records);
   ShardFds shards(dir);
@@ -217,8 +224,10 @@ Status measure_delete_floor(RunContext& ctx, const std::filesystem::path& dir,
     const std::filesystem::path path = dir / std::string(id.substr(24, 2)) / victims.back().second;
     UniqueFd fd = open_or_throw(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     write_all(fd.get(), body, path);
+    sync_file(fd.get(), path, sync);  // written back, as a stored record is
     fd.close_or_throw(path);
   }
+  for (const auto& [shard, name] : victims) sync_directory_fd(shard, sync);
   STORH_TRY(storh::measure(ctx, "delete_floor", std::max<std::uint64_t>(deletes, 1), [&] {
     for (const auto& [shard, name] : victims) {
       if (::unlinkat(shard, name.c_str(), 0) != 0) throw_errno("unlink", name);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/durable_io.h"
+#include "common/record.h"
 #include "storh/engine.h"
 
 namespace storh::engines::doc {
@@ -18,9 +19,14 @@ namespace storh::engines::doc {
 // record i is bytes[offsets[i], offsets[i + 1]), as the store would write it.
 struct FloorRecords {
   explicit FloorRecords(std::uint64_t n);
+  // The files of records a store holds (their ids decide the shard directories).
+  explicit FloorRecords(const std::vector<SharedRecord>& records);
   std::size_t size() const noexcept { return offsets.size() - 1; }
   std::string bytes;
   std::vector<std::size_t> offsets;
+
+ private:
+  void add(std::string_view id, const Json& data);
 };
 
 // Each function times raw system calls in `dir` (created here; must not exist) with no
@@ -41,10 +47,13 @@ Status measure_put_and_scan_floors(RunContext& ctx, const std::filesystem::path&
 //                 touched (the floor of bulk_put and jsonl_import).
 Status measure_bulk_floor(RunContext& ctx, const std::filesystem::path& dir,
                           const FloorRecords& records, std::size_t batch_size, Sync sync);
-//   delete_floor  unlinkat the first `deletes` record files (written untimed, shard
-//                 directories open), no sync: delete's protocol (engine-spec.md 4.4
-//                 syncs nothing).
+//   delete_floor  unlinkat the first `deletes` record files (written and synced untimed,
+//                 shard directories open), no sync: delete's protocol (engine-spec.md
+//                 4.4 syncs nothing).
+// The floors of bulk_put and delete take the records of the store they compare with,
+// so that the same ids spread over the same shard directories (a bulk batch pays one
+// directory fsync per shard it touches).
 Status measure_delete_floor(RunContext& ctx, const std::filesystem::path& dir,
-                            const FloorRecords& records, std::uint64_t deletes);
+                            const FloorRecords& records, std::uint64_t deletes, Sync sync);
 
 }  // namespace storh::engines::doc

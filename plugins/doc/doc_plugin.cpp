@@ -12,9 +12,10 @@
 // fstatat every file), the floor of unindexed_first, stream, unindexed_count and full.
 // bulk_floor times the batched protocol of bulk_put and jsonl_import the same way (per
 // batch: create and write the temp files, fsync each, rename each, one fsync per shard
-// directory), right before bulk_put, and delete_floor the unlinks of delete, right before
-// delete: file creation slows down for minutes after deletions, so a floor is only a
-// floor next to its operation (doc_floors.h).
+// directory), right after bulk_put over the same record files, and delete_floor the
+// unlinks of delete, right before delete over copies of the files it deletes: file
+// creation slows down for minutes after deletions, so a floor is only a floor next to
+// its operation and over the same shard directories (doc_floors.h).
 //
 // Reads that return records (the get()s, stream, full) take them with shared data
 // (get_shared, stream_shared), as storh's copy-on-write PHP arrays are returned: the
@@ -152,8 +153,6 @@ class Scenario {
     STORH_TRY(indexed_queries(*store));
     STORH_TRY(scans_and_reopen(*store));
     store.reset();
-    STORH_TRY(doc::measure_bulk_floor(ctx_, root_ / "floor-bulk", floor_records(),
-                                      options_.batch_size, options_.sync));
     STORH_TRY(bulk());
     return doc::measure_put_and_scan_floors(ctx_, root_ / "floor", floor_records(), options_.sync);
   }
@@ -213,8 +212,10 @@ class Scenario {
       return expect_rows("stream", store.stream_shared(),
                          rows_where(0, n_, [](auto) { return true; }));
     }));
-    STORH_TRY(doc::measure_delete_floor(ctx_, root_ / "floor-delete", floor_records(),
-                                        static_cast<std::uint64_t>(d_)));
+    STORH_TRY(doc::measure_delete_floor(
+        ctx_, root_ / "floor-delete",
+        doc::FloorRecords(store.stream_shared(engines::RecordQuery::all().limit(d_))),
+        static_cast<std::uint64_t>(d_), options_.sync));
     STORH_TRY(step("delete", d_, [&] {
       for (std::int64_t i = 0; i < d_; ++i) store.remove(ids_[static_cast<std::size_t>(i)]);
     }));
@@ -389,6 +390,10 @@ class Scenario {
       });
       return expect_count("bulk_put", stored, static_cast<std::size_t>(n_));
     }));
+    // Its floor, right after it, over the same record files (ids, so shards).
+    STORH_TRY(doc::measure_bulk_floor(ctx_, root_ / "floor-bulk",
+                                      doc::FloorRecords(bulk_store.stream_shared()),
+                                      options_.batch_size, options_.sync));
     const std::filesystem::path file = root_ / "docs-bulk.jsonl";
     STORH_TRY(step("jsonl_export", n_, [&] {
       return expect_count("jsonl_export", bulk_store.export_jsonl(file),

@@ -72,11 +72,11 @@ TEST_CASE("doc plugin: every operation answers correctly", "[doc_plugin]") {
   REQUIRE(names.size() == 34);
   CHECK(names[1] == "get");
   // Each floor runs next to its operation: delete_floor before delete, bulk_floor
-  // before bulk_put; put_floor and scan_floor at the end.
+  // after bulk_put; put_floor and scan_floor at the end.
   CHECK(names[7] == "delete_floor");
   CHECK(names[8] == "delete");
-  CHECK(names[28] == "bulk_floor");
-  CHECK(names[29] == "bulk_put");
+  CHECK(names[28] == "bulk_put");
+  CHECK(names[29] == "bulk_floor");
   CHECK(names[32] == "put_floor");
   CHECK(names[33] == "scan_floor");
 }
