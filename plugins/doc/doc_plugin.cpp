@@ -56,7 +56,7 @@ using storh::Status;
 constexpr std::int64_t kStart = engines::kBenchStartMs;
 
 const std::vector<storh::OperationSpec>& operations() {
-  static const std::vector<storh::OperationSpec> kOperations = [] {
+  static const std::vector<storh::OperationSpec> operation_specs = [] {
     const auto op = [](const char* name, const char* unit, const char* what) {
       return storh::OperationSpec{name, unit, storh::Direction::lower_is_better, what};
     };
@@ -102,7 +102,7 @@ const std::vector<storh::OperationSpec>& operations() {
         op("delete_floor", "records", "raw syscalls of delete: unlinkat min(100, n) files"),
     };
   }();
-  return kOperations;
+  return operation_specs;
 }
 
 // i in [from, n) with pred(i), ascending.

@@ -201,7 +201,6 @@ SharedJson DocStore::find(std::string_view id) {
   require_valid_id(id);
   State& s = *state_;
   const Validation mode = s.options.validation;
-  const std::string name = record_file_name(id);
   const std::string_view shard = shard_of(id);
   struct stat info {};
 
@@ -219,7 +218,10 @@ SharedJson DocStore::find(std::string_view id) {
     if (CachedRecord* record = s.cache.find(id); record != nullptr && record->data) {
       return record->data;
     }
-  } else {
+  }
+  // A TRUST hit never needs the file name; everything below does.
+  const std::string name = record_file_name(id);
+  if (mode != Validation::trust) {
     if (CachedRecord* record = s.cache.find(id); record != nullptr && record->stamp.size >= 0) {
       const int dir = s.dirs.get(shard, false);
       if (dir >= 0 && ::fstatat(dir, name.c_str(), &info, 0) == 0 &&

@@ -366,7 +366,12 @@ void IndexManager::apply_change(std::string_view id, const Json* old_data, const
     if (has) new_path = compound_path(left, *la, right, *ra);
     if (had && has && old_path == new_path) continue;
     if (had) bucket_remove(old_path, id);
-    if (has) bucket_add(new_path, left + "\t" + right, nullptr, id);
+    if (has) {
+      std::string pair_name = left;
+      pair_name += '\t';
+      pair_name += right;
+      bucket_add(new_path, pair_name, nullptr, id);
+    }
   }
 }
 

@@ -17,8 +17,8 @@
 namespace storh::engines::doc {
 namespace {
 
-constexpr std::size_t kForwardBlock = 64 * 1024;
-constexpr std::size_t kBackwardBlock = 8 * 1024;
+constexpr std::size_t kForwardBlock = std::size_t{64} * 1024;
+constexpr std::size_t kBackwardBlock = std::size_t{8} * 1024;
 constexpr std::size_t kEdgeRead = 4096;
 
 std::int64_t mtime_of(const struct stat& st) {

@@ -281,10 +281,10 @@ class Planner {
     const auto& order = query_.order();
     if (!order) return;
     const bool by_id = order->field == "id";
-    static const Json kNull = nullptr;
+    static const Json null_value = nullptr;
     const auto value_of = [&](const SharedRecord& record) -> const Json& {
       const Json* value = find_field(*record.data, order->field);
-      return value != nullptr ? *value : kNull;
+      return value != nullptr ? *value : null_value;
     };
     std::stable_sort(records.begin(), records.end(),
                      [&](const SharedRecord& a, const SharedRecord& b) {

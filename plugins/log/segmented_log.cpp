@@ -44,8 +44,8 @@ void touch(const fs::path& path) {
 
 }  // namespace
 
-SegmentedLog::SegmentedLog(fs::path root, std::string collection, LogOptions options)
-    : dir_(std::move(root) / collection), options_(options) {
+SegmentedLog::SegmentedLog(const fs::path& root, std::string collection, LogOptions options)
+    : dir_(root / collection), options_(options) {
   if (options_.max_segment_bytes < 256) {
     throw std::invalid_argument("Segmented log max_segment_bytes must be at least 256.");
   }

@@ -116,7 +116,7 @@ class SegmentedLog {
   // temp sweep, writer marker, leftover compaction output removed, every segment
   // scanned and cut at its first bad line, manifest rewritten when it changed.
   // Throws std::invalid_argument for max_segment_bytes < 256 or an interval < 1.
-  SegmentedLog(std::filesystem::path root, std::string collection, LogOptions options = {});
+  SegmentedLog(const std::filesystem::path& root, std::string collection, LogOptions options = {});
   ~SegmentedLog();
   SegmentedLog(const SegmentedLog&) = delete;
   SegmentedLog& operator=(const SegmentedLog&) = delete;

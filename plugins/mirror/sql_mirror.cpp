@@ -21,7 +21,7 @@ namespace {
 // order falls back to binary search.
 class RowHashes {
  public:
-  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  static constexpr std::size_t kNotFound = static_cast<std::size_t>(-1);
 
   RowHashes(Database& db, const TableLayout& layout) {
     Statement select = db.prepare(layout.select_hashes_sql());
@@ -41,7 +41,7 @@ class RowHashes {
 
   std::size_t size() const noexcept { return entries_.size(); }
 
-  // The index of `id`, or npos.
+  // The index of `id`, or kNotFound.
   std::size_t find(std::string_view id) {
     std::size_t pos;
     if (cursor_ > 0 && id_of(entries_[cursor_ - 1]) >= id) {
@@ -54,7 +54,7 @@ class RowHashes {
       while (cursor_ < entries_.size() && id_of(entries_[cursor_]) < id) ++cursor_;
       pos = cursor_;
     }
-    return pos < entries_.size() && id_of(entries_[pos]) == id ? pos : npos;
+    return pos < entries_.size() && id_of(entries_[pos]) == id ? pos : kNotFound;
   }
 
   std::string_view hash(std::size_t index) const noexcept {
@@ -146,7 +146,7 @@ SqlMirror::SqlMirror(Database& db, std::string prefix) : db_(db), prefix_(std::m
 }
 
 SqlMirror& SqlMirror::collection(doc::DocStore& store, std::string name,
-                                 std::optional<Schema> schema) {
+                                 const std::optional<Schema>& schema) {
   TableLayout layout(prefix_, std::move(name), schema);
   for (const Entry& existing : entries_) {
     if (existing.layout.collection() == layout.collection()) {
@@ -225,7 +225,7 @@ PushResult SqlMirror::push_entry(Entry& e) {
   e.store->scan(RecordQuery::all(), [&](const doc::RecordView& record) {
     row.encode(*record.data);
     const std::size_t found = existing.find(record.id);
-    if (found != RowHashes::npos) {
+    if (found != RowHashes::kNotFound) {
       existing.mark_seen(found);
       if (existing.hash(found) == row.hash) {
         ++result.unchanged;
@@ -384,7 +384,7 @@ CollectionCheck SqlMirror::verify_entry(Entry& e) {
   e.store->scan(RecordQuery::all(), [&](const doc::RecordView& record) {
     ++check.records;
     const std::size_t found = rows.find(record.id);
-    if (found == RowHashes::npos) {
+    if (found == RowHashes::kNotFound) {
       ++check.missing;
       return true;
     }

@@ -96,7 +96,7 @@ class SqlMirror {
   // StoreError on an invalid name or schema (table_layout.h), a duplicate name or a
   // table-name collision. No SQL runs until install/push/...
   SqlMirror& collection(doc::DocStore& store, std::string name,
-                        std::optional<Schema> schema = std::nullopt);
+                        const std::optional<Schema>& schema = std::nullopt);
 
   // CREATE TABLE / INDEX IF NOT EXISTS for every collection (one transaction).
   void install();
