@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,67 +17,36 @@
 #include "common/store_error.h"
 #include "common/uuid_v7.h"
 #include "doc/record_file.h"
+#include "doc/record_writer.h"
 
 namespace storh::engines::doc {
 namespace {
 
-// The record files of put_floor's layout: `bytes` holds every record file back to back,
-// record i is bytes[offsets[i], offsets[i + 1]) and its id is at offset 7.
-std::string_view record_body(const std::string& bytes, const std::vector<std::size_t>& offsets,
-                             std::size_t i) {
-  return {bytes.data() + offsets[i], offsets[i + 1] - offsets[i]};
-}
-
-std::string_view record_id(std::string_view body) {
-  return body.substr(7, uuid_v7::kTextSize);
-}
-
 // put_floor: the write protocol without an engine, one record at a time.
-void floor_writes(const std::filesystem::path& dir, const std::string& bytes,
-                  const std::vector<std::size_t>& offsets, Sync sync) {
-  for (std::size_t i = 0; i + 1 < offsets.size(); ++i) {
-    const std::string_view body = record_body(bytes, offsets, i);
-    const std::string_view id = record_id(body);
-    const std::filesystem::path shard = dir / std::string(id.substr(24, 2));
+void floor_writes(const std::filesystem::path& dir, const FloorRecords& records, Sync sync) {
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const std::string_view body = records.body(i);
+    const std::string_view id = records.id(i);
+    const std::filesystem::path shard = dir / shard_of(id);
     const std::filesystem::path temp = shard / (".floor." + std::to_string(i) + ".tmp");
     UniqueFd fd = open_or_throw(temp, O_WRONLY | O_CREAT | O_EXCL, 0644);
     write_all(fd.get(), body, temp);
     sync_file(fd.get(), temp, sync);
     fd.close_or_throw(temp);
-    const std::filesystem::path target = shard / (std::string(id) + ".jsonc");
+    const std::filesystem::path target = shard / record_file_name(id);
     if (::rename(temp.c_str(), target.c_str()) != 0) throw_errno("rename", temp);
     sync_directory(shard, sync);
   }
 }
 
-// Shard directory descriptors under `dir`, opened before the clock starts, as the store
-// keeps its shard directories open.
-class ShardFds {
- public:
-  explicit ShardFds(std::filesystem::path dir) : dir_(std::move(dir)) {}
-  int get(std::string_view shard) {
-    auto it = fds_.find(shard);
-    if (it == fds_.end()) {
-      it = fds_.emplace(std::string(shard),
-                        open_or_throw(dir_ / shard, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0))
-               .first;
-    }
-    return it->second.get();
-  }
-
- private:
-  std::filesystem::path dir_;
-  std::map<std::string, UniqueFd, std::less<>> fds_;
-};
-
 // bulk_floor: RecordWriter::write_batch's protocol without an engine, `batch` records at
 // a time: create and write every temp file of the batch (starting writeback early), then
 // fsync, fstat and close each, rename each into place, and fsync every shard directory
 // the batch touched once.
-void floor_bulk_writes(ShardFds& shards, const std::string& bytes,
-                       const std::vector<std::size_t>& offsets, std::size_t batch, Sync sync) {
+void floor_bulk_writes(ShardDirs& shards, const FloorRecords& records, std::size_t batch,
+                       Sync sync) {
   const bool durable = sync == Sync::durable;
-  const std::size_t n = offsets.size() - 1;
+  const std::size_t n = records.size();
   std::vector<UniqueFd> fds;
   std::vector<int> touched;
   char temp[64];
@@ -87,8 +55,8 @@ void floor_bulk_writes(ShardFds& shards, const std::string& bytes,
     fds.clear();
     touched.clear();
     for (std::size_t i = first; i < last; ++i) {
-      const std::string_view body = record_body(bytes, offsets, i);
-      const int dir = shards.get(record_id(body).substr(24, 2));
+      const std::string_view body = records.body(i);
+      const int dir = shards.get(shard_of(records.id(i)), false);
       std::snprintf(temp, sizeof temp, ".floor.%zu.tmp", i);
       const int raw = ::openat(dir, temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
       if (raw < 0) throw_errno("openat", temp);
@@ -105,10 +73,10 @@ void floor_bulk_writes(ShardFds& shards, const std::string& bytes,
       fd.close_or_throw("bulk_floor temp file");
     }
     for (std::size_t i = first; i < last; ++i) {
-      const std::string_view id = record_id(record_body(bytes, offsets, i));
-      const int dir = shards.get(id.substr(24, 2));
+      const std::string_view id = records.id(i);
+      const int dir = shards.get(shard_of(id), false);
       std::snprintf(temp, sizeof temp, ".floor.%zu.tmp", i);
-      const std::string target = std::string(id) + ".jsonc";
+      const std::string target = record_file_name(id);
       if (rename_at(dir, temp, target.c_str()) != 0) throw_errno("rename", target);
     }
     if (durable) {
@@ -173,15 +141,12 @@ void FloorRecords::add(std::string_view id, const Json& data) {
 
 namespace {
 
-// Creates every shard directory the records need under `dir`.
-void make_shards(const std::filesystem::path& dir, const FloorRecords& records) {
-  std::string last;
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    const std::string shard(
-        record_id(record_body(records.bytes, records.offsets, i)).substr(24, 2));
-    if (shard != last) make_directories(dir / shard);
-    last = shard;
-  }
+// Every shard directory the records need under `dir`, created and opened before the
+// clock starts, as the store keeps its shard directories open.
+ShardDirs open_shards(const std::filesystem::path& dir, const FloorRecords& records) {
+  ShardDirs shards(dir);
+  for (std::size_t i = 0; i < records.size(); ++i) shards.get(shard_of(records.id(i)), true);
+  return shards;
 }
 
 }  // namespace
@@ -189,9 +154,8 @@ void make_shards(const std::filesystem::path& dir, const FloorRecords& records) 
 Status measure_put_and_scan_floors(RunContext& ctx, const std::filesystem::path& dir,
                                    const FloorRecords& records, Sync sync) {
   const std::uint64_t n = records.size();
-  make_shards(dir, records);
-  STORH_TRY(storh::measure(ctx, "put_floor", n,
-                           [&] { floor_writes(dir, records.bytes, records.offsets, sync); }));
+  open_shards(dir, records);
+  STORH_TRY(storh::measure(ctx, "put_floor", n, [&] { floor_writes(dir, records, sync); }));
   STORH_TRY(bench::expect_count("put_floor", regular_files(dir), n));
   return storh::measure(ctx, "scan_floor", n,
                         [&] { return bench::expect_count("scan_floor", floor_scan(dir), n); });
@@ -199,31 +163,24 @@ Status measure_put_and_scan_floors(RunContext& ctx, const std::filesystem::path&
 
 Status measure_bulk_floor(RunContext& ctx, const std::filesystem::path& dir,
                           const FloorRecords& records, std::size_t batch_size, Sync sync) {
-  make_shards(dir, records);
-  ShardFds shards(dir);
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    shards.get(record_id(record_body(records.bytes, records.offsets, i)).substr(24, 2));
-  }
+  ShardDirs shards = open_shards(dir, records);
   const std::size_t batch = std::max<std::size_t>(1, batch_size);
-  STORH_TRY(storh::measure(ctx, "bulk_floor", records.size(), [&] {
-    floor_bulk_writes(shards, records.bytes, records.offsets, batch, sync);
-  }));
+  STORH_TRY(storh::measure(ctx, "bulk_floor", records.size(),
+                           [&] { floor_bulk_writes(shards, records, batch, sync); }));
   return bench::expect_count("bulk_floor", regular_files(dir), records.size());
 }
 
 Status measure_delete_floor(RunContext& ctx, const std::filesystem::path& dir,
                             const FloorRecords& records, std::uint64_t deletes, Sync sync) {
   deletes = std::min<std::uint64_t>(deletes, records.size());
-  make_shards(dir, records);
-  ShardFds shards(dir);
+  ShardDirs shards = open_shards(dir, records);
   std::vector<std::pair<int, std::string>> victims;
   for (std::size_t i = 0; i < deletes; ++i) {
-    const std::string_view body = record_body(records.bytes, records.offsets, i);
-    const std::string_view id = record_id(body);
-    victims.emplace_back(shards.get(id.substr(24, 2)), std::string(id) + ".jsonc");
-    const std::filesystem::path path = dir / std::string(id.substr(24, 2)) / victims.back().second;
+    const std::string_view id = records.id(i);
+    victims.emplace_back(shards.get(shard_of(id), false), record_file_name(id));
+    const std::filesystem::path path = shards.shard_path(shard_of(id)) / victims.back().second;
     UniqueFd fd = open_or_throw(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    write_all(fd.get(), body, path);
+    write_all(fd.get(), records.body(i), path);
     sync_file(fd.get(), path, sync);  // written back, as a stored record is
     fd.close_or_throw(path);
   }

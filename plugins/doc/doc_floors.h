@@ -7,10 +7,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/durable_io.h"
 #include "common/record.h"
+#include "common/uuid_v7.h"
 #include "storh/engine.h"
 
 namespace storh::engines::doc {
@@ -22,6 +24,13 @@ struct FloorRecords {
   // The files of records a store holds (their ids decide the shard directories).
   explicit FloorRecords(const std::vector<SharedRecord>& records);
   std::size_t size() const noexcept { return offsets.size() - 1; }
+  // Record i's file bytes, and its id (at offset 7: {"id":"<id>",...).
+  std::string_view body(std::size_t i) const noexcept {
+    return std::string_view(bytes).substr(offsets[i], offsets[i + 1] - offsets[i]);
+  }
+  std::string_view id(std::size_t i) const noexcept {
+    return body(i).substr(7, uuid_v7::kTextSize);
+  }
   std::string bytes;
   std::vector<std::size_t> offsets;
 
