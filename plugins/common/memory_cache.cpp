@@ -1,26 +1,85 @@
-// The recency list holds the entries (least recent first); the index maps a key (a view
-// into the entry's own string, stable because list nodes never move) to its node.
+// The entries live in one vector (freed slots are reused); `links` is the recency list
+// over their slot numbers (least recent at `head`), and a FlatIndex maps keys to slots.
+// An entry holds either a JSON value or a typed record tuple.
 #include "common/memory_cache.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
-#include <list>
+#include <limits>
 #include <mutex>
 #include <stdexcept>
-#include <unordered_map>
+#include <vector>
+
+#include "common/flat_index.h"
 
 namespace storh::engines {
 namespace {
 
-struct Entry {
-  std::string key;
-  CacheValue value;
+constexpr std::uint32_t kNone = FlatIndex::kNone;
+constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
+
+constexpr std::size_t kInlineKey = 48;
+
+// Laid out for cold CPU caches: a hit on a tuple reads the first line and the second (the
+// key, when it is short enough to sit inline: "doc:<collection>:<uuid>" for collection
+// names of up to 7 characters), nothing else.
+struct alignas(64) Entry {
+  std::uint64_t hash = 0;
+  std::int64_t expires_at = kNever;
+  std::uint32_t key_size = 0;
+  bool live = false;
+  bool is_tuple = false;
+  bool exists = false;                       // tuple
+  std::shared_ptr<const std::string> scope;  // tuple
+  CacheValue value;                          // the JSON value, or the tuple's payload
   std::size_t bytes = 0;
-  std::optional<std::int64_t> expires_at;
+  std::int64_t mtime_ns = 0;  // tuple
+  std::int64_t size = -1;     // tuple
+  std::array<char, kInlineKey> inline_key{};
+  std::string long_key;   // the key when longer than kInlineKey
+  std::string file_hash;  // tuple
+
+  std::string_view key() const noexcept {
+    return key_size <= kInlineKey ? std::string_view(inline_key.data(), key_size)
+                                  : std::string_view(long_key);
+  }
+  void set_key(std::string_view key) {
+    key_size = static_cast<std::uint32_t>(key.size());
+    if (key.size() <= kInlineKey) {
+      std::copy(key.begin(), key.end(), inline_key.begin());
+    } else {
+      long_key.assign(key);
+    }
+  }
+  std::size_t key_bytes() const noexcept { return long_key.capacity(); }
 };
 
-// Bookkeeping per entry beyond key and value: the list node and the index node.
-constexpr std::size_t kEntryOverhead = sizeof(Entry) + 2 * sizeof(void*) + 48;
+struct Link {
+  std::uint32_t prev = kNone;
+  std::uint32_t next = kNone;
+};
+
+// Bookkeeping per entry beyond key and value: the entry, its link and two index buckets.
+constexpr std::size_t kEntryOverhead = sizeof(Entry) + sizeof(Link) + 16;
+
+enum TupleField : std::size_t { kExists, kScope, kMtime, kSize, kHash, kPayload };
+
+bool well_formed_tuple(const Json& entry) {
+  return entry.is_array() && entry.size() >= 5 && entry[kExists].is_boolean() &&
+         entry[kScope].is_string() && entry[kMtime].is_number_integer() &&
+         entry[kSize].is_number_integer() && entry[kHash].is_string() &&
+         (!entry[kExists].get<bool>() || entry.size() == 6);
+}
+
+// How get() shows a tuple: [exists, scope, mtime, size, hash, payload], without the
+// payload when !exists.
+CacheValue tuple_json(const Entry& tuple) {
+  Json array =
+      Json::array({tuple.exists, *tuple.scope, tuple.mtime_ns, tuple.size, tuple.file_hash});
+  if (tuple.exists) array.push_back(tuple.value ? *tuple.value : Json());
+  return std::make_shared<const Json>(std::move(array));
+}
 
 std::int64_t system_seconds() {
   return std::chrono::duration_cast<std::chrono::seconds>(
@@ -32,15 +91,94 @@ std::int64_t system_seconds() {
 
 struct MemoryCache::State {
   mutable std::mutex mutex;
-  std::list<Entry> entries;
-  std::unordered_map<std::string_view, std::list<Entry>::iterator> index;
+  std::vector<Entry> entries;
+  std::vector<Link> links;
+  std::vector<std::uint32_t> free_slots;
+  FlatIndex index;
+  std::uint32_t head = kNone;  // least recently touched
+  std::uint32_t tail = kNone;  // most recently touched
   std::size_t bytes = 0;
   Clock clock;
 
-  void erase(std::list<Entry>::iterator it) {
-    bytes -= it->bytes;
-    index.erase(std::string_view(it->key));
-    entries.erase(it);
+  std::size_t size() const noexcept { return index.size(); }
+
+  std::uint32_t find(std::string_view key, std::uint64_t hash) const {
+    return index.find(hash, [&](std::uint32_t slot) {
+      return entries[slot].hash == hash && entries[slot].key() == key;
+    });
+  }
+
+  void unlink(std::uint32_t slot) noexcept {
+    const Link link = links[slot];
+    (link.prev == kNone ? head : links[link.prev].next) = link.next;
+    (link.next == kNone ? tail : links[link.next].prev) = link.prev;
+  }
+
+  void append(std::uint32_t slot) noexcept {
+    links[slot] = Link{tail, kNone};
+    (tail == kNone ? head : links[tail].next) = slot;
+    tail = slot;
+  }
+
+  void touch(std::uint32_t slot) noexcept {
+    if (slot == tail) return;
+    unlink(slot);
+    append(slot);
+  }
+
+  // The live, unexpired slot of `key` (an expired one is erased), or kNone.
+  std::uint32_t lookup(std::string_view key) {
+    const std::uint32_t slot = find(key, FlatIndex::hash(key));
+    if (slot == kNone) return kNone;
+    if (entries[slot].expires_at != kNever && clock() >= entries[slot].expires_at) {
+      erase(slot);
+      return kNone;
+    }
+    return slot;
+  }
+
+  // The slot of `key`, made when absent (an empty value, bytes 0), touched.
+  std::uint32_t slot_for(std::string_view key) {
+    const std::uint64_t hash = FlatIndex::hash(key);
+    std::uint32_t slot = find(key, hash);
+    if (slot != kNone) {
+      bytes -= entries[slot].bytes;
+      touch(slot);
+      return slot;
+    }
+    if (free_slots.empty()) {
+      slot = static_cast<std::uint32_t>(entries.size());
+      entries.emplace_back();
+      links.emplace_back();
+    } else {
+      slot = free_slots.back();
+      free_slots.pop_back();
+    }
+    Entry& entry = entries[slot];
+    entry.set_key(key);
+    entry.hash = hash;
+    entry.live = true;
+    index.insert(hash, slot);
+    append(slot);
+    return slot;
+  }
+
+  void erase(std::uint32_t slot) {
+    Entry& entry = entries[slot];
+    bytes -= entry.bytes;
+    index.erase(entry.hash, slot);
+    unlink(slot);
+    entry = Entry{};
+    free_slots.push_back(slot);
+  }
+
+  void clear() {
+    entries.clear();
+    links.clear();
+    free_slots.clear();
+    index.clear();
+    head = tail = kNone;
+    bytes = 0;
   }
 };
 
@@ -57,15 +195,42 @@ MemoryCache::~MemoryCache() = default;
 
 CacheValue MemoryCache::get(std::string_view key) {
   std::lock_guard lock(state_->mutex);
-  auto found = state_->index.find(key);
-  if (found == state_->index.end()) return nullptr;
-  auto it = found->second;
-  if (it->expires_at && state_->clock() >= *it->expires_at) {
-    state_->erase(it);
-    return nullptr;
+  State& s = *state_;
+  const std::uint32_t slot = s.lookup(key);
+  if (slot == kNone) return nullptr;
+  s.touch(slot);
+  const Entry& entry = s.entries[slot];
+  return entry.is_tuple ? tuple_json(entry) : entry.value;
+}
+
+TupleLookup MemoryCache::get_tuple(std::string_view key,
+                                   const std::shared_ptr<const std::string>& scope,
+                                   RecordTuple& out) {
+  std::lock_guard lock(state_->mutex);
+  State& s = *state_;
+  const std::uint32_t slot = s.lookup(key);
+  if (slot == kNone) return TupleLookup::absent;
+  const Entry& entry = s.entries[slot];
+  if (entry.is_tuple) {
+    if (entry.scope != scope && *entry.scope != *scope) return TupleLookup::other;
+    out.exists = entry.exists;
+    out.mtime_ns = entry.mtime_ns;
+    out.size = entry.size;
+    out.hash = entry.file_hash;
+    out.payload = entry.value;
+  } else {
+    const Json& json = *entry.value;
+    if (!well_formed_tuple(json) || json[kScope].get_ref<const std::string&>() != *scope) {
+      return TupleLookup::other;
+    }
+    out.exists = json[kExists].get<bool>();
+    out.mtime_ns = json[kMtime].get<std::int64_t>();
+    out.size = json[kSize].get<std::int64_t>();
+    out.hash = json[kHash].get_ref<const std::string&>();
+    out.payload = out.exists ? CacheValue(entry.value, &json[kPayload]) : nullptr;
   }
-  state_->entries.splice(state_->entries.end(), state_->entries, it);
-  return it->value;
+  s.touch(slot);
+  return TupleLookup::found;
 }
 
 void MemoryCache::set(std::string_view key, CacheValue value,
@@ -77,63 +242,80 @@ void MemoryCache::set(std::string_view key, CacheValue value,
   const std::size_t value_bytes = estimate_bytes(*value);
   std::lock_guard lock(state_->mutex);
   State& s = *state_;
-  std::optional<std::int64_t> expires;
-  if (ttl_seconds) expires = s.clock() + std::max<std::int64_t>(1, *ttl_seconds);
-  auto found = s.index.find(key);
-  std::list<Entry>::iterator it;
-  if (found != s.index.end()) {
-    it = found->second;
-    s.bytes -= it->bytes;
-    s.entries.splice(s.entries.end(), s.entries, it);
-  } else {
-    s.entries.push_back(Entry{std::string(key), nullptr, 0, std::nullopt});
-    it = std::prev(s.entries.end());
-    s.index.emplace(std::string_view(it->key), it);
+  const std::int64_t expires =
+      ttl_seconds ? s.clock() + std::max<std::int64_t>(1, *ttl_seconds) : kNever;
+  const std::uint32_t slot = s.slot_for(key);
+  Entry& entry = s.entries[slot];
+  entry.value = std::move(value);
+  entry.is_tuple = false;
+  entry.exists = false;
+  entry.scope = nullptr;
+  entry.file_hash.clear();
+  entry.expires_at = expires;
+  entry.bytes = kEntryOverhead + entry.key_bytes() + value_bytes;
+  s.bytes += entry.bytes;
+  evict(slot);
+}
+
+void MemoryCache::set_tuple(std::string_view key, RecordTuple tuple) {
+  if (!tuple.scope) throw std::invalid_argument("MemoryCache::set_tuple: the tuple has no scope");
+  std::size_t value_bytes = tuple.hash.capacity();
+  if (tuple.payload) value_bytes += estimate_bytes(*tuple.payload);
+  std::lock_guard lock(state_->mutex);
+  State& s = *state_;
+  const std::uint32_t slot = s.slot_for(key);
+  Entry& entry = s.entries[slot];
+  entry.is_tuple = true;
+  entry.exists = tuple.exists;
+  entry.scope = std::move(tuple.scope);
+  entry.mtime_ns = tuple.mtime_ns;
+  entry.size = tuple.size;
+  entry.file_hash = std::move(tuple.hash);
+  entry.value = std::move(tuple.payload);
+  entry.expires_at = kNever;
+  entry.bytes = kEntryOverhead + entry.key_bytes() + value_bytes;
+  s.bytes += entry.bytes;
+  evict(slot);
+}
+
+void MemoryCache::evict(std::uint32_t just_set) {
+  // From the least recent end; the key just set (the most recent) goes last.
+  State& s = *state_;
+  while (s.size() > 1 && (s.size() > max_entries_ || (max_bytes_ && s.bytes > *max_bytes_))) {
+    s.erase(s.head);
   }
-  it->value = std::move(value);
-  it->expires_at = expires;
-  it->bytes = kEntryOverhead + it->key.capacity() + value_bytes;
-  s.bytes += it->bytes;
-  // Evict from the least recent end; the key just set (at the back) goes last.
-  while (s.entries.size() > 1 &&
-         (s.entries.size() > max_entries_ || (max_bytes_ && s.bytes > *max_bytes_))) {
-    s.erase(s.entries.begin());
-  }
-  if (max_bytes_ && s.bytes > *max_bytes_ && s.entries.size() == 1) s.erase(s.entries.begin());
+  if (max_bytes_ && s.bytes > *max_bytes_ && s.size() == 1) s.erase(just_set);
 }
 
 bool MemoryCache::remove(std::string_view key) {
   std::lock_guard lock(state_->mutex);
-  auto found = state_->index.find(key);
-  if (found == state_->index.end()) return false;
-  state_->erase(found->second);
+  const std::uint32_t slot = state_->find(key, FlatIndex::hash(key));
+  if (slot == kNone) return false;
+  state_->erase(slot);
   return true;
 }
 
 std::size_t MemoryCache::clear_prefix(std::string_view prefix) {
   std::lock_guard lock(state_->mutex);
+  State& s = *state_;
   std::size_t removed = 0;
-  for (auto it = state_->entries.begin(); it != state_->entries.end();) {
-    auto next = std::next(it);
-    if (std::string_view(it->key).starts_with(prefix)) {
-      state_->erase(it);
+  for (std::uint32_t slot = 0; slot < s.entries.size(); ++slot) {
+    if (s.entries[slot].live && s.entries[slot].key().starts_with(prefix)) {
+      s.erase(slot);
       ++removed;
     }
-    it = next;
   }
   return removed;
 }
 
 void MemoryCache::clear() {
   std::lock_guard lock(state_->mutex);
-  state_->index.clear();
-  state_->entries.clear();
-  state_->bytes = 0;
+  state_->clear();
 }
 
 std::size_t MemoryCache::size() const {
   std::lock_guard lock(state_->mutex);
-  return state_->entries.size();
+  return state_->size();
 }
 
 std::size_t MemoryCache::bytes() const {

@@ -17,6 +17,16 @@
 //   * TTL: a key set with ttl expires at now + max(1, ttl) seconds and is removed by the
 //     first get that finds it expired.
 //
+// Record tuples: a DocStore keeps section 4.6's tuple [exists, scope, mtime, size, hash,
+// payload] per record here. set_tuple() stores it typed (no JSON array to build, walk and
+// check on every get) and get_tuple() reads it back; get() shows a tuple as that JSON
+// array, and get_tuple() reads a well-formed JSON tuple set() by anyone, so the cache looks
+// to its users as if it held JSON only.
+//
+// Layout: the entries sit in one vector, the recency list is a vector of index links and
+// the key index is a FlatIndex, so a get touches a few cache lines, not a chain of heap
+// nodes (a warm TRUST get was 43% std::unordered_map bucket walk).
+//
 // Thread safety: every method may be called from any thread; one mutex guards the
 // state (DocStore instances in several threads may share one cache). Failure: only
 // std::bad_alloc; the constructor throws std::invalid_argument for zero bounds.
@@ -35,6 +45,26 @@
 namespace storh::engines {
 
 using CacheValue = std::shared_ptr<const Json>;
+
+// Section 4.6's shared-cache tuple, typed.
+struct RecordTuple {
+  bool exists = false;
+  // The store's scope (the xxh128 of its collection path); a store hands the same pointer
+  // to all its tuples, so the scope check of a get is usually a pointer comparison.
+  std::shared_ptr<const std::string> scope;
+  std::int64_t mtime_ns = 0;
+  std::int64_t size = -1;
+  std::string hash;  // xxh128 hex of the file in HASH mode, else empty
+  // exists: the data itself (TRUST) or its canonical JSON text as a JSON string (STAT,
+  // HASH). Absent (null) when !exists.
+  CacheValue payload;
+};
+
+enum class TupleLookup {
+  absent,  // no such key (or it expired)
+  other,   // the key holds something else: not a well-formed tuple, or another scope
+  found,
+};
 
 class MemoryCache {
  public:
@@ -58,6 +88,12 @@ class MemoryCache {
            std::optional<std::int64_t> ttl_seconds = std::nullopt) {
     set(key, std::make_shared<const Json>(std::move(value)), ttl_seconds);
   }
+  // The record tuple of `key` when it is one of `scope`: fills `out` (all but out.scope,
+  // which is left alone) and touches the key, as a get hit does.
+  TupleLookup get_tuple(std::string_view key, const std::shared_ptr<const std::string>& scope,
+                        RecordTuple& out);
+  // Stores (replacing) a record tuple, as set() does; tuple.scope must not be null.
+  void set_tuple(std::string_view key, RecordTuple tuple);
   // storh's delete(key). Returns whether the key was present.
   bool remove(std::string_view key);
   // Deletes every key that starts with `prefix`; returns how many.
@@ -75,6 +111,9 @@ class MemoryCache {
 
  private:
   struct State;
+  // Evicts least recent keys down to the bounds; `just_set` goes only when it is alone.
+  void evict(std::uint32_t just_set);
+
   std::size_t max_entries_;
   std::optional<std::size_t> max_bytes_;
   std::unique_ptr<State> state_;

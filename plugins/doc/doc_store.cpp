@@ -21,16 +21,6 @@ namespace storh::engines::doc {
 namespace fs = std::filesystem;
 namespace {
 
-// The shared-cache tuple [exists, scope, mtime, size, hash, payload] (section 4.6).
-enum SharedField : std::size_t { kExists, kScope, kMtime, kSize, kHash, kPayload };
-
-bool well_formed(const Json& entry) {
-  return entry.is_array() && entry.size() >= 5 && entry[kExists].is_boolean() &&
-         entry[kScope].is_string() && entry[kMtime].is_number_integer() &&
-         entry[kSize].is_number_integer() && entry[kHash].is_string() &&
-         (!entry[kExists].get<bool>() || entry.size() == 6);
-}
-
 void require_collection_name(std::string_view name) {
   if (name.empty() || name == "." || name == ".." || name.find('/') != std::string_view::npos ||
       name.find('\0') != std::string_view::npos) {
@@ -66,7 +56,7 @@ DocStore::State::State(fs::path root_dir, std::string name, DocStoreOptions opts
       collection_path(root / collection),
       data_dir(collection_path / "data"),
       options(std::move(opts)),
-      scope(xxh128_hex(collection_path.string())),
+      scope(std::make_shared<const std::string>(xxh128_hex(collection_path.string()))),
       prefix(std::move(writer_prefix)),
       shared_prefix(fmt::format("doc:{}:", collection)),
       shared_key(shared_prefix),
@@ -94,19 +84,16 @@ std::optional<Json> DocStore::State::read_from_disk(std::string_view id) {
 void DocStore::State::shared_set(std::string_view id, const std::shared_ptr<const Json>& data,
                                  const FileStamp& stamp, std::string_view bytes) {
   if (!options.cache) return;
-  Json entry = Json::array();
-  entry.get_ref<Json::array_t&>().reserve(kPayload + 1);
-  entry.push_back(true);
-  entry.push_back(scope);
-  entry.push_back(stamp.mtime_ns);
-  entry.push_back(stamp.size);
-  entry.push_back(options.validation == Validation::hash ? xxh128_hex(bytes) : std::string());
-  if (options.validation == Validation::trust) {
-    entry.push_back(*data);
-  } else {
-    entry.push_back(encode_compact(*data));
-  }
-  options.cache->set(key_for(id), std::move(entry));
+  RecordTuple tuple;
+  tuple.exists = true;
+  tuple.scope = scope;
+  tuple.mtime_ns = stamp.mtime_ns;
+  tuple.size = stamp.size;
+  if (options.validation == Validation::hash) tuple.hash = xxh128_hex(bytes);
+  tuple.payload = options.validation == Validation::trust
+                      ? data
+                      : std::make_shared<const Json>(encode_compact(*data));
+  options.cache->set_tuple(key_for(id), std::move(tuple));
 }
 
 void DocStore::State::remember(std::string_view id, std::shared_ptr<const Json> data,
@@ -131,7 +118,51 @@ void DocStore::State::remember(std::string_view id, std::shared_ptr<const Json> 
 void DocStore::State::remember_missing(std::string_view id) {
   cache.erase(id);
   if (!options.cache) return;
-  options.cache->set(key_for(id), Json::array({false, scope, 0, -1, ""}));
+  RecordTuple tuple;
+  tuple.scope = scope;
+  options.cache->set_tuple(key_for(id), std::move(tuple));
+}
+
+std::optional<SharedJson> DocStore::State::from_shared_cache(std::string_view id,
+                                                             std::string_view shard,
+                                                             const std::string& name) {
+  const std::string& key = key_for(id);
+  RecordTuple tuple;
+  const TupleLookup lookup = options.cache->get_tuple(key, scope, tuple);
+  if (lookup == TupleLookup::absent) return std::nullopt;
+  if (lookup == TupleLookup::found) {
+    const int dir = dirs.get(shard, false);
+    struct stat info {};
+    FileStamp now;
+    if (dir >= 0 && ::fstatat(dir, name.c_str(), &info, 0) == 0) now = stamp_of(info);
+    // The tuple keeps storh's (mtime, size); the inode is not part of it.
+    const FileStamp cached{tuple.mtime_ns, tuple.size, now.inode};
+    if (tuple.exists == (now.size >= 0) && now == cached) {
+      if (!tuple.exists) return SharedJson();
+      const bool hash_mode = options.validation == Validation::hash;
+      std::string bytes;
+      const bool same =
+          !hash_mode || (read_file_at(dir, name, bytes, info, [&] { return fs::path(name); }) &&
+                         stamp_of(info) == cached && xxh128_hex(bytes) == tuple.hash);
+      if (same && tuple.payload && tuple.payload->is_string()) {
+        Json data = parse_json(tuple.payload->get_ref<const std::string&>());
+        if (data.is_object() || data.is_array()) {
+          auto shared = std::make_shared<const Json>(std::move(data));
+          CachedRecord record;
+          record.data = shared;
+          record.stamp = cached;
+          if (hash_mode) {
+            record.hash = hash_bytes(bytes);
+            record.has_hash = true;
+          }
+          cache.upsert(id, std::move(record));
+          return shared;
+        }
+      }
+    }
+  }
+  options.cache->remove(key);
+  return std::nullopt;
 }
 
 DocStore::DocStore(fs::path root, std::string collection, DocStoreOptions options) {
@@ -207,13 +238,10 @@ SharedJson DocStore::find(std::string_view id) {
   if (mode == Validation::trust) {
     if (s.options.cache) {
       const std::string& key = s.key_for(id);
-      if (CacheValue entry = s.options.cache->get(key)) {
-        if (well_formed(*entry) && (*entry)[kScope].get_ref<const std::string&>() == s.scope) {
-          if (!(*entry)[kExists].get<bool>()) return nullptr;
-          return SharedJson(entry, &(*entry)[kPayload]);
-        }
-        s.options.cache->remove(key);
-      }
+      RecordTuple tuple;
+      const TupleLookup found = s.options.cache->get_tuple(key, s.scope, tuple);
+      if (found == TupleLookup::found) return tuple.exists ? std::move(tuple.payload) : nullptr;
+      if (found == TupleLookup::other) s.options.cache->remove(key);
     }
     if (CachedRecord* record = s.cache.find(id); record != nullptr && record->data) {
       return record->data;
@@ -236,44 +264,7 @@ SharedJson DocStore::find(std::string_view id) {
       s.cache.erase(id);  // stale: re-read below
     }
     if (s.options.cache) {
-      const std::string& key = s.key_for(id);
-      if (CacheValue entry = s.options.cache->get(key)) {
-        if (well_formed(*entry) && (*entry)[kScope].get_ref<const std::string&>() == s.scope) {
-          const int dir = s.dirs.get(shard, false);
-          FileStamp now;
-          if (dir >= 0 && ::fstatat(dir, name.c_str(), &info, 0) == 0) now = stamp_of(info);
-          const bool exists = (*entry)[kExists].get<bool>();
-          // The tuple keeps storh's (mtime, size); the inode is not part of it.
-          const FileStamp cached{(*entry)[kMtime].get<std::int64_t>(),
-                                 (*entry)[kSize].get<std::int64_t>(), now.inode};
-          if (exists == (now.size >= 0) && now == cached) {
-            if (!exists) return nullptr;
-            std::string bytes;
-            bool same = true;
-            if (mode == Validation::hash) {
-              same = read_file_at(dir, name, bytes, info, [&] { return fs::path(name); }) &&
-                     stamp_of(info) == cached &&
-                     xxh128_hex(bytes) == (*entry)[kHash].get_ref<const std::string&>();
-            }
-            if (same && (*entry)[kPayload].is_string()) {
-              Json data = parse_json((*entry)[kPayload].get_ref<const std::string&>());
-              if (data.is_object() || data.is_array()) {
-                auto shared = std::make_shared<const Json>(std::move(data));
-                CachedRecord record;
-                record.data = shared;
-                record.stamp = cached;
-                if (mode == Validation::hash) {
-                  record.hash = hash_bytes(bytes);
-                  record.has_hash = true;
-                }
-                s.cache.upsert(id, std::move(record));
-                return shared;
-              }
-            }
-          }
-        }
-        s.options.cache->remove(key);
-      }
+      if (std::optional<SharedJson> shared = s.from_shared_cache(id, shard, name)) return *shared;
     }
   }
 
@@ -364,10 +355,10 @@ void DocStore::scan(const RecordQuery& query, ScanCallback callback,
   const auto& upper = query.upper_id();
   const bool filters_data = query.filters_data();
   for (std::size_t i = start; i < order.size(); ++i) {
-    const RecordCache::Node& node = *order[i];
-    if (upper && node.first > *upper) break;
-    if (filters_data && !query.matches_data(node.first, *node.second.data)) continue;
-    if (!callback(RecordView{node.first, node.second.data})) return;
+    const RecordCache::Entry& entry = *order[i];
+    if (upper && entry.id() > *upper) break;
+    if (filters_data && !query.matches_data(entry.id(), *entry.record.data)) continue;
+    if (!callback(RecordView{entry.id(), entry.record.data})) return;
     if (left > 0 && --left == 0) return;
   }
 }
@@ -441,7 +432,7 @@ std::vector<std::string> DocStore::record_ids() {
   State& s = *state_;
   std::vector<std::string> ids;
   if (s.options.validation == Validation::trust && s.cache.complete()) {
-    for (const RecordCache::Node* node : s.cache.ordered()) ids.push_back(node->first);
+    for (const RecordCache::Entry* entry : s.cache.ordered()) ids.emplace_back(entry->id());
     return ids;
   }
   const DiskListing listing = list_record_files(s.data_dir);
@@ -483,7 +474,7 @@ const std::optional<Schema>& DocStore::schema() const noexcept {
   return state_->options.schema;
 }
 const std::string& DocStore::cache_scope() const noexcept {
-  return state_->scope;
+  return *state_->scope;
 }
 const std::string& DocStore::writer_prefix() const noexcept {
   return state_->prefix;

@@ -230,11 +230,11 @@ std::size_t DocStore::export_jsonl(const fs::path& path) {
     }
   };
   if (fast_path_valid()) {
-    for (const RecordCache::Node* node : s.cache.ordered()) {
-      if (!node->second.bytes.empty()) {
-        buffer.append(node->second.bytes);
+    for (const RecordCache::Entry* entry : s.cache.ordered()) {
+      if (!entry->record.bytes.empty()) {
+        buffer.append(entry->record.bytes);
       } else {
-        append_record_bytes(buffer, node->first, *node->second.data);
+        append_record_bytes(buffer, entry->id(), *entry->record.data);
       }
       ++count;
       spill(false);

@@ -51,8 +51,8 @@ DocStats DocStore::stats() {
     }
   };
   if (s.options.validation == Validation::trust && s.cache.complete()) {
-    for (const RecordCache::Node* node : s.cache.ordered())
-      count_file(record_path(node->first), node->first);
+    for (const RecordCache::Entry* entry : s.cache.ordered())
+      count_file(record_path(entry->id()), entry->id());
   } else {
     const DiskListing listing = list_record_files(s.data_dir);
     for (const auto& file : listing.files) count_file(listing.path_of(file), file.id);

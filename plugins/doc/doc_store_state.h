@@ -24,7 +24,8 @@ struct DocStore::State {
   std::filesystem::path collection_path;
   std::filesystem::path data_dir;
   DocStoreOptions options;
-  std::string scope;
+  // xxh128 of collection_path: the shared-cache tuples' scope, one pointer for all of them.
+  std::shared_ptr<const std::string> scope;
   std::string prefix;
   std::string shared_prefix;  // "doc:<collection>:"
   std::string shared_key;     // reused buffer for shared-cache keys
@@ -53,6 +54,12 @@ struct DocStore::State {
   void remember(std::string_view id, std::shared_ptr<const Json> data, const FileStamp& stamp,
                 std::string_view bytes, bool canonical, bool in_process = true);
   void remember_missing(std::string_view id);
+  // A STAT or HASH get through the shared cache (section 4.6): the data when the tuple of
+  // `id` (in file `name` of `shard`) still matches the file, null when it records the
+  // record as missing and the file is still absent, nullopt when the file must be read
+  // (no tuple, or a stale or foreign one, which is removed). Fills the in-process cache.
+  std::optional<SharedJson> from_shared_cache(std::string_view id, std::string_view shard,
+                                              const std::string& name);
   void shared_set(std::string_view id, const std::shared_ptr<const Json>& data,
                   const FileStamp& stamp, std::string_view bytes);
 };

@@ -7,20 +7,28 @@
 // storh's path cache is the key set (a record's path follows from its id), its data
 // cache the data, its validated cache the stamp.
 //
+// Layout: ids are UUIDv7 text (36 characters; the store validates every id before it gets
+// here) and are kept inside the entries, the entries live in a deque (stable addresses) and
+// a FlatIndex maps ids to them, so a lookup reads a bucket and one entry rather than
+// walking heap nodes (std::unordered_map was 19% of a warm STAT get, the fstatat ~60%).
+//
 // "complete" means the map holds every record of the collection: true from an open that
 // found no data/ directory until something discards the caches. Ordered iteration uses
 // the insertion order while inserts came in increasing id order, else a sorted list
 // built lazily and kept until the next insert or delete.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
+#include "common/flat_index.h"
 #include "common/record.h"
 #include "doc/record_file.h"
 #include "doc/record_writer.h"
@@ -37,17 +45,26 @@ struct CachedRecord {
 
 class RecordCache {
  public:
-  using Map = std::unordered_map<std::string, CachedRecord>;
-  using Node = Map::value_type;
+  static constexpr std::size_t kIdSize = 36;
+
+  // 64-byte aligned, the id first: a STAT hit reads the id, data and stamp, which lie in
+  // the entry's first two (adjacent) cache lines.
+  struct alignas(64) Entry {
+    std::array<char, kIdSize> id_text{};
+    bool live = false;
+    CachedRecord record;
+
+    std::string_view id() const noexcept { return {id_text.data(), id_text.size()}; }
+  };
 
   explicit RecordCache(bool complete) : complete_(complete) {}
 
   bool complete() const noexcept { return complete_; }
-  std::size_t size() const noexcept { return map_.size(); }
+  std::size_t size() const noexcept { return index_.size(); }
 
-  // nullptr when unknown.
+  // nullptr when unknown (always for an id that is not 36 characters long).
   CachedRecord* find(std::string_view id);
-  // Inserts or replaces the entry of `id`.
+  // Inserts or replaces the entry of `id` (36 characters, else std::invalid_argument).
   CachedRecord& upsert(std::string_view id, CachedRecord record);
   void erase(std::string_view id);
   // Drops everything; the caches become "unknown" (not complete) for good.
@@ -55,16 +72,19 @@ class RecordCache {
 
   // Every entry in ascending id order (builds the sorted list when needed). The pointers
   // stay valid until the next upsert of a new id, erase or discard.
-  const std::vector<Node*>& ordered();
+  const std::vector<Entry*>& ordered();
   // Index of the first entry with id >= `id` (or > when `exclusive`) in ordered().
   std::size_t lower_bound(std::string_view id, bool exclusive);
 
  private:
+  std::uint32_t slot_of(std::string_view id, std::uint64_t hash) const;
+
   bool complete_;
-  Map map_;
-  std::vector<Node*> order_;
+  std::deque<Entry> entries_;
+  std::vector<std::uint32_t> free_slots_;
+  FlatIndex index_;
+  std::vector<Entry*> order_;
   bool order_valid_ = true;
-  std::string key_;  // the lookup key of find() and erase(), reused
 };
 
 }  // namespace storh::engines::doc

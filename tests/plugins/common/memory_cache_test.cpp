@@ -1,6 +1,9 @@
 // MemoryCache (engine-spec.md 7.2): LRU order, entry and byte bounds, TTL, clear_prefix,
-// and use from several threads.
+// record tuples (section 4.6) typed and as JSON, long keys, and use from several threads.
+#include <atomic>
 #include <catch2/catch.hpp>
+#include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -8,6 +11,23 @@
 
 using storh::engines::Json;
 using storh::engines::MemoryCache;
+using storh::engines::RecordTuple;
+using storh::engines::TupleLookup;
+
+namespace {
+
+RecordTuple tuple_of(std::shared_ptr<const std::string> scope, Json payload) {
+  RecordTuple tuple;
+  tuple.exists = true;
+  tuple.scope = std::move(scope);
+  tuple.mtime_ns = 123;
+  tuple.size = 45;
+  tuple.hash = "h";
+  tuple.payload = std::make_shared<const Json>(std::move(payload));
+  return tuple;
+}
+
+}  // namespace
 
 TEST_CASE("memory cache: get returns what set stored, null when absent", "[cache][memory]") {
   MemoryCache cache(10);
@@ -120,4 +140,146 @@ TEST_CASE("memory cache: concurrent gets and sets keep the bound", "[cache][memo
   }
   for (auto& thread : threads) thread.join();
   CHECK(cache.size() <= 64);
+}
+
+TEST_CASE("memory cache: record tuples, typed and seen as JSON", "[cache][memory][tuple]") {
+  MemoryCache cache(10);
+  auto scope = std::make_shared<const std::string>("scope-a");
+  cache.set_tuple("doc:c:1", tuple_of(scope, Json{{"v", 1}}));
+
+  RecordTuple out;
+  REQUIRE(cache.get_tuple("doc:c:1", scope, out) == TupleLookup::found);
+  CHECK(out.exists);
+  CHECK(out.mtime_ns == 123);
+  CHECK(out.size == 45);
+  CHECK(out.hash == "h");
+  CHECK(*out.payload == Json{{"v", 1}});
+  CHECK(out.scope == nullptr);  // left alone
+  // An equal scope held by another pointer matches too; another scope does not.
+  CHECK(cache.get_tuple("doc:c:1", std::make_shared<const std::string>("scope-a"), out) ==
+        TupleLookup::found);
+  CHECK(cache.get_tuple("doc:c:1", std::make_shared<const std::string>("scope-b"), out) ==
+        TupleLookup::other);
+  CHECK(cache.get_tuple("doc:c:2", scope, out) == TupleLookup::absent);
+
+  // get() shows the tuple as section 4.6's array; a missing record has five elements.
+  REQUIRE(cache.get("doc:c:1"));
+  CHECK(*cache.get("doc:c:1") == Json::array({true, "scope-a", 123, 45, "h", Json{{"v", 1}}}));
+  RecordTuple missing;
+  missing.scope = scope;
+  cache.set_tuple("doc:c:2", missing);
+  CHECK(*cache.get("doc:c:2") == Json::array({false, "scope-a", 0, -1, ""}));
+  REQUIRE(cache.get_tuple("doc:c:2", scope, out) == TupleLookup::found);
+  CHECK_FALSE(out.exists);
+  CHECK(out.payload == nullptr);
+
+  // A tuple must carry its scope.
+  CHECK_THROWS_AS(cache.set_tuple("doc:c:3", RecordTuple{}), std::invalid_argument);
+}
+
+TEST_CASE("memory cache: get_tuple reads JSON tuples set by anyone, rejects malformed ones",
+          "[cache][memory][tuple]") {
+  MemoryCache cache(10);
+  auto scope = std::make_shared<const std::string>("s");
+  cache.set("t", Json::array({true, "s", 7, 8, "", "{\"a\":1}"}));
+  RecordTuple out;
+  REQUIRE(cache.get_tuple("t", scope, out) == TupleLookup::found);
+  CHECK(out.exists);
+  CHECK(out.mtime_ns == 7);
+  CHECK(out.size == 8);
+  CHECK(*out.payload == "{\"a\":1}");
+  cache.set("neg", Json::array({false, "s", 0, -1, ""}));
+  REQUIRE(cache.get_tuple("neg", scope, out) == TupleLookup::found);
+  CHECK_FALSE(out.exists);
+  CHECK(out.payload == nullptr);
+
+  for (const Json& bad : {Json(1), Json::array({true, "s", 7, 8, ""}),  // exists, no payload
+                          Json::array({true, 5, 7, 8, "", "{}"}), Json::array({"yes", "s", 7})}) {
+    cache.set("bad", bad);
+    CHECK(cache.get_tuple("bad", scope, out) == TupleLookup::other);
+  }
+  // A plain set replaces a tuple, and a tuple a plain value.
+  cache.set_tuple("t", tuple_of(scope, Json::array({1})));
+  cache.set("t", Json(3));
+  CHECK(*cache.get("t") == 3);
+  CHECK(cache.get_tuple("t", scope, out) == TupleLookup::other);
+}
+
+TEST_CASE("memory cache: tuples take part in LRU order and the byte bound",
+          "[cache][memory][tuple]") {
+  auto scope = std::make_shared<const std::string>("s");
+  MemoryCache cache(2);
+  cache.set_tuple("a", tuple_of(scope, Json{{"v", 1}}));
+  cache.set("b", Json(2));
+  RecordTuple out;
+  CHECK(cache.get_tuple("a", scope, out) == TupleLookup::found);  // touch a: b is oldest
+  cache.set_tuple("c", tuple_of(scope, Json{{"v", 3}}));
+  CHECK(cache.get("b") == nullptr);
+  CHECK(cache.get_tuple("a", scope, out) == TupleLookup::found);
+  CHECK(cache.size() == 2);
+  // The payload counts toward bytes.
+  MemoryCache small(10);
+  small.set_tuple("x", tuple_of(scope, Json(std::string(10000, 'x'))));
+  CHECK(small.bytes() > 10000);
+  MemoryCache tiny(10, 1000);
+  tiny.set_tuple("x", tuple_of(scope, Json(std::string(10000, 'x'))));
+  CHECK(tiny.size() == 0);
+}
+
+TEST_CASE("memory cache: long keys, reused slots and prefixes", "[cache][memory]") {
+  MemoryCache cache(100);
+  const std::string long_prefix = "doc:a-collection-with-a-long-name:";
+  std::vector<std::string> keys;
+  for (int i = 0; i < 50; ++i) {
+    keys.push_back((i % 2 == 0 ? long_prefix : std::string("doc:s:")) + std::to_string(i) +
+                   std::string(static_cast<std::size_t>(i), 'k'));
+    cache.set(keys.back(), Json(i));
+  }
+  for (int i = 0; i < 50; i += 3) CHECK(cache.remove(keys[static_cast<std::size_t>(i)]));
+  for (int i = 0; i < 50; i += 3) cache.set(keys[static_cast<std::size_t>(i)] + "!", Json(-i));
+  for (int i = 0; i < 50; ++i) {
+    const auto& key = keys[static_cast<std::size_t>(i)];
+    if (i % 3 == 0) {
+      CHECK(cache.get(key) == nullptr);
+      REQUIRE(cache.get(key + "!"));
+      CHECK(*cache.get(key + "!") == -i);
+    } else {
+      REQUIRE(cache.get(key));
+      CHECK(*cache.get(key) == i);
+    }
+  }
+  CHECK(cache.clear_prefix(long_prefix) == 25);
+  CHECK(cache.size() == 25);
+  cache.clear();
+  CHECK(cache.size() == 0);
+  CHECK(cache.bytes() == 0);
+  CHECK(cache.get(keys[1]) == nullptr);
+  cache.set(keys[1], Json(1));
+  CHECK(*cache.get(keys[1]) == 1);
+}
+
+TEST_CASE("memory cache: concurrent tuple gets, sets and removes", "[cache][memory][threads]") {
+  MemoryCache cache(32);
+  auto scope = std::make_shared<const std::string>("s");
+  std::atomic<int> wrong{0};  // Catch2's assertions are not thread-safe
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&cache, &scope, &wrong, t] {
+      RecordTuple out;
+      for (int i = 0; i < 4000; ++i) {
+        const std::string key = "doc:c:" + std::to_string((i * 5 + t) % 100);
+        if (i % 4 == 0) {
+          cache.set_tuple(key, tuple_of(scope, Json{{"i", i}}));
+        } else if (i % 7 == 0) {
+          cache.remove(key);
+        } else if (cache.get_tuple(key, scope, out) == TupleLookup::found &&
+                   !out.payload->contains("i")) {
+          ++wrong;
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  CHECK(wrong == 0);
+  CHECK(cache.size() <= 32);
 }

@@ -1,0 +1,62 @@
+// flat_index.h: an open-addressing hash index from keys to the slot numbers (uint32) of a
+// table its owner keeps: the entries of MemoryCache and of the DocStore's record cache.
+//
+// Why not std::unordered_map: a lookup there walks heap nodes, a cache miss or more per
+// node, and the gets these tables serve run between syscalls, with cold CPU caches (perf,
+// 2026-12-02: 43% of a warm TRUST get was the bucket walk of MemoryCache's map). Here a
+// lookup reads one 8-byte bucket, rarely two, then the owner's entry to compare the key.
+// Boost 1.74 has no flat map (unordered_flat_map came with 1.81).
+//
+// Contract: the owner hashes keys with FlatIndex::hash, keeps the keys in its entries and
+// says whether a slot holds a given key (`matches`). Linear probing at a load of at most
+// 1/2, backward-shift deletion (no tombstones). A bucket holds slot + 1 (0: empty) and the
+// low 32 bits of the hash, so most non-matching buckets are skipped without touching the
+// owner's entries. Not thread-safe; failure is std::bad_alloc only.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace storh::engines {
+
+class FlatIndex {
+ public:
+  static constexpr std::uint32_t kNone = 0xffffffffU;
+
+  // XXH3-64 of the key (not a file-format hash: only ever kept in memory).
+  static std::uint64_t hash(std::string_view key) noexcept;
+
+  // The slot whose key `matches` (bool(std::uint32_t slot)), or kNone.
+  template <class Matches>
+  std::uint32_t find(std::uint64_t hash, Matches&& matches) const {
+    if (size_ == 0) return kNone;
+    const auto low = static_cast<std::uint32_t>(hash);
+    const std::size_t mask = buckets_.size() - 1;
+    for (std::size_t i = low & mask;; i = (i + 1) & mask) {
+      const Bucket& bucket = buckets_[i];
+      if (bucket.slot_plus_one == 0) return kNone;
+      if (bucket.hash == low && matches(bucket.slot_plus_one - 1)) return bucket.slot_plus_one - 1;
+    }
+  }
+
+  // Adds `slot` under `hash`. The key must not be indexed yet.
+  void insert(std::uint64_t hash, std::uint32_t slot);
+  // Removes `slot`, indexed under `hash`; nothing when it is not there.
+  void erase(std::uint64_t hash, std::uint32_t slot) noexcept;
+  void clear() noexcept;
+  std::size_t size() const noexcept { return size_; }
+
+ private:
+  struct Bucket {
+    std::uint32_t slot_plus_one = 0;
+    std::uint32_t hash = 0;
+  };
+  void grow();
+
+  std::vector<Bucket> buckets_;
+  std::size_t size_ = 0;
+};
+
+}  // namespace storh::engines
