@@ -324,23 +324,18 @@ std::size_t MemoryCache::bytes() const {
 }
 
 std::size_t MemoryCache::estimate_bytes(const Json& value) noexcept {
+  // get_ptr, not get_ref or items(): those may throw, and this must not.
   std::size_t total = sizeof(Json);
-  switch (value.type()) {
-    case Json::value_t::string:
-      total += sizeof(std::string) + value.get_ref<const std::string&>().capacity();
-      break;
-    case Json::value_t::array:
-      total += sizeof(Json::array_t);
-      for (const Json& element : value) total += estimate_bytes(element);
-      break;
-    case Json::value_t::object:
-      total += sizeof(Json::object_t);
-      for (const auto& [key, element] : value.items()) {
-        total += sizeof(std::string) + key.capacity() + estimate_bytes(element);
-      }
-      break;
-    default:
-      break;
+  if (const auto* text = value.get_ptr<const Json::string_t*>()) {
+    total += sizeof(std::string) + text->capacity();
+  } else if (const auto* array = value.get_ptr<const Json::array_t*>()) {
+    total += sizeof(Json::array_t);
+    for (const Json& element : *array) total += estimate_bytes(element);
+  } else if (const auto* object = value.get_ptr<const Json::object_t*>()) {
+    total += sizeof(Json::object_t);
+    for (const auto& [key, element] : *object) {
+      total += sizeof(std::string) + key.capacity() + estimate_bytes(element);
+    }
   }
   return total;
 }

@@ -126,6 +126,7 @@ TEST_CASE("memory cache: bounds are validated", "[cache][memory]") {
 TEST_CASE("memory cache: concurrent gets and sets keep the bound", "[cache][memory][threads]") {
   MemoryCache cache(64);
   std::vector<std::thread> threads;
+  threads.reserve(4);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&cache, t] {
       for (int i = 0; i < 5000; ++i) {
@@ -263,6 +264,7 @@ TEST_CASE("memory cache: concurrent tuple gets, sets and removes", "[cache][memo
   auto scope = std::make_shared<const std::string>("s");
   std::atomic<int> wrong{0};  // Catch2's assertions are not thread-safe
   std::vector<std::thread> threads;
+  threads.reserve(4);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&cache, &scope, &wrong, t] {
       RecordTuple out;
