@@ -90,9 +90,15 @@ void DocStore::State::shared_set(std::string_view id, const std::shared_ptr<cons
   tuple.mtime_ns = stamp.mtime_ns;
   tuple.size = stamp.size;
   if (options.validation == Validation::hash) tuple.hash = xxh128_hex(bytes);
-  tuple.payload = options.validation == Validation::trust
-                      ? data
-                      : std::make_shared<const Json>(encode_compact(*data));
+  if (options.validation == Validation::trust) {
+    tuple.payload = data;
+  } else if (std::optional<std::string_view> text = framed_data_text(bytes, id)) {
+    // Any JSON text of the data serves (the payload is parsed, never compared as bytes),
+    // and the file holds one: no re-encoding on a cold read.
+    tuple.payload = std::make_shared<const Json>(std::string(*text));
+  } else {
+    tuple.payload = std::make_shared<const Json>(encode_compact(*data));
+  }
   options.cache->set_tuple(key_for(id), std::move(tuple));
 }
 

@@ -51,6 +51,20 @@ std::string encode_record(std::string_view id, const Json& data) {
   return out;
 }
 
+std::optional<std::string_view> framed_data_text(std::string_view bytes, std::string_view id) {
+  constexpr std::string_view kOpen = R"({"id":")";
+  constexpr std::string_view kData = R"(","data":)";
+  if (bytes.ends_with('\n')) bytes.remove_suffix(1);
+  if (bytes.size() < kOpen.size() + id.size() + kData.size() + 1 || !bytes.starts_with(kOpen) ||
+      bytes.substr(kOpen.size(), id.size()) != id ||
+      bytes.substr(kOpen.size() + id.size(), kData.size()) != kData || !bytes.ends_with('}')) {
+    return std::nullopt;
+  }
+  bytes.remove_prefix(kOpen.size() + id.size() + kData.size());
+  bytes.remove_suffix(1);
+  return bytes;
+}
+
 Json parse_record(std::string_view bytes, std::string_view expected_id, std::string_view where) {
   return parse_record(bytes, expected_id, [&] { return std::string(where); });
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -36,6 +37,12 @@ void require_record_data(const Json& data);
 // {"id":"<id>","data":<canonical JSON of data>}\n, appended to `out`.
 void append_record_bytes(std::string& out, std::string_view id, const Json& data);
 std::string encode_record(std::string_view id, const Json& data);
+// The JSON text of "data" inside a record file's bytes framed as append_record_bytes frames
+// them ({"id":"<id>","data":<text>}, then an optional newline), so that a copy of the data
+// as text needs no encoding; nullopt when the framing differs. The text is not checked:
+// in an unusual file (another member after "data") it does not parse as one JSON value,
+// and when it does parse, it is the record's data.
+std::optional<std::string_view> framed_data_text(std::string_view bytes, std::string_view id);
 
 // Parses a record file's bytes: strict JSON, then the Jsonc reader; the document must be
 // an object whose "id" is a valid UUIDv7 equal to `expected_id` (else "Storage record id

@@ -1,6 +1,7 @@
 // Cache validation modes (engine-spec.md 4.5, 4.6, 10.5: C1-C4) with and without a shared
 // MemoryCache.
 #include "common/memory_cache.h"
+#include "doc/record_file.h"
 #include "doc_test_util.h"
 
 using namespace doc_test;
@@ -174,4 +175,36 @@ TEST_CASE("doc cache: a shared cache serves a second instance and records negati
   CHECK(DocStore(dir.path(), "docs", options_for(Validation::trust, cache))
             .get(record.id)
             ->data["v"] == 1);
+}
+
+TEST_CASE("doc cache: the shared payload is the file's data text, and unusual files still read",
+          "[doc][cache]") {
+  using storh::engines::doc::framed_data_text;
+  const std::string id = storh::engines::uuid_v7::generate();
+  CHECK(framed_data_text(record_text(id, R"({"b":1, "a":[2]})"), id) == R"({"b":1, "a":[2]})");
+  CHECK(framed_data_text(R"({"id":")" + id + R"(","data":[1]})", id) == "[1]");  // no newline
+  CHECK_FALSE(framed_data_text(record_text(id, "{}"), storh::engines::uuid_v7::generate()));
+  CHECK_FALSE(framed_data_text(R"({"data":{},"id":")" + id + "\"}\n", id));
+  CHECK_FALSE(framed_data_text(R"({"id":")" + id + R"(","data":[1])", id));  // no closing brace
+  CHECK_FALSE(framed_data_text("", id));
+
+  const auto mode = GENERATE(Validation::stat, Validation::hash);
+  ScratchDir dir;
+  auto cache = std::make_shared<MemoryCache>(100);
+  DocStore writer(dir.path(), "docs", options_for(mode, cache));
+  const Record spaced = writer.put(Json{{"v", 1}});
+  const Record extra = writer.put(Json{{"v", 2}});
+  // Written by hand: not canonical, and one with a member after "data" (its data text is
+  // `{"v":20},"z":1`, which is no JSON value, so the shared entry cannot serve it).
+  write_text(record_file(dir.path(), "docs", spaced.id), record_text(spaced.id, R"({ "v" : 10 })"));
+  write_text(record_file(dir.path(), "docs", extra.id),
+             R"({"id":")" + extra.id + R"(","data":{"v":20},"z":1})" + "\n");
+  for (int round = 0; round < 2; ++round) {  // first fills the shared cache, second reads it
+    DocStore reader(dir.path(), "docs", options_for(mode, cache));
+    CHECK(reader.get(spaced.id)->data == Json{{"v", 10}});
+    CHECK(reader.get(extra.id)->data == Json{{"v", 20}});
+  }
+  const auto entry = cache->get("doc:docs:" + spaced.id);
+  REQUIRE(entry);
+  CHECK((*entry)[5] == R"({ "v" : 10 })");
 }
