@@ -9,7 +9,7 @@ std::uint64_t FlatIndex::hash(std::string_view key) noexcept {
 }
 
 void FlatIndex::insert(std::uint64_t hash, std::uint32_t slot) {
-  if ((size_ + 1) * 2 > buckets_.size()) grow();
+  if ((size_ + 1) * 2 > buckets_.size()) rehash(buckets_.empty() ? 16 : buckets_.size() * 2);
   const auto low = static_cast<std::uint32_t>(hash);
   const std::size_t mask = buckets_.size() - 1;
   std::size_t i = low & mask;
@@ -48,8 +48,14 @@ void FlatIndex::clear() noexcept {
   size_ = 0;
 }
 
-void FlatIndex::grow() {
-  std::vector<Bucket> old(buckets_.empty() ? 16 : buckets_.size() * 2);
+void FlatIndex::reserve(std::size_t keys) {
+  std::size_t buckets = buckets_.empty() ? 16 : buckets_.size();
+  while (buckets < keys * 2) buckets *= 2;
+  if (buckets != buckets_.size()) rehash(buckets);
+}
+
+void FlatIndex::rehash(std::size_t buckets) {
+  std::vector<Bucket> old(buckets);
   old.swap(buckets_);
   const std::size_t mask = buckets_.size() - 1;
   for (const Bucket& bucket : old) {

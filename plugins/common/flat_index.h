@@ -46,6 +46,8 @@ class FlatIndex {
   // Removes `slot`, indexed under `hash`; nothing when it is not there.
   void erase(std::uint64_t hash, std::uint32_t slot) noexcept;
   void clear() noexcept;
+  // Makes room for `keys` keys in all without growing again.
+  void reserve(std::size_t keys);
   std::size_t size() const noexcept { return size_; }
 
  private:
@@ -53,7 +55,7 @@ class FlatIndex {
     std::uint32_t slot_plus_one = 0;
     std::uint32_t hash = 0;
   };
-  void grow();
+  void rehash(std::size_t buckets);
 
   std::vector<Bucket> buckets_;
   std::size_t size_ = 0;

@@ -254,7 +254,7 @@ SharedJson DocStore::find(std::string_view id) {
     }
   }
   // A TRUST hit never needs the file name; everything below does.
-  const std::string name = record_file_name(id);
+  const std::string& name = s.file_name_for(id);
   if (mode != Validation::trust) {
     if (CachedRecord* record = s.cache.find(id); record != nullptr && record->stamp.size >= 0) {
       const int dir = s.dirs.get(shard, false);
@@ -363,8 +363,8 @@ void DocStore::scan(const RecordQuery& query, ScanCallback callback,
   for (std::size_t i = start; i < order.size(); ++i) {
     const RecordCache::Entry& entry = *order[i];
     if (upper && entry.id() > *upper) break;
-    if (filters_data && !query.matches_data(entry.id(), *entry.record.data)) continue;
-    if (!callback(RecordView{entry.id(), entry.record.data})) return;
+    if (filters_data && !query.matches_data(entry.id(), *entry.value.data)) continue;
+    if (!callback(RecordView{entry.id(), entry.value.data})) return;
     if (left > 0 && --left == 0) return;
   }
 }

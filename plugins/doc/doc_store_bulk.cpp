@@ -231,10 +231,10 @@ std::size_t DocStore::export_jsonl(const fs::path& path) {
   };
   if (fast_path_valid()) {
     for (const RecordCache::Entry* entry : s.cache.ordered()) {
-      if (!entry->record.bytes.empty()) {
-        buffer.append(entry->record.bytes);
+      if (!entry->value.bytes.empty()) {
+        buffer.append(entry->value.bytes);
       } else {
-        append_record_bytes(buffer, entry->id(), *entry->record.data);
+        append_record_bytes(buffer, entry->id(), *entry->value.data);
       }
       ++count;
       spill(false);

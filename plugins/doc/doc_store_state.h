@@ -29,6 +29,7 @@ struct DocStore::State {
   std::string prefix;
   std::string shared_prefix;  // "doc:<collection>:"
   std::string shared_key;     // reused buffer for shared-cache keys
+  std::string file_name;      // reused buffer for find()'s record file name
 
   std::optional<FileLock> lock;
   WriterMarker marker;
@@ -44,6 +45,14 @@ struct DocStore::State {
     shared_key.resize(shared_prefix.size());
     shared_key.append(id);
     return shared_key;
+  }
+
+  // record_file_name(id) in a buffer kept for find() (no allocation per get); valid until
+  // the next call.
+  const std::string& file_name_for(std::string_view id) {
+    file_name.assign(id);
+    file_name.append(kRecordExtension);
+    return file_name;
   }
 
   std::string new_id();

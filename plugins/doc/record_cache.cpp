@@ -1,7 +1,6 @@
 #include "doc/record_cache.h"
 
 #include <algorithm>
-#include <stdexcept>
 
 namespace storh::engines::doc {
 namespace {
@@ -12,69 +11,33 @@ bool id_less(const RecordCache::Entry* a, const RecordCache::Entry* b) {
 
 }  // namespace
 
-std::uint32_t RecordCache::slot_of(std::string_view id, std::uint64_t hash) const {
-  return index_.find(hash, [&](std::uint32_t slot) { return entries_[slot].id() == id; });
-}
-
-CachedRecord* RecordCache::find(std::string_view id) {
-  if (id.size() != kIdSize) return nullptr;
-  const std::uint32_t slot = slot_of(id, FlatIndex::hash(id));
-  return slot == FlatIndex::kNone ? nullptr : &entries_[slot].record;
-}
-
 CachedRecord& RecordCache::upsert(std::string_view id, CachedRecord record) {
-  if (id.size() != kIdSize) {
-    throw std::invalid_argument("RecordCache: a record id is 36 characters (a UUIDv7)");
-  }
-  const std::uint64_t hash = FlatIndex::hash(id);
-  std::uint32_t slot = slot_of(id, hash);
-  if (slot != FlatIndex::kNone) {
-    entries_[slot].record = std::move(record);
-    return entries_[slot].record;
-  }
-  if (free_slots_.empty()) {
-    slot = static_cast<std::uint32_t>(entries_.size());
-    entries_.emplace_back();
-  } else {
-    slot = free_slots_.back();
-    free_slots_.pop_back();
-  }
-  Entry& entry = entries_[slot];
-  std::copy(id.begin(), id.end(), entry.id_text.begin());
-  entry.live = true;
-  entry.record = std::move(record);
-  index_.insert(hash, slot);
-  if (order_valid_) {
-    if (order_.empty() || order_.back()->id() < entry.id()) {
-      order_.push_back(&entry);
+  auto [entry, made] = map_.emplace(id);
+  entry->value = std::move(record);
+  if (made && order_valid_) {
+    if (order_.empty() || order_.back()->id() < entry->id()) {
+      order_.push_back(entry);
     } else {
       order_valid_ = false;
       order_.clear();
     }
   }
-  return entry.record;
+  return entry->value;
 }
 
 void RecordCache::erase(std::string_view id) {
-  if (id.size() != kIdSize) return;
-  const std::uint64_t hash = FlatIndex::hash(id);
-  const std::uint32_t slot = slot_of(id, hash);
-  if (slot == FlatIndex::kNone) return;
-  Entry& entry = entries_[slot];
   if (order_valid_) {
-    auto position = std::lower_bound(order_.begin(), order_.end(), &entry, id_less);
-    if (position != order_.end() && *position == &entry) order_.erase(position);
+    auto position = std::lower_bound(
+        order_.begin(), order_.end(), id,
+        [](const Entry* entry, std::string_view key) { return entry->id() < key; });
+    if (position != order_.end() && (*position)->id() == id) order_.erase(position);
   }
-  index_.erase(hash, slot);
-  entry = Entry{};
-  free_slots_.push_back(slot);
+  map_.erase(id);
 }
 
 void RecordCache::discard() {
   complete_ = false;
-  entries_.clear();
-  free_slots_.clear();
-  index_.clear();
+  map_.clear();
   order_.clear();
   order_valid_ = true;
 }
@@ -82,8 +45,8 @@ void RecordCache::discard() {
 const std::vector<RecordCache::Entry*>& RecordCache::ordered() {
   if (!order_valid_) {
     order_.clear();
-    order_.reserve(index_.size());
-    for (Entry& entry : entries_) {
+    order_.reserve(map_.size());
+    for (Entry& entry : map_.slots()) {
       if (entry.live) order_.push_back(&entry);
     }
     std::sort(order_.begin(), order_.end(), id_less);

@@ -7,10 +7,9 @@
 // storh's path cache is the key set (a record's path follows from its id), its data
 // cache the data, its validated cache the stamp.
 //
-// Layout: ids are UUIDv7 text (36 characters; the store validates every id before it gets
-// here) and are kept inside the entries, the entries live in a deque (stable addresses) and
-// a FlatIndex maps ids to them, so a lookup reads a bucket and one entry rather than
-// walking heap nodes (std::unordered_map was 19% of a warm STAT get, the fstatat ~60%).
+// The map is an IdMap (ids are UUIDv7 text; the store validates every id before it gets
+// here): a lookup reads a bucket and one entry rather than walking heap nodes
+// (std::unordered_map was 19% of a warm STAT get, the fstatat ~60%).
 //
 // "complete" means the map holds every record of the collection: true from an open that
 // found no data/ directory until something discards the caches. Ordered iteration uses
@@ -18,17 +17,14 @@
 // built lazily and kept until the next insert or delete.
 #pragma once
 
-#include <array>
 #include <cstddef>
-#include <cstdint>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "common/flat_index.h"
+#include "common/id_map.h"
 #include "common/record.h"
 #include "doc/record_file.h"
 #include "doc/record_writer.h"
@@ -45,25 +41,16 @@ struct CachedRecord {
 
 class RecordCache {
  public:
-  static constexpr std::size_t kIdSize = 36;
-
-  // 64-byte aligned, the id first: a STAT hit reads the id, data and stamp, which lie in
-  // the entry's first two (adjacent) cache lines.
-  struct alignas(64) Entry {
-    std::array<char, kIdSize> id_text{};
-    bool live = false;
-    CachedRecord record;
-
-    std::string_view id() const noexcept { return {id_text.data(), id_text.size()}; }
-  };
+  // An entry: id() and value (the CachedRecord).
+  using Entry = IdMap<CachedRecord>::Slot;
 
   explicit RecordCache(bool complete) : complete_(complete) {}
 
   bool complete() const noexcept { return complete_; }
-  std::size_t size() const noexcept { return index_.size(); }
+  std::size_t size() const noexcept { return map_.size(); }
 
-  // nullptr when unknown (always for an id that is not 36 characters long).
-  CachedRecord* find(std::string_view id);
+  // nullptr when unknown.
+  CachedRecord* find(std::string_view id) { return map_.find(id); }
   // Inserts or replaces the entry of `id` (36 characters, else std::invalid_argument).
   CachedRecord& upsert(std::string_view id, CachedRecord record);
   void erase(std::string_view id);
@@ -77,12 +64,8 @@ class RecordCache {
   std::size_t lower_bound(std::string_view id, bool exclusive);
 
  private:
-  std::uint32_t slot_of(std::string_view id, std::uint64_t hash) const;
-
   bool complete_;
-  std::deque<Entry> entries_;
-  std::vector<std::uint32_t> free_slots_;
-  FlatIndex index_;
+  IdMap<CachedRecord> map_;
   std::vector<Entry*> order_;
   bool order_valid_ = true;
 };

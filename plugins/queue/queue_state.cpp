@@ -43,10 +43,6 @@ void QueueState::reserve(std::size_t jobs) {
   jobs_.reserve(jobs_.size() + jobs);
 }
 
-JobEntry& QueueState::entry(std::string_view id) {
-  return jobs_[JobKey::from(id)];
-}
-
 void QueueState::set_status(JobEntry& job, JobStatus status) {
   const auto count = [this](JobStatus s) -> std::uint64_t* {
     switch (s) {
@@ -68,9 +64,8 @@ void QueueState::set_status(JobEntry& job, JobStatus status) {
 }
 
 bool QueueState::live(const OrderEntry& order_entry) const {
-  const auto found = jobs_.find(order_entry.key);
-  return found != jobs_.end() && found->second.status == JobStatus::pending &&
-         found->second.seq == order_entry.seq;
+  const JobEntry* job = jobs_.find(order_entry.key.view());
+  return job != nullptr && job->status == JobStatus::pending && job->seq == order_entry.seq;
 }
 
 void QueueState::push_pending(const JobKey& key, JobEntry& job) {
@@ -89,7 +84,7 @@ void QueueState::compact_order() {
 
 void QueueState::apply_enqueue(std::string_view id, std::string_view payload) {
   const JobKey key = JobKey::from(id);
-  JobEntry& job = jobs_[key];
+  JobEntry& job = jobs_.emplace(key.view()).first->value;
   job.payload.assign(payload);
   job.has_payload = true;
   job.ts = 0;
@@ -97,32 +92,30 @@ void QueueState::apply_enqueue(std::string_view id, std::string_view payload) {
 }
 
 void QueueState::apply_claim(std::string_view id, std::int64_t ts) {
-  const auto found = jobs_.find(JobKey::from(id));
-  if (found == jobs_.end() || found->second.status != JobStatus::pending) return;
-  set_status(found->second, JobStatus::processing);
-  found->second.ts = ts;
+  JobEntry* job = jobs_.find(id);
+  if (job == nullptr || job->status != JobStatus::pending) return;
+  set_status(*job, JobStatus::processing);
+  job->ts = ts;
 }
 
 void QueueState::apply_complete(std::string_view id, bool done, std::int64_t ts) {
   const JobKey key = JobKey::from(id);
-  auto found = jobs_.find(key);
-  if (found == jobs_.end()) {
+  JobEntry* job = jobs_.find(key.view());
+  if (job == nullptr) {
     if (!done) return;
-    found = jobs_.emplace(key, JobEntry{}).first;
+    job = &jobs_.emplace(key.view()).first->value;
   }
-  complete_job(found, done, ts);
+  complete_job(key.view(), *job, done, ts);
 }
 
 bool QueueState::complete_if_processing(std::string_view id, bool done, std::int64_t ts) {
-  if (id.size() != JobKey{}.bytes.size()) return false;
-  const auto found = jobs_.find(JobKey::from(id));
-  if (found == jobs_.end() || found->second.status != JobStatus::processing) return false;
-  complete_job(found, done, ts);
+  JobEntry* job = jobs_.find(id);
+  if (job == nullptr || job->status != JobStatus::processing) return false;
+  complete_job(id, *job, done, ts);
   return true;
 }
 
-void QueueState::complete_job(Jobs::iterator found, bool done, std::int64_t ts) {
-  JobEntry& job = found->second;
+void QueueState::complete_job(std::string_view id, JobEntry& job, bool done, std::int64_t ts) {
   job.payload.clear();
   job.payload.shrink_to_fit();  // a completed job keeps no payload memory
   job.has_payload = false;
@@ -131,26 +124,25 @@ void QueueState::complete_job(Jobs::iterator found, bool done, std::int64_t ts) 
     job.ts = ts;
   } else {
     set_status(job, JobStatus::none);
-    jobs_.erase(found);
+    jobs_.erase(id);
   }
 }
 
 void QueueState::apply_requeue(std::string_view id) {
   const JobKey key = JobKey::from(id);
-  const auto found = jobs_.find(key);
-  if (found == jobs_.end() || found->second.status != JobStatus::processing) return;
-  found->second.ts = 0;
-  push_pending(key, found->second);
+  JobEntry* job = jobs_.find(key.view());
+  if (job == nullptr || job->status != JobStatus::processing) return;
+  job->ts = 0;
+  push_pending(key, *job);
 }
 
 void QueueState::apply_purge(std::string_view id) {
-  const auto found = jobs_.find(JobKey::from(id));
-  if (found == jobs_.end()) return;
-  JobEntry& job = found->second;
-  job.payload.clear();
-  job.has_payload = false;
-  if (job.status == JobStatus::done) set_status(job, JobStatus::none);
-  if (job.status == JobStatus::none) jobs_.erase(found);
+  JobEntry* job = jobs_.find(id);
+  if (job == nullptr) return;
+  job->payload.clear();
+  job->has_payload = false;
+  if (job->status == JobStatus::done) set_status(*job, JobStatus::none);
+  if (job->status == JobStatus::none) jobs_.erase(id);
 }
 
 void QueueState::apply(const QueueEvent& event) {
@@ -174,9 +166,7 @@ void QueueState::apply(const QueueEvent& event) {
 }
 
 const JobEntry* QueueState::find(std::string_view id) const {
-  if (id.size() != JobKey{}.bytes.size()) return nullptr;
-  const auto found = jobs_.find(JobKey::from(id));
-  return found == jobs_.end() ? nullptr : &found->second;
+  return jobs_.find(id);
 }
 
 JobStatus QueueState::status(std::string_view id) const {
@@ -188,12 +178,11 @@ void QueueState::for_each_pending(
     const std::function<bool(std::string_view, const JobEntry&)>& fn) {
   while (!order_.empty() && !live(order_.front())) order_.pop_front();
   for (const OrderEntry& order_entry : order_) {
-    const auto found = jobs_.find(order_entry.key);
-    if (found == jobs_.end() || found->second.status != JobStatus::pending ||
-        found->second.seq != order_entry.seq) {
+    const JobEntry* job = jobs_.find(order_entry.key.view());
+    if (job == nullptr || job->status != JobStatus::pending || job->seq != order_entry.seq) {
       continue;
     }
-    if (!fn(order_entry.key.view(), found->second)) return;
+    if (!fn(order_entry.key.view(), *job)) return;
   }
 }
 
@@ -208,15 +197,17 @@ std::vector<std::string> QueueState::effective_pending_order() const {
 
 std::vector<std::string> QueueState::ids_with(
     JobStatus status, const std::function<bool(const JobEntry&)>& keep) const {
-  std::vector<std::pair<std::uint64_t, const JobKey*>> selected;
-  for (const auto& [key, job] : jobs_) {
-    if (job.status == status && keep(job)) selected.emplace_back(job.seq, &key);
+  std::vector<std::pair<std::uint64_t, std::string_view>> selected;
+  for (const Jobs::Slot& slot : jobs_.slots()) {
+    if (slot.live && slot.value.status == status && keep(slot.value)) {
+      selected.emplace_back(slot.value.seq, slot.id());
+    }
   }
   std::sort(selected.begin(), selected.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::string> ids;
   ids.reserve(selected.size());
-  for (const auto& [seq, key] : selected) ids.emplace_back(key->view());
+  for (const auto& [seq, id] : selected) ids.emplace_back(id);
   return ids;
 }
 
@@ -241,12 +232,13 @@ std::string QueueState::difference(const QueueState& other) const {
   };
   const auto compare_all = [&](const QueueState& from, const QueueState& to,
                                bool from_is_this) -> std::string {
-    for (const auto& [key, job] : from.jobs_) {
-      const JobEntry* twin = to.find(key.view());
-      if (!same(&job, twin)) {
-        const JobEntry* here = from_is_this ? &job : twin;
-        const JobEntry* there = from_is_this ? twin : &job;
-        return "job " + std::string(key.view()) + ": " + describe_job(here) + " in memory, " +
+    for (const Jobs::Slot& slot : from.jobs_.slots()) {
+      if (!slot.live) continue;
+      const JobEntry* twin = to.find(slot.id());
+      if (!same(&slot.value, twin)) {
+        const JobEntry* here = from_is_this ? &slot.value : twin;
+        const JobEntry* there = from_is_this ? twin : &slot.value;
+        return "job " + std::string(slot.id()) + ": " + describe_job(here) + " in memory, " +
                describe_job(there) + " in the log";
       }
     }
@@ -261,8 +253,10 @@ std::string QueueState::difference(const QueueState& other) const {
 }
 
 void QueueState::forget_pending_for_tests() {
-  for (auto& [key, job] : jobs_) {
-    if (job.status == JobStatus::pending) set_status(job, JobStatus::none);
+  for (Jobs::Slot& slot : jobs_.slots()) {
+    if (slot.live && slot.value.status == JobStatus::pending) {
+      set_status(slot.value, JobStatus::none);
+    }
   }
 }
 

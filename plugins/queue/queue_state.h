@@ -10,7 +10,7 @@
 // "effective pending order" of section 6.2) and stale entries are dropped as the front
 // reaches them.
 //
-// Costs: apply_* and counts() are O(1) (hash map); claiming walks only stale entries at
+// Costs: apply_* and counts() are O(1) (an IdMap); claiming walks only stale entries at
 // the front of the FIFO; ids_with() scans every job.
 //
 // Not thread-safe; LogQueue serialises access under its file lock.
@@ -23,9 +23,9 @@
 #include <functional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
+#include "common/id_map.h"
 #include "queue/queue_event.h"
 
 namespace storh::engines::queue {
@@ -37,27 +37,6 @@ struct JobKey {
   static JobKey from(std::string_view id) noexcept;  // id.size() must be 36
   std::string_view view() const noexcept { return {bytes.data(), bytes.size()}; }
   bool operator==(const JobKey& other) const noexcept = default;
-};
-
-// Five overlapping 8-byte words cover the 36 characters; a multiply-xorshift mix of
-// them is several times cheaper than std::hash's byte loop, and ids of one millisecond
-// (same prefix) still differ in their random or incremented tail.
-// Deliberately not noexcept: libstdc++ then stores each node's hash (it skips that for
-// "fast", nothrow hashers), so a lookup compares stored hashes instead of re-reading
-// and re-hashing every neighbour's key in the bucket, a cache miss each on big queues.
-struct JobKeyHash {
-  std::size_t operator()(const JobKey& key) const {
-    const char* p = key.bytes.data();
-    const auto word = [p](std::size_t at) {
-      std::uint64_t w;
-      std::memcpy(&w, p + at, sizeof w);
-      return w;
-    };
-    constexpr std::uint64_t kMul = 0x9e3779b97f4a7c15ULL;
-    std::uint64_t h = word(0);
-    for (std::size_t at : {8, 16, 24, 28}) h = (h ^ word(at)) * kMul;
-    return static_cast<std::size_t>(h ^ (h >> 29));
-  }
 };
 
 enum class JobStatus : std::uint8_t { none, pending, processing, done };
@@ -130,10 +109,9 @@ class QueueState {
     std::uint64_t seq;
   };
 
-  using Jobs = std::unordered_map<JobKey, JobEntry, JobKeyHash>;
+  using Jobs = IdMap<JobEntry>;
 
-  JobEntry& entry(std::string_view id);
-  void complete_job(Jobs::iterator found, bool done, std::int64_t ts);
+  void complete_job(std::string_view id, JobEntry& job, bool done, std::int64_t ts);
   void set_status(JobEntry& job, JobStatus status);
   void push_pending(const JobKey& key, JobEntry& job);
   bool live(const OrderEntry& entry) const;
@@ -151,13 +129,11 @@ std::size_t QueueState::claim_front(std::size_t limit, std::int64_t ts, OnClaim&
   while (claimed < limit && !order_.empty()) {
     const OrderEntry front = order_.front();
     order_.pop_front();  // claimed or stale: either way no longer a live FIFO entry
-    const auto found = jobs_.find(front.key);
-    if (found == jobs_.end()) continue;
-    JobEntry& job = found->second;
-    if (job.status != JobStatus::pending || job.seq != front.seq) continue;
-    set_status(job, JobStatus::processing);
-    job.ts = ts;
-    on_claim(found->first.view(), static_cast<const JobEntry&>(job));
+    JobEntry* job = jobs_.find(front.key.view());
+    if (job == nullptr || job->status != JobStatus::pending || job->seq != front.seq) continue;
+    set_status(*job, JobStatus::processing);
+    job->ts = ts;
+    on_claim(front.key.view(), static_cast<const JobEntry&>(*job));
     ++claimed;
   }
   return claimed;

@@ -1,4 +1,4 @@
-// FlatIndex: every key found after inserts and erases, checked against std::map over long
+// FlatIndex and IdMap: every key found after inserts and erases, checked against std::map over long
 // random sequences, including forced collisions (linear-probe runs that wrap around the
 // table end, erased from the middle: the backward shift must keep every later key findable).
 #include <catch2/catch.hpp>
@@ -6,10 +6,12 @@
 #include <cstdint>
 #include <map>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "common/flat_index.h"
+#include "common/id_map.h"
 
 using storh::engines::FlatIndex;
 
@@ -103,4 +105,43 @@ TEST_CASE("flat index: colliding hashes, runs that wrap around, erased from the 
     Table table(colliding_hash);
     random_workload(table, seed, 3000);
   }
+}
+
+TEST_CASE("id map: 36-character ids, stable slots, reuse after erase", "[flat_index][id_map]") {
+  using storh::engines::IdMap;
+  IdMap<int> map;
+  const auto id = [](int i) {
+    std::string text = "01890a5d-ac96-7abc-8def-" + std::to_string(100000000000 + i);
+    return text;
+  };
+  REQUIRE(id(1).size() == 36);
+  std::vector<int*> held;
+  for (int i = 0; i < 1000; ++i) {
+    auto [slot, made] = map.emplace(id(i));
+    REQUIRE(made);
+    slot->value = i;
+    held.push_back(&slot->value);
+  }
+  CHECK(map.size() == 1000);
+  CHECK_FALSE(map.emplace(id(5)).second);  // already there
+  for (int i = 0; i < 1000; ++i) REQUIRE(map.find(id(i)) == held[static_cast<std::size_t>(i)]);
+  for (int i = 0; i < 1000; i += 2) CHECK(map.erase(id(i)));
+  CHECK_FALSE(map.erase(id(0)));
+  CHECK(map.size() == 500);
+  // Erased slots are reused; the others have not moved.
+  for (int i = 1000; i < 1200; ++i) map.emplace(id(i)).first->value = i;
+  CHECK(map.slots().size() == 1000);
+  for (int i = 1; i < 1000; i += 2) REQUIRE(map.find(id(i)) == held[static_cast<std::size_t>(i)]);
+  for (int i = 0; i < 1000; i += 2) CHECK(map.find(id(i)) == nullptr);
+  for (int i = 1000; i < 1200; ++i) REQUIRE(*map.find(id(i)) == i);
+  std::size_t live = 0;
+  for (const auto& slot : map.slots()) live += slot.live ? 1 : 0;
+  CHECK(live == map.size());
+  // Other lengths are never found, and cannot be stored.
+  CHECK(map.find("short") == nullptr);
+  CHECK_FALSE(map.erase("short"));
+  CHECK_THROWS_AS(map.emplace("short"), std::invalid_argument);
+  map.clear();
+  CHECK(map.size() == 0);
+  CHECK(map.find(id(1)) == nullptr);
 }

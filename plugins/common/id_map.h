@@ -1,0 +1,114 @@
+// id_map.h: a hash map from record and job ids (UUIDv7 text, always 36 characters) to
+// values, for the tables engines look ids up in between syscalls: the DocStore's record
+// cache and the queue's job table.
+//
+// Why not std::unordered_map<std::string, V>: there a lookup hashes, walks a bucket chain
+// of heap nodes and compares a heap key, several cache misses each; measured 19% of a warm
+// STAT get. Here the id sits inline in its 64-byte aligned slot, the slots live in a
+// deque (stable addresses; erased slots are reused) and a FlatIndex finds them: a lookup
+// reads one bucket and the slot.
+//
+// Contract: ids are exactly 36 characters; find() of another length finds nothing and
+// emplace() of one throws std::invalid_argument (callers validate ids before). A Value*
+// or Slot* stays valid until its id is erased or the map cleared. Iteration (slots(),
+// skipping !live) is in no particular order. Not thread-safe.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/flat_index.h"
+
+namespace storh::engines {
+
+template <class Value>
+class IdMap {
+ public:
+  static constexpr std::size_t kIdSize = 36;
+
+  struct alignas(64) Slot {
+    std::array<char, kIdSize> id_text{};
+    bool live = false;
+    Value value{};
+
+    std::string_view id() const noexcept { return {id_text.data(), id_text.size()}; }
+  };
+
+  Value* find(std::string_view id) {
+    const std::uint32_t slot = slot_of(id);
+    return slot == FlatIndex::kNone ? nullptr : &slots_[slot].value;
+  }
+  const Value* find(std::string_view id) const {
+    const std::uint32_t slot = slot_of(id);
+    return slot == FlatIndex::kNone ? nullptr : &slots_[slot].value;
+  }
+
+  // The slot of `id`, made (with a value-initialised Value) when absent; second: whether
+  // it was made.
+  std::pair<Slot*, bool> emplace(std::string_view id) {
+    if (id.size() != kIdSize) {
+      throw std::invalid_argument("IdMap: an id is 36 characters (a UUIDv7)");
+    }
+    const std::uint64_t hash = FlatIndex::hash(id);
+    std::uint32_t slot = index_.find(hash, matcher(id));
+    if (slot != FlatIndex::kNone) return {&slots_[slot], false};
+    if (free_slots_.empty()) {
+      slot = static_cast<std::uint32_t>(slots_.size());
+      slots_.emplace_back();
+    } else {
+      slot = free_slots_.back();
+      free_slots_.pop_back();
+    }
+    Slot& made = slots_[slot];
+    std::copy(id.begin(), id.end(), made.id_text.begin());
+    made.live = true;
+    index_.insert(hash, slot);
+    return {&made, true};
+  }
+
+  // Returns whether `id` was there.
+  bool erase(std::string_view id) {
+    if (id.size() != kIdSize) return false;
+    const std::uint64_t hash = FlatIndex::hash(id);
+    const std::uint32_t slot = index_.find(hash, matcher(id));
+    if (slot == FlatIndex::kNone) return false;
+    index_.erase(hash, slot);
+    slots_[slot] = Slot{};
+    free_slots_.push_back(slot);
+    return true;
+  }
+
+  void clear() noexcept {
+    slots_.clear();
+    free_slots_.clear();
+    index_.clear();
+  }
+  void reserve(std::size_t ids) { index_.reserve(ids); }
+  std::size_t size() const noexcept { return index_.size(); }
+
+  // Every slot, live or free (skip !live).
+  std::deque<Slot>& slots() noexcept { return slots_; }
+  const std::deque<Slot>& slots() const noexcept { return slots_; }
+
+ private:
+  auto matcher(std::string_view id) const {
+    return [this, id](std::uint32_t slot) { return slots_[slot].id() == id; };
+  }
+  std::uint32_t slot_of(std::string_view id) const {
+    if (id.size() != kIdSize) return FlatIndex::kNone;
+    return index_.find(FlatIndex::hash(id), matcher(id));
+  }
+
+  std::deque<Slot> slots_;
+  std::vector<std::uint32_t> free_slots_;
+  FlatIndex index_;
+};
+
+}  // namespace storh::engines
