@@ -9,9 +9,11 @@
 // reads one bucket and the slot.
 //
 // Contract: ids are exactly 36 characters; find() of another length finds nothing and
-// emplace() of one throws std::invalid_argument (callers validate ids before). A Value*
-// or Slot* stays valid until its id is erased or the map cleared. Iteration (slots(),
-// skipping !live) is in no particular order. Not thread-safe.
+// emplace() of one throws std::invalid_argument (callers validate ids before). A Value*,
+// a Slot* and a slot's index stay valid until its id is erased or the map cleared; after
+// that the index may hold another id (check it, or something else the value keeps, such
+// as the queue's sequence numbers). Iteration (slots(), skipping !live) is in no
+// particular order. Not thread-safe.
 #pragma once
 
 #include <algorithm>
@@ -21,7 +23,6 @@
 #include <deque>
 #include <stdexcept>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "common/flat_index.h"
@@ -41,24 +42,37 @@ class IdMap {
     std::string_view id() const noexcept { return {id_text.data(), id_text.size()}; }
   };
 
+  struct Emplaced {
+    Slot* slot;
+    std::uint32_t index;
+    bool made;
+  };
+
   Value* find(std::string_view id) {
-    const std::uint32_t slot = slot_of(id);
+    const std::uint32_t slot = index_of(id);
     return slot == FlatIndex::kNone ? nullptr : &slots_[slot].value;
   }
   const Value* find(std::string_view id) const {
-    const std::uint32_t slot = slot_of(id);
+    const std::uint32_t slot = index_of(id);
     return slot == FlatIndex::kNone ? nullptr : &slots_[slot].value;
   }
+  // The index of the slot of `id`, or FlatIndex::kNone.
+  std::uint32_t index_of(std::string_view id) const {
+    if (id.size() != kIdSize) return FlatIndex::kNone;
+    return index_.find(FlatIndex::hash(id), matcher(id));
+  }
+  // The slot at an index emplace() or index_of() returned (live or not, see above).
+  Slot& at(std::uint32_t index) { return slots_[index]; }
+  const Slot& at(std::uint32_t index) const { return slots_[index]; }
 
-  // The slot of `id`, made (with a value-initialised Value) when absent; second: whether
-  // it was made.
-  std::pair<Slot*, bool> emplace(std::string_view id) {
+  // The slot of `id`, made (with a value-initialised Value) when absent.
+  Emplaced emplace(std::string_view id) {
     if (id.size() != kIdSize) {
       throw std::invalid_argument("IdMap: an id is 36 characters (a UUIDv7)");
     }
     const std::uint64_t hash = FlatIndex::hash(id);
     std::uint32_t slot = index_.find(hash, matcher(id));
-    if (slot != FlatIndex::kNone) return {&slots_[slot], false};
+    if (slot != FlatIndex::kNone) return {&slots_[slot], slot, false};
     if (free_slots_.empty()) {
       slot = static_cast<std::uint32_t>(slots_.size());
       slots_.emplace_back();
@@ -70,7 +84,7 @@ class IdMap {
     std::copy(id.begin(), id.end(), made.id_text.begin());
     made.live = true;
     index_.insert(hash, slot);
-    return {&made, true};
+    return {&made, slot, true};
   }
 
   // Returns whether `id` was there.
@@ -100,10 +114,6 @@ class IdMap {
  private:
   auto matcher(std::string_view id) const {
     return [this, id](std::uint32_t slot) { return slots_[slot].id() == id; };
-  }
-  std::uint32_t slot_of(std::string_view id) const {
-    if (id.size() != kIdSize) return FlatIndex::kNone;
-    return index_.find(FlatIndex::hash(id), matcher(id));
   }
 
   std::deque<Slot> slots_;

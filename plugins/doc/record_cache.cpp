@@ -12,9 +12,10 @@ bool id_less(const RecordCache::Entry* a, const RecordCache::Entry* b) {
 }  // namespace
 
 CachedRecord& RecordCache::upsert(std::string_view id, CachedRecord record) {
-  auto [entry, made] = map_.emplace(id);
+  const auto placed = map_.emplace(id);
+  Entry* entry = placed.slot;
   entry->value = std::move(record);
-  if (made && order_valid_) {
+  if (placed.made && order_valid_) {
     if (order_.empty() || order_.back()->id() < entry->id()) {
       order_.push_back(entry);
     } else {

@@ -1,7 +1,6 @@
 #include "queue/queue_state.h"
 
 #include <algorithm>
-#include <cstring>
 #include <utility>
 
 namespace storh::engines::queue {
@@ -25,12 +24,6 @@ std::string_view status_name(JobStatus status) {
 }
 
 }  // namespace
-
-JobKey JobKey::from(std::string_view id) noexcept {
-  JobKey key;
-  std::memcpy(key.bytes.data(), id.data(), std::min(id.size(), key.bytes.size()));
-  return key;
-}
 
 void QueueState::clear() {
   jobs_.clear();
@@ -64,13 +57,14 @@ void QueueState::set_status(JobEntry& job, JobStatus status) {
 }
 
 bool QueueState::live(const OrderEntry& order_entry) const {
-  const JobEntry* job = jobs_.find(order_entry.key.view());
-  return job != nullptr && job->status == JobStatus::pending && job->seq == order_entry.seq;
+  // Sequence numbers are never reused: a matching one is this job, still in that place.
+  const Jobs::Slot& slot = jobs_.at(order_entry.slot);
+  return slot.live && slot.value.status == JobStatus::pending && slot.value.seq == order_entry.seq;
 }
 
-void QueueState::push_pending(const JobKey& key, JobEntry& job) {
+void QueueState::push_pending(std::uint32_t slot, JobEntry& job) {
   set_status(job, JobStatus::pending);
-  order_.push_back({key, job.seq});
+  order_.push_back({job.seq, slot});
   if (order_.size() > 2 * counts_.pending + kCompactSlack) compact_order();
 }
 
@@ -83,12 +77,12 @@ void QueueState::compact_order() {
 }
 
 void QueueState::apply_enqueue(std::string_view id, std::string_view payload) {
-  const JobKey key = JobKey::from(id);
-  JobEntry& job = jobs_.emplace(key.view()).first->value;
+  const auto placed = jobs_.emplace(id);
+  JobEntry& job = placed.slot->value;
   job.payload.assign(payload);
   job.has_payload = true;
   job.ts = 0;
-  push_pending(key, job);
+  push_pending(placed.index, job);
 }
 
 void QueueState::apply_claim(std::string_view id, std::int64_t ts) {
@@ -99,13 +93,12 @@ void QueueState::apply_claim(std::string_view id, std::int64_t ts) {
 }
 
 void QueueState::apply_complete(std::string_view id, bool done, std::int64_t ts) {
-  const JobKey key = JobKey::from(id);
-  JobEntry* job = jobs_.find(key.view());
+  JobEntry* job = jobs_.find(id);
   if (job == nullptr) {
     if (!done) return;
-    job = &jobs_.emplace(key.view()).first->value;
+    job = &jobs_.emplace(id).slot->value;
   }
-  complete_job(key.view(), *job, done, ts);
+  complete_job(id, *job, done, ts);
 }
 
 bool QueueState::complete_if_processing(std::string_view id, bool done, std::int64_t ts) {
@@ -129,11 +122,12 @@ void QueueState::complete_job(std::string_view id, JobEntry& job, bool done, std
 }
 
 void QueueState::apply_requeue(std::string_view id) {
-  const JobKey key = JobKey::from(id);
-  JobEntry* job = jobs_.find(key.view());
-  if (job == nullptr || job->status != JobStatus::processing) return;
-  job->ts = 0;
-  push_pending(key, *job);
+  const std::uint32_t slot = jobs_.index_of(id);
+  if (slot == FlatIndex::kNone) return;
+  JobEntry& job = jobs_.at(slot).value;
+  if (job.status != JobStatus::processing) return;
+  job.ts = 0;
+  push_pending(slot, job);
 }
 
 void QueueState::apply_purge(std::string_view id) {
@@ -178,11 +172,9 @@ void QueueState::for_each_pending(
     const std::function<bool(std::string_view, const JobEntry&)>& fn) {
   while (!order_.empty() && !live(order_.front())) order_.pop_front();
   for (const OrderEntry& order_entry : order_) {
-    const JobEntry* job = jobs_.find(order_entry.key.view());
-    if (job == nullptr || job->status != JobStatus::pending || job->seq != order_entry.seq) {
-      continue;
-    }
-    if (!fn(order_entry.key.view(), *job)) return;
+    if (!live(order_entry)) continue;
+    const Jobs::Slot& slot = jobs_.at(order_entry.slot);
+    if (!fn(slot.id(), slot.value)) return;
   }
 }
 
@@ -190,7 +182,7 @@ std::vector<std::string> QueueState::effective_pending_order() const {
   std::vector<std::string> ids;
   ids.reserve(counts_.pending);
   for (const OrderEntry& order_entry : order_) {
-    if (live(order_entry)) ids.emplace_back(order_entry.key.view());
+    if (live(order_entry)) ids.emplace_back(jobs_.at(order_entry.slot).id());
   }
   return ids;
 }

@@ -4,7 +4,7 @@
 // Each job id is in at most one of pending, processing and done; a job may also hold a
 // payload (from enqueue until complete or purge). Per job the state keeps the payload
 // text, the claim or completion time, and a sequence number: the order in which jobs
-// entered their current status. The pending FIFO is a deque of (id, sequence) entries
+// entered their current status. The pending FIFO is a deque of (slot, sequence) entries
 // with lazy deduplication: an entry is live only while its job is pending with that
 // sequence, so a re-enqueued or requeued job counts at its latest position (the
 // "effective pending order" of section 6.2) and stale entries are dropped as the front
@@ -16,9 +16,7 @@
 // Not thread-safe; LogQueue serialises access under its file lock.
 #pragma once
 
-#include <array>
 #include <cstdint>
-#include <cstring>
 #include <deque>
 #include <functional>
 #include <string>
@@ -29,15 +27,6 @@
 #include "queue/queue_event.h"
 
 namespace storh::engines::queue {
-
-// A job id as a fixed-size key: every id in a queue is a 36-character UUIDv7 text.
-struct JobKey {
-  std::array<char, 36> bytes{};
-
-  static JobKey from(std::string_view id) noexcept;  // id.size() must be 36
-  std::string_view view() const noexcept { return {bytes.data(), bytes.size()}; }
-  bool operator==(const JobKey& other) const noexcept = default;
-};
 
 enum class JobStatus : std::uint8_t { none, pending, processing, done };
 
@@ -104,16 +93,18 @@ class QueueState {
   void forget_pending_for_tests();
 
  private:
+  // A FIFO entry: the job's slot in jobs_ and its sequence number when it became pending
+  // (claiming follows the slot, no id lookup).
   struct OrderEntry {
-    JobKey key;
     std::uint64_t seq;
+    std::uint32_t slot;
   };
 
   using Jobs = IdMap<JobEntry>;
 
   void complete_job(std::string_view id, JobEntry& job, bool done, std::int64_t ts);
   void set_status(JobEntry& job, JobStatus status);
-  void push_pending(const JobKey& key, JobEntry& job);
+  void push_pending(std::uint32_t slot, JobEntry& job);
   bool live(const OrderEntry& entry) const;
   void compact_order();
 
@@ -129,11 +120,11 @@ std::size_t QueueState::claim_front(std::size_t limit, std::int64_t ts, OnClaim&
   while (claimed < limit && !order_.empty()) {
     const OrderEntry front = order_.front();
     order_.pop_front();  // claimed or stale: either way no longer a live FIFO entry
-    JobEntry* job = jobs_.find(front.key.view());
-    if (job == nullptr || job->status != JobStatus::pending || job->seq != front.seq) continue;
-    set_status(*job, JobStatus::processing);
-    job->ts = ts;
-    on_claim(front.key.view(), static_cast<const JobEntry&>(*job));
+    if (!live(front)) continue;
+    Jobs::Slot& slot = jobs_.at(front.slot);
+    set_status(slot.value, JobStatus::processing);
+    slot.value.ts = ts;
+    on_claim(slot.id(), static_cast<const JobEntry&>(slot.value));
     ++claimed;
   }
   return claimed;

@@ -117,19 +117,21 @@ TEST_CASE("id map: 36-character ids, stable slots, reuse after erase", "[flat_in
   REQUIRE(id(1).size() == 36);
   std::vector<int*> held;
   for (int i = 0; i < 1000; ++i) {
-    auto [slot, made] = map.emplace(id(i));
-    REQUIRE(made);
-    slot->value = i;
-    held.push_back(&slot->value);
+    const auto placed = map.emplace(id(i));
+    REQUIRE(placed.made);
+    REQUIRE(&map.at(placed.index) == placed.slot);
+    REQUIRE(map.index_of(id(i)) == placed.index);
+    placed.slot->value = i;
+    held.push_back(&placed.slot->value);
   }
   CHECK(map.size() == 1000);
-  CHECK_FALSE(map.emplace(id(5)).second);  // already there
+  CHECK_FALSE(map.emplace(id(5)).made);  // already there
   for (int i = 0; i < 1000; ++i) REQUIRE(map.find(id(i)) == held[static_cast<std::size_t>(i)]);
   for (int i = 0; i < 1000; i += 2) CHECK(map.erase(id(i)));
   CHECK_FALSE(map.erase(id(0)));
   CHECK(map.size() == 500);
   // Erased slots are reused; the others have not moved.
-  for (int i = 1000; i < 1200; ++i) map.emplace(id(i)).first->value = i;
+  for (int i = 1000; i < 1200; ++i) map.emplace(id(i)).slot->value = i;
   CHECK(map.slots().size() == 1000);
   for (int i = 1; i < 1000; i += 2) REQUIRE(map.find(id(i)) == held[static_cast<std::size_t>(i)]);
   for (int i = 0; i < 1000; i += 2) CHECK(map.find(id(i)) == nullptr);
@@ -139,6 +141,7 @@ TEST_CASE("id map: 36-character ids, stable slots, reuse after erase", "[flat_in
   CHECK(live == map.size());
   // Other lengths are never found, and cannot be stored.
   CHECK(map.find("short") == nullptr);
+  CHECK(map.index_of("short") == FlatIndex::kNone);
   CHECK_FALSE(map.erase("short"));
   CHECK_THROWS_AS(map.emplace("short"), std::invalid_argument);
   map.clear();
