@@ -50,8 +50,7 @@ struct DocStore::State {
   // record_file_name(id) in a buffer kept for find() (no allocation per get); valid until
   // the next call.
   const std::string& file_name_for(std::string_view id) {
-    file_name.assign(id);
-    file_name.append(kRecordExtension);
+    assign_record_file_name(file_name, id);
     return file_name;
   }
 

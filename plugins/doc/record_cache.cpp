@@ -27,11 +27,11 @@ CachedRecord& RecordCache::upsert(std::string_view id, CachedRecord record) {
 }
 
 void RecordCache::erase(std::string_view id) {
-  if (order_valid_) {
-    auto position = std::lower_bound(
-        order_.begin(), order_.end(), id,
-        [](const Entry* entry, std::string_view key) { return entry->id() < key; });
-    if (position != order_.end() && (*position)->id() == id) order_.erase(position);
+  if (order_valid_) {  // lower_bound() keeps a valid order as it is
+    const std::size_t position = lower_bound(id, false);
+    if (position < order_.size() && order_[position]->id() == id) {
+      order_.erase(order_.begin() + static_cast<std::ptrdiff_t>(position));
+    }
   }
   map_.erase(id);
 }

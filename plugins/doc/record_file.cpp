@@ -12,11 +12,15 @@
 
 namespace storh::engines::doc {
 
+void assign_record_file_name(std::string& out, std::string_view id) {
+  out.reserve(id.size() + kRecordExtension.size());
+  out.assign(id);
+  out.append(kRecordExtension);
+}
+
 std::string record_file_name(std::string_view id) {
   std::string name;
-  name.reserve(id.size() + kRecordExtension.size());
-  name.append(id);
-  name.append(kRecordExtension);
+  assign_record_file_name(name, id);
   return name;
 }
 

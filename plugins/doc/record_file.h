@@ -22,6 +22,8 @@ inline std::string_view shard_of(std::string_view id) noexcept {
 
 // "<id>.jsonc"
 std::string record_file_name(std::string_view id);
+// Assigns record_file_name(id) to `out`, reusing its buffer (for per-get paths).
+void assign_record_file_name(std::string& out, std::string_view id);
 // True for "<something>.jsonc" not starting with '.' (temp files start with '.').
 bool is_record_file_name(std::string_view name) noexcept;
 // The id part of a record file name.
