@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "common/json_text_scan.h"
+
 namespace storh::engines {
 namespace {
 
@@ -117,7 +119,14 @@ void append_value(std::string& out, const Json& value, int pretty) {
 
 void append_json_string(std::string& out, std::string_view text) {
   out += '"';
+  const char* const begin = text.data();
+  const char* const end = begin + text.size();
   for (std::size_t i = 0; i < text.size(); ++i) {
+    // Plain text up to the next byte that may need an escape, in one append.
+    const char* plain_end = skip_plain_json_text(begin + i, end);
+    out.append(begin + i, plain_end);
+    i = static_cast<std::size_t>(plain_end - begin);
+    if (i == text.size()) break;
     const auto c = static_cast<unsigned char>(text[i]);
     switch (c) {
       case '"':

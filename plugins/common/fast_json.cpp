@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/json_text_scan.h"
+
 namespace storh::engines {
 namespace {
 
@@ -72,6 +74,7 @@ class FastParser {
     // and move into the object at its end, sized once: the object's vector holds
     // pair<const string, Json>, whose keys a growing vector would copy at every
     // reallocation. Nested values parse into locals, as the stack may move meanwhile.
+    if (members_.capacity() == 0) members_.reserve(kMembersReserved);
     const std::size_t base = members_.size();
     for (;;) {
       skip_space();
@@ -137,6 +140,7 @@ class FastParser {
     ++p_;  // "
     const char* run = p_;
     for (;;) {
+      p_ = skip_plain_json_text(p_, end_);
       if (p_ == end_) return false;
       const auto c = static_cast<unsigned char>(*p_);
       if (c == '"') {
@@ -149,11 +153,7 @@ class FastParser {
         if (!utf8_sequence()) return false;
         continue;
       }
-      if (c != '\\') {
-        ++p_;
-        continue;
-      }
-      out.append(run, p_);
+      out.append(run, p_);  // c is '\\', the one byte skip_plain_json_text stops at left
       if (++p_ == end_) return false;
       switch (*p_) {
         case '"':
@@ -238,6 +238,9 @@ class FastParser {
     }
     return true;
   }
+
+  // Enough for the objects of a typical record at once (grown when not).
+  static constexpr std::size_t kMembersReserved = 16;
 
   const char* p_;
   const char* end_;

@@ -257,6 +257,9 @@ SharedJson DocStore::find(std::string_view id) {
   const std::string& name = s.file_name_for(id);
   if (mode != Validation::trust) {
     if (CachedRecord* record = s.cache.find(id); record != nullptr && record->stamp.size >= 0) {
+      // The hit copies record->data, whose reference count is most likely out of the CPU's
+      // caches; fetching its line now overlaps that miss with the fstatat below.
+      __builtin_prefetch(record->data.get(), 1);
       const int dir = s.dirs.get(shard, false);
       if (dir >= 0 && ::fstatat(dir, name.c_str(), &info, 0) == 0 &&
           stamp_of(info) == record->stamp) {

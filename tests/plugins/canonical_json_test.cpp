@@ -4,6 +4,8 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/bench/bench_row.h"
 #include "common/canonical_json.h"
@@ -46,6 +48,33 @@ TEST_CASE("canonical json: strings escape only what storh escapes", "[json]") {
   CHECK(encode_compact(Json("q\"b\\")) == "\"q\\\"b\\\\\"");
   CHECK(encode_compact(Json("\n\t\r\b\f")) == "\"\\n\\t\\r\\b\\f\"");
   CHECK(encode_compact(Json(std::string("\x01\x1f\x7f", 3))) == "\"\\u0001\\u001f\x7f\"");
+}
+
+// Plain text is copied eight bytes at a time: a character that needs care must be found
+// at every position of a word and of the tail, in strings of any length.
+TEST_CASE("canonical json: escapes are found at every position of long strings", "[json]") {
+  const std::vector<std::pair<std::string, std::string>> specials = {
+      {"\"", "\\\""},
+      {"\\", "\\\\"},
+      {"\n", "\\n"},
+      {std::string(1, '\0'), "\\u0000"},
+      {"\x1f", "\\u001f"},
+      {"\x7f", "\x7f"},
+      {" ", " "},
+      {"/", "/"},
+      {"\xc3\xa9", "\xc3\xa9"},
+      {"\xe2\x80\xa8", "\\u2028"},
+      {"\xe2\x82\xac", "\xe2\x82\xac"}};
+  for (const auto& [raw, escaped] : specials) {
+    for (std::size_t before = 0; before <= 17; ++before) {
+      for (std::size_t after : {0u, 1u, 7u, 8u, 9u}) {
+        const std::string text = std::string(before, 'a') + raw + std::string(after, 'b');
+        INFO("before " << before << ", after " << after << ", special " << escaped);
+        CHECK(encode_compact(Json(text)) ==
+              "\"" + std::string(before, 'a') + escaped + std::string(after, 'b') + "\"");
+      }
+    }
+  }
 }
 
 TEST_CASE("canonical json: keys keep insertion order and empty containers are []", "[json]") {

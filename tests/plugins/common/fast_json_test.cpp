@@ -129,6 +129,23 @@ TEST_CASE("fast_json: edge cases agree with nlohmann", "[fast_json]") {
   for (const std::string& text : texts) check_like_nlohmann(text);
 }
 
+// Plain string text is skipped eight bytes at a time: whatever ends or interrupts a run
+// (quote, escape, control character, UTF-8, malformed UTF-8) must be seen at every
+// position of a word and of the tail.
+TEST_CASE("fast_json: string specials at every position agree with nlohmann", "[fast_json]") {
+  const std::vector<std::string> specials = {"\\\"", "\\\\", "\\n",          "\\u0041", "\\x",
+                                             "\x01", "\x1f", "\x7f",         " ",       "\xc3\xa9",
+                                             "\xc3", "\xff", "\xe2\x82\xac", "\""};
+  for (const std::string& special : specials) {
+    for (std::size_t before = 0; before <= 17; ++before) {
+      for (std::size_t after : {0u, 1u, 7u, 8u, 9u}) {
+        check_like_nlohmann("\"" + std::string(before, 'a') + special + std::string(after, 'b') +
+                            "\"");
+      }
+    }
+  }
+}
+
 TEST_CASE("fast_json: random documents agree with nlohmann", "[fast_json][property]") {
   std::mt19937_64 rng(20261202);
   const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };

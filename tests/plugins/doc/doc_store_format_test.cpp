@@ -3,6 +3,7 @@
 #include <regex>
 
 #include "common/store_error.h"
+#include "doc/record_file.h"
 #include "doc/record_writer.h"
 #include "doc_test_util.h"
 
@@ -143,4 +144,34 @@ TEST_CASE("doc format: upper-case ids are distinct keys with upper-case file nam
   CHECK(store.get(lower)->data["v"] == "lower");
   CHECK(store.get(upper)->data["v"] == "upper");
   CHECK(store.count() == 2);
+}
+
+// parse_record reads a file framed as storh writes it by parsing only the data's text;
+// every other file goes the general way. Both must give the same answer on any bytes.
+TEST_CASE("doc format: parse_record answers framed and unusual files alike", "[doc][format]") {
+  using storh::engines::doc::parse_record;
+  const std::string id = "018bcfe5-6800-7000-8000-2d5dba6274da";
+  const std::string head = R"({"id":")" + id + R"(","data":)";
+  const std::vector<std::pair<std::string, Json>> files = {
+      {head + R"({"b":1,"a":[2,"x"]})" + "}\n", Json::parse(R"({"b":1,"a":[2,"x"]})")},
+      {head + R"({ "v" : 10 })" + "}", Json{{"v", 10}}},
+      {head + R"({"f":1.5,"u":"\u00e9"})" + "}\n", Json::parse(R"({"f":1.5,"u":"\u00e9"})")},
+      {head + R"({"v":20},"z":1})" + "\n", Json{{"v", 20}}},     // a member after "data"
+      {head + R"([1],"data":{"v":2}})" + "\n", Json{{"v", 2}}},  // "data" twice: the last
+      {head + "5}\n", Json::array()},                            // not a container
+      {head + R"("text"})" + "\n", Json::array()},
+      {"{\"data\":[3],\"id\":\"" + id + "\"}", Json::array({3})},  // members swapped
+      {"{ \"id\" : \"" + id + "\", \"data\" : [4] }", Json::array({4})},
+  };
+  for (const auto& [bytes, data] : files) {
+    INFO(bytes);
+    CHECK(parse_record(bytes, id, "file") == data);
+  }
+  // The framing matches only the id it is asked for, and that id must be a UUIDv7.
+  CHECK_THROWS_AS(parse_record(head + "[1]}\n", "018bcfe5-6800-7000-8000-2d5dba6274db", "file"),
+                  StoreError);
+  const std::string not_v7 = "018bcfe5-6800-4000-8000-2d5dba6274da";
+  CHECK_THROWS_AS(parse_record(R"({"id":")" + not_v7 + R"(","data":[1]})", not_v7, "file"),
+                  StoreError);
+  CHECK_THROWS_AS(parse_record(head + "[1}\n", id, "file"), StoreError);
 }
