@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Speed against storh PHP, measured in one session: ratio = PHP seconds / our seconds.
 
-    scripts/php-ratios.py PHP_BEFORE.json OURS.json PHP_AFTER.json [--floors]
+    scripts/php-ratios.py PHP_BEFORE.json OURS.json PHP_AFTER.json [--floors] [--bounds]
 
 Both PHP files come from ../shared/tools/storh-php-bench (storh's bench.php output), run
 just before and just after ours on the same machine; the PHP time of a metric is the median
@@ -9,7 +9,11 @@ of the two runs (for two runs: their mean). OURS.json is a storh-host result fil
 `results.<engine>.<operation>` holds the median seconds of its repeats. Prints one line per
 metric, grouped in the classes of issue 18, and each class's geometric mean; with --floors
 also each engine operation against its same-run floor operation (both per item, the ratio
-taken per repeat, as the two ran in the same worker process, then its median).
+taken per repeat, as the two ran in the same worker process, then its median). With
+--bounds, each read whose system calls are a whole number of a same-run floor's items
+(a STAT read is one fstatat per record file it checks): PHP's time over that floor time,
+the best ratio any engine that makes those calls could reach, and what the other reads
+would need for the class to reach a given geometric mean.
 
 Only the standard library: this is a reading aid for people, not part of the build.
 """
@@ -52,6 +56,36 @@ FLOORS = [
     ("cache.warm", "cache.stat_floor"),
     ("cache.cold", "cache.read_floor"),
     ("mirror.query", "mirror.query_direct"),
+]
+
+
+# Reads bound by a floor: (metric, floor, number of floor items the read's system calls
+# amount to, as a function of the dataset size n and d = min(100, n)). The doc scans
+# revalidate every record file (STAT: one fstatat each; scan_floor is the readdir of
+# every shard directory plus those fstatats); a doc get or an index query that returns
+# k records makes k fstatats (the cache engine's stat_floor: one fstatat per file, shard
+# directories open), plus an index file read for a query, not counted, so the bound is
+# generous.
+BOUNDS = [
+    ("doc.get", "cache.stat_floor", lambda n, d: min(1000, n)),
+    ("doc.stream", "doc.scan_floor", lambda n, d: n),
+    ("doc.unindexed_first", "doc.scan_floor", lambda n, d: n),
+    ("doc.unindexed_count", "doc.scan_floor", lambda n, d: n - d),
+    ("doc.unindexed_limit_count", "doc.scan_floor", lambda n, d: n - d),
+    ("doc.full", "doc.scan_floor", lambda n, d: n - d),
+    ("doc.jsonl_export", "doc.scan_floor", lambda n, d: n),
+    ("doc.indexed", "cache.stat_floor", lambda n, d: min(100, len(range(d + d % 2, n, 2)))),
+    ("doc.indexed_first", "cache.stat_floor", lambda n, d: 1),
+    ("doc.id_first", "cache.stat_floor", lambda n, d: 1),
+    ("doc.id_filtered_first", "cache.stat_floor", lambda n, d: 1),
+    ("doc.indexed_range", "cache.stat_floor", lambda n, d: len(range(max(d, 10), min(n, 201)))),
+    ("doc.indexed_range_ordered", "cache.stat_floor", lambda n, d: min(100, n - d)),
+    ("doc.indexed_range_ordered_first", "cache.stat_floor", lambda n, d: 1),
+    ("doc.indexed_range_ordered_desc", "cache.stat_floor", lambda n, d: min(100, n - d)),
+    ("doc.indexed_range_ordered_desc_first", "cache.stat_floor", lambda n, d: 1),
+    ("cache.warm", "cache.stat_floor", lambda n, d: n),
+    ("cache.cold", "cache.read_floor", lambda n, d: n),
+    ("mirror.query", "mirror.query_direct", lambda n, d: 1),
 ]
 
 
@@ -111,6 +145,8 @@ def main(argv):
     for name in ORDER:
         for ratio, metric, php, us in sorted(rows.get(name, [])):
             print(f"  {name[:10]:10} {metric:42} php {php:11.6f} s  ours {us:11.6f} s  {ratio:8.2f}x")
+    if "--bounds" in argv:
+        print_bounds(ours_doc, ours, rows.get("reads and queries", []))
     if "--floors" in argv:
         # A floor and its operation run in the same worker process, minutes apart at most;
         # file-create and fsync costs drift between repeats, so each repeat's ratio is
@@ -123,6 +159,39 @@ def main(argv):
                 spread = " ".join(f"{r:.2f}" for r in ratios)
                 print(f"  {op:22} {median(a) * 1e6:10.3f} us  {floor:22} {median(b) * 1e6:10.3f} us"
                       f"  {median(ratios):6.2f}x  (repeats: {spread})")
+
+
+def print_bounds(ours_doc, ours, reads, target=10.0):
+    n = int(ours_doc.get("dataset") or 0)
+    if n <= 0:
+        print("\nbounds: the result file names no single dataset size")
+        return
+    d = min(100, n)
+    php_of = {metric: php for _, metric, php, _ in reads}
+    print(f"\nreads against the floor of their system calls (n = {n}; best = PHP time / "
+          "floor time, what an engine making only those calls would reach):")
+    bound = {}
+    for metric, floor, files in BOUNDS:
+        per_file = per_item(ours_doc, floor)
+        if metric not in php_of or metric not in ours or not per_file:
+            continue
+        floor_s = median(per_file) * files(n, d)
+        bound[metric] = php_of[metric] / floor_s
+        print(f"  {metric:38} php {php_of[metric] * 1e6:11.1f} us  floor {floor_s * 1e6:11.1f} us"
+              f"  ({files(n, d)} x {floor})  best {bound[metric]:6.2f}x"
+              f"  ours {php_of[metric] / ours[metric]:6.2f}x")
+    if not bound or not reads:
+        return
+    others = [r for r, metric, _, _ in reads if metric not in bound]
+    log_bound = sum(math.log(b) for b in bound.values())
+    at_floor = math.exp((log_bound + sum(math.log(r) for r in others)) / len(reads))
+    needed = math.exp((len(reads) * math.log(target) - log_bound) / max(1, len(others)))
+    print(f"  the {len(bound)} bound reads at their floors, the other {len(others)} as measured:"
+          f" reads geomean {at_floor:.2f}x; for {target:g}x the other {len(others)} would need a"
+          f" geomean of {needed:.2f}x (now {math.exp(sum(map(math.log, others)) / len(others)):.2f}x)")
+    print(f"  bound reads whose best is under 3x: "
+          + (", ".join(f"{m} {b:.2f}x" for m, b in sorted(bound.items(), key=lambda x: x[1])
+                       if b < 3) or "none"))
 
 
 if __name__ == "__main__":
