@@ -220,6 +220,26 @@ bool read_file_if_exists(const fs::path& path, std::string& out) {
   return true;
 }
 
+std::size_t pread_some(int fd, char* buffer, std::size_t size, std::uint64_t offset,
+                       const fs::path& path) {
+  for (;;) {
+    const ssize_t got = ::pread(fd, buffer, size, static_cast<off_t>(offset));
+    if (got >= 0) return static_cast<std::size_t>(got);
+    if (errno != EINTR) throw_errno("read", path);
+  }
+}
+
+std::size_t pread_full(int fd, char* buffer, std::size_t size, std::uint64_t offset,
+                       const fs::path& path) {
+  std::size_t filled = 0;
+  while (filled < size) {
+    const std::size_t got = pread_some(fd, buffer + filled, size - filled, offset + filled, path);
+    if (got == 0) break;
+    filled += got;
+  }
+  return filled;
+}
+
 std::string read_file_bytes(const fs::path& path) {
   std::string out;
   if (!read_file_if_exists(path, out)) throw_errno("read", path, ENOENT);

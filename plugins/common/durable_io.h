@@ -104,6 +104,15 @@ void write_atomic(const std::filesystem::path& path, std::string_view bytes,
 void durable_append(const std::filesystem::path& path, std::string_view bytes,
                     Sync sync = Sync::durable);
 
+// One pread(2) of up to `size` bytes at `offset`, retried on EINTR: the bytes read, 0 at
+// the end of the file. Throws StoreError("read <path>: ...") on any other error.
+std::size_t pread_some(int fd, char* buffer, std::size_t size, std::uint64_t offset,
+                       const std::filesystem::path& path);
+// pread(2) until `size` bytes are read or the file ends: the bytes read (fewer than
+// `size` only at the end of the file). Throws as pread_some does.
+std::size_t pread_full(int fd, char* buffer, std::size_t size, std::uint64_t offset,
+                       const std::filesystem::path& path);
+
 // The whole file. Throws StoreError("read <path>: ...") if it cannot be opened or read.
 std::string read_file_bytes(const std::filesystem::path& path);
 // Same, but returns false (and leaves `out` empty) when the file does not exist.

@@ -64,18 +64,7 @@ std::optional<std::vector<std::string>> BucketCache::head_ids(const std::string&
   }
   UniqueFd owned(fd);
   std::string head(kHeader + limit * kPerId, '\0');
-  std::size_t filled = 0;
-  while (filled < head.size()) {
-    const ssize_t got =
-        ::pread(fd, head.data() + filled, head.size() - filled, static_cast<off_t>(filled));
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      throw_errno("read", path);
-    }
-    if (got == 0) break;
-    filled += static_cast<std::size_t>(got);
-  }
-  head.resize(filled);
+  head.resize(pread_full(fd, head.data(), head.size(), 0, path));
   return bucket_ids_from_head(head, limit);
 }
 

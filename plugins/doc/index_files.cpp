@@ -221,13 +221,9 @@ std::int64_t read_bucket_count(int fd, const std::filesystem::path& path) {
   char buffer[kCountBlock * 8];
   std::size_t filled = 0;
   while (filled < sizeof buffer) {
-    const ssize_t got = ::pread(fd, buffer + filled, kCountBlock, static_cast<off_t>(filled));
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      throw_errno("read", path);
-    }
+    const std::size_t got = pread_some(fd, buffer + filled, kCountBlock, filled, path);
     if (got == 0) break;
-    filled += static_cast<std::size_t>(got);
+    filled += got;
     if (const auto count = scan_count(std::string_view(buffer, filled))) return *count;
   }
   std::optional<Bucket> bucket = parse_bucket(read_file_bytes(path));

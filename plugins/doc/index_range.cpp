@@ -37,15 +37,6 @@ Region region_of(std::string_view key) {
   return Region::other;
 }
 
-std::size_t pread_some(int fd, char* buffer, std::size_t size, std::uint64_t offset,
-                       const std::filesystem::path& path) {
-  for (;;) {
-    const ssize_t got = ::pread(fd, buffer, size, static_cast<off_t>(offset));
-    if (got >= 0) return static_cast<std::size_t>(got);
-    if (errno != EINTR) throw_errno("read", path);
-  }
-}
-
 // Opens `path` read-only; an invalid fd when it does not exist.
 UniqueFd open_if_exists(const std::filesystem::path& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -264,12 +255,8 @@ void RangeIndex::cache_text() {
     return;
   }
   auto text = std::make_shared<std::string>(info_.size, '\0');
-  std::size_t filled = 0;
-  while (filled < text->size()) {
-    const std::size_t got =
-        pread_some(fd.get(), text->data() + filled, text->size() - filled, filled, paths_.base);
-    if (got == 0) return;  // shrank under us: not the described version
-    filled += got;
+  if (pread_full(fd.get(), text->data(), text->size(), 0, paths_.base) != text->size()) {
+    return;  // shrank under us: not the described version
   }
   info_.text = std::move(text);
 }

@@ -6,11 +6,11 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 
 #include <fmt/format.h>
 
 #include "common/canonical_json.h"
+#include "common/durable_io.h"
 #include "common/query/json_values.h"
 #include "common/store_error.h"
 #include "log/segment_line.h"
@@ -21,23 +21,23 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::size_t kReadBlock = 64 * 1024;
+constexpr std::size_t kReadBlock = std::size_t{64} * 1024;
 
-// pread of up to `size` bytes at `offset` appended to `out`; returns the bytes read.
-std::size_t pread_some(int fd, std::string& out, std::size_t size, std::uint64_t offset,
-                       const fs::path& path) {
+// One pread of up to `size` bytes at `offset` appended to `out`; returns the bytes read.
+// On an error `out` keeps its old size.
+std::size_t pread_append(int fd, std::string& out, std::size_t size, std::uint64_t offset,
+                         const fs::path& path) {
   const std::size_t old = out.size();
   out.resize(old + size);
-  ssize_t got;
-  do {
-    got = ::pread(fd, out.data() + old, size, static_cast<off_t>(offset));
-  } while (got < 0 && errno == EINTR);
-  if (got < 0) {
+  std::size_t got = 0;
+  try {
+    got = pread_some(fd, out.data() + old, size, offset, path);
+  } catch (...) {
     out.resize(old);
-    throw_errno("read", path);
+    throw;
   }
-  out.resize(old + static_cast<std::size_t>(got));
-  return static_cast<std::size_t>(got);
+  out.resize(old + got);
+  return got;
 }
 
 }  // namespace
@@ -62,7 +62,7 @@ bool SegmentedLog::read_line_at(Location location, std::string& buffer,
   for (;;) {
     const std::size_t before = buffer.size();
     const std::size_t got =
-        pread_some(fd, buffer, want, location.offset + before, path_of(location.file));
+        pread_append(fd, buffer, want, location.offset + before, path_of(location.file));
     const std::size_t lf = buffer.find('\n', before);
     if (lf != std::string::npos) {
       line = std::string_view(buffer.data(), lf);
@@ -214,9 +214,9 @@ bool LogStream::Plan::next_line(std::string_view& line, std::uint64_t& offset,
   }
   for (;;) {
     const char* begin = buffer.data() + pos;
-    const void* lf = std::memchr(begin, '\n', buffer.size() - pos);
-    if (lf != nullptr) {
-      const auto length = static_cast<std::size_t>(static_cast<const char*>(lf) - begin);
+    const std::size_t lf = std::string_view(buffer).find('\n', pos);
+    if (lf != std::string_view::npos) {
+      const std::size_t length = lf - pos;
       line = std::string_view(begin, length);
       offset = buffer_at + pos;
       size = length + 1;
@@ -239,8 +239,8 @@ bool LogStream::Plan::next_line(std::string_view& line, std::uint64_t& offset,
     buffer.erase(0, pos);
     buffer_at += pos;
     pos = 0;
-    const std::size_t got = pread_some(fd.get(), buffer, std::max(kReadBlock, buffer.size()),
-                                       buffer_at + buffer.size(), log->path_of(file));
+    const std::size_t got = pread_append(fd.get(), buffer, std::max(kReadBlock, buffer.size()),
+                                         buffer_at + buffer.size(), log->path_of(file));
     if (got == 0) eof = true;
   }
 }

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <thread>
 
+#include "common/durable_io.h"
 #include "common/store_error.h"
 
 namespace storh::engines::log {
@@ -32,15 +33,7 @@ ScanResult scan_segment(const std::filesystem::path& file, bool cut, Sync sync, 
   if (::fstat(fd.get(), &info) != 0) throw_errno("fstat", file);
   const auto size = static_cast<std::uint64_t>(info.st_size);
   buffer.resize(size);
-  std::uint64_t read_total = 0;
-  while (read_total < size) {
-    const ssize_t got = ::pread(fd.get(), buffer.data() + read_total, size - read_total,
-                                static_cast<off_t>(read_total));
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) throw_errno("read", file);
-    if (got == 0) break;
-    read_total += static_cast<std::uint64_t>(got);
-  }
+  const std::uint64_t read_total = pread_full(fd.get(), buffer.data(), size, 0, file);
   buffer.resize(read_total);
   result.file_bytes = read_total;
 

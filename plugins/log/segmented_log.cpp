@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "common/durable_io.h"
 #include "common/fast_json.h"
 #include "common/store_error.h"
 #include "log/segment_io.h"
@@ -280,12 +281,8 @@ void SegmentedLog::open_active_fd() {
 bool SegmentedLog::tail_needs_lf(std::uint64_t end) const {
   if (end == 0 || (end == active_end_ && !check_tail_)) return false;
   char last = '\n';
-  ssize_t got;
-  do {
-    got = ::pread(read_fd(active_.file), &last, 1, static_cast<off_t>(end - 1));
-  } while (got < 0 && errno == EINTR);
-  if (got < 0) throw_errno("read", path_of(active_.file));
-  return got == 1 && last != '\n';
+  return pread_some(read_fd(active_.file), &last, 1, end - 1, path_of(active_.file)) == 1 &&
+         last != '\n';
 }
 
 void SegmentedLog::refresh_manifest_if_changed() {

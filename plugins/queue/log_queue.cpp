@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "common/durable_io.h"
 #include "common/fast_json.h"
 #include "common/row_input.h"
 #include "common/store_error.h"
@@ -92,16 +93,8 @@ std::uint64_t LogQueue::file_size() {
 
 std::string LogQueue::read_from(std::uint64_t offset, std::uint64_t size) {
   std::string bytes(static_cast<std::size_t>(size), '\0');
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t got = ::pread(log_.get(), bytes.data() + done, bytes.size() - done,
-                                static_cast<off_t>(offset + done));
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) throw_errno("read", log_path_);
-    if (got == 0) break;  // the file shrank meanwhile: take what is there
-    done += static_cast<std::size_t>(got);
-  }
-  bytes.resize(done);
+  // Fewer bytes when the file shrank meanwhile: take what is there.
+  bytes.resize(pread_full(log_.get(), bytes.data(), bytes.size(), offset, log_path_));
   return bytes;
 }
 

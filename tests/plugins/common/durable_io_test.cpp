@@ -110,3 +110,27 @@ TEST_CASE("parse_sync: the durability parameter's two values, and a clear error"
   CHECK_THROWS_WITH(engines::parse_sync("fsync"),
                     "durability must be \"durable\" or \"none\", not \"fsync\"");
 }
+
+TEST_CASE("pread_some and pread_full: short at the end of the file, errors name the path",
+          "[common]") {
+  using storh::engines::pread_full;
+  using storh::engines::pread_some;
+  ScratchDir dir;
+  const auto path = dir.path() / "bytes";
+  storh::engines::write_atomic(path, "0123456789");
+  const storh::engines::UniqueFd fd = storh::engines::open_or_throw(path, O_RDONLY);
+  char buffer[16] = {};
+  CHECK(pread_full(fd.get(), buffer, 4, 3, path) == 4);
+  CHECK(std::string(buffer, 4) == "3456");
+  CHECK(pread_full(fd.get(), buffer, sizeof buffer, 6, path) == 4);  // the file ends
+  CHECK(std::string(buffer, 4) == "6789");
+  CHECK(pread_some(fd.get(), buffer, 8, 10, path) == 0);
+  CHECK(pread_full(fd.get(), buffer, 0, 0, path) == 0);
+  try {
+    pread_some(-1, buffer, 1, 0, path);
+    FAIL("a read from a closed descriptor must throw");
+  } catch (const storh::engines::StoreError& error) {
+    CHECK_THAT(error.what(), Catch::Contains("read") && Catch::Contains(path.string()));
+  }
+  CHECK_THROWS_AS(pread_full(-1, buffer, 1, 0, path), storh::engines::StoreError);
+}
