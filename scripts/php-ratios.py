@@ -41,13 +41,14 @@ CLASSES = {
 }
 ORDER = ["reads and queries", "bulk durable", "durable maintenance", "durable single writes", "CPU"]
 
-# Same-run floors: (engine operation, floor operation), both in seconds per item.
+# Same-run floors: (engine operation, floor operation), both in seconds per item; a floor
+# written a+b is the sum of two floor operations of the same repeat.
 FLOORS = [
     ("doc.put", "doc.put_floor"),
     ("doc.bulk_put", "doc.bulk_floor"),
     ("doc.jsonl_import", "doc.bulk_floor"),
     ("doc.delete", "doc.delete_floor"),
-    ("log.append", "log.append_floor"),
+    ("log.append", "log.append_floor+log.roll_floor"),
     ("log.bulk_append", "log.bulk_floor"),
     ("queue.enqueue", "queue.append_floor"),
     ("queue.bulk_enqueue", "queue.bulk_floor"),
@@ -102,7 +103,13 @@ def flat(results):
 
 
 def per_item(doc, metric):
-    """Seconds per item of one of our metrics, one value per repeat (None: not measured)."""
+    """Seconds per item of one of our metrics, one value per repeat (None: not measured);
+    for "a+b", the sum of a's and b's, repeat by repeat."""
+    if "+" in metric:
+        parts = [per_item(doc, part) for part in metric.split("+")]
+        if any(not p or len(p) != len(parts[0]) for p in parts):
+            return None
+        return [sum(values) for values in zip(*parts)]
     engine, op = metric.split(".", 1)
     for m in doc.get("metrics", []):
         if m.get("engine") == engine and m.get("operation") == op:
@@ -157,7 +164,7 @@ def main(argv):
             if a and b and len(a) == len(b):
                 ratios = [x / y for x, y in zip(a, b)]
                 spread = " ".join(f"{r:.2f}" for r in ratios)
-                print(f"  {op:22} {median(a) * 1e6:10.3f} us  {floor:22} {median(b) * 1e6:10.3f} us"
+                print(f"  {op:22} {median(a) * 1e6:10.3f} us  {floor:32} {median(b) * 1e6:10.3f} us"
                       f"  {median(ratios):6.2f}x  (repeats: {spread})")
 
 

@@ -13,6 +13,7 @@
 #include "common/bench/floors.h"
 #include "common/durable_io.h"
 #include "common/uuid_v7.h"
+#include "log/log_floors.h"
 #include "log/segment_line.h"
 #include "log/segmented_log.h"
 
@@ -121,18 +122,6 @@ Status step(RunContext& ctx, std::string_view op, std::uint64_t items, F&& fn) {
   return storh::measure(ctx, op, std::max<std::uint64_t>(items, 1), std::forward<F>(fn));
 }
 
-// The engine's put lines (a real id and row each) with no engine: lines built before the
-// clock starts.
-Status run_append_floor(RunContext& ctx, std::uint64_t n, engines::Sync sync) {
-  std::vector<std::string> lines(n);
-  for (std::uint64_t i = 0; i < n; ++i) {
-    engines::log::append_put_line(lines[i], uuid_v7::generate(), engines::bench_row(i));
-  }
-  return engines::bench::measure_append_floor(
-      ctx, ctx.work_dir() / "append-floor.ndjson", n, sync,
-      [&](std::uint64_t i) { return std::string_view(lines[i]); });
-}
-
 }  // namespace
 
 std::vector<ParamSpec> log_params() {
@@ -155,6 +144,9 @@ std::vector<OperationSpec> log_operations() {
   };
   return {
       op("append_floor", "lines", "no engine: n x (write one put line + fdatasync) to one file"),
+      op("roll_floor", "lines",
+         "no engine: the rolls of n appends (per segment_size bytes: create the index and "
+         "next segment, write a temp manifest, fsync the three, rename, fsync the dir)"),
       op("append", "records", "n x put(row(i)), one fdatasync each"),
       op("cursor", "records", "stream(after ids[n/2], limit 100)"),
       op("query_cursor", "records", "query cursor(ids[n/2]) limit 100 get"),
@@ -191,6 +183,7 @@ Status run_log_workload(RunContext& ctx) {
   const std::uint64_t compacted = expected.segments - (expected.active_empty ? 1 : 0);
 
   if (ctx.selected("append_floor")) STORH_TRY(run_append_floor(ctx, n, opts.sync));
+  if (ctx.selected("roll_floor")) STORH_TRY(run_roll_floor(ctx, n, opts));
 
   std::vector<std::string> ids;
   ids.reserve(n);

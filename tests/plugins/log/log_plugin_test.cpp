@@ -35,45 +35,32 @@ class Dir {
 
 std::vector<std::string> names(const std::vector<storh::OperationSpec>& ops) {
   std::vector<std::string> out;
+  out.reserve(ops.size());
   for (const auto& op : ops) out.push_back(op.name);
   return out;
 }
 
 std::vector<std::string> measured(const FakeRunContext& ctx) {
   std::vector<std::string> out;
+  out.reserve(ctx.measurements.size());
   for (const auto& m : ctx.measurements) out.push_back(m.operation);
   return out;
 }
 
 }  // namespace
 
-TEST_CASE("log plugin: describes the 20 workload operations plus append_floor and recover",
+TEST_CASE("log plugin: describes the 20 workload operations plus two floors and recover",
           "[log][plugin]") {
   LoadedPlugin plugin(STORH_TEST_LOG_PLUGIN);
   CHECK(std::string(plugin.manifest->name) == "log");
   const storh::EngineInfo info = plugin.engine->describe();
-  const std::vector<std::string> want{"append_floor",
-                                      "append",
-                                      "cursor",
-                                      "query_cursor",
-                                      "query_id_first",
-                                      "query_id_count",
-                                      "query_id_filtered_first",
-                                      "query_first",
-                                      "query_cursor_first",
-                                      "range",
-                                      "query_all_count",
-                                      "query_count",
-                                      "query_limit_count",
-                                      "stats",
-                                      "compact",
-                                      "bulk_append",
-                                      "bulk_query_count",
-                                      "bulk_cursor",
-                                      "bulk_range",
-                                      "bulk_compact",
-                                      "bulk_compacted_range",
-                                      "recover"};
+  const std::vector<std::string> want{
+      "append_floor", "roll_floor",           "append",         "cursor",
+      "query_cursor", "query_id_first",       "query_id_count", "query_id_filtered_first",
+      "query_first",  "query_cursor_first",   "range",          "query_all_count",
+      "query_count",  "query_limit_count",    "stats",          "compact",
+      "bulk_append",  "bulk_query_count",     "bulk_cursor",    "bulk_range",
+      "bulk_compact", "bulk_compacted_range", "recover"};
   CHECK(names(info.operations) == want);
 }
 
