@@ -78,7 +78,7 @@ TEST_CASE("index: a rebuild writes storh's files", "[index]") {
   CHECK_FALSE(fs::exists(root / "entries/eq/7075626c69736865644174"));  // range: no eq files
   const std::string base =
       storh::engines::read_file_bytes(root / "entries/range/7075626c69736865644174.jsonl");
-  CHECK(base.size() == 40 * 128);
+  CHECK(base.size() == std::size_t{40} * 128);
   CHECK(
       storh::engines::read_file_bytes(root / "entries/range/7075626c69736865644174.idx.jsonc") ==
       "{\"stride\":256,\"checkpoints\":[{\"key\":\"n-00001700000000000d000000\",\"offset\":0}]}\n");
@@ -224,6 +224,7 @@ TEST_CASE("index: D6 concurrent indexed writers keep indexes exact", "[index][co
     doc::index_manager(store).field("kind").field("bucket").sync();
   }
   std::vector<pid_t> children;
+  children.reserve(4);
   for (int w = 0; w < 4; ++w) {
     children.push_back(fork_child([&, w] {
       DocStore store(dir.path(), "docs");
@@ -264,6 +265,7 @@ TEST_CASE("index: D7 concurrent updates of the same records leave no stale entry
     doc::index_manager(store).field("kind").field("bucket").field("revision").range().sync();
   }
   std::vector<pid_t> children;
+  children.reserve(kWriters);
   for (int w = 0; w < kWriters; ++w) {
     children.push_back(fork_child([&, w] {
       DocStore store(dir.path(), "docs");

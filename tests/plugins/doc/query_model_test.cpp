@@ -32,7 +32,7 @@ class Model {
     if (f != "e" && pick(8) == 0) return std::nullopt;
     if (f == "a") return Json(pick(5));
     if (f == "b") {
-      static const char* kStrings[] = {"x", "xy", "y", "yz", "", "z"};
+      static constexpr const char* kStrings[] = {"x", "xy", "y", "yz", "", "z"};
       return Json(kStrings[pick(6)]);
     }
     if (f == "c") {
@@ -62,7 +62,7 @@ class Model {
   }
 
   QueryCondition random_condition(const std::vector<std::string>& ids) {
-    static const char* kFields[] = {"a", "b", "c", "d", "e", "id", "a", "e", "c"};
+    static constexpr const char* kFields[] = {"a", "b", "c", "d", "e", "id", "a", "e", "c"};
     const std::string field = kFields[pick(9)];
     const auto value = [&]() -> Json {
       if (field == "id")
@@ -140,7 +140,10 @@ std::vector<std::string> reference(const std::map<std::string, Json>& records,
     if (any) matches.emplace_back(id, &data);
   }
   if (spec.order) {
-    const auto& [field, desc] = *spec.order;
+    // Plain names, not a structured binding: C++20 lets a lambda capture one, but clang 14
+    // (clang-tidy's parser here) rejects it.
+    const std::string& field = spec.order->first;
+    const bool desc = spec.order->second;
     const auto value_of = [&](const std::pair<std::string, const Json*>& m) {
       if (field == "id") return Json(m.first);
       const Json* v = storh::engines::find_field(*m.second, field);
@@ -152,6 +155,7 @@ std::vector<std::string> reference(const std::map<std::string, Json>& records,
     });
   }
   std::vector<std::string> ids;
+  ids.reserve(matches.size());
   for (const auto& m : matches) ids.push_back(m.first);
   if (spec.limit && ids.size() > *spec.limit) ids.resize(*spec.limit);
   return ids;
@@ -196,10 +200,11 @@ void run_model(std::uint32_t seed, bool indexed) {
       for (int g = 0; g < groups; ++g) {
         std::vector<QueryCondition> group;
         const int conditions = model.pick(3) + (model.pick(5) == 0 ? 0 : 1);
+        group.reserve(static_cast<std::size_t>(conditions));
         for (int c = 0; c < conditions; ++c) group.push_back(model.random_condition(ids));
         spec.groups.push_back(std::move(group));
       }
-      static const char* kOrder[] = {"a", "c", "e", "id", "b"};
+      static constexpr const char* kOrder[] = {"a", "c", "e", "id", "b"};
       if (model.pick(2) == 0)
         spec.order = std::make_pair(std::string(kOrder[model.pick(5)]), model.pick(2) == 0);
       if (model.pick(2) == 0) spec.limit = static_cast<std::size_t>(model.pick(6) + 1);

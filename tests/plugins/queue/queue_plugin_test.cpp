@@ -14,7 +14,7 @@ using storh_test::LoadedPlugin;
 
 namespace {
 
-const std::vector<std::string> kAll = {
+const std::vector<std::string> all_operations = {
     "append_floor", "enqueue",    "claim",         "complete",   "requeue",
     "bulk_enqueue", "bulk_claim", "bulk_complete", "bulk_floor", "claim_concurrent"};
 
@@ -35,7 +35,7 @@ TEST_CASE("queue plugin: the description keeps storh's seven metrics in order, w
   CHECK(info.name == "queue");
   std::vector<std::string> names;
   for (const auto& op : info.operations) names.push_back(op.name);
-  CHECK(names == kAll);
+  CHECK(names == all_operations);
   REQUIRE(info.params.size() == 2);
   CHECK(info.params[0].name == "durability");
   CHECK(std::get<std::string>(info.params[0].default_value) == "durable");
@@ -53,7 +53,7 @@ TEST_CASE("queue plugin: every operation runs and checks its answer at n = 1 and
     const storh::Status status = plugin.engine->run(ctx);
     INFO("n = " << n << ": " << status.message());
     REQUIRE(status.ok());
-    CHECK(measured(ctx) == kAll);
+    CHECK(measured(ctx) == all_operations);
     for (const auto& m : ctx.measurements) {
       CHECK(m.items == (m.operation == "requeue" ? 1 : n));
     }
