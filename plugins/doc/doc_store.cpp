@@ -279,18 +279,10 @@ SharedJson DocStore::find(std::string_view id) {
 
   // The file itself.
   std::string bytes;
-  int dir = s.dirs.get(shard, false);
   const auto where = [&] { return s.dirs.shard_path(shard) / name; };
-  bool found = dir >= 0 && read_file_at(dir, name, bytes, info, where);
-  if (!found && dir >= 0) {
-    // The cached directory descriptor may be stale (directory replaced behind us).
-    struct stat path_info {};
-    if (::stat((s.dirs.shard_path(shard) / name).c_str(), &path_info) == 0) {
-      s.dirs.forget(shard);
-      dir = s.dirs.get(shard, false);
-      found = dir >= 0 && read_file_at(dir, name, bytes, info, where);
-    }
-  }
+  const bool found = s.dirs.at_name(shard, name, [&](int dir) {
+    return read_file_at(dir, name, bytes, info, where) ? 0 : ENOENT;
+  }) == 0;
   if (!found) {
     s.remember_missing(id);
     return nullptr;
@@ -308,20 +300,13 @@ bool DocStore::remove(std::string_view id) {
   const bool active = s.hooks->active();
   std::optional<Json> old;
   if (active) old = s.read_from_disk(id);
-  // unlinkat in the shard directory the store keeps open; when that finds nothing, the
-  // path itself is tried, in case the directory was replaced behind us (as find() does).
+  // unlinkat in the shard directory the store keeps open (reopened when it was replaced
+  // behind us, as find() does).
   const std::string name = record_file_name(id);
   const std::string_view shard = shard_of(id);
-  const int dir = s.dirs.get(shard, false);
-  int err = ENOENT;
-  bool removed = dir >= 0 && ::unlinkat(dir, name.c_str(), 0) == 0;
-  if (!removed && dir >= 0) err = errno;
-  if (!removed && err == ENOENT) {
-    const fs::path path = s.dirs.shard_path(shard) / name;
-    removed = ::unlink(path.c_str()) == 0;
-    err = removed ? 0 : errno;
-    if (removed) s.dirs.forget(shard);
-  }
+  const int err = s.dirs.at_name(
+      shard, name, [&](int dir) { return ::unlinkat(dir, name.c_str(), 0) == 0 ? 0 : errno; });
+  const bool removed = err == 0;
   if (!removed && err != ENOENT) {
     throw StoreError(fmt::format("Could not delete storage record {}: {}",
                                  (s.dirs.shard_path(shard) / name).string(), std::strerror(err)));

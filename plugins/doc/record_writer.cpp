@@ -103,6 +103,17 @@ void ShardDirs::forget(std::string_view shard) {
   fds_.erase(shard_key(shard));
 }
 
+int ShardDirs::at_name(std::string_view shard, const std::string& name, FunctionRef<int(int)> op) {
+  int dir = get(shard, false);
+  if (dir < 0) return ENOENT;
+  const int err = op(dir);
+  struct stat info {};
+  if (err != ENOENT || ::stat((shard_path(shard) / name).c_str(), &info) != 0) return err;
+  forget(shard);
+  dir = get(shard, false);
+  return dir >= 0 ? op(dir) : ENOENT;
+}
+
 bool read_file_at(int dir_fd, const std::string& name, std::string& bytes, struct stat& info,
                   const fs::path& where) {
   return read_file_at(dir_fd, name, bytes, info, [&] { return where; });

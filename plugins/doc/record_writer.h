@@ -46,6 +46,11 @@ class ShardDirs {
   int get(std::string_view shard, bool create);
   // Forgets a descriptor that may be stale (the directory was removed behind us).
   void forget(std::string_view shard);
+  // Runs `op(dir_fd)` on data/<shard>, where `op` acts on <name> and returns 0 or an
+  // errno value. When that is ENOENT but data/<shard>/<name> exists at its path, the
+  // directory was replaced behind us: the descriptor is reopened and `op` runs once
+  // more. Returns the last result; ENOENT when the shard does not exist.
+  int at_name(std::string_view shard, const std::string& name, FunctionRef<int(int)> op);
   void clear() { fds_.clear(); }
   const std::filesystem::path& data_dir() const noexcept { return data_dir_; }
   std::filesystem::path shard_path(std::string_view shard) const;

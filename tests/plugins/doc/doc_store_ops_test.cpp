@@ -158,3 +158,29 @@ TEST_CASE("doc ops: schema violations are raised before anything is written", "[
   wrong.schema = storh::engines::Schema::collection("other");
   CHECK_THROWS_AS(DocStore(dir.path(), "docs", wrong), storh::engines::StoreError);
 }
+
+// The store keeps each shard directory open; when the directory is removed and made
+// again behind it, a get and a remove must reach the file at the path, not the old inode.
+TEST_CASE("doc ops: a shard directory replaced behind the store is reopened", "[doc][ops]") {
+  const auto mode = GENERATE(Validation::stat, Validation::hash);
+  ScratchDir dir;
+  DocStore store(dir.path(), "docs", with_mode(mode));
+  const Record first = store.put(Json{{"v", 1}});
+  const fs::path file = record_file(dir.path(), "docs", first.id);
+  const fs::path shard = file.parent_path();
+  REQUIRE(store.get(first.id));  // the shard's descriptor is open now
+  fs::remove_all(shard);
+  fs::create_directories(shard);
+  write_text(file, R"({"id":")" + first.id + R"(","data":{"v":2}})" + "\n");
+  const auto again = store.get(first.id);
+  REQUIRE(again);
+  CHECK(again->data == Json{{"v", 2}});
+
+  fs::remove_all(shard);
+  fs::create_directories(shard);
+  write_text(file, R"({"id":")" + first.id + R"(","data":{"v":3}})" + "\n");
+  CHECK(store.remove(first.id));
+  CHECK_FALSE(fs::exists(file));
+  CHECK_FALSE(store.get(first.id));
+  CHECK_FALSE(store.remove(first.id));
+}
