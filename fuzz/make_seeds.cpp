@@ -106,12 +106,12 @@ void queue_log(const fs::path& dir) {
   const std::string payload = queue::normalised_payload(Json::parse(R"({"task":"mail","n":3})"));
   queue::append_enqueue_line(log, scratch, kIds[0], payload, 1'700'000'000);
   queue::append_enqueue_line(log, scratch, kIds[1], "[]", 1'700'000'001);
-  queue::append_id_line(log, scratch, queue::EventOp::claim, kIds[0], 1'700'000'002);
-  queue::append_complete_line(log, scratch, kIds[0], true, 1'700'000'003);
-  queue::append_id_line(log, scratch, queue::EventOp::claim, kIds[1], 1'700'000'004);
-  queue::append_id_line(log, scratch, queue::EventOp::requeue, kIds[1], 1'700'000'005);
-  queue::append_complete_line(log, scratch, kIds[1], false, 1'700'000'006);
-  queue::append_id_line(log, scratch, queue::EventOp::purge, kIds[1], 1'700'000'007);
+  queue::append_id_line(log, queue::EventOp::claim, kIds[0], 1'700'000'002);
+  queue::append_complete_line(log, kIds[0], true, 1'700'000'003);
+  queue::append_id_line(log, queue::EventOp::claim, kIds[1], 1'700'000'004);
+  queue::append_id_line(log, queue::EventOp::requeue, kIds[1], 1'700'000'005);
+  queue::append_complete_line(log, kIds[1], false, 1'700'000'006);
+  queue::append_id_line(log, queue::EventOp::purge, kIds[1], 1'700'000'007);
   write(dir, "queue_log", "queue.log", log);
   // A torn tail: the last line without its LF, as a crash mid-append leaves it.
   write(dir, "queue_log", "torn", log.substr(0, log.size() - 5));

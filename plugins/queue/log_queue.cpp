@@ -177,8 +177,9 @@ void LogQueue::finish_batch() {
 
 std::size_t LogQueue::append_id_events(EventOp op, const std::vector<std::string>& ids,
                                        std::int64_t ts) {
+  const queue::IdLines lines(op, ts);
   for (const std::string& id : ids) {
-    queue::append_id_line(lines_, scratch_, op, id, ts);
+    lines.append(lines_, id);
     if (op == EventOp::requeue) {
       state_.apply_requeue(id);
     } else {
@@ -271,7 +272,7 @@ std::optional<QueueJob> LogQueue::claim() {
     job = QueueJob{std::string(id), entry.has_payload ? entry.payload : std::string("[]")};
   });
   if (!job) return std::nullopt;
-  queue::append_id_line(lines_, scratch_, EventOp::claim, job->id, ts);
+  queue::append_id_line(lines_, EventOp::claim, job->id, ts);
   write_lines(lines_);
   sync_data(log_.get(), log_path_, sync_);
   return job;
@@ -285,9 +286,10 @@ std::vector<QueueJob> LogQueue::claim_many(std::size_t limit) {
   const std::size_t expected = std::min<std::uint64_t>(limit, state_.counts().pending);
   jobs.reserve(expected);
   reserve_batch(expected * kClaimLineBytes);
+  const queue::IdLines claim_lines(EventOp::claim, ts);
   state_.claim_front(limit, ts, [&](std::string_view id, const queue::JobEntry& entry) {
     jobs.push_back({std::string(id), entry.has_payload ? entry.payload : std::string("[]")});
-    queue::append_id_line(lines_, scratch_, EventOp::claim, id, ts);
+    claim_lines.append(lines_, id);
     flush_chunk_if_full();
   });
   finish_batch();
@@ -299,7 +301,7 @@ bool LogQueue::complete(std::string_view id, bool keep_done) {
   Mutation mutation(*this);
   const std::int64_t ts = now();
   if (!state_.complete_if_processing(id, keep_done, ts)) return false;
-  queue::append_complete_line(lines_, scratch_, id, keep_done, ts);
+  queue::append_complete_line(lines_, id, keep_done, ts);
   write_lines(lines_);
   sync_data(log_.get(), log_path_, sync_);
   return true;
@@ -312,10 +314,11 @@ std::size_t LogQueue::complete_many(const std::vector<std::string>& ids, bool ke
   const std::int64_t ts = now();
   std::size_t completed = 0;
   reserve_batch(ids.size() * kCompleteLineBytes);
+  const queue::IdLines complete_lines(EventOp::complete, ts, keep_done);
   for (const std::string& id : ids) {
     // Applying as we go makes a repeated id no longer processing: duplicates skip.
     if (!state_.complete_if_processing(id, keep_done, ts)) continue;
-    queue::append_complete_line(lines_, scratch_, id, keep_done, ts);
+    complete_lines.append(lines_, id);
     ++completed;
     flush_chunk_if_full();
   }

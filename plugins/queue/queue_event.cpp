@@ -2,10 +2,12 @@
 
 #include <charconv>
 #include <limits>
+#include <stdexcept>
 
 #include "common/canonical_json.h"
 #include "common/fast_json.h"
 #include "common/framing.h"
+#include "common/hashes.h"
 #include "common/uuid_v7.h"
 
 namespace storh::engines::queue {
@@ -184,26 +186,41 @@ void append_enqueue_line(std::string& out, std::string& scratch, std::string_vie
   append_frame(out, scratch);
 }
 
-void append_id_line(std::string& out, std::string& scratch, EventOp op, std::string_view id,
-                    std::int64_t ts) {
-  scratch.assign("{\"op\":\"");
-  scratch.append(op_name(op));
-  scratch.append("\",\"id\":\"");
-  scratch.append(id);
-  scratch.append("\",\"ts\":");
-  append_int(scratch, ts);
-  scratch.push_back('}');
-  append_frame(out, scratch);
+IdLines::IdLines(EventOp op, std::int64_t ts, bool done) {
+  if (op == EventOp::enqueue) throw std::invalid_argument("IdLines: enqueue carries a payload");
+  json_head_.assign("{\"op\":\"").append(op_name(op)).append("\",\"id\":\"");
+  json_tail_.assign("\",");
+  if (op == EventOp::complete) json_tail_.append(done ? "\"done\":true," : "\"done\":false,");
+  json_tail_.append("\"ts\":");
+  append_int(json_tail_, static_cast<std::int64_t>(ts));
+  json_tail_.push_back('}');
+  append_int(length_head_,
+             static_cast<std::int64_t>(json_head_.size() + kIdSize + json_tail_.size()));
+  length_head_.push_back('\t');
 }
 
-void append_complete_line(std::string& out, std::string& scratch, std::string_view id, bool done,
-                          std::int64_t ts) {
-  scratch.assign("{\"op\":\"complete\",\"id\":\"");
-  scratch.append(id);
-  scratch.append(done ? "\",\"done\":true,\"ts\":" : "\",\"done\":false,\"ts\":");
-  append_int(scratch, ts);
-  scratch.push_back('}');
-  append_frame(out, scratch);
+void IdLines::append(std::string& out, std::string_view id) const {
+  if (id.size() == kIdSize) {
+    out.append(length_head_);
+  } else {
+    append_int(out, static_cast<std::int64_t>(json_head_.size() + id.size() + json_tail_.size()));
+    out.push_back('\t');
+  }
+  const std::size_t checksum_at = out.size();
+  out.append("00000000\t");
+  const std::size_t json_at = out.size();
+  out.append(json_head_).append(id).append(json_tail_);
+  const std::string_view json = std::string_view(out).substr(json_at);
+  xxh32_hex_to(xxh32(json), out.data() + checksum_at);
+  out.push_back('\n');
+}
+
+void append_id_line(std::string& out, EventOp op, std::string_view id, std::int64_t ts) {
+  IdLines(op, ts).append(out, id);
+}
+
+void append_complete_line(std::string& out, std::string_view id, bool done, std::int64_t ts) {
+  IdLines(EventOp::complete, ts, done).append(out, id);
 }
 
 bool is_integer_like_key(std::string_view key) noexcept {

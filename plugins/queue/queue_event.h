@@ -52,10 +52,28 @@ struct QueueEvent {
 // text normalised_payload() returns.
 void append_enqueue_line(std::string& out, std::string& scratch, std::string_view id,
                          std::string_view payload_json, std::int64_t ts);
-void append_id_line(std::string& out, std::string& scratch, EventOp op, std::string_view id,
+
+// The lines of the events that carry only an id (claim, requeue, purge, and complete
+// with its `done`) for one op, `done` and ts, as a batch writes them: everything but the
+// id and the checksum is formatted once, here, and append() writes a line straight into
+// `out` (a claim_many of 10,000 jobs spent a fifth of its time formatting the same ts
+// and length again). Throws std::invalid_argument for EventOp::enqueue.
+class IdLines {
+ public:
+  IdLines(EventOp op, std::int64_t ts, bool done = false);
+  // Appends the framed line for `id`, LF included.
+  void append(std::string& out, std::string_view id) const;
+
+ private:
+  std::string json_head_;    // {"op":"<op>","id":"
+  std::string json_tail_;    // ","ts":<ts>}  or  ","done":<done>,"ts":<ts>}
+  std::string length_head_;  // "<len>\t" of a line whose id is a UUID (36 characters)
+};
+
+// One line, for a single event.
+void append_id_line(std::string& out, EventOp op, std::string_view id,
                     std::int64_t ts);  // claim, requeue, purge
-void append_complete_line(std::string& out, std::string& scratch, std::string_view id, bool done,
-                          std::int64_t ts);
+void append_complete_line(std::string& out, std::string_view id, bool done, std::int64_t ts);
 
 // The payload as the queue stores it: the canonical compact JSON of `payload` if it is
 // an object, with integer-like keys dropped; "[]" for anything else or an empty object.

@@ -398,7 +398,6 @@ TEST_CASE("Q7: replay normalises payloads; complete done:false forgets a done jo
   fs::create_directories(dir.path() / "q");
   const std::string id2 = "018bcfe5-6800-76fb-95af-d92c554e7dce";
   std::string log;
-  std::string scratch;
   log += storh::engines::frame(std::string(R"({"op":"enqueue","id":")") + kId +
                                R"(","payload":"text","ts":1})");
   log += storh::engines::frame(std::string(R"({"op":"enqueue","id":")") + id2 +
@@ -416,7 +415,7 @@ TEST_CASE("Q7: replay normalises payloads; complete done:false forgets a done jo
     CHECK(queue.counts() == QueueCounts{0, 1, 1});
   }
   std::string more;
-  q::append_complete_line(more, scratch, kId, false, 2);
+  q::append_complete_line(more, kId, false, 2);
   append_text(log_file(dir.path()), more);
   LogQueue queue(dir.path(), "q");
   CHECK(queue.counts() == QueueCounts{0, 1, 0});

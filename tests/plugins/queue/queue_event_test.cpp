@@ -1,6 +1,8 @@
 // The queue.log event lines (engine-spec.md section 6.1), byte for byte, and the decoder's
 // acceptance rules. The expected lines were computed with an independent xxh32.
 #include <catch2/catch.hpp>
+#include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "common/framing.h"
@@ -41,36 +43,72 @@ TEST_CASE("queue event: every event line is written byte for byte", "[queue][eve
   CHECK(out.size() == 188);
 
   out.clear();
-  q::append_id_line(out, scratch, q::EventOp::claim, kId, 1700000001);
+  q::append_id_line(out, q::EventOp::claim, kId, 1700000001);
   CHECK(out ==
         "74\t4dc73276\t{\"op\":\"claim\",\"id\":\"018bcfe5-6800-76fb-95af-d92c554e7dcd\","
         "\"ts\":1700000001}\n");
   CHECK(out.size() == 87);
 
   out.clear();
-  q::append_complete_line(out, scratch, kId, true, 1700000002);
+  q::append_complete_line(out, kId, true, 1700000002);
   CHECK(out ==
         "89\tf1e7e847\t{\"op\":\"complete\",\"id\":\"018bcfe5-6800-76fb-95af-d92c554e7dcd\","
         "\"done\":true,\"ts\":1700000002}\n");
   CHECK(out.size() == 102);
 
   out.clear();
-  q::append_complete_line(out, scratch, kId, false, 1700000003);
+  q::append_complete_line(out, kId, false, 1700000003);
   CHECK(out ==
         "90\te9935e27\t{\"op\":\"complete\",\"id\":\"018bcfe5-6800-76fb-95af-d92c554e7dcd\","
         "\"done\":false,\"ts\":1700000003}\n");
 
   out.clear();
-  q::append_id_line(out, scratch, q::EventOp::requeue, kId, 1700000004);
+  q::append_id_line(out, q::EventOp::requeue, kId, 1700000004);
   CHECK(out ==
         "76\tefd1a4ab\t{\"op\":\"requeue\",\"id\":\"018bcfe5-6800-76fb-95af-d92c554e7dcd\","
         "\"ts\":1700000004}\n");
 
   out.clear();
-  q::append_id_line(out, scratch, q::EventOp::purge, kId, 1700000005);
+  q::append_id_line(out, q::EventOp::purge, kId, 1700000005);
   CHECK(out ==
         "74\td46e1a80\t{\"op\":\"purge\",\"id\":\"018bcfe5-6800-76fb-95af-d92c554e7dcd\","
         "\"ts\":1700000005}\n");
+}
+
+TEST_CASE("queue event: a batch's IdLines write the same bytes as one line at a time",
+          "[queue][event]") {
+  const std::string other_id = "018bcfe5-6800-76fb-95af-d92c554e7dce";
+  for (const q::EventOp op : {q::EventOp::claim, q::EventOp::requeue, q::EventOp::purge}) {
+    for (const std::int64_t ts : {std::int64_t{0}, std::int64_t{-5}, std::int64_t{1700000009}}) {
+      const q::IdLines lines(op, ts);
+      std::string batch;
+      std::string one_by_one;
+      for (const std::string& id : {std::string(kId), other_id}) {
+        lines.append(batch, id);
+        std::string json = "{\"op\":\"" + std::string(q::op_name(op)) + "\",\"id\":\"" + id +
+                           "\",\"ts\":" + std::to_string(ts) + "}";
+        one_by_one += storh::engines::frame(json);
+      }
+      CHECK(batch == one_by_one);
+    }
+  }
+  for (const bool done : {true, false}) {
+    const q::IdLines lines(q::EventOp::complete, 7, done);
+    std::string out;
+    lines.append(out, other_id);
+    CHECK(out ==
+          storh::engines::frame("{\"op\":\"complete\",\"id\":\"" + other_id +
+                                (done ? "\",\"done\":true" : "\",\"done\":false") + ",\"ts\":7}"));
+  }
+  // Not a UUID's length: the line's length is counted for it, and the decoder then
+  // rejects the id (the engine never writes one).
+  std::string odd;
+  q::IdLines(q::EventOp::claim, 1).append(odd, "short-id");
+  CHECK(odd == storh::engines::frame(R"({"op":"claim","id":"short-id","ts":1})"));
+  q::QueueEvent event;
+  std::string error;
+  CHECK(decode(odd, event, error) == q::DecodeStatus::invalid_event);
+  CHECK_THROWS_AS(q::IdLines(q::EventOp::enqueue, 1), std::invalid_argument);
 }
 
 TEST_CASE("queue event: payloads use canonical JSON; empty is [], / and UTF-8 stay raw",
@@ -115,8 +153,7 @@ TEST_CASE("queue event: payload normalisation drops integer-like keys, non-objec
 
 TEST_CASE("queue event: decoding round-trips every op, canonical or not", "[queue][event]") {
   std::string out;
-  std::string scratch;
-  q::append_complete_line(out, scratch, kId, true, 1700000002);
+  q::append_complete_line(out, kId, true, 1700000002);
   q::QueueEvent event;
   std::string error;
   REQUIRE(decode(out, event, error) == q::DecodeStatus::ok);
@@ -155,8 +192,7 @@ TEST_CASE("queue event: bad lines are rejected with PHP's messages", "[queue][ev
   q::QueueEvent event;
   std::string error;
   std::string line;
-  std::string scratch;
-  q::append_id_line(line, scratch, q::EventOp::claim, kId, 1);
+  q::append_id_line(line, q::EventOp::claim, kId, 1);
 
   CHECK(decode(line.substr(0, line.size() - 1), event, error) == q::DecodeStatus::torn);
   CHECK(error == "Torn log queue line.");
