@@ -119,15 +119,15 @@ void append_value(std::string& out, const Json& value, int pretty) {
 
 void append_json_string(std::string& out, std::string_view text) {
   out += '"';
-  const char* const begin = text.data();
-  const char* const end = begin + text.size();
-  for (std::size_t i = 0; i < text.size(); ++i) {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  while (p != end) {
     // Plain text up to the next byte that may need an escape, in one append.
-    const char* plain_end = skip_plain_json_text(begin + i, end);
-    out.append(begin + i, plain_end);
-    i = static_cast<std::size_t>(plain_end - begin);
-    if (i == text.size()) break;
-    const auto c = static_cast<unsigned char>(text[i]);
+    const char* const plain_end = skip_plain_json_text(p, end);
+    out.append(p, plain_end);
+    p = plain_end;
+    if (p == end) break;
+    const auto c = static_cast<unsigned char>(*p++);
     switch (c) {
       case '"':
         out += "\\\"";
@@ -157,11 +157,10 @@ void append_json_string(std::string& out, std::string_view text) {
       out += "\\u00";
       out += kHexDigits[c >> 4];
       out += kHexDigits[c & 0xf];
-    } else if (c == 0xe2 && i + 2 < text.size() && text[i + 1] == '\x80' &&
-               (text[i + 2] == '\xa8' || text[i + 2] == '\xa9')) {
+    } else if (c == 0xe2 && end - p >= 2 && p[0] == '\x80' && (p[1] == '\xa8' || p[1] == '\xa9')) {
       // U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR break JavaScript parsers.
-      out += text[i + 2] == '\xa8' ? "\\u2028" : "\\u2029";
-      i += 2;
+      out += p[1] == '\xa8' ? "\\u2028" : "\\u2029";
+      p += 2;
     } else {
       out += static_cast<char>(c);
     }

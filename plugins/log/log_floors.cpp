@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "common/bench/answers.h"
 #include "common/bench/bench_row.h"
 #include "common/bench/floors.h"
 #include "common/durable_io.h"
@@ -25,13 +26,19 @@ using engines::log::Manifest;
 using engines::log::SegmentEntry;
 using engines::log::SparseEntry;
 
-// The put lines of row(0..n-1) with fresh ids, as SegmentedLog writes them.
-std::vector<std::string> put_lines(std::uint64_t n) {
-  std::vector<std::string> lines(n);
+// The put lines of row(0..n-1) with fresh ids, as SegmentedLog writes them, and the ids.
+struct PutLines {
+  std::vector<std::string> ids;
+  std::vector<std::string> lines;
+};
+
+PutLines put_lines(std::uint64_t n) {
+  PutLines put{std::vector<std::string>(n), std::vector<std::string>(n)};
   for (std::uint64_t i = 0; i < n; ++i) {
-    engines::log::append_put_line(lines[i], engines::uuid_v7::generate(), engines::bench_row(i));
+    put.ids[i] = engines::uuid_v7::generate();
+    engines::log::append_put_line(put.lines[i], put.ids[i], engines::bench_row(i));
   }
-  return lines;
+  return put;
 }
 
 // The bytes one roll writes, built before the clock starts: the sealed segment's
@@ -43,20 +50,19 @@ struct RollFiles {
 
 // Lays the lines out in segments as SegmentedLog does (a segment seals once its bytes
 // reach max_segment_bytes) and returns the files of each roll.
-std::vector<RollFiles> roll_files(const std::vector<std::string>& lines,
-                                  const engines::log::LogOptions& options) {
+std::vector<RollFiles> roll_files(const PutLines& put, const engines::log::LogOptions& options) {
   std::vector<RollFiles> rolls;
   Manifest manifest;
   std::vector<SparseEntry> sparse;
   SegmentEntry segment{engines::log::segment_file_name(1), "", "", "", 0, true, false};
   std::uint64_t bytes = 0;
-  for (const std::string& line : lines) {
-    const std::string id = line.substr(line.find("\"id\":\"") + 6, engines::uuid_v7::kTextSize);
+  for (std::size_t i = 0; i < put.lines.size(); ++i) {
+    const std::string& id = put.ids[i];
     if (segment.records % options.sparse_index_interval == 0) sparse.push_back({id, bytes});
     if (segment.min.empty()) segment.min = id;
     segment.max = id;
     ++segment.records;
-    bytes += line.size();
+    bytes += put.lines[i].size();
     if (bytes < options.max_segment_bytes) continue;
     segment.index = engines::log::index_file_name(segment.file);
     manifest.sealed.push_back(segment);
@@ -71,17 +77,16 @@ std::vector<RollFiles> roll_files(const std::vector<std::string>& lines,
   return rolls;
 }
 
-}  // namespace
-
-Status run_append_floor(RunContext& ctx, std::uint64_t n, engines::Sync sync) {
-  const std::vector<std::string> lines = put_lines(n);
+Status run_append_floor(RunContext& ctx, const PutLines& put, engines::Sync sync) {
   return engines::bench::measure_append_floor(
-      ctx, ctx.work_dir() / "append-floor.ndjson", n, sync,
-      [&](std::uint64_t i) { return std::string_view(lines[i]); });
+      ctx, ctx.work_dir() / "append-floor.ndjson", put.lines.size(), sync,
+      [&](std::uint64_t i) { return std::string_view(put.lines[i]); });
 }
 
-Status run_roll_floor(RunContext& ctx, std::uint64_t n, const engines::log::LogOptions& options) {
-  const std::vector<RollFiles> rolls = roll_files(put_lines(n), options);
+Status run_roll_floor(RunContext& ctx, const PutLines& put,
+                      const engines::log::LogOptions& options) {
+  const std::uint64_t n = put.lines.size();
+  const std::vector<RollFiles> rolls = roll_files(put, options);
   const fs::path dir = ctx.work_dir() / "roll-floor";
   const fs::path segments = dir / "segments";
   const fs::path manifest = dir / "manifest.jsonc";
@@ -122,6 +127,18 @@ Status run_roll_floor(RunContext& ctx, std::uint64_t n, const engines::log::LogO
   return rolls.empty() || engines::read_file_bytes(manifest) == rolls.back().manifest
              ? Status{}
              : Status::error("roll_floor: the manifest does not hold the last roll's text");
+}
+
+}  // namespace
+
+Status run_floors(RunContext& ctx, std::uint64_t n, const engines::log::LogOptions& options) {
+  const bool append = ctx.selected("append_floor");
+  const bool roll = ctx.selected("roll_floor");
+  if (!append && !roll) return {};
+  const PutLines put = put_lines(n);
+  if (append) STORH_TRY(run_append_floor(ctx, put, options.sync));
+  if (roll) STORH_TRY(run_roll_floor(ctx, put, options));
+  return {};
 }
 
 }  // namespace storh::log_bench

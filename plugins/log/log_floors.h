@@ -21,7 +21,8 @@
 
 namespace storh::log_bench {
 
-Status run_append_floor(RunContext& ctx, std::uint64_t n, engines::Sync sync);
-Status run_roll_floor(RunContext& ctx, std::uint64_t n, const engines::log::LogOptions& options);
+// Runs whichever of the two the run selected, over one set of n put lines built before
+// either clock starts.
+Status run_floors(RunContext& ctx, std::uint64_t n, const engines::log::LogOptions& options);
 
 }  // namespace storh::log_bench

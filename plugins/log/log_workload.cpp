@@ -182,8 +182,7 @@ Status run_log_workload(RunContext& ctx) {
   // into outputs of the same sizes; the new active segment follows the last seg-*.
   const std::uint64_t compacted = expected.segments - (expected.active_empty ? 1 : 0);
 
-  if (ctx.selected("append_floor")) STORH_TRY(run_append_floor(ctx, n, opts.sync));
-  if (ctx.selected("roll_floor")) STORH_TRY(run_roll_floor(ctx, n, opts));
+  STORH_TRY(run_floors(ctx, n, opts));
 
   std::vector<std::string> ids;
   ids.reserve(n);
