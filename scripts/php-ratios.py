@@ -13,7 +13,8 @@ taken per repeat, as the two ran in the same worker process, then its median). W
 --bounds, each read whose system calls are a whole number of a same-run floor's items
 (a STAT read is one fstatat per record file it checks): PHP's time over that floor time,
 the best ratio any engine that makes those calls could reach, and what the other reads
-would need for the class to reach a given geometric mean.
+would need for the class to reach a given geometric mean; then the same for the
+maintenance operations with a floor (doc.delete's unlinks, the mirror's SQL alone).
 
 Only the standard library: this is a reading aid for people, not part of the build.
 """
@@ -57,6 +58,9 @@ FLOORS = [
     ("cache.warm", "cache.stat_floor"),
     ("cache.cold", "cache.read_floor"),
     ("mirror.query", "mirror.query_direct"),
+    ("mirror.push", "mirror.push_direct"),
+    ("mirror.rebuild", "mirror.push_direct"),
+    ("mirror.flush", "mirror.flush_direct"),
 ]
 
 
@@ -87,6 +91,17 @@ BOUNDS = [
     ("cache.warm", "cache.stat_floor", lambda n, d: n),
     ("cache.cold", "cache.read_floor", lambda n, d: n),
     ("mirror.query", "mirror.query_direct", lambda n, d: 1),
+]
+
+# Maintenance bound the same way: doc.delete makes d unlinks and directory syncs
+# (delete_floor); the mirror's writes are their SQL through a bare sqlite3 handle
+# (push_direct: n INSERTs in one transaction, which a rebuild makes after its DELETE;
+# flush_direct: d DELETE + INSERT pairs in one transaction).
+MAINTENANCE_BOUNDS = [
+    ("doc.delete", "doc.delete_floor", lambda n, d: d),
+    ("mirror.push", "mirror.push_direct", lambda n, d: n),
+    ("mirror.rebuild", "mirror.push_direct", lambda n, d: n),
+    ("mirror.flush", "mirror.flush_direct", lambda n, d: d),
 ]
 
 
@@ -153,7 +168,9 @@ def main(argv):
         for ratio, metric, php, us in sorted(rows.get(name, [])):
             print(f"  {name[:10]:10} {metric:42} php {php:11.6f} s  ours {us:11.6f} s  {ratio:8.2f}x")
     if "--bounds" in argv:
-        print_bounds(ours_doc, ours, rows.get("reads and queries", []))
+        print_bounds(ours_doc, ours, rows.get("reads and queries", []), BOUNDS, "reads", 10.0)
+        print_bounds(ours_doc, ours, rows.get("durable maintenance", []), MAINTENANCE_BOUNDS,
+                     "maintenance", 4.0)
     if "--floors" in argv:
         # A floor and its operation run in the same worker process, minutes apart at most;
         # file-create and fsync costs drift between repeats, so each repeat's ratio is
@@ -168,17 +185,17 @@ def main(argv):
                       f"  {median(ratios):6.2f}x  (repeats: {spread})")
 
 
-def print_bounds(ours_doc, ours, reads, target=10.0):
+def print_bounds(ours_doc, ours, reads, bounds, label, target):
     n = int(ours_doc.get("dataset") or 0)
     if n <= 0:
         print("\nbounds: the result file names no single dataset size")
         return
     d = min(100, n)
     php_of = {metric: php for _, metric, php, _ in reads}
-    print(f"\nreads against the floor of their system calls (n = {n}; best = PHP time / "
+    print(f"\n{label} against the floor of their system calls (n = {n}; best = PHP time / "
           "floor time, what an engine making only those calls would reach):")
     bound = {}
-    for metric, floor, files in BOUNDS:
+    for metric, floor, files in bounds:
         per_file = per_item(ours_doc, floor)
         if metric not in php_of or metric not in ours or not per_file:
             continue
@@ -193,10 +210,11 @@ def print_bounds(ours_doc, ours, reads, target=10.0):
     log_bound = sum(math.log(b) for b in bound.values())
     at_floor = math.exp((log_bound + sum(math.log(r) for r in others)) / len(reads))
     needed = math.exp((len(reads) * math.log(target) - log_bound) / max(1, len(others)))
-    print(f"  the {len(bound)} bound reads at their floors, the other {len(others)} as measured:"
-          f" reads geomean {at_floor:.2f}x; for {target:g}x the other {len(others)} would need a"
-          f" geomean of {needed:.2f}x (now {math.exp(sum(map(math.log, others)) / len(others)):.2f}x)")
-    print(f"  bound reads whose best is under 3x: "
+    now = math.exp(sum(map(math.log, others)) / len(others)) if others else float("nan")
+    print(f"  the {len(bound)} bound {label} at their floors, the other {len(others)} as measured:"
+          f" {label} geomean {at_floor:.2f}x; for {target:g}x the other {len(others)} would need a"
+          f" geomean of {needed:.2f}x (now {now:.2f}x)")
+    print(f"  bound {label} whose best is under 3x: "
           + (", ".join(f"{m} {b:.2f}x" for m, b in sorted(bound.items(), key=lambda x: x[1])
                        if b < 3) or "none"))
 

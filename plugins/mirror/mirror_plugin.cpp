@@ -14,6 +14,11 @@
 //   query_direct  the same SQL through a bare sqlite3 handle (opened, and its page
 //                 cache warmed by one run, untimed), to show the plugin adds nothing
 //   rebuild       DELETE all rows + push                   {inserted n}
+//   push_direct   push's SQL through a bare sqlite3 handle (mirror_direct.h): the
+//                 table's n rows, read back untimed, INSERTed into the same empty table
+//                 in <work>/mirror-direct.db (same journal mode), one transaction
+//   flush_direct  then flush's SQL there: DELETE and INSERT the first d rows, one
+//                 transaction (the references for push, rebuild and flush)
 //   pull          into the new collection mirror-restored, through a new SqlMirror with
 //                 no schema: every row restored durably    {written n, unchanged 0}
 // An unselected step still runs (untimed) when later steps depend on it.
@@ -34,6 +39,7 @@
 #include "common/query/record_query.h"
 #include "common/schema.h"
 #include "doc/doc_store.h"
+#include "mirror/mirror_direct.h"
 #include "mirror/sql_mirror.h"
 #include "mirror/sqlite.h"
 #include "storh/plugin.h"
@@ -107,6 +113,12 @@ class MirrorEngine final : public storh::Engine {
          "the same COUNT(*) through a bare sqlite3 handle (the reference for query)"},
         {"rebuild", "records", storh::Direction::lower_is_better,
          "DELETE every row, then push the collection again"},
+        {"push_direct", "records", storh::Direction::lower_is_better,
+         "push's INSERTs through a bare sqlite3 handle, one transaction (the reference for "
+         "push and rebuild)"},
+        {"flush_direct", "records", storh::Direction::lower_is_better,
+         "flush's DELETE + INSERT of d rows through a bare sqlite3 handle (the reference for "
+         "flush)"},
         {"pull", "records", storh::Direction::lower_is_better,
          "restore every row into a new collection, each record durable before it returns"},
     };
@@ -194,6 +206,10 @@ class MirrorEngine final : public storh::Engine {
       return expect_push("rebuild", sql.rebuild(), {n, 0, 0, 0});
     }));
 
+    if (ctx.selected("push_direct") || ctx.selected("flush_direct")) {
+      STORH_TRY(direct_floors(ctx, db.path(), root / "mirror-direct.db", journal, n, d));
+    }
+
     if (!ctx.selected("pull")) return {};
     ctx.progress(fmt::format("mirror: pulling {} rows", n));
     doc::DocStore restored(root, "mirror-restored", options);
@@ -206,6 +222,26 @@ class MirrorEngine final : public storh::Engine {
           fmt::format("pull: reported {{written {}, unchanged {}}}, expected {{{}, 0}}",
                       got.written, got.unchanged, n));
     });
+  }
+
+  // push_direct and flush_direct over a copy of the table the rebuild left.
+  static Status direct_floors(storh::RunContext& ctx, const std::filesystem::path& source,
+                              const std::filesystem::path& target, const std::string& journal,
+                              std::uint64_t n, std::uint64_t d) {
+    std::optional<mirror::DirectTable> table;
+    STORH_TRY(storh::guarded("push_direct", [&] {
+      table.emplace(source, "bench_docs");
+      table->create(target, journal);
+      return expect_count("push_direct: rows to copy", table->rows(), n);
+    }));
+    STORH_TRY(step(ctx, "push_direct", n,
+                   [&] { return expect_count("push_direct", table->insert_all(), n); }));
+    STORH_TRY(storh::guarded("push_direct",
+                             [&] { return expect_count("push_direct: rows", table->count(), n); }));
+    STORH_TRY(step(ctx, "flush_direct", d,
+                   [&] { return expect_count("flush_direct", table->reinsert_first(d), d); }));
+    return storh::guarded("flush_direct",
+                          [&] { return expect_count("flush_direct: rows", table->count(), n); });
   }
 
   static Status query_direct(storh::RunContext& ctx, const std::filesystem::path& path,

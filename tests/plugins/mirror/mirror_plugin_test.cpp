@@ -12,8 +12,9 @@ using storh_test::LoadedPlugin;
 
 namespace {
 
-const std::vector<std::string> kOperations{"push",         "reconcile", "flush", "query",
-                                           "query_direct", "rebuild",   "pull"};
+const std::vector<std::string> kOperations{"push",        "reconcile",    "flush",
+                                           "query",       "query_direct", "rebuild",
+                                           "push_direct", "flush_direct", "pull"};
 
 std::vector<std::string> measured(const FakeRunContext& ctx) {
   std::vector<std::string> names;
@@ -48,7 +49,8 @@ TEST_CASE("mirror plugin: every operation at 1k returns its expected answer, dur
   CHECK(measured(ctx) == kOperations);
   for (const auto& m : ctx.measurements) {
     const bool single = m.operation == "query" || m.operation == "query_direct";
-    CHECK(m.items == (m.operation == "flush" ? 100u : single ? 1u : 1000u));
+    const bool flushes = m.operation == "flush" || m.operation == "flush_direct";
+    CHECK(m.items == (flushes ? 100u : single ? 1u : 1000u));
   }
 }
 
@@ -74,10 +76,10 @@ TEST_CASE("mirror plugin: unselected steps still run when later ones need them",
           "[mirror][plugin]") {
   LoadedPlugin plugin(STORH_TEST_MIRROR_PLUGIN);
   storh::test::ScratchDir dir;
-  FakeRunContext ctx(50, {"flush", "pull"});
+  FakeRunContext ctx(50, {"flush", "flush_direct", "pull"});
   ctx.set_work_dir(dir.path()).set_param("durability", std::string("none"));
   const storh::Status status = plugin.engine->run(ctx);
   INFO(status.message());
   REQUIRE(status.ok());
-  CHECK(measured(ctx) == std::vector<std::string>{"flush", "pull"});
+  CHECK(measured(ctx) == std::vector<std::string>{"flush", "flush_direct", "pull"});
 }

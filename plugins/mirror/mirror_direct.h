@@ -1,0 +1,67 @@
+// mirror_direct.h: the SQL that the mirror's writes amount to, through a bare sqlite3
+// handle and nothing else, so that push, rebuild and flush read against what SQLite alone
+// costs on this machine in the same run (as query reads against query_direct).
+//
+// A DirectTable is a copy of one mirror table, taken after a push: the text of its CREATE
+// TABLE and CREATE INDEX statements and every row's column values, in rowid order. It then
+// writes them into a database of its own, with the same journal mode and SQLite's other
+// defaults (synchronous FULL), through the C API: one prepared statement per kind of
+// change and one immediate transaction, as SqlMirror does, without the document store, the
+// canonical encoding or the row hashes.
+//
+// Errors throw std::runtime_error naming the database and SQLite's message.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace storh::engines::mirror {
+
+class DirectTable {
+ public:
+  // Reads `table`'s schema and rows from the database at `source` (read-only).
+  DirectTable(const std::filesystem::path& source, std::string_view table);
+
+  // Creates an empty database at `path` (replacing any file there) with `journal_mode`
+  // and the table's schema, and keeps it open for the calls below.
+  void create(const std::filesystem::path& path, std::string_view journal_mode);
+  // INSERTs every row in one transaction. Returns the rows inserted.
+  std::uint64_t insert_all();
+  // DELETEs each of the first `d` rows by id and INSERTs it again, in one transaction.
+  // Returns the rows deleted (each delete finds its row after insert_all()).
+  std::uint64_t reinsert_first(std::uint64_t d);
+  // SELECT COUNT(*) of the copy.
+  std::int64_t count();
+
+  std::uint64_t rows() const noexcept { return rows_; }
+
+ private:
+  struct CloseDb {
+    void operator()(sqlite3* db) const noexcept { sqlite3_close(db); }
+  };
+  struct FreeValue {
+    void operator()(sqlite3_value* value) const noexcept { sqlite3_value_free(value); }
+  };
+  using Value = std::unique_ptr<sqlite3_value, FreeValue>;
+
+  std::string insert_sql() const;  // INSERT INTO <table> VALUES (?, ...), one ? a column
+  void exec(const std::string& sql);
+  [[noreturn]] void fail(std::string_view what) const;
+
+  std::string quoted_table_;
+  std::vector<std::string> schema_;  // CREATE TABLE first, then its indexes
+  int columns_ = 0;
+  int id_column_ = 0;  // the column named "id", which every mirror table has
+  std::uint64_t rows_ = 0;
+  std::vector<Value> values_;  // rows_ x columns_, row by row
+  std::unique_ptr<sqlite3, CloseDb> db_;
+  std::filesystem::path path_;
+};
+
+}  // namespace storh::engines::mirror
