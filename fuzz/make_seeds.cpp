@@ -7,6 +7,7 @@
 // The committed corpora (fuzz/corpus/) were seeded this way, then grown and minimised
 // by libFuzzer (scripts/fuzz.sh). Ids are fixed, so a rerun writes the same files.
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -124,11 +125,16 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s DIR\n", argv[0]);
     return 2;
   }
-  const fs::path dir = argv[1];
-  doc_record(dir);
-  doc_index(dir);
-  log_segment(dir);
-  log_manifest(dir);
-  queue_log(dir);
+  try {
+    const fs::path dir = argv[1];
+    doc_record(dir);
+    doc_index(dir);
+    log_segment(dir);
+    log_manifest(dir);
+    queue_log(dir);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "make_seeds: %s\n", error.what());
+    return 1;
+  }
   return 0;
 }

@@ -12,9 +12,9 @@ using storh_test::LoadedPlugin;
 
 namespace {
 
-const std::vector<std::string> kOperations{"push",        "reconcile",    "flush",
-                                           "query",       "query_direct", "rebuild",
-                                           "push_direct", "flush_direct", "pull"};
+const std::vector<std::string> all_operations{"push",        "reconcile",    "flush",
+                                              "query",       "query_direct", "rebuild",
+                                              "push_direct", "flush_direct", "pull"};
 
 std::vector<std::string> measured(const FakeRunContext& ctx) {
   std::vector<std::string> names;
@@ -31,7 +31,7 @@ TEST_CASE("mirror plugin: describes its operations and parameters", "[mirror][pl
   CHECK(info.name == "mirror");
   std::vector<std::string> names;
   for (const auto& op : info.operations) names.push_back(op.name);
-  CHECK(names == kOperations);
+  CHECK(names == all_operations);
   std::vector<std::string> params;
   for (const auto& p : info.params) params.push_back(p.name);
   CHECK(params == std::vector<std::string>{"journal_mode", "durability", "validation"});
@@ -46,7 +46,7 @@ TEST_CASE("mirror plugin: every operation at 1k returns its expected answer, dur
   const storh::Status status = plugin.engine->run(ctx);
   INFO(status.message());
   REQUIRE(status.ok());
-  CHECK(measured(ctx) == kOperations);
+  CHECK(measured(ctx) == all_operations);
   for (const auto& m : ctx.measurements) {
     const bool single = m.operation == "query" || m.operation == "query_direct";
     const bool flushes = m.operation == "flush" || m.operation == "flush_direct";
@@ -67,7 +67,7 @@ TEST_CASE("mirror plugin: WAL, no fsync and tiny datasets", "[mirror][plugin]") 
       const storh::Status status = plugin.engine->run(ctx);
       INFO("n = " << n << ", journal " << journal << ": " << status.message());
       REQUIRE(status.ok());
-      CHECK(measured(ctx) == kOperations);
+      CHECK(measured(ctx) == all_operations);
     }
   }
 }

@@ -209,6 +209,7 @@ TEST_CASE("queue: purge_done forgets done jobs, all or only old ones", "[queue]"
   queue.enqueue_many(rows(3));
   const auto jobs = queue.claim_many(3);
   std::vector<std::string> ids;
+  ids.reserve(jobs.size());
   for (const auto& job : jobs) ids.push_back(job.id);
   CHECK(queue.complete_many(ids) == 3);
   CHECK(queue.purge_done(3600) == 0);  // completed just now

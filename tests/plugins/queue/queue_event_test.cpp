@@ -27,7 +27,7 @@ q::DecodeStatus decode_json(const std::string& json, std::string* error_out = nu
   return status;
 }
 
-const Json kRow0 = Json::parse(
+const Json row0 = Json::parse(
     R"({"kind":"page","status":"draft","bucket":0,"slug":"item-0","publishedAt":1700000000000})");
 
 }  // namespace
@@ -35,7 +35,7 @@ const Json kRow0 = Json::parse(
 TEST_CASE("queue event: every event line is written byte for byte", "[queue][event]") {
   std::string out;
   std::string scratch;
-  q::append_enqueue_line(out, scratch, kId, q::normalised_payload(kRow0), 1700000000);
+  q::append_enqueue_line(out, scratch, kId, q::normalised_payload(row0), 1700000000);
   CHECK(out ==
         "174\t8c7ead67\t{\"op\":\"enqueue\",\"id\":\"018bcfe5-6800-76fb-95af-d92c554e7dcd\","
         "\"payload\":{\"kind\":\"page\",\"status\":\"draft\",\"bucket\":0,\"slug\":\"item-0\","
