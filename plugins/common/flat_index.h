@@ -41,6 +41,10 @@ class FlatIndex {
     }
   }
 
+  // Starts loading the bucket a find(hash, ...) reads first, without waiting for it.
+  void prefetch(std::uint64_t hash) const noexcept {
+    if (!buckets_.empty()) __builtin_prefetch(&buckets_[hash & (buckets_.size() - 1)]);
+  }
   // Adds `slot` under `hash`. The key must not be indexed yet.
   void insert(std::uint64_t hash, std::uint32_t slot);
   // Removes `slot`, indexed under `hash`; nothing when it is not there.

@@ -56,6 +56,20 @@ class IdMap {
     const std::uint32_t slot = index_of(id);
     return slot == FlatIndex::kNone ? nullptr : &slots_[slot].value;
   }
+  // Two steps that start loading what find(id) reads, for a caller that overlaps those
+  // cache misses with other work (a syscall): prefetch_bucket() returns at once;
+  // prefetch_slot() reads the bucket and starts loading the slot it names. It returns
+  // whether a slot's hash matches `id`'s: then `id` is most likely here (find() decides).
+  void prefetch_bucket(std::string_view id) const { index_.prefetch(FlatIndex::hash(id)); }
+  bool prefetch_slot(std::string_view id) const {
+    if (id.size() != kIdSize) return false;
+    const std::uint32_t slot =
+        index_.find(FlatIndex::hash(id), [](std::uint32_t /*candidate*/) { return true; });
+    if (slot == FlatIndex::kNone) return false;
+    const char* lines = reinterpret_cast<const char*>(&slots_[slot]);
+    for (std::size_t at = 0; at < sizeof(Slot); at += 64) __builtin_prefetch(lines + at);
+    return true;
+  }
   // The index of the slot of `id`, or FlatIndex::kNone.
   std::uint32_t index_of(std::string_view id) const {
     if (id.size() != kIdSize) return FlatIndex::kNone;

@@ -51,6 +51,9 @@ class RecordCache {
 
   // nullptr when unknown.
   CachedRecord* find(std::string_view id) { return map_.find(id); }
+  // IdMap's two prefetch steps for the entry of `id` (see there).
+  void prefetch_bucket(std::string_view id) const { map_.prefetch_bucket(id); }
+  bool prefetch_entry(std::string_view id) const { return map_.prefetch_slot(id); }
   // Inserts or replaces the entry of `id` (36 characters, else std::invalid_argument).
   CachedRecord& upsert(std::string_view id, CachedRecord record);
   void erase(std::string_view id);
