@@ -28,54 +28,38 @@ Stmt prepare_at(sqlite3* db, const std::filesystem::path& path, const std::strin
   return Stmt(stmt);
 }
 
-std::string quote(std::string_view name) {
-  std::string out("\"");
-  for (const char c : name) {
-    out += c;
-    if (c == '"') out += '"';
-  }
-  out += '"';
-  return out;
-}
-
 }  // namespace
 
-DirectTable::DirectTable(const std::filesystem::path& source, std::string_view table)
-    : quoted_table_(quote(table)) {
+DirectTable::DirectTable(const std::filesystem::path& source, const TableLayout& layout)
+    : insert_sql_(layout.insert_sql()),
+      delete_sql_(layout.delete_one_sql()),
+      count_sql_("SELECT COUNT(*) FROM " + layout.quoted_table()),
+      // id, hash, the typed columns, data: the order of CREATE TABLE and of insert_sql().
+      columns_(layout.columns().size() + 3) {
+  schema_.push_back(layout.create_table_sql());
+  for (std::string& index : layout.create_index_sql()) schema_.push_back(std::move(index));
+
   sqlite3* raw = nullptr;
   const int rc = sqlite3_open_v2(source.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
   const std::unique_ptr<sqlite3, CloseDb> db(raw);
   if (rc != SQLITE_OK) fail_at(raw, source, "open");
-
-  // The table's CREATE TABLE, then its CREATE INDEX statements (the primary key's
-  // automatic index has no text and comes with the table).
-  Stmt schema = prepare_at(raw, source,
-                           "SELECT sql FROM sqlite_master WHERE tbl_name = ?1 AND sql IS NOT NULL"
-                           " ORDER BY type = 'index', rowid");
-  sqlite3_bind_text(schema.get(), 1, table.data(), static_cast<int>(table.size()),
-                    SQLITE_TRANSIENT);
-  while (sqlite3_step(schema.get()) == SQLITE_ROW) {
-    schema_.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(schema.get(), 0)));
+  Stmt select =
+      prepare_at(raw, source, "SELECT * FROM " + layout.quoted_table() + " ORDER BY rowid");
+  if (static_cast<std::size_t>(sqlite3_column_count(select.get())) != columns_) {
+    throw std::runtime_error(fmt::format("{} ({}): {} columns, its layout has {}",
+                                         layout.quoted_table(), source.string(),
+                                         sqlite3_column_count(select.get()), columns_));
   }
-  if (schema_.empty()) fail_at(raw, source, fmt::format("no table {}", quoted_table_));
-
-  Stmt select = prepare_at(raw, source, "SELECT * FROM " + quoted_table_ + " ORDER BY rowid");
-  columns_ = sqlite3_column_count(select.get());
-  id_column_ = -1;
-  for (int c = 0; c < columns_; ++c) {
-    if (std::string_view(sqlite3_column_name(select.get(), c)) == "id") id_column_ = c;
-  }
-  if (id_column_ < 0) fail_at(raw, source, fmt::format("{} has no id column", quoted_table_));
+  const int columns = static_cast<int>(columns_);
   int step = SQLITE_ROW;
   while ((step = sqlite3_step(select.get())) == SQLITE_ROW) {
-    for (int c = 0; c < columns_; ++c) {
+    for (int c = 0; c < columns; ++c) {
       Value value(sqlite3_value_dup(sqlite3_column_value(select.get(), c)));
       if (!value) throw std::bad_alloc();
       values_.push_back(std::move(value));
     }
-    ++rows_;
   }
-  if (step != SQLITE_DONE) fail_at(raw, source, "read " + quoted_table_);
+  if (step != SQLITE_DONE) fail_at(raw, source, "read " + layout.quoted_table());
 }
 
 void DirectTable::create(const std::filesystem::path& path, std::string_view journal_mode) {
@@ -103,39 +87,38 @@ void DirectTable::create(const std::filesystem::path& path, std::string_view jou
   exec("COMMIT");
 }
 
-std::string DirectTable::insert_sql() const {
-  std::string sql = "INSERT INTO " + quoted_table_ + " VALUES (?";
-  for (int c = 1; c < columns_; ++c) sql += ", ?";
-  sql += ')';
-  return sql;
+// Binds one row's values to an INSERT prepared from insert_sql_.
+void DirectTable::bind_row(sqlite3_stmt* insert, std::uint64_t row) const {
+  const Value* values = values_.data() + row * columns_;
+  for (std::size_t c = 0; c < columns_; ++c) {
+    sqlite3_bind_value(insert, static_cast<int>(c) + 1, values[c].get());
+  }
 }
 
 std::uint64_t DirectTable::insert_all() {
   exec("BEGIN IMMEDIATE");
-  Stmt insert = prepare_at(db_.get(), path_, insert_sql());
-  for (std::uint64_t r = 0; r < rows_; ++r) {
-    const Value* row = values_.data() + r * static_cast<std::uint64_t>(columns_);
-    for (int c = 0; c < columns_; ++c) sqlite3_bind_value(insert.get(), c + 1, row[c].get());
+  Stmt insert = prepare_at(db_.get(), path_, insert_sql_);
+  for (std::uint64_t r = 0; r < rows(); ++r) {
+    bind_row(insert.get(), r);
     if (sqlite3_step(insert.get()) != SQLITE_DONE) fail("insert");
     sqlite3_reset(insert.get());
   }
   insert.reset();
   exec("COMMIT");
-  return rows_;
+  return rows();
 }
 
 std::uint64_t DirectTable::reinsert_first(std::uint64_t d) {
   exec("BEGIN IMMEDIATE");
-  Stmt insert = prepare_at(db_.get(), path_, insert_sql());
-  Stmt remove = prepare_at(db_.get(), path_, "DELETE FROM " + quoted_table_ + " WHERE \"id\" = ?");
+  Stmt insert = prepare_at(db_.get(), path_, insert_sql_);
+  Stmt remove = prepare_at(db_.get(), path_, delete_sql_);
   std::uint64_t deleted = 0;
-  for (std::uint64_t r = 0; r < std::min(d, rows_); ++r) {
-    const Value* row = values_.data() + r * static_cast<std::uint64_t>(columns_);
-    sqlite3_bind_value(remove.get(), 1, row[id_column_].get());
+  for (std::uint64_t r = 0; r < std::min(d, rows()); ++r) {
+    sqlite3_bind_value(remove.get(), 1, values_[r * columns_].get());  // the id
     if (sqlite3_step(remove.get()) != SQLITE_DONE) fail("delete");
     deleted += static_cast<std::uint64_t>(sqlite3_changes(db_.get()));
     sqlite3_reset(remove.get());
-    for (int c = 0; c < columns_; ++c) sqlite3_bind_value(insert.get(), c + 1, row[c].get());
+    bind_row(insert.get(), r);
     if (sqlite3_step(insert.get()) != SQLITE_DONE) fail("insert");
     sqlite3_reset(insert.get());
   }
@@ -147,7 +130,7 @@ std::uint64_t DirectTable::reinsert_first(std::uint64_t d) {
 
 std::int64_t DirectTable::count() {
   if (!db_) throw std::logic_error("DirectTable: create() comes first");
-  Stmt stmt = prepare_at(db_.get(), path_, "SELECT COUNT(*) FROM " + quoted_table_);
+  Stmt stmt = prepare_at(db_.get(), path_, count_sql_);
   if (sqlite3_step(stmt.get()) != SQLITE_ROW) fail("count");
   return sqlite3_column_int64(stmt.get(), 0);
 }

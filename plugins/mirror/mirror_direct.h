@@ -2,12 +2,12 @@
 // handle and nothing else, so that push, rebuild and flush read against what SQLite alone
 // costs on this machine in the same run (as query reads against query_direct).
 //
-// A DirectTable is a copy of one mirror table, taken after a push: the text of its CREATE
-// TABLE and CREATE INDEX statements and every row's column values, in rowid order. It then
-// writes them into a database of its own, with the same journal mode and SQLite's other
-// defaults (synchronous FULL), through the C API: one prepared statement per kind of
-// change and one immediate transaction, as SqlMirror does, without the document store, the
-// canonical encoding or the row hashes.
+// A DirectTable is a copy of one mirror table, taken after a push: the table's layout (the
+// same CREATE TABLE, CREATE INDEX, INSERT and DELETE text SqlMirror runs) and every row's
+// column values, in rowid order. It then writes them into a database of its own, with the
+// same journal mode and SQLite's other defaults (synchronous FULL), through the C API: one
+// prepared statement per kind of change and one immediate transaction, as SqlMirror does,
+// without the document store, the canonical encoding or the row hashes.
 //
 // Errors throw std::runtime_error naming the database and SQLite's message.
 #pragma once
@@ -21,12 +21,15 @@
 #include <string_view>
 #include <vector>
 
+#include "mirror/table_layout.h"
+
 namespace storh::engines::mirror {
 
 class DirectTable {
  public:
-  // Reads `table`'s schema and rows from the database at `source` (read-only).
-  DirectTable(const std::filesystem::path& source, std::string_view table);
+  // Reads the rows of `layout`'s table from the database at `source` (read-only). Throws
+  // when the table is missing or its columns are not the layout's.
+  DirectTable(const std::filesystem::path& source, const TableLayout& layout);
 
   // Creates an empty database at `path` (replacing any file there) with `journal_mode`
   // and the table's schema, and keeps it open for the calls below.
@@ -39,7 +42,7 @@ class DirectTable {
   // SELECT COUNT(*) of the copy.
   std::int64_t count();
 
-  std::uint64_t rows() const noexcept { return rows_; }
+  std::uint64_t rows() const noexcept { return values_.size() / columns_; }
 
  private:
   struct CloseDb {
@@ -50,16 +53,16 @@ class DirectTable {
   };
   using Value = std::unique_ptr<sqlite3_value, FreeValue>;
 
-  std::string insert_sql() const;  // INSERT INTO <table> VALUES (?, ...), one ? a column
+  void bind_row(sqlite3_stmt* insert, std::uint64_t row) const;
   void exec(const std::string& sql);
   [[noreturn]] void fail(std::string_view what) const;
 
-  std::string quoted_table_;
   std::vector<std::string> schema_;  // CREATE TABLE first, then its indexes
-  int columns_ = 0;
-  int id_column_ = 0;  // the column named "id", which every mirror table has
-  std::uint64_t rows_ = 0;
-  std::vector<Value> values_;  // rows_ x columns_, row by row
+  std::string insert_sql_;           // the id is parameter 1, then every column in order
+  std::string delete_sql_;           // by id
+  std::string count_sql_;
+  std::size_t columns_;
+  std::vector<Value> values_;  // rows() x columns_, row by row, in insert_sql_'s order
   std::unique_ptr<sqlite3, CloseDb> db_;
   std::filesystem::path path_;
 };

@@ -207,7 +207,8 @@ class MirrorEngine final : public storh::Engine {
     }));
 
     if (ctx.selected("push_direct") || ctx.selected("flush_direct")) {
-      STORH_TRY(direct_floors(ctx, db.path(), root / "mirror-direct.db", journal, n, d));
+      STORH_TRY(direct_floors(ctx, db.path(), sql.layout("docs"), root / "mirror-direct.db",
+                              journal, n, d));
     }
 
     if (!ctx.selected("pull")) return {};
@@ -226,11 +227,12 @@ class MirrorEngine final : public storh::Engine {
 
   // push_direct and flush_direct over a copy of the table the rebuild left.
   static Status direct_floors(storh::RunContext& ctx, const std::filesystem::path& source,
+                              const mirror::TableLayout& layout,
                               const std::filesystem::path& target, const std::string& journal,
                               std::uint64_t n, std::uint64_t d) {
     std::optional<mirror::DirectTable> table;
     STORH_TRY(storh::guarded("push_direct", [&] {
-      table.emplace(source, "bench_docs");
+      table.emplace(source, layout);
       table->create(target, journal);
       return expect_count("push_direct: rows to copy", table->rows(), n);
     }));

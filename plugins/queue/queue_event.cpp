@@ -192,7 +192,7 @@ IdLines::IdLines(EventOp op, std::int64_t ts, bool done) {
   json_tail_.assign("\",");
   if (op == EventOp::complete) json_tail_.append(done ? "\"done\":true," : "\"done\":false,");
   json_tail_.append("\"ts\":");
-  append_int(json_tail_, static_cast<std::int64_t>(ts));
+  append_int(json_tail_, ts);
   json_tail_.push_back('}');
   append_int(length_head_,
              static_cast<std::int64_t>(json_head_.size() + kIdSize + json_tail_.size()));

@@ -1,6 +1,7 @@
 // DirectTable (mirror_direct.h): a mirror table copied through a bare sqlite3 handle, the
 // reference the mirror benchmark reads push, rebuild and flush against.
 #include <catch2/catch.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 
 using namespace mirror_test;
 using storh::engines::mirror::DirectTable;
+using storh::engines::mirror::TableLayout;
 
 namespace {
 
@@ -40,7 +42,7 @@ TEST_CASE("direct table: a copy holds the same schema and rows, cell for cell",
   for (const std::string journal : {"delete", "wal"}) {
     Fixture f;
     const fs::path source = pushed_mirror(f, 25);
-    DirectTable table(source, "bench_docs");
+    DirectTable table(source, f.mirror->layout("docs"));
     CHECK(table.rows() == 25);
     const fs::path copy = f.dir / "direct.db";
     table.create(copy, journal);
@@ -67,17 +69,17 @@ TEST_CASE("direct table: create replaces an old copy and an empty table copies n
   const fs::path source = pushed_mirror(f, 3);
   const fs::path copy = f.dir / "direct.db";
   {
-    DirectTable table(source, "bench_docs");
+    DirectTable table(source, f.mirror->layout("docs"));
     table.create(copy, "delete");
     table.insert_all();
   }
-  DirectTable again(source, "bench_docs");
+  DirectTable again(source, f.mirror->layout("docs"));
   again.create(copy, "delete");  // a second insert_all would break the primary key if kept
   CHECK(again.insert_all() == 3);
   CHECK(again.count() == 3);
 
   f.db.exec("DELETE FROM bench_docs");
-  DirectTable empty(source, "bench_docs");
+  DirectTable empty(source, f.mirror->layout("docs"));
   CHECK(empty.rows() == 0);
   empty.create(copy, "delete");
   CHECK(empty.insert_all() == 0);
@@ -88,16 +90,22 @@ TEST_CASE("direct table: create replaces an old copy and an empty table copies n
 TEST_CASE("direct table: errors name the database and what failed", "[mirror][direct]") {
   Fixture f;
   const fs::path source = pushed_mirror(f, 2);
-  const std::string missing = message_of([&] { const DirectTable table(source, "no_such_table"); });
-  CHECK(missing.find("no table \"no_such_table\"") != std::string::npos);
+  // A layout whose table the database does not have.
+  const TableLayout other("bench_", "other", std::nullopt);
+  const std::string missing = message_of([&] { const DirectTable table(source, other); });
+  CHECK(missing.find("no such table: bench_other") != std::string::npos);
   CHECK(missing.find(source.string()) != std::string::npos);
+  // The table is there, but its columns are not the layout's (no schema: id, hash, data).
+  const TableLayout bare("bench_", "docs", std::nullopt);
+  const std::string columns = message_of([&] { const DirectTable table(source, bare); });
+  CHECK(columns.find("columns, its layout has 3") != std::string::npos);
 
   const std::string unreadable =
-      message_of([&] { const DirectTable table(f.dir / "absent.db", "t"); });
+      message_of([&] { const DirectTable table(f.dir / "absent.db", bare); });
   CHECK(unreadable.find("open") != std::string::npos);
   CHECK(unreadable.find("absent.db") != std::string::npos);
 
-  DirectTable table(source, "bench_docs");
+  DirectTable table(source, f.mirror->layout("docs"));
   CHECK_THROWS_AS(table.insert_all(), std::logic_error);
   CHECK_THROWS_AS(table.count(), std::logic_error);
   CHECK(message_of([&] {
