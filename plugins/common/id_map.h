@@ -48,32 +48,39 @@ class IdMap {
     bool made;
   };
 
-  Value* find(std::string_view id) {
-    const std::uint32_t slot = index_of(id);
+  // The hash an id is indexed by. A caller making several calls for one id (a prefetch,
+  // then find()) computes it once and passes it to the overloads that take it.
+  static std::uint64_t hash(std::string_view id) noexcept { return FlatIndex::hash(id); }
+
+  Value* find(std::string_view id) { return find(id, hash(id)); }
+  const Value* find(std::string_view id) const { return find(id, hash(id)); }
+  Value* find(std::string_view id, std::uint64_t id_hash) {
+    const std::uint32_t slot = index_of(id, id_hash);
     return slot == FlatIndex::kNone ? nullptr : &slots_[slot].value;
   }
-  const Value* find(std::string_view id) const {
-    const std::uint32_t slot = index_of(id);
+  const Value* find(std::string_view id, std::uint64_t id_hash) const {
+    const std::uint32_t slot = index_of(id, id_hash);
     return slot == FlatIndex::kNone ? nullptr : &slots_[slot].value;
   }
   // Two steps that start loading what find(id) reads, for a caller that overlaps those
   // cache misses with other work (a syscall): prefetch_bucket() returns at once;
   // prefetch_slot() reads the bucket and starts loading the slot it names. It returns
   // whether a slot's hash matches `id`'s: then `id` is most likely here (find() decides).
-  void prefetch_bucket(std::string_view id) const { index_.prefetch(FlatIndex::hash(id)); }
-  bool prefetch_slot(std::string_view id) const {
+  void prefetch_bucket(std::uint64_t id_hash) const { index_.prefetch(id_hash); }
+  bool prefetch_slot(std::string_view id, std::uint64_t id_hash) const {
     if (id.size() != kIdSize) return false;
     const std::uint32_t slot =
-        index_.find(FlatIndex::hash(id), [](std::uint32_t /*candidate*/) { return true; });
+        index_.find(id_hash, [](std::uint32_t /*candidate*/) { return true; });
     if (slot == FlatIndex::kNone) return false;
     const char* lines = reinterpret_cast<const char*>(&slots_[slot]);
     for (std::size_t at = 0; at < sizeof(Slot); at += 64) __builtin_prefetch(lines + at);
     return true;
   }
   // The index of the slot of `id`, or FlatIndex::kNone.
-  std::uint32_t index_of(std::string_view id) const {
+  std::uint32_t index_of(std::string_view id) const { return index_of(id, hash(id)); }
+  std::uint32_t index_of(std::string_view id, std::uint64_t id_hash) const {
     if (id.size() != kIdSize) return FlatIndex::kNone;
-    return index_.find(FlatIndex::hash(id), matcher(id));
+    return index_.find(id_hash, matcher(id));
   }
   // The slot at an index emplace() or index_of() returned (live or not, see above).
   Slot& at(std::uint32_t index) { return slots_[index]; }

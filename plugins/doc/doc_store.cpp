@@ -238,7 +238,6 @@ SharedJson DocStore::find(std::string_view id) {
   require_valid_id(id);
   State& s = *state_;
   const Validation mode = s.options.validation;
-  if (mode != Validation::trust) s.cache.prefetch_bucket(id);  // see the validated hit below
   const std::string_view shard = shard_of(id);
   struct stat info {};
 
@@ -254,7 +253,9 @@ SharedJson DocStore::find(std::string_view id) {
       return record->data;
     }
   }
-  // A TRUST hit never needs the file name; everything below does.
+  // A TRUST hit never needs the file name or the record cache's hash; everything below does.
+  const std::uint64_t id_hash = RecordCache::hash(id);
+  if (mode != Validation::trust) s.cache.prefetch_bucket(id_hash);  // see the validated hit
   const std::string& name = s.file_name_for(id);
   if (mode != Validation::trust) {
     // A validated hit is one fstatat plus lookups whose lines the kernel's work of the
@@ -266,9 +267,10 @@ SharedJson DocStore::find(std::string_view id) {
       dir = s.dirs.get(shard, false);
       stated = dir >= 0 && ::fstatat(dir, name.c_str(), &info, 0) == 0;
     };
-    const bool likely_cached = s.cache.prefetch_entry(id);
+    const bool likely_cached = s.cache.prefetch_entry(id, id_hash);
     if (likely_cached) stat_file();
-    if (CachedRecord* record = s.cache.find(id); record != nullptr && record->stamp.size >= 0) {
+    if (CachedRecord* record = s.cache.find(id, id_hash);
+        record != nullptr && record->stamp.size >= 0) {
       if (!likely_cached) stat_file();
       if (stated && stamp_of(info) == record->stamp) {
         if (mode == Validation::stat) return record->data;

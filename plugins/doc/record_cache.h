@@ -49,11 +49,15 @@ class RecordCache {
   bool complete() const noexcept { return complete_; }
   std::size_t size() const noexcept { return map_.size(); }
 
-  // nullptr when unknown.
+  // nullptr when unknown. `id_hash` (hash(id)) saves computing it again.
   CachedRecord* find(std::string_view id) { return map_.find(id); }
+  CachedRecord* find(std::string_view id, std::uint64_t id_hash) { return map_.find(id, id_hash); }
+  static std::uint64_t hash(std::string_view id) noexcept { return IdMap<CachedRecord>::hash(id); }
   // IdMap's two prefetch steps for the entry of `id` (see there).
-  void prefetch_bucket(std::string_view id) const { map_.prefetch_bucket(id); }
-  bool prefetch_entry(std::string_view id) const { return map_.prefetch_slot(id); }
+  void prefetch_bucket(std::uint64_t id_hash) const { map_.prefetch_bucket(id_hash); }
+  bool prefetch_entry(std::string_view id, std::uint64_t id_hash) const {
+    return map_.prefetch_slot(id, id_hash);
+  }
   // Inserts or replaces the entry of `id` (36 characters, else std::invalid_argument).
   CachedRecord& upsert(std::string_view id, CachedRecord record);
   void erase(std::string_view id);

@@ -81,10 +81,21 @@ fs::path ShardDirs::shard_path(std::string_view shard) const {
   return data_dir_ / shard;
 }
 
+UniqueFd& ShardDirs::slot_of(std::string_view shard) {
+  const auto hex = [](char c) -> std::size_t {
+    if (c >= '0' && c <= '9') return static_cast<std::size_t>(c - '0');
+    if (c >= 'a' && c <= 'f') return static_cast<std::size_t>(c - 'a') + 10;
+    return 16;  // not a lower-case hex digit
+  };
+  if (shard.size() == 2 && hex(shard[0]) < 16 && hex(shard[1]) < 16) {
+    return hex_fds_[hex(shard[0]) * 16 + hex(shard[1])];
+  }
+  return other_fds_[shard_key(shard)];
+}
+
 int ShardDirs::get(std::string_view shard, bool create) {
-  const std::uint32_t key = shard_key(shard);
-  auto found = fds_.find(key);
-  if (found != fds_.end()) return found->second.get();
+  UniqueFd& slot = slot_of(shard);
+  if (slot.valid()) return slot.get();
   const fs::path path = shard_path(shard);
   int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0 && errno == ENOENT && create) {
@@ -95,12 +106,17 @@ int ShardDirs::get(std::string_view shard, bool create) {
     if (errno == ENOENT && !create) return -1;
     throw_errno("open directory", path);
   }
-  fds_.emplace(key, UniqueFd(fd));
+  slot = UniqueFd(fd);
   return fd;
 }
 
 void ShardDirs::forget(std::string_view shard) {
-  fds_.erase(shard_key(shard));
+  slot_of(shard) = UniqueFd();
+}
+
+void ShardDirs::clear() {
+  for (UniqueFd& fd : hex_fds_) fd = UniqueFd();
+  other_fds_.clear();
 }
 
 int ShardDirs::at_name(std::string_view shard, const std::string& name, FunctionRef<int(int)> op) {

@@ -149,23 +149,29 @@ TEST_CASE("id map: 36-character ids, stable slots, reuse after erase", "[flat_in
   CHECK(map.find(id(1)) == nullptr);
 }
 
-TEST_CASE("id map: prefetch_slot says whether an id is most likely present, and changes nothing",
-          "[flat_index][id_map]") {
+TEST_CASE(
+    "id map: prefetch_slot says whether an id is most likely present; a hash passed in finds the "
+    "same",
+    "[flat_index][id_map]") {
   using storh::engines::IdMap;
   IdMap<int> map;
   const auto id = [](int i) {
     return std::string("01890a5d-ac96-7abc-8def-").append(std::to_string(100000000000 + i));
   };
   // An empty map: no buckets to read.
-  map.prefetch_bucket(id(1));
-  CHECK_FALSE(map.prefetch_slot(id(1)));
+  map.prefetch_bucket(IdMap<int>::hash(id(1)));
+  CHECK_FALSE(map.prefetch_slot(id(1), IdMap<int>::hash(id(1))));
   for (int i = 0; i < 1000; ++i) map.emplace(id(i)).slot->value = i;
   for (int i = 0; i < 1000; i += 3) CHECK(map.erase(id(i)));
   int present = 0;
   int absent_but_likely = 0;
   for (int i = 0; i < 2000; ++i) {
-    map.prefetch_bucket(id(i));
-    const bool likely = map.prefetch_slot(id(i));
+    const std::uint64_t hash = IdMap<int>::hash(id(i));
+    REQUIRE(hash == FlatIndex::hash(id(i)));
+    map.prefetch_bucket(hash);
+    const bool likely = map.prefetch_slot(id(i), hash);
+    REQUIRE(map.find(id(i), hash) == map.find(id(i)));
+    REQUIRE(map.index_of(id(i), hash) == map.index_of(id(i)));
     if (map.find(id(i)) != nullptr) {
       ++present;
       REQUIRE(likely);  // a present id's bucket always matches its hash
@@ -176,6 +182,7 @@ TEST_CASE("id map: prefetch_slot says whether an id is most likely present, and 
   CHECK(present == 666);
   CHECK(absent_but_likely == 0);
   CHECK(map.size() == 666);
-  CHECK_FALSE(map.prefetch_slot("short"));
+  CHECK_FALSE(map.prefetch_slot("short", IdMap<int>::hash("short")));
+  CHECK(map.find("short", IdMap<int>::hash("short")) == nullptr);
   for (int i = 1; i < 1000; i += 3) REQUIRE(*map.find(id(i)) == i);
 }

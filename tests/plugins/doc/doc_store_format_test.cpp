@@ -146,6 +146,41 @@ TEST_CASE("doc format: upper-case ids are distinct keys with upper-case file nam
   CHECK(store.count() == 2);
 }
 
+TEST_CASE("doc format: ShardDirs keeps one descriptor per shard, hex digits or any other name",
+          "[doc][format]") {
+  using storh::engines::doc::ShardDirs;
+  ScratchDir dir;
+  ShardDirs dirs(dir.path() / "data");
+  // Not there, not created: -1, and nothing is kept (a later create still makes it).
+  CHECK(dirs.get("ab", false) == -1);
+  CHECK(dirs.get("AB", false) == -1);
+  for (const std::string shard : {"00", "0f", "a9", "ff", "AB", "g0", "abc"}) {
+    INFO(shard);
+    const int fd = dirs.get(shard, true);
+    REQUIRE(fd >= 0);
+    CHECK(fs::is_directory(dir.path() / "data" / shard));
+    CHECK(dirs.get(shard, false) == fd);  // the same descriptor, not reopened
+    struct stat by_fd {};
+    struct stat by_path {};
+    REQUIRE(::fstat(fd, &by_fd) == 0);
+    REQUIRE(::stat((dir.path() / "data" / shard).c_str(), &by_path) == 0);
+    CHECK(by_fd.st_ino == by_path.st_ino);
+  }
+  // "ab" and "AB" are different directories with different descriptors.
+  CHECK(dirs.get("ab", true) != dirs.get("AB", false));
+  // forget() and clear() drop descriptors; get() opens the directory again.
+  const int before = dirs.get("a9", false);
+  dirs.forget("a9");
+  CHECK(::fcntl(before, F_GETFD) == -1);  // closed
+  CHECK(dirs.get("a9", false) >= 0);
+  dirs.forget("g0");
+  CHECK(dirs.get("g0", false) >= 0);
+  dirs.clear();
+  fs::remove(dir.path() / "data" / "ff");
+  CHECK(dirs.get("ff", false) == -1);
+  CHECK(dirs.get("00", false) >= 0);
+}
+
 // parse_record reads a file framed as storh writes it by parsing only the data's text;
 // every other file goes the general way. Both must give the same answer on any bytes.
 TEST_CASE("doc format: parse_record answers framed and unusual files alike", "[doc][format]") {
