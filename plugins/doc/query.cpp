@@ -84,9 +84,9 @@ bool DocQuery::matches(std::string_view id, const Json& data) const {
 }
 
 std::optional<Record> DocQuery::first() const {
-  std::vector<Record> records = limit(1).get();
-  if (records.empty()) return std::nullopt;
-  return std::move(records.front());
+  std::optional<SharedRecord> record = first_shared();
+  if (!record) return std::nullopt;
+  return record->to_record();
 }
 
 Json DocQuery::explain() const {

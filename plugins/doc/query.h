@@ -73,6 +73,8 @@ class DocQuery {
   // read path without a deep copy per record (get() is this plus to_record()).
   std::vector<SharedRecord> get_shared() const;
   std::optional<Record> first() const;
+  // The record first() returns, its data shared from the store's caches (no deep copy).
+  std::optional<SharedRecord> first_shared() const;
   std::size_t count() const;
   // {"store":"doc","plan":"index_scan"|"full_scan","indexes":[{field,operator}],"groups":N}
   Json explain() const;

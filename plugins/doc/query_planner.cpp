@@ -64,8 +64,13 @@ struct Candidates {
 
 class Planner {
  public:
-  explicit Planner(const DocQuery& query)
-      : query_(query), store_(query.store()), manager_(index_manager(query.store())) {}
+  // `limit`: the query's own limit unless given (first_shared() plans with limit 1
+  // without copying the query to set it).
+  explicit Planner(const DocQuery& query, std::optional<std::size_t> limit = std::nullopt)
+      : query_(query),
+        limit_(limit ? limit : query.limit_count()),
+        store_(query.store()),
+        manager_(index_manager(query.store())) {}
 
   std::vector<SharedRecord> get() {
     if (auto shortcut = id_shortcut()) return std::move(*shortcut);
@@ -77,7 +82,7 @@ class Planner {
 
   std::size_t count() {
     if (auto shortcut = id_shortcut()) return shortcut->size();
-    const std::size_t cap = query_.limit_count().value_or(SIZE_MAX);
+    const std::size_t cap = limit_.value_or(SIZE_MAX);
     if (!query_.has_conditions() && !query_.cursor_id()) {
       if (auto total = store_.fast_count()) return std::min(*total, cap);
     }
@@ -122,7 +127,7 @@ class Planner {
   std::optional<Candidates> index_candidates() {
     const auto& groups = query_.groups();
     const auto& order = query_.order();
-    const auto limit = query_.limit_count();
+    const auto limit = limit_;
     if (limit && !query_.cursor_id() && groups.size() == 1 && groups[0].size() == 1) {
       const QueryCondition& condition = groups[0][0];
       const IndexDefinition* def =
@@ -202,7 +207,7 @@ class Planner {
   // Index-only counts (trusted), or nullopt.
   std::optional<std::size_t> index_count() {
     const auto& groups = query_.groups();
-    const std::size_t limit = query_.limit_count().value_or(0);
+    const std::size_t limit = limit_.value_or(0);
     if (groups.size() == 1 && groups[0].size() == 1) {
       const QueryCondition& condition = groups[0][0];
       const IndexDefinition* def =
@@ -246,7 +251,7 @@ class Planner {
 
   // Loads candidates (in order), re-checks them, orders and truncates.
   std::vector<SharedRecord> load(const Candidates& candidates) {
-    const auto limit = query_.limit_count();
+    const auto limit = limit_;
     const bool early_stop = limit && !query_.order();
     std::vector<SharedRecord> out;
     for (const std::string& id : candidates.ids) {
@@ -262,7 +267,7 @@ class Planner {
 
   // 4. Every record, checked against the whole query.
   std::vector<SharedRecord> scan() {
-    const auto limit = query_.limit_count();
+    const auto limit = limit_;
     const bool early_stop = limit && !query_.order();
     RecordQuery filter = RecordQuery::all();
     if (query_.cursor_id()) filter = filter.after(*query_.cursor_id());
@@ -295,6 +300,7 @@ class Planner {
   }
 
   const DocQuery& query_;
+  std::optional<std::size_t> limit_;
   DocStore& store_;
   IndexManager& manager_;
 };
@@ -303,6 +309,12 @@ class Planner {
 
 std::vector<SharedRecord> DocQuery::get_shared() const {
   return Planner(*this).get();
+}
+
+std::optional<SharedRecord> DocQuery::first_shared() const {
+  std::vector<SharedRecord> records = Planner(*this, 1).get();
+  if (records.empty()) return std::nullopt;
+  return std::move(records.front());
 }
 
 std::vector<Record> DocQuery::get() const {

@@ -238,6 +238,12 @@ void run_model(std::uint32_t seed, bool indexed) {
       const auto first = query.first();
       CHECK((first ? first->id : std::string("none")) ==
             (expected.empty() ? std::string("none") : expected[0]));
+      const auto first_shared = query.first_shared();
+      REQUIRE(first_shared.has_value() == first.has_value());
+      if (first) {
+        CHECK(first_shared->id == first->id);
+        CHECK(*first_shared->data == first->data);
+      }
     }
   }
 }
@@ -249,6 +255,26 @@ TEST_CASE("query: P1 random queries match the reference model", "[query][propert
     run_model(seed, true);
     run_model(seed, false);
   }
+}
+
+TEST_CASE("query: first_shared is first() with the store's data, not a copy", "[query]") {
+  ScratchDir dir;
+  DocStore store(dir.path(), "docs");
+  std::vector<std::string> ids;
+  ids.reserve(5);
+  for (int i = 0; i < 5; ++i) ids.push_back(store.put(Json{{"n", i}, {"odd", i % 2 == 1}}).id);
+  const doc::DocQuery odd = doc::DocQuery(store).where("odd").eq(true);
+  const auto shared = odd.first_shared();
+  REQUIRE(shared);
+  CHECK(shared->id == ids[1]);
+  CHECK(*shared->data == Json{{"n", 1}, {"odd", true}});
+  CHECK(shared->data == store.find(ids[1]));  // the cached data itself
+  CHECK(odd.first()->data == *shared->data);
+  // The query's own limit and order are kept; only one record is read.
+  CHECK(odd.limit(3).first_shared()->id == ids[1]);
+  CHECK(odd.order_by("n", "desc").first_shared()->id == ids[3]);
+  CHECK(odd.limit(3).count() == 2);
+  CHECK_FALSE(doc::DocQuery(store).where("n").eq(99).first_shared());
 }
 
 TEST_CASE("query: builder validates its inputs", "[query]") {
