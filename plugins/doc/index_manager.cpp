@@ -45,13 +45,12 @@ std::vector<IndexDefinition> normalised(std::vector<IndexDefinition> definitions
 }  // namespace
 
 IndexManager::IndexManager(DocStore& store)
-    : store_(store), indexes_dir_(store.collection_path() / ".storh" / "indexes") {}
+    : store_(store),
+      indexes_dir_(store.collection_path() / ".storh" / "indexes"),
+      manifest_path_(indexes_dir_ / "manifest.jsonc") {}
 
 IndexManager::~IndexManager() = default;
 
-std::filesystem::path IndexManager::manifest_path() const {
-  return indexes_dir_ / "manifest.jsonc";
-}
 std::filesystem::path IndexManager::entries_dir() const {
   return indexes_dir_ / "entries";
 }
@@ -74,7 +73,7 @@ std::filesystem::path IndexManager::compound_path(std::string_view left, const J
 // ---- Definitions -------------------------------------------------------------------
 
 void IndexManager::load_definitions() {
-  const std::filesystem::path path = manifest_path();
+  const std::filesystem::path& path = manifest_path_;
   ManifestStamp stamp;
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {

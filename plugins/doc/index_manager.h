@@ -92,7 +92,7 @@ class IndexManager final : public IndexHooks {
   void sync_schema(const std::vector<IndexDefinition>& definitions) override;
 
   // ---- Paths ---------------------------------------------------------------------
-  std::filesystem::path manifest_path() const;
+  const std::filesystem::path& manifest_path() const noexcept { return manifest_path_; }
   std::filesystem::path entries_dir() const;
   std::filesystem::path eq_path(std::string_view field, const Json& value) const;
   std::filesystem::path compound_dir(std::string_view left, std::string_view right) const;
@@ -128,6 +128,9 @@ class IndexManager final : public IndexHooks {
 
   DocStore& store_;
   std::filesystem::path indexes_dir_;
+  // Built once: every query stats the manifest (to see other writers' definitions), and
+  // composing the path took more instructions than the rest of an index count.
+  std::filesystem::path manifest_path_;
   std::vector<IndexDefinition> definitions_;
   std::optional<ManifestStamp> stamp_;
   std::optional<std::vector<IndexDefinition>> pending_;
