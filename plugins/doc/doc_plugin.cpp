@@ -63,22 +63,24 @@ const std::vector<storh::OperationSpec>& operations() {
     return std::vector<storh::OperationSpec>{
         op("put", "records", "n x put(row(i)) with generated ids, one durable file each"),
         op("get", "records", "get(id) of the first min(1000, n) ids (validated-cache hits)"),
-        op("id_first", "queries", "where id eq ids[n/2], first()"),
+        op("id_first", "queries", "where id eq ids[n/2], first_shared()"),
         op("id_count", "queries", "where id eq ids[n/2], count()"),
         op("id_filtered_first", "queries",
-           "where id eq ids[n/2] and status eq its status, first()"),
-        op("unindexed_first", "queries", "where status eq published, first() (fast-path scan)"),
+           "where id eq ids[n/2] and status eq its status, first_shared()"),
+        op("unindexed_first", "queries",
+           "where status eq published, first_shared() (fast-path scan)"),
         op("stream", "records", "materialise stream() (fast path)"),
         op("delete", "records", "delete the first min(100, n) ids"),
         op("index_build", "records", "index kind, bucket, publishedAt (range): manifest + rebuild"),
         op("indexed", "queries", "where kind eq page, limit 100, get()"),
-        op("indexed_first", "queries", "where kind eq page, first()"),
+        op("indexed_first", "queries", "where kind eq page, first_shared()"),
         op("indexed_range", "queries", "where publishedAt between(start+10, start+200), get()"),
         op("indexed_range_ordered", "queries", "publishedAt gte start, orderBy asc, limit 100"),
-        op("indexed_range_ordered_first", "queries", "publishedAt gte start, orderBy asc, first()"),
+        op("indexed_range_ordered_first", "queries",
+           "publishedAt gte start, orderBy asc, first_shared()"),
         op("indexed_range_ordered_desc", "queries",
            "publishedAt gte start, orderBy desc, limit 100"),
-        op("indexed_range_ordered_desc_first", "queries", "same, orderBy desc, first()"),
+        op("indexed_range_ordered_desc_first", "queries", "same, orderBy desc, first_shared()"),
         op("indexed_compound_miss", "queries", "kind eq post and bucket eq 4, get() (no file)"),
         op("indexed_compound_miss_count", "queries", "kind eq post and bucket eq 4, count()"),
         op("indexed_compound_count", "queries", "kind eq page and bucket eq 4, count()"),
@@ -121,8 +123,9 @@ std::vector<std::int64_t> take(std::vector<std::int64_t> rows, std::size_t count
 }
 
 // A first_shared() answer as a list of no record or one (its data shared, not copied), as
-// get_shared() answers: the *_first operations time the first record as storh's first()
-// returns it, without a deep copy of its data.
+// get_shared() answers. The *_first operations time first_shared(): storh's first()
+// returns a copy-on-write PHP array, so it makes no deep copy of the data either (until
+// 2026-12-03 they timed first(), which copies; older results include that copy).
 std::vector<engines::SharedRecord> first_of(std::optional<engines::SharedRecord> record) {
   std::vector<engines::SharedRecord> out;
   if (record) out.push_back(std::move(*record));

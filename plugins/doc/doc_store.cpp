@@ -253,14 +253,19 @@ SharedJson DocStore::find(std::string_view id) {
       return record->data;
     }
   }
-  // A TRUST hit never needs the file name or the record cache's hash; everything below does.
-  const std::uint64_t id_hash = RecordCache::hash(id);
-  if (mode != Validation::trust) s.cache.prefetch_bucket(id_hash);  // see the validated hit
+  // A validated hit is one fstatat plus lookups whose lines the kernel's work of the
+  // previous gets evicted from the CPU's caches. When the id is most likely cached (its
+  // hash is in the record cache's index), the fstatat comes first, so the entry's lines
+  // load during it instead of before it; the rare id whose 32-bit hash only collides, or
+  // whose entry has no stamp, pays that fstatat for nothing and goes on as a miss.
+  std::uint64_t id_hash = 0;
+  if (mode != Validation::trust) {
+    id_hash = RecordCache::hash(id);
+    s.cache.prefetch_bucket(id_hash);  // loads while the file name is built
+  }
+  // A TRUST hit never needs the file name; everything below does.
   const std::string& name = s.file_name_for(id);
   if (mode != Validation::trust) {
-    // A validated hit is one fstatat plus lookups whose lines the kernel's work of the
-    // previous gets evicted from the CPU's caches. When the id is most likely cached, the
-    // fstatat comes first, so the entry's lines load during it instead of before it.
     int dir = -1;
     bool stated = false;
     const auto stat_file = [&] {

@@ -81,21 +81,24 @@ fs::path ShardDirs::shard_path(std::string_view shard) const {
   return data_dir_ / shard;
 }
 
-UniqueFd& ShardDirs::slot_of(std::string_view shard) {
+std::optional<std::size_t> ShardDirs::hex_index(std::string_view shard) noexcept {
   const auto hex = [](char c) -> std::size_t {
     if (c >= '0' && c <= '9') return static_cast<std::size_t>(c - '0');
     if (c >= 'a' && c <= 'f') return static_cast<std::size_t>(c - 'a') + 10;
     return 16;  // not a lower-case hex digit
   };
-  if (shard.size() == 2 && hex(shard[0]) < 16 && hex(shard[1]) < 16) {
-    return hex_fds_[hex(shard[0]) * 16 + hex(shard[1])];
-  }
-  return other_fds_[shard_key(shard)];
+  if (shard.size() != 2 || hex(shard[0]) >= 16 || hex(shard[1]) >= 16) return std::nullopt;
+  return hex(shard[0]) * 16 + hex(shard[1]);
 }
 
 int ShardDirs::get(std::string_view shard, bool create) {
-  UniqueFd& slot = slot_of(shard);
-  if (slot.valid()) return slot.get();
+  const std::optional<std::size_t> hex = hex_index(shard);
+  if (hex && hex_fds_[*hex].valid()) return hex_fds_[*hex].get();
+  if (!hex) {
+    if (const auto found = other_fds_.find(shard_key(shard)); found != other_fds_.end()) {
+      return found->second.get();
+    }
+  }
   const fs::path path = shard_path(shard);
   int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0 && errno == ENOENT && create) {
@@ -106,12 +109,20 @@ int ShardDirs::get(std::string_view shard, bool create) {
     if (errno == ENOENT && !create) return -1;
     throw_errno("open directory", path);
   }
-  slot = UniqueFd(fd);
+  if (hex) {
+    hex_fds_[*hex] = UniqueFd(fd);
+  } else {
+    other_fds_.emplace(shard_key(shard), UniqueFd(fd));
+  }
   return fd;
 }
 
 void ShardDirs::forget(std::string_view shard) {
-  slot_of(shard) = UniqueFd();
+  if (const std::optional<std::size_t> hex = hex_index(shard)) {
+    hex_fds_[*hex] = UniqueFd();
+  } else {
+    other_fds_.erase(shard_key(shard));
+  }
 }
 
 void ShardDirs::clear() {

@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -57,8 +58,8 @@ class ShardDirs {
   std::filesystem::path shard_path(std::string_view shard) const;
 
  private:
-  // The descriptor kept for `shard` (not valid() when none is open).
-  UniqueFd& slot_of(std::string_view shard);
+  // The index in hex_fds_ of a two-lower-case-hex-digit shard, else nullopt.
+  static std::optional<std::size_t> hex_index(std::string_view shard) noexcept;
 
   std::filesystem::path data_dir_;
   // A store's shards are two lower-case hex digits of the id (shard_of), so their

@@ -151,7 +151,7 @@ TEST_CASE("doc format: ShardDirs keeps one descriptor per shard, hex digits or a
   using storh::engines::doc::ShardDirs;
   ScratchDir dir;
   ShardDirs dirs(dir.path() / "data");
-  // Not there, not created: -1, and nothing is kept (a later create still makes it).
+  // Not there, not created: -1, and no descriptor is kept (a later create makes it).
   CHECK(dirs.get("ab", false) == -1);
   CHECK(dirs.get("AB", false) == -1);
   for (const std::string shard : {"00", "0f", "a9", "ff", "AB", "g0", "abc"}) {

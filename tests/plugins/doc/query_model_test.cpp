@@ -270,7 +270,7 @@ TEST_CASE("query: first_shared is first() with the store's data, not a copy", "[
   CHECK(*shared->data == Json{{"n", 1}, {"odd", true}});
   CHECK(shared->data == store.find(ids[1]));  // the cached data itself
   CHECK(odd.first()->data == *shared->data);
-  // The query's own limit and order are kept; only one record is read.
+  // The query's order is kept, and its own limit gives way to first's limit of 1.
   CHECK(odd.limit(3).first_shared()->id == ids[1]);
   CHECK(odd.order_by("n", "desc").first_shared()->id == ids[3]);
   CHECK(odd.limit(3).count() == 2);

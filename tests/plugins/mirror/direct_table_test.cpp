@@ -98,7 +98,20 @@ TEST_CASE("direct table: errors name the database and what failed", "[mirror][di
   // The table is there, but its columns are not the layout's (no schema: id, hash, data).
   const TableLayout bare("bench_", "docs", std::nullopt);
   const std::string columns = message_of([&] { const DirectTable table(source, bare); });
-  CHECK(columns.find("columns, its layout has 3") != std::string::npos);
+  CHECK(columns.find("its layout has (id, hash, data)") != std::string::npos);
+  CHECK(columns.find("columns (id, hash, kind,") != std::string::npos);
+  // As many columns as the layout, in another order: refused too (rows are bound by
+  // position, and a row's id is its first value).
+  f.db.exec("CREATE TABLE bench_swapped (\"hash\" TEXT, \"id\" TEXT, \"data\" TEXT)");
+  f.db.exec("INSERT INTO bench_swapped VALUES ('h', 'i', '{}')");
+  const TableLayout swapped("bench_", "swapped", std::nullopt);
+  const std::string order = message_of([&] { const DirectTable table(source, swapped); });
+  CHECK(order.find("columns (hash, id, data), its layout has (id, hash, data)") !=
+        std::string::npos);
+  // Names compare as SQL does, without regard to case.
+  f.db.exec("CREATE TABLE bench_upper (\"ID\" TEXT, \"Hash\" TEXT, \"DATA\" TEXT)");
+  f.db.exec("INSERT INTO bench_upper VALUES ('i', 'h', '{}')");
+  CHECK(DirectTable(source, TableLayout("bench_", "upper", std::nullopt)).rows() == 1);
 
   const std::string unreadable =
       message_of([&] { const DirectTable table(f.dir / "absent.db", bare); });
