@@ -45,6 +45,15 @@ class FlatIndex {
   void prefetch(std::uint64_t hash) const noexcept {
     if (!buckets_.empty()) __builtin_prefetch(&buckets_[hash & (buckets_.size() - 1)]);
   }
+  // Where the bucket find(hash, ...) reads first lies: the address of bucket 0 and the
+  // mask of bucket numbers (both 0 until the first insert or reserve). For an owner that
+  // publishes them to threads that prefetch without its lock; an insert or a reserve may
+  // change them.
+  std::uintptr_t bucket_base() const noexcept {
+    return reinterpret_cast<std::uintptr_t>(buckets_.data());
+  }
+  std::size_t bucket_mask() const noexcept { return buckets_.empty() ? 0 : buckets_.size() - 1; }
+  static constexpr std::size_t kBucketBytes = 8;
   // Adds `slot` under `hash`. The key must not be indexed yet.
   void insert(std::uint64_t hash, std::uint32_t slot);
   // Removes `slot`, indexed under `hash`; nothing when it is not there.
@@ -59,6 +68,7 @@ class FlatIndex {
     std::uint32_t slot_plus_one = 0;
     std::uint32_t hash = 0;
   };
+  static_assert(sizeof(Bucket) == kBucketBytes);
   void rehash(std::size_t buckets);
 
   std::vector<Bucket> buckets_;

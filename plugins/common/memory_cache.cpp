@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <limits>
 #include <mutex>
@@ -21,22 +22,34 @@ constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 
 constexpr std::size_t kInlineKey = 48;
 
+// The constructor makes room for this many keys at most (or max_entries, when fewer): a
+// cache filling up then never moves its entries or rehashes its index (perf, 2026-12-03:
+// the entry vector's growth and the rehashes were 44% of set_tuple on a cold read). The
+// entries' memory is only reserved, not touched; the index's buckets are zeroed (8 bytes
+// per bucket, two buckets a key).
+constexpr std::size_t kReservedKeys = std::size_t{1} << 16;
+
 // Laid out for cold CPU caches: a hit on a tuple reads the first line and the second (the
 // key, when it is short enough to sit inline: "doc:<collection>:<uuid>" for collection
-// names of up to 7 characters), nothing else.
+// names of up to 7 characters), nothing else; the third line (a long key, the file hash
+// of HASH mode) only when there is one.
 struct alignas(64) Entry {
+  // line 0
   std::uint64_t hash = 0;
   std::int64_t expires_at = kNever;
   std::uint32_t key_size = 0;
   bool live = false;
   bool is_tuple = false;
   bool exists = false;                       // tuple
+  bool has_file_hash = false;                // tuple: file_hash is not empty
   std::shared_ptr<const std::string> scope;  // tuple
   CacheValue value;                          // the JSON value, or the tuple's payload
-  std::size_t bytes = 0;
-  std::int64_t mtime_ns = 0;  // tuple
-  std::int64_t size = -1;     // tuple
+  std::int64_t mtime_ns = 0;                 // tuple
+  // line 1
+  std::int64_t size = -1;  // tuple
   std::array<char, kInlineKey> inline_key{};
+  std::size_t bytes = 0;
+  // line 2
   std::string long_key;   // the key when longer than kInlineKey
   std::string file_hash;  // tuple
 
@@ -95,12 +108,28 @@ struct MemoryCache::State {
   std::vector<Link> links;
   std::vector<std::uint32_t> free_slots;
   FlatIndex index;
+  // index.bucket_base() and bucket_mask(), published for prefetch() (which holds no lock)
+  // after every change of the index's buckets.
+  std::atomic<std::uintptr_t> hint_base{0};
+  std::atomic<std::size_t> hint_mask{0};
   std::uint32_t head = kNone;  // least recently touched
   std::uint32_t tail = kNone;  // most recently touched
   std::size_t bytes = 0;
   Clock clock;
 
   std::size_t size() const noexcept { return index.size(); }
+
+  void reserve(std::size_t keys) {
+    entries.reserve(keys);
+    links.reserve(keys);
+    index.reserve(keys);
+    publish_buckets();
+  }
+
+  void publish_buckets() noexcept {
+    hint_base.store(index.bucket_base(), std::memory_order_relaxed);
+    hint_mask.store(index.bucket_mask(), std::memory_order_relaxed);
+  }
 
   std::uint32_t find(std::string_view key, std::uint64_t hash) const {
     return index.find(hash, [&](std::uint32_t slot) {
@@ -127,8 +156,9 @@ struct MemoryCache::State {
   }
 
   // The live, unexpired slot of `key` (an expired one is erased), or kNone.
-  std::uint32_t lookup(std::string_view key) {
-    const std::uint32_t slot = find(key, FlatIndex::hash(key));
+  // `hash` is FlatIndex::hash(key), computed by the caller before it takes the mutex.
+  std::uint32_t lookup(std::string_view key, std::uint64_t hash) {
+    const std::uint32_t slot = find(key, hash);
     if (slot == kNone) return kNone;
     if (entries[slot].expires_at != kNever && clock() >= entries[slot].expires_at) {
       erase(slot);
@@ -159,6 +189,7 @@ struct MemoryCache::State {
     entry.hash = hash;
     entry.live = true;
     index.insert(hash, slot);
+    publish_buckets();
     append(slot);
     return slot;
   }
@@ -177,6 +208,7 @@ struct MemoryCache::State {
     links.clear();
     free_slots.clear();
     index.clear();
+    publish_buckets();
     head = tail = kNone;
     bytes = 0;
   }
@@ -189,26 +221,44 @@ MemoryCache::MemoryCache(std::size_t max_entries, std::optional<std::size_t> max
     throw std::invalid_argument("MemoryCache max_bytes must be >= 1");
   }
   state_->clock = clock ? std::move(clock) : Clock(system_seconds);
+  state_->reserve(std::min(max_entries_, kReservedKeys));
 }
 
 MemoryCache::~MemoryCache() = default;
 
 CacheValue MemoryCache::get(std::string_view key) {
+  const std::uint64_t hash = FlatIndex::hash(key);
   std::lock_guard lock(state_->mutex);
   State& s = *state_;
-  const std::uint32_t slot = s.lookup(key);
+  const std::uint32_t slot = s.lookup(key, hash);
   if (slot == kNone) return nullptr;
   s.touch(slot);
   const Entry& entry = s.entries[slot];
   return entry.is_tuple ? tuple_json(entry) : entry.value;
 }
 
-TupleLookup MemoryCache::get_tuple(std::string_view key,
+std::uint64_t MemoryCache::key_hash(std::string_view key) noexcept {
+  return FlatIndex::hash(key);
+}
+
+void MemoryCache::prefetch(std::uint64_t hash) const noexcept {
+  const std::uintptr_t base = state_->hint_base.load(std::memory_order_relaxed);
+  const std::size_t mask = state_->hint_mask.load(std::memory_order_relaxed);
+  // Integer arithmetic: base and mask may come from two different bucket arrays, and a
+  // prefetch of any address is harmless, but forming an out-of-range pointer is not.
+  if (base != 0) {
+    const std::uintptr_t bucket = base + (hash & mask) * FlatIndex::kBucketBytes;
+    // NOLINTNEXTLINE(performance-no-int-to-ptr): an address to prefetch, never dereferenced
+    __builtin_prefetch(reinterpret_cast<const void*>(bucket));
+  }
+}
+
+TupleLookup MemoryCache::get_tuple(std::string_view key, std::uint64_t hash,
                                    const std::shared_ptr<const std::string>& scope,
                                    RecordTuple& out) {
   std::lock_guard lock(state_->mutex);
   State& s = *state_;
-  const std::uint32_t slot = s.lookup(key);
+  const std::uint32_t slot = s.lookup(key, hash);
   if (slot == kNone) return TupleLookup::absent;
   const Entry& entry = s.entries[slot];
   if (entry.is_tuple) {
@@ -216,7 +266,11 @@ TupleLookup MemoryCache::get_tuple(std::string_view key,
     out.exists = entry.exists;
     out.mtime_ns = entry.mtime_ns;
     out.size = entry.size;
-    out.hash = entry.file_hash;
+    if (entry.has_file_hash) {
+      out.hash = entry.file_hash;
+    } else {
+      out.hash.clear();
+    }
     out.payload = entry.value;
   } else {
     const Json& json = *entry.value;
@@ -251,6 +305,7 @@ void MemoryCache::set(std::string_view key, CacheValue value,
   entry.exists = false;
   entry.scope = nullptr;
   entry.file_hash.clear();
+  entry.has_file_hash = false;
   entry.expires_at = expires;
   entry.bytes = kEntryOverhead + entry.key_bytes() + value_bytes;
   s.bytes += entry.bytes;
@@ -271,6 +326,7 @@ void MemoryCache::set_tuple(std::string_view key, RecordTuple tuple) {
   entry.mtime_ns = tuple.mtime_ns;
   entry.size = tuple.size;
   entry.file_hash = std::move(tuple.hash);
+  entry.has_file_hash = !entry.file_hash.empty();
   entry.value = std::move(tuple.payload);
   entry.expires_at = kNever;
   entry.bytes = kEntryOverhead + entry.key_bytes() + value_bytes;

@@ -91,7 +91,18 @@ class MemoryCache {
   // The record tuple of `key` when it is one of `scope`: fills `out` (all but out.scope,
   // which is left alone) and touches the key, as a get hit does.
   TupleLookup get_tuple(std::string_view key, const std::shared_ptr<const std::string>& scope,
-                        RecordTuple& out);
+                        RecordTuple& out) {
+    return get_tuple(key, key_hash(key), scope, out);
+  }
+  // The same with `hash` = key_hash(key), for a caller that prefetched (below).
+  TupleLookup get_tuple(std::string_view key, std::uint64_t hash,
+                        const std::shared_ptr<const std::string>& scope, RecordTuple& out);
+  // The hash a key is indexed by, and a hint that starts loading the index bucket a lookup
+  // of that hash reads first, without the mutex and without waiting: a caller with other
+  // work to do before its get (a DocStore validating the id) overlaps that cache miss with
+  // it. Racing with a writer only makes the hint load the wrong line.
+  static std::uint64_t key_hash(std::string_view key) noexcept;
+  void prefetch(std::uint64_t hash) const noexcept;
   // Stores (replacing) a record tuple, as set() does; tuple.scope must not be null.
   void set_tuple(std::string_view key, RecordTuple tuple);
   // storh's delete(key). Returns whether the key was present.

@@ -30,6 +30,7 @@ struct DocStore::State {
   std::string shared_prefix;  // "doc:<collection>:"
   std::string shared_key;     // reused buffer for shared-cache keys
   std::string file_name;      // reused buffer for find()'s record file name
+  std::string file_bytes;     // reused buffer for find()'s file reads
 
   std::optional<FileLock> lock;
   WriterMarker marker;
@@ -52,6 +53,14 @@ struct DocStore::State {
   const std::string& file_name_for(std::string_view id) {
     assign_record_file_name(file_name, id);
     return file_name;
+  }
+
+  // A buffer for the bytes of the record file find() reads, kept from get to get (one
+  // allocation and free less per cold get); a buffer a large record grew is given back.
+  std::string& file_buffer() {
+    constexpr std::size_t kKeptCapacity = std::size_t{64} << 10;
+    if (file_bytes.capacity() > kKeptCapacity) std::string().swap(file_bytes);
+    return file_bytes;
   }
 
   std::string new_id();

@@ -137,7 +137,12 @@ TEST_CASE("id map: 36-character ids, stable slots, reuse after erase", "[flat_in
   for (int i = 0; i < 1000; i += 2) CHECK(map.find(id(i)) == nullptr);
   for (int i = 1000; i < 1200; ++i) REQUIRE(*map.find(id(i)) == i);
   std::size_t live = 0;
-  for (const auto& slot : map.slots()) live += slot.live ? 1 : 0;
+  std::uint32_t index = 0;
+  for (const auto& slot : map.slots()) {
+    REQUIRE(&slot == &map.at(index++));  // every slot once, in index order, across chunks
+    live += slot.live ? 1 : 0;
+  }
+  CHECK(index == 1000);
   CHECK(live == map.size());
   // Other lengths are never found, and cannot be stored.
   CHECK(map.find("short") == nullptr);

@@ -2,6 +2,7 @@
 // record tuples (section 4.6) typed and as JSON, long keys, and use from several threads.
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <thread>
@@ -284,4 +285,90 @@ TEST_CASE("memory cache: concurrent tuple gets, sets and removes", "[cache][memo
   for (auto& thread : threads) thread.join();
   CHECK(wrong == 0);
   CHECK(cache.size() <= 32);
+}
+
+TEST_CASE("memory cache: a hash passed in finds what the key finds; prefetch is always safe",
+          "[cache][memory][tuple]") {
+  MemoryCache cache(100);
+  auto scope = std::make_shared<const std::string>("s");
+  cache.prefetch(MemoryCache::key_hash("doc:c:1"));  // nothing stored yet
+  for (int i = 0; i < 50; ++i) {
+    cache.set_tuple("doc:c:" + std::to_string(i), tuple_of(scope, Json{{"i", i}}));
+  }
+  RecordTuple out;
+  for (int i = 0; i < 60; ++i) {
+    const std::string key = "doc:c:" + std::to_string(i);
+    const std::uint64_t hash = MemoryCache::key_hash(key);
+    cache.prefetch(hash);
+    const TupleLookup with_hash = cache.get_tuple(key, hash, scope, out);
+    REQUIRE(with_hash == cache.get_tuple(key, scope, out));
+    REQUIRE(with_hash == (i < 50 ? TupleLookup::found : TupleLookup::absent));
+    if (with_hash == TupleLookup::found) REQUIRE(*out.payload == Json{{"i", i}});
+  }
+  cache.clear();
+  cache.prefetch(MemoryCache::key_hash("doc:c:1"));
+  CHECK(cache.get_tuple("doc:c:1", MemoryCache::key_hash("doc:c:1"), scope, out) ==
+        TupleLookup::absent);
+}
+
+TEST_CASE("memory cache: a tuple's file hash is replaced with it, never left behind",
+          "[cache][memory][tuple]") {
+  MemoryCache cache(10);
+  auto scope = std::make_shared<const std::string>("s");
+  RecordTuple out;
+  cache.set_tuple("doc:c:1", tuple_of(scope, Json{{"v", 1}}));  // file hash "h"
+  REQUIRE(cache.get_tuple("doc:c:1", scope, out) == TupleLookup::found);
+  CHECK(out.hash == "h");
+
+  RecordTuple unhashed = tuple_of(scope, Json{{"v", 2}});
+  unhashed.hash.clear();
+  cache.set_tuple("doc:c:1", unhashed);
+  REQUIRE(cache.get_tuple("doc:c:1", scope, out) == TupleLookup::found);
+  CHECK(out.hash.empty());  // not the "h" `out` held before
+  CHECK(*out.payload == Json{{"v", 2}});
+  CHECK(*cache.get("doc:c:1") == Json::array({true, "s", 123, 45, "", Json{{"v", 2}}}));
+
+  // A plain value over a hashed tuple, then a JSON tuple over that: read as set.
+  cache.set_tuple("doc:c:1", tuple_of(scope, Json{{"v", 3}}));
+  cache.set("doc:c:1", Json::array({true, "s", 7, 8, "", Json{{"v", 4}}}));
+  REQUIRE(cache.get_tuple("doc:c:1", scope, out) == TupleLookup::found);
+  CHECK(out.hash.empty());
+  CHECK(out.mtime_ns == 7);
+  CHECK(*out.payload == Json{{"v", 4}});
+}
+
+TEST_CASE("memory cache: prefetch from other threads while the index grows",
+          "[cache][memory][threads]") {
+  // More keys than the constructor reserves room for, so the index rehashes while readers
+  // prefetch without the lock (ThreadSanitizer checks the hint they read).
+  constexpr int kKeys = 70000;
+  MemoryCache cache(kKeys);
+  auto scope = std::make_shared<const std::string>("s");
+  std::atomic<bool> done{false};
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> readers;
+  readers.reserve(2);
+  for (int t = 0; t < 2; ++t) {
+    readers.emplace_back([&cache, &scope, &done, &wrong] {
+      RecordTuple out;
+      for (int i = 0; !done.load(); i = (i + 7919) % kKeys) {
+        const std::string key = "doc:c:" + std::to_string(i);
+        const std::uint64_t hash = MemoryCache::key_hash(key);
+        cache.prefetch(hash);
+        if (cache.get_tuple(key, hash, scope, out) == TupleLookup::found &&
+            *out.payload != Json{{"i", i}}) {
+          ++wrong;
+        }
+      }
+    });
+  }
+  for (int i = 0; i < kKeys; ++i) {
+    cache.set_tuple("doc:c:" + std::to_string(i), tuple_of(scope, Json{{"i", i}}));
+  }
+  done = true;
+  for (auto& reader : readers) reader.join();
+  CHECK(wrong == 0);
+  CHECK(cache.size() == kKeys);
+  RecordTuple out;
+  CHECK(cache.get_tuple("doc:c:69999", scope, out) == TupleLookup::found);
 }

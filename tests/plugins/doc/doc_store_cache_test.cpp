@@ -208,3 +208,41 @@ TEST_CASE("doc cache: the shared payload is the file's data text, and unusual fi
   REQUIRE(entry);
   CHECK((*entry)[5] == R"({ "v" : 10 })");
 }
+
+TEST_CASE("doc cache: an invalid id is refused in every mode, and nothing is cached for it",
+          "[doc][cache]") {
+  const auto mode = GENERATE(Validation::stat, Validation::hash, Validation::trust);
+  const bool shared = GENERATE(false, true);
+  ScratchDir dir;
+  auto cache = shared ? std::make_shared<MemoryCache>(100) : nullptr;
+  DocStore store(dir.path(), "docs", options_for(mode, cache));
+  const Record record = store.put(Json{{"v", 1}});
+  std::string version4 = record.id;
+  version4[14] = '4';  // a UUID, but not a version 7 one
+  for (const std::string& bad :
+       {std::string(), std::string("short"), version4, record.id + "0", std::string(4096, 'a')}) {
+    CHECK_THROWS_WITH(store.get(bad), Catch::Contains("Invalid UUIDv7"));
+  }
+  if (cache) CHECK(cache->size() == 1);  // the put's entry only
+  CHECK(store.get(record.id)->data == Json{{"v", 1}});
+}
+
+TEST_CASE("doc cache: one instance reads a large record and then small ones (cold)",
+          "[doc][cache]") {
+  const auto mode = GENERATE(Validation::stat, Validation::hash, Validation::trust);
+  ScratchDir dir;
+  std::vector<Record> records;
+  {
+    DocStore writer(dir.path(), "docs", with_mode(mode));
+    records.push_back(writer.put(Json{{"big", std::string(200000, 'x')}}));
+    records.push_back(writer.put(Json{{"v", 1}}));
+    records.push_back(writer.put(Json{{"big", std::string(70000, 'y')}}));
+    records.push_back(writer.put(Json::array({1, 2})));
+  }
+  DocStore reader(dir.path(), "docs", options_for(mode, std::make_shared<MemoryCache>(100)));
+  CHECK(reader.get(records[0].id)->data["big"].get<std::string>().size() == 200000);
+  CHECK(reader.get(records[1].id)->data == Json{{"v", 1}});
+  CHECK(reader.get(records[2].id)->data["big"] == std::string(70000, 'y'));
+  CHECK(reader.get(records[3].id)->data == Json::array({1, 2}));
+  CHECK(reader.get(records[0].id)->data["big"] == std::string(200000, 'x'));
+}
