@@ -3,19 +3,10 @@
 #include <charconv>
 
 #include "common/hashes.h"
+#include "common/hex.h"
 
 namespace storh::engines {
 namespace {
-
-bool is_hex(char c) noexcept {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-unsigned hex_value(char c) noexcept {
-  if (c <= '9') return static_cast<unsigned>(c - '0');
-  if (c <= 'F') return static_cast<unsigned>(c - 'A' + 10);
-  return static_cast<unsigned>(c - 'a' + 10);
-}
 
 std::size_t decimal_digits(std::size_t value) noexcept {
   std::size_t digits = 1;
@@ -67,9 +58,9 @@ DecodedFrame decode_frame(std::string_view line) noexcept {
   if (line.size() < checksum_at + 9 || line[checksum_at + 8] != '\t') return {};
   std::uint32_t expected = 0;
   for (std::size_t i = 0; i < 8; ++i) {
-    const char c = line[checksum_at + i];
-    if (!is_hex(c)) return {};
-    expected = (expected << 4) | hex_value(c);
+    const unsigned digit = hex_digit(line[checksum_at + i]);
+    if (digit == kNotHex) return {};
+    expected = (expected << 4) | digit;
   }
   const std::string_view json = line.substr(checksum_at + 9);
   if (json.size() != length) return {};

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "common/csprng.h"
+#include "common/hex.h"
 
 namespace storh::engines::uuid_v7 {
 namespace {
@@ -111,19 +112,6 @@ std::string bound_for(std::int64_t ts_ms, std::string_view tail) {
   return text;
 }
 
-// 0-15 for a hex digit of either case, kNotHex otherwise.
-constexpr unsigned char kNotHex = 0x10;
-constexpr std::array<unsigned char, 256> kHexValue = [] {
-  std::array<unsigned char, 256> table{};
-  for (auto& value : table) value = kNotHex;
-  for (int c = 0; c < 10; ++c) table['0' + c] = static_cast<unsigned char>(c);
-  for (int c = 0; c < 6; ++c) {
-    table['a' + c] = static_cast<unsigned char>(10 + c);
-    table['A' + c] = static_cast<unsigned char>(10 + c);
-  }
-  return table;
-}();
-
 // is_valid checks 8 characters at a time (SWAR). Every byte of a word below 0x80 can
 // be range-checked with one add: x + (0x80 - lo) has its top bit set iff x >= lo, and
 // x + (0x7f - hi) iff x > hi; neither carries into the next byte.
@@ -197,7 +185,7 @@ bool is_valid(std::string_view text) noexcept {
   if ((p[8] != '-') | (p[13] != '-') | (p[18] != '-') | (p[23] != '-') | (p[14] != '7')) {
     return false;
   }
-  const unsigned variant = kHexValue[static_cast<unsigned char>(p[19])];
+  const unsigned variant = hex_digit(p[19]);
   if (variant < 8 || variant > 11) return false;
   // Five words cover all 36 characters (the last two overlap); the four dashes, already
   // checked, are replaced by '0' so that every byte must be a hex digit. Byte k of a
@@ -226,7 +214,7 @@ std::int64_t timestamp_ms(std::string_view id) {
   assert_valid(id);
   std::uint64_t ts = 0;
   for (std::size_t i = 0; i < 13; ++i) {
-    if (i != 8) ts = (ts << 4) | kHexValue[static_cast<unsigned char>(id[i])];
+    if (i != 8) ts = (ts << 4) | hex_digit(id[i]);
   }
   return static_cast<std::int64_t>(ts);
 }

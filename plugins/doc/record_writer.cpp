@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "common/hex.h"
 #include "common/store_error.h"
 #include "doc/record_file.h"
 
@@ -82,13 +83,11 @@ fs::path ShardDirs::shard_path(std::string_view shard) const {
 }
 
 std::optional<std::size_t> ShardDirs::hex_index(std::string_view shard) noexcept {
-  const auto hex = [](char c) -> std::size_t {
-    if (c >= '0' && c <= '9') return static_cast<std::size_t>(c - '0');
-    if (c >= 'a' && c <= 'f') return static_cast<std::size_t>(c - 'a') + 10;
-    return 16;  // not a lower-case hex digit
-  };
-  if (shard.size() != 2 || hex(shard[0]) >= 16 || hex(shard[1]) >= 16) return std::nullopt;
-  return hex(shard[0]) * 16 + hex(shard[1]);
+  if (shard.size() != 2) return std::nullopt;
+  const unsigned high = lower_hex_digit(shard[0]);
+  const unsigned low = lower_hex_digit(shard[1]);
+  if (high == kNotHex || low == kNotHex) return std::nullopt;
+  return std::size_t{high} * 16 + low;
 }
 
 int ShardDirs::get(std::string_view shard, bool create) {

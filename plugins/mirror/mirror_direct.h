@@ -27,8 +27,9 @@ namespace storh::engines::mirror {
 
 class DirectTable {
  public:
-  // Reads the rows of `layout`'s table from the database at `source` (read-only). Throws
-  // when the table is missing or its columns are not the layout's.
+  // Reads the rows of `layout`'s table from the database at `source` (read-only): the
+  // layout's columns, by name, in its order. Throws when the table or one of those
+  // columns is missing.
   DirectTable(const std::filesystem::path& source, const TableLayout& layout);
 
   // Creates an empty database at `path` (replacing any file there) with `journal_mode`

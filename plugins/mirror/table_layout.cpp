@@ -151,19 +151,33 @@ std::string TableLayout::drop_table_sql() const {
   return sql;
 }
 
+std::string TableLayout::column_list() const {
+  std::string list("\"id\", \"hash\", ");
+  for (const SchemaField& column : columns_) {
+    list += quote(column.name);
+    list += ", ";
+  }
+  list += "\"data\"";
+  return list;
+}
+
 std::string TableLayout::insert_sql() const {
   std::string sql("INSERT INTO ");
   sql += quote(table_);
-  sql += " (\"id\", \"hash\", ";
-  std::string values("?, ?, ");
-  for (const SchemaField& column : columns_) {
-    sql += quote(column.name);
-    sql += ", ";
-    values += "?, ";
-  }
-  sql += "\"data\") VALUES (";
-  sql += values;
+  sql += " (";
+  sql += column_list();
+  sql += ") VALUES (?, ?, ";
+  for (std::size_t i = 0; i < columns_.size(); ++i) sql += "?, ";
   sql += "?)";
+  return sql;
+}
+
+std::string TableLayout::select_rows_sql() const {
+  std::string sql("SELECT ");
+  sql += column_list();
+  sql += " FROM ";
+  sql += quote(table_);
+  sql += " ORDER BY rowid";
   return sql;
 }
 

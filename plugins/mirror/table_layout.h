@@ -51,6 +51,9 @@ class TableLayout {
   // INSERT INTO "<table>" ("id","hash",<columns>,"data") VALUES (?,...): parameter 1 is
   // the id, 2 the hash, 3.. the typed columns, the last one the data.
   std::string insert_sql() const;
+  // SELECT "id","hash",<columns>,"data" FROM "<table>" ORDER BY rowid: every row, its
+  // values in insert_sql()'s parameter order, in the order the rows were inserted.
+  std::string select_rows_sql() const;
   std::string delete_one_sql() const;
   // DELETE FROM "<table>" WHERE "id" IN (?,...) with `count` parameters.
   std::string delete_in_sql(std::size_t count) const;
@@ -65,6 +68,9 @@ class TableLayout {
                    std::string_view canonical) const;
 
  private:
+  // "id", "hash", <columns>, "data": the column list of insert_sql() and select_rows_sql().
+  std::string column_list() const;
+
   std::string collection_;
   std::string table_;
   std::vector<SchemaField> columns_;

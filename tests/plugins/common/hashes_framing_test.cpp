@@ -1,8 +1,11 @@
 // The hash vectors of engine-spec.md 1.4 and the line framing of 5.2 / 6.1.
 #include <catch2/catch.hpp>
+#include <cctype>
+#include <string>
 
 #include "common/framing.h"
 #include "common/hashes.h"
+#include "common/hex.h"
 #include "common/row_input.h"
 
 namespace engines = storh::engines;
@@ -61,4 +64,23 @@ TEST_CASE("row input: envelope rules of section 1.1", "[common]") {
 
   auto payload = engines::split_row(Json::parse(R"({"payload":[1]})"), "payload");
   CHECK(payload.data == Json::parse("[1]"));
+}
+
+TEST_CASE("hex digits: either case, or lower case only where names must be", "[framing][hex]") {
+  using storh::engines::hex_digit;
+  using storh::engines::kNotHex;
+  using storh::engines::lower_hex_digit;
+  const std::string digits = "0123456789abcdef";
+  for (unsigned v = 0; v < 16; ++v) {
+    const char lower = digits[v];
+    const char upper = static_cast<char>(std::toupper(static_cast<unsigned char>(lower)));
+    CHECK(hex_digit(lower) == v);
+    CHECK(hex_digit(upper) == v);
+    CHECK(lower_hex_digit(lower) == v);
+    CHECK(lower_hex_digit(upper) == (v < 10 ? v : kNotHex));
+  }
+  for (const char other : {'g', 'G', '/', ':', '@', '`', ' ', '\0', '\xff'}) {
+    CHECK(hex_digit(other) == kNotHex);
+    CHECK(lower_hex_digit(other) == kNotHex);
+  }
 }
