@@ -22,13 +22,6 @@ constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 
 constexpr std::size_t kInlineKey = 48;
 
-// The constructor makes room for this many keys at most (or max_entries, when fewer): a
-// cache filling up then never moves its entries or rehashes its index (perf, 2026-12-03:
-// the entry vector's growth and the rehashes were 44% of set_tuple on a cold read). The
-// entries' memory is only reserved, not touched; the index's buckets are zeroed (8 bytes
-// per bucket, two buckets a key).
-constexpr std::size_t kReservedKeys = std::size_t{1} << 16;
-
 // Laid out for cold CPU caches: a hit on a tuple reads the first line and the second (the
 // key, when it is short enough to sit inline: "doc:<collection>:<uuid>" for collection
 // names of up to 7 characters), nothing else; the third line (a long key, the file hash
@@ -221,7 +214,8 @@ MemoryCache::MemoryCache(std::size_t max_entries, std::optional<std::size_t> max
     throw std::invalid_argument("MemoryCache max_bytes must be >= 1");
   }
   state_->clock = clock ? std::move(clock) : Clock(system_seconds);
-  state_->reserve(std::min(max_entries_, kReservedKeys));
+  // One more than the bound: set() adds the new key before it evicts down to the bound.
+  state_->reserve(std::min(max_entries_, kReservedKeys) + 1);
 }
 
 MemoryCache::~MemoryCache() = default;

@@ -238,10 +238,11 @@ SharedJson DocStore::find(std::string_view id) {
   State& s = *state_;
   const Validation mode = s.options.validation;
   // A TRUST get is a shared-cache hit: its index bucket starts loading before the id is
-  // validated (hashing an invalid id is harmless), so that miss overlaps the check.
+  // validated, so that miss overlaps the check. Only for an id of the right length: an
+  // invalid one of that length is hashed for nothing, a longer one never copied.
   const std::string* shared_key = nullptr;
   std::uint64_t key_hash = 0;
-  if (mode == Validation::trust && s.options.cache) {
+  if (mode == Validation::trust && s.options.cache && id.size() == uuid_v7::kTextSize) {
     shared_key = &s.key_for(id);
     key_hash = MemoryCache::key_hash(*shared_key);
     s.options.cache->prefetch(key_hash);
@@ -250,7 +251,7 @@ SharedJson DocStore::find(std::string_view id) {
   const std::string_view shard = shard_of(id);
 
   if (mode == Validation::trust) {
-    if (shared_key != nullptr) {
+    if (shared_key != nullptr) {  // a valid id is 36 characters: whenever there is a cache
       const std::string& key = *shared_key;
       RecordTuple tuple;
       const TupleLookup found = s.options.cache->get_tuple(key, key_hash, s.scope, tuple);
@@ -316,6 +317,7 @@ SharedJson DocStore::find(std::string_view id) {
   auto data =
       std::make_shared<const Json>(parse_record(bytes, id, [&] { return where().string(); }));
   s.remember(id, data, stamp_of(info), bytes, false);
+  s.trim_file_buffer();
   return data;
 }
 

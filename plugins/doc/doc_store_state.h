@@ -56,11 +56,15 @@ struct DocStore::State {
   }
 
   // A buffer for the bytes of the record file find() reads, kept from get to get (one
-  // allocation and free less per cold get); a buffer a large record grew is given back.
+  // allocation and free less per cold get). A buffer a large record grew is given back by
+  // trim_file_buffer() after the read, or at the next read when parsing it threw.
   std::string& file_buffer() {
+    trim_file_buffer();
+    return file_bytes;
+  }
+  void trim_file_buffer() noexcept {
     constexpr std::size_t kKeptCapacity = std::size_t{64} << 10;
     if (file_bytes.capacity() > kKeptCapacity) std::string().swap(file_bytes);
-    return file_bytes;
   }
 
   std::string new_id();

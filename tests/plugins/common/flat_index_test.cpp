@@ -138,12 +138,18 @@ TEST_CASE("id map: 36-character ids, stable slots, reuse after erase", "[flat_in
   for (int i = 1000; i < 1200; ++i) REQUIRE(*map.find(id(i)) == i);
   std::size_t live = 0;
   std::uint32_t index = 0;
-  for (const auto& slot : map.slots()) {
+  const IdMap<int>& constant = map;  // the const range
+  for (const auto& slot : constant.slots()) {
     REQUIRE(&slot == &map.at(index++));  // every slot once, in index order, across chunks
     live += slot.live ? 1 : 0;
   }
   CHECK(index == 1000);
   CHECK(live == map.size());
+  for (auto& slot : map.slots()) {  // a mutable walk reaches the values find() returns
+    if (slot.live) slot.value += 1;
+  }
+  CHECK(*map.find(id(1)) == 2);
+  CHECK(*map.find(id(1199)) == 1200);
   // Other lengths are never found, and cannot be stored.
   CHECK(map.find("short") == nullptr);
   CHECK(map.index_of("short") == FlatIndex::kNone);

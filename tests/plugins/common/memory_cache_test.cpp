@@ -341,7 +341,7 @@ TEST_CASE("memory cache: prefetch from other threads while the index grows",
           "[cache][memory][threads]") {
   // More keys than the constructor reserves room for, so the index rehashes while readers
   // prefetch without the lock (ThreadSanitizer checks the hint they read).
-  constexpr int kKeys = 70000;
+  constexpr int kKeys = static_cast<int>(MemoryCache::kReservedKeys) + 5000;
   MemoryCache cache(kKeys);
   auto scope = std::make_shared<const std::string>("s");
   std::atomic<bool> done{false};
@@ -370,5 +370,5 @@ TEST_CASE("memory cache: prefetch from other threads while the index grows",
   CHECK(wrong == 0);
   CHECK(cache.size() == kKeys);
   RecordTuple out;
-  CHECK(cache.get_tuple("doc:c:69999", scope, out) == TupleLookup::found);
+  CHECK(cache.get_tuple("doc:c:" + std::to_string(kKeys - 1), scope, out) == TupleLookup::found);
 }

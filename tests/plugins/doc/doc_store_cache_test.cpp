@@ -244,5 +244,11 @@ TEST_CASE("doc cache: one instance reads a large record and then small ones (col
   CHECK(reader.get(records[1].id)->data == Json{{"v", 1}});
   CHECK(reader.get(records[2].id)->data["big"] == std::string(70000, 'y'));
   CHECK(reader.get(records[3].id)->data == Json::array({1, 2}));
-  CHECK(reader.get(records[0].id)->data["big"] == std::string(200000, 'x'));
+  CHECK(reader.get(records[0].id)->data["big"] == std::string(200000, 'x'));  // cached
+  // Another cold instance, large after small after large: the buffer given back regrows.
+  DocStore again(dir.path(), "docs", with_mode(mode));
+  CHECK(again.get(records[1].id)->data == Json{{"v", 1}});
+  CHECK(again.get(records[0].id)->data["big"] == std::string(200000, 'x'));
+  CHECK(again.get(records[3].id)->data == Json::array({1, 2}));
+  CHECK(again.get(records[2].id)->data["big"] == std::string(70000, 'y'));
 }
