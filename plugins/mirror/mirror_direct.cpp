@@ -33,9 +33,7 @@ Stmt prepare_at(sqlite3* db, const std::filesystem::path& path, const std::strin
 DirectTable::DirectTable(const std::filesystem::path& source, const TableLayout& layout)
     : insert_sql_(layout.insert_sql()),
       delete_sql_(layout.delete_one_sql()),
-      count_sql_("SELECT COUNT(*) FROM " + layout.quoted_table()),
-      // id, hash, the typed columns, data: the order of CREATE TABLE and of insert_sql().
-      columns_(layout.columns().size() + 3) {
+      count_sql_("SELECT COUNT(*) FROM " + layout.quoted_table()) {
   schema_.push_back(layout.create_table_sql());
   for (std::string& index : layout.create_index_sql()) schema_.push_back(std::move(index));
 
@@ -50,7 +48,9 @@ DirectTable::DirectTable(const std::filesystem::path& source, const TableLayout&
     fail_at(raw, source, "turn off double-quoted strings");
   }
   Stmt select = prepare_at(raw, source, layout.select_rows_sql());
-  const int columns = static_cast<int>(columns_);
+  // select_rows_sql() lists insert_sql()'s columns: one value per INSERT parameter.
+  const int columns = sqlite3_column_count(select.get());
+  columns_ = static_cast<std::size_t>(columns);
   int step = SQLITE_ROW;
   while ((step = sqlite3_step(select.get())) == SQLITE_ROW) {
     for (int c = 0; c < columns; ++c) {

@@ -62,7 +62,7 @@ class DirectTable {
   std::string insert_sql_;           // the id is parameter 1, then every column in order
   std::string delete_sql_;           // by id
   std::string count_sql_;
-  std::size_t columns_;
+  std::size_t columns_ = 0;    // select_rows_sql()'s columns, insert_sql()'s parameters
   std::vector<Value> values_;  // rows() x columns_, row by row, in insert_sql_'s order
   std::unique_ptr<sqlite3, CloseDb> db_;
   std::filesystem::path path_;
