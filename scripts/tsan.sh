@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # ThreadSanitizer build of the concurrency tests (issue 17): the memory cache's shards,
 # load mode's client threads (in the worker processes, which are the TSan-built host),
-# the queue's worker processes and the UUIDv7 generator across threads. Builds only
-# what those tests need, in build-tsan/. A data race fails the test (TSan's exit code
+# the queue's worker processes, the UUIDv7 generator and SharedText across threads.
+# Builds only what those tests need, in build-tsan/. A data race fails the test (TSan's exit code
 # 66 in the test binary or in a worker, which its test then reports as a failure).
 #
 #   scripts/tsan.sh            build and run them
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 jobs=${STORH_TSAN_JOBS:-$(nproc)}
 tests=(memory_cache_test cache_plugin_test load_test load_cli_test load_queue_test
-  queue_process_test queue_plugin_test uuid_v7_test)
+  queue_process_test queue_plugin_test uuid_v7_test shared_text_test)
 
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTORH_BUILD_TESTS=ON \
   -DSTORH_SANITIZE_THREAD=ON -DSTORH_WARNINGS_AS_ERRORS=ON >/dev/null

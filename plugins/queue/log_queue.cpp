@@ -30,6 +30,12 @@ std::int64_t now() {
   return static_cast<std::int64_t>(::time(nullptr));
 }
 
+// What a claim hands out for a job enqueued without a payload (PHP's empty array).
+const SharedText& empty_payload() {
+  static const SharedText empty("[]");
+  return empty;
+}
+
 // The queue directory, created before the lock file inside it is opened.
 fs::path prepared(const fs::path& dir) {
   make_directories(dir);
@@ -39,7 +45,7 @@ fs::path prepared(const fs::path& dir) {
 }  // namespace
 
 Json QueueJob::payload_json() const {
-  return parse_json_or_throw(payload);
+  return parse_json_or_throw(payload.view());
 }
 
 // The frame of every mutating call: holds the lock, catches up with the log, and marks
@@ -157,8 +163,12 @@ void LogQueue::write_lines(std::string_view lines) {
 
 void LogQueue::reserve_batch(std::size_t bytes) {
   // One allocation for the chunk buffer instead of a doubling series; the capacity is
-  // kept for later batches of this instance.
-  lines_.reserve(std::min(bytes, kChunkBytes + kChunkSlack));
+  // kept for later batches of this instance. A batch past kSmallBatchBytes takes the
+  // whole chunk at once, so the next larger batch reuses its pages instead of a new
+  // buffer whose pages fault in again (claim_many, then complete_many of the same
+  // 10,000 jobs: 0.87 MB of lines, then 1.02 MB).
+  if (bytes <= lines_.capacity()) return;
+  lines_.reserve(bytes <= kSmallBatchBytes ? bytes : kChunkBytes + kChunkSlack);
 }
 
 void LogQueue::flush_chunk_if_full() {
@@ -269,7 +279,7 @@ std::optional<QueueJob> LogQueue::claim() {
   std::optional<QueueJob> job;
   // The state changes before the write; if the write throws, Mutation marks it stale.
   state_.claim_front(1, ts, [&](std::string_view id, const queue::JobEntry& entry) {
-    job = QueueJob{std::string(id), entry.has_payload ? entry.payload : std::string("[]")};
+    job = QueueJob{std::string(id), entry.has_payload ? entry.payload : empty_payload()};
   });
   if (!job) return std::nullopt;
   queue::append_id_line(lines_, EventOp::claim, job->id, ts);
@@ -288,7 +298,7 @@ std::vector<QueueJob> LogQueue::claim_many(std::size_t limit) {
   reserve_batch(expected * kClaimLineBytes);
   const queue::IdLines claim_lines(EventOp::claim, ts);
   state_.claim_front(limit, ts, [&](std::string_view id, const queue::JobEntry& entry) {
-    jobs.push_back({std::string(id), entry.has_payload ? entry.payload : std::string("[]")});
+    jobs.push_back({std::string(id), entry.has_payload ? entry.payload : empty_payload()});
     claim_lines.append(lines_, id);
     flush_chunk_if_full();
   });

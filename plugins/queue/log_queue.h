@@ -45,6 +45,7 @@
 #include "common/durable_io.h"
 #include "common/file_lock.h"
 #include "common/record.h"
+#include "common/shared_text.h"
 #include "queue/queue_state.h"
 
 namespace storh::engines {
@@ -52,10 +53,12 @@ namespace storh::engines {
 using queue::QueueCounts;
 
 // A claimed job. `payload` is the canonical JSON text of its payload object ("[]" when
-// empty); payload_json() parses it.
+// empty), shared with the queue's own copy rather than copied (as storh's PHP queue
+// hands out its copy-on-write string): it stays valid and unchanged after the job is
+// completed or the queue is gone. payload_json() parses it.
 struct QueueJob {
   std::string id;
-  std::string payload;
+  SharedText payload;
   Json payload_json() const;
 };
 
@@ -148,6 +151,7 @@ class LogQueue {
   static constexpr std::size_t kClaimLineBytes = 88;
   static constexpr std::size_t kCompleteLineBytes = 104;
   static constexpr std::size_t kChunkSlack = 4096;
+  static constexpr std::size_t kSmallBatchBytes = 64 * 1024;
 
   void sync_from_log();
   void replay(bool truncate_bad_tail);

@@ -79,7 +79,7 @@ void QueueState::compact_order() {
 void QueueState::apply_enqueue(std::string_view id, std::string_view payload) {
   const auto placed = jobs_.emplace(id);
   JobEntry& job = placed.slot->value;
-  job.payload.assign(payload);
+  job.payload = SharedText(payload);
   job.has_payload = true;
   job.ts = 0;
   push_pending(placed.index, job);
@@ -109,8 +109,7 @@ bool QueueState::complete_if_processing(std::string_view id, bool done, std::int
 }
 
 void QueueState::complete_job(std::string_view id, JobEntry& job, bool done, std::int64_t ts) {
-  job.payload.clear();
-  job.payload.shrink_to_fit();  // a completed job keeps no payload memory
+  job.payload = {};  // a completed job keeps no payload (claimed copies keep theirs)
   job.has_payload = false;
   if (done) {
     set_status(job, JobStatus::done);
@@ -133,7 +132,7 @@ void QueueState::apply_requeue(std::string_view id) {
 void QueueState::apply_purge(std::string_view id) {
   JobEntry* job = jobs_.find(id);
   if (job == nullptr) return;
-  job->payload.clear();
+  job->payload = {};
   job->has_payload = false;
   if (job->status == JobStatus::done) set_status(*job, JobStatus::none);
   if (job->status == JobStatus::none) jobs_.erase(id);
@@ -210,7 +209,7 @@ std::string QueueState::difference(const QueueState& other) const {
     if (job->status == JobStatus::processing || job->status == JobStatus::done) {
       text += " at " + std::to_string(job->ts);
     }
-    text += job->has_payload ? " with payload " + job->payload : " without payload";
+    text += job->has_payload ? " with payload " + job->payload.str() : " without payload";
     return text;
   };
   const auto same = [](const JobEntry* a, const JobEntry* b) {

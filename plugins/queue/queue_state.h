@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "common/id_map.h"
+#include "common/shared_text.h"
 #include "queue/queue_event.h"
 
 namespace storh::engines::queue {
@@ -31,7 +32,7 @@ namespace storh::engines::queue {
 enum class JobStatus : std::uint8_t { none, pending, processing, done };
 
 struct JobEntry {
-  std::string payload;    // canonical JSON text of the payload; meaningful if has_payload
+  SharedText payload;     // canonical JSON text of the payload (shared with claimed jobs)
   std::int64_t ts = 0;    // claim time (processing) or completion time (done), Unix seconds
   std::uint64_t seq = 0;  // when the job entered `status` (orders FIFO, processing, done)
   JobStatus status = JobStatus::none;

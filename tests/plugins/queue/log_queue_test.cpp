@@ -183,6 +183,33 @@ TEST_CASE("queue: claim_many skips stale FIFO entries of re-enqueued and requeue
   CHECK(reopened.verify().ok);
 }
 
+TEST_CASE("queue: a claimed payload is shared with the queue and outlives the job", "[queue]") {
+  ScratchDir dir;
+  std::vector<storh::engines::QueueJob> jobs;
+  {
+    LogQueue queue(dir.path(), "q");
+    queue.enqueue_many({payload_of(1), Json::object(), payload_of(3)});
+    jobs = queue.claim_many(3);
+    REQUIRE(jobs.size() == 3);
+    // Claiming hands out the state's own text, not a copy of it.
+    const auto* entry = queue.state_for_tests().find(jobs[0].id);
+    REQUIRE(entry != nullptr);
+    CHECK(jobs[0].payload.same_storage(entry->payload));
+    CHECK(jobs[1].payload == "[]");  // an empty payload, as PHP writes an empty array
+    CHECK(queue.complete_many({jobs[0].id, jobs[1].id}) == 2);
+    CHECK(queue.purge_done() == 2);
+    CHECK(queue.state_for_tests().find(jobs[0].id) == nullptr);
+  }
+  // Completed, purged, and the queue gone: each job still holds its payload.
+  CHECK(jobs[0].payload == R"({"n":1})");
+  CHECK(jobs[0].payload_json() == payload_of(1));
+  CHECK(jobs[1].payload == "[]");
+  CHECK(jobs[2].payload == R"({"n":3})");
+  LogQueue reopened(dir.path(), "q");
+  CHECK(reopened.counts() == QueueCounts{0, 1, 0});
+  CHECK(reopened.verify().ok);
+}
+
 TEST_CASE("queue: complete and complete_many touch only processing jobs", "[queue]") {
   ScratchDir dir;
   LogQueue queue(dir.path(), "q");

@@ -34,8 +34,10 @@ Json job(const std::string& status, int i) {
 TEST_CASE("queue faults: every write boundary of enqueue, claim and complete loses nothing",
           "[queue][fault]") {
   fault_test::Scratch scratch;
+  constexpr int kJobs = 6;
   std::vector<std::string> ids;
-  for (int i = 0; i < 6; ++i) ids.push_back(uuid_v7::generate());
+  ids.reserve(kJobs);
+  for (int i = 0; i < kJobs; ++i) ids.push_back(uuid_v7::generate());
 
   fault_test::Subject<LogQueue> subject;
   subject.engine = "queue";
@@ -78,7 +80,7 @@ TEST_CASE("queue faults: every write boundary of enqueue, claim and complete los
     if (entry->status == JobStatus::done) return Json{{"status", "done"}};
     const char* status = entry->status == JobStatus::pending ? "pending" : "processing";
     return Json{{"status", status},
-                {"payload", entry->has_payload ? Json::parse(entry->payload) : Json()}};
+                {"payload", entry->has_payload ? Json::parse(entry->payload.view()) : Json()}};
   };
   subject.verify = [](LogQueue& queue) {
     auto report = queue.verify();

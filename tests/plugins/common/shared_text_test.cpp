@@ -1,0 +1,78 @@
+// SharedText: copies share one allocation, the text never changes, and copies made and
+// dropped on several threads at once are safe (run under ThreadSanitizer by tsan.sh).
+#include <catch2/catch.hpp>
+
+#include <cstddef>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/shared_text.h"
+
+using storh::engines::SharedText;
+
+TEST_CASE("shared text: a copy shares the characters, equality compares the text",
+          "[shared_text]") {
+  std::string source = R"({"n":1})";
+  const SharedText text(source);
+  source[2] = 'x';  // the text is a copy of the source, not a view of it
+  CHECK(text == std::string_view(R"({"n":1})"));
+  CHECK(text.size() == 7);
+  CHECK_FALSE(text.empty());
+
+  const SharedText copy = text;  // NOLINT(performance-unnecessary-copy-initialization)
+  CHECK(copy.same_storage(text));
+  CHECK(copy.data() == text.data());
+
+  const SharedText twin(R"({"n":1})");
+  CHECK(twin == text);
+  CHECK_FALSE(twin.same_storage(text));
+  CHECK_FALSE(SharedText("{}") == text);
+}
+
+TEST_CASE("shared text: the empty text allocates nothing and reads as empty", "[shared_text]") {
+  const SharedText none;
+  const SharedText empty{std::string_view()};
+  CHECK(none.empty());
+  CHECK(empty.empty());
+  CHECK(none.data() == nullptr);
+  CHECK(empty.data() == nullptr);
+  CHECK(none == empty);
+  CHECK(none == std::string_view());
+  CHECK(none.str().empty());
+}
+
+TEST_CASE("shared text: a copy outlives the original and prints its text", "[shared_text]") {
+  SharedText kept;
+  {
+    const SharedText original(std::string(1000, 'a'));
+    kept = original;
+  }
+  CHECK(kept.view() == std::string(1000, 'a'));
+  std::ostringstream out;
+  out << SharedText("[]");
+  CHECK(out.str() == "[]");
+}
+
+TEST_CASE("shared text: threads copy and drop copies of one text concurrently", "[shared_text]") {
+  const SharedText text(std::string(200, 'q'));
+  constexpr int kThreads = 4;
+  constexpr int kCopies = 20000;
+  std::vector<std::size_t> sizes(kThreads, 0);
+  std::vector<std::thread> threads;
+  threads.reserve(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&text, &sizes, t] {
+      std::vector<SharedText> copies;
+      for (int i = 0; i < kCopies; ++i) {
+        copies.push_back(text);
+        if (copies.size() == 64) copies.clear();
+      }
+      sizes[t] = copies.empty() ? text.size() : copies.back().view().size();
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (const std::size_t size : sizes) CHECK(size == 200);
+  CHECK(text == std::string(200, 'q'));
+}
