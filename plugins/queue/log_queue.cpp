@@ -279,7 +279,7 @@ std::optional<QueueJob> LogQueue::claim() {
   std::optional<QueueJob> job;
   // The state changes before the write; if the write throws, Mutation marks it stale.
   state_.claim_front(1, ts, [&](std::string_view id, const queue::JobEntry& entry) {
-    job = QueueJob{std::string(id), entry.has_payload ? entry.payload : empty_payload()};
+    job = QueueJob{UuidText(id), entry.has_payload ? entry.payload : empty_payload()};
   });
   if (!job) return std::nullopt;
   queue::append_id_line(lines_, EventOp::claim, job->id, ts);
@@ -298,7 +298,7 @@ std::vector<QueueJob> LogQueue::claim_many(std::size_t limit) {
   reserve_batch(expected * kClaimLineBytes);
   const queue::IdLines claim_lines(EventOp::claim, ts);
   state_.claim_front(limit, ts, [&](std::string_view id, const queue::JobEntry& entry) {
-    jobs.push_back({std::string(id), entry.has_payload ? entry.payload : empty_payload()});
+    jobs.push_back({UuidText(id), entry.has_payload ? entry.payload : empty_payload()});
     claim_lines.append(lines_, id);
     flush_chunk_if_full();
   });

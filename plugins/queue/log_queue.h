@@ -46,18 +46,20 @@
 #include "common/file_lock.h"
 #include "common/record.h"
 #include "common/shared_text.h"
+#include "common/uuid_text.h"
 #include "queue/queue_state.h"
 
 namespace storh::engines {
 
 using queue::QueueCounts;
 
-// A claimed job. `payload` is the canonical JSON text of its payload object ("[]" when
+// A claimed job. `id` is its UUIDv7, inline (no heap chunk per job; `id.str()` for a
+// std::string). `payload` is the canonical JSON text of its payload object ("[]" when
 // empty), shared with the queue's own copy rather than copied (as storh's PHP queue
 // hands out its copy-on-write string): it stays valid and unchanged after the job is
 // completed or the queue is gone. payload_json() parses it.
 struct QueueJob {
-  std::string id;
+  UuidText id;
   SharedText payload;
   Json payload_json() const;
 };

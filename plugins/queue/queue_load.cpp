@@ -39,7 +39,7 @@ class QueueClient final : public storh::Client {
             "enqueue");
       }
       if (!queue_.complete(job->id)) {
-        return Status::error("enqueue_claim_complete: job " + job->id +
+        return Status::error("enqueue_claim_complete: job " + job->id.str() +
                              " was not processing when completed (claimed twice?)");
       }
       return {};

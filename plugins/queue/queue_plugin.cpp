@@ -215,7 +215,7 @@ class QueueEngine final : public storh::Engine {
     STORH_TRY(storh::measure(ctx, "claim", n, [&] {
       for (std::uint64_t i = 0; i < n; ++i) {
         if (auto job = queue.claim()) {
-          claimed.push_back(std::move(job->id));
+          claimed.push_back(job->id.str());
         }
       }
     }));
@@ -257,7 +257,7 @@ class QueueEngine final : public storh::Engine {
     STORH_TRY(storh::measure(ctx, "bulk_claim", n, [&] { jobs = queue.claim_many(n); }));
     std::vector<std::string> claimed;
     claimed.reserve(jobs.size());
-    for (engines::QueueJob& job : jobs) claimed.push_back(std::move(job.id));
+    for (const engines::QueueJob& job : jobs) claimed.push_back(job.id.str());
     STORH_TRY(check_same_ids("bulk_claim", claimed, ids));
 
     std::size_t completed = 0;
@@ -286,10 +286,10 @@ class QueueEngine final : public storh::Engine {
         std::string claimed;
         while (std::optional<engines::QueueJob> job = own->claim()) {
           if (!own->complete(job->id)) {
-            throw engines::StoreError("job " + job->id +
+            throw engines::StoreError("job " + job->id.str() +
                                       " was no longer processing when completed");
           }
-          claimed += job->id + '\n';
+          claimed.append(job->id).push_back('\n');
         }
         return claimed;
       };

@@ -39,7 +39,7 @@ std::vector<Json> rows(std::uint64_t n) {
 std::string claimed_id(LogQueue& queue) {
   auto job = queue.claim();
   REQUIRE(job.has_value());
-  return job->id;
+  return job->id.str();
 }
 
 }  // namespace
@@ -196,7 +196,7 @@ TEST_CASE("queue: a claimed payload is shared with the queue and outlives the jo
     REQUIRE(entry != nullptr);
     CHECK(jobs[0].payload.same_storage(entry->payload));
     CHECK(jobs[1].payload == "[]");  // an empty payload, as PHP writes an empty array
-    CHECK(queue.complete_many({jobs[0].id, jobs[1].id}) == 2);
+    CHECK(queue.complete_many({jobs[0].id.str(), jobs[1].id.str()}) == 2);
     CHECK(queue.purge_done() == 2);
     CHECK(queue.state_for_tests().find(jobs[0].id) == nullptr);
   }
@@ -237,7 +237,7 @@ TEST_CASE("queue: purge_done forgets done jobs, all or only old ones", "[queue]"
   const auto jobs = queue.claim_many(3);
   std::vector<std::string> ids;
   ids.reserve(jobs.size());
-  for (const auto& job : jobs) ids.push_back(job.id);
+  for (const auto& job : jobs) ids.push_back(job.id.str());
   CHECK(queue.complete_many(ids) == 3);
   CHECK(queue.purge_done(3600) == 0);  // completed just now
   CHECK(queue.purge_done() == 3);

@@ -86,13 +86,14 @@ TEST_CASE("Q4: 5 worker processes claim 60 jobs, each exactly once", "[queue][Q4
     for (std::size_t i = 0; i < kJobs; ++i) ids.push_back(queue.enqueue(Json{{"i", i}}));
   }
   std::vector<pid_t> pids;
+  pids.reserve(kWorkers);
   for (int w = 0; w < kWorkers; ++w) {
     pids.push_back(fork_child([&, w] {
       LogQueue queue(dir.path(), "q");
       const int fd = ::open((dir.path() / ("claimed-" + std::to_string(w))).c_str(),
                             O_WRONLY | O_CREAT | O_APPEND, 0644);
       while (auto job = queue.claim()) {
-        ack(fd, 'C', job->id);
+        ack(fd, 'C', job->id.str());
         if (!queue.complete(job->id)) ::_exit(4);
       }
       ::close(fd);
@@ -162,8 +163,8 @@ TEST_CASE(
               const auto jobs = queue.claim_many(1 + choose() % 50);
               std::vector<std::string> ids;
               for (const auto& job : jobs) {
-                ack(fd, 'C', job.id);
-                ids.push_back(job.id);
+                ack(fd, 'C', job.id.str());
+                ids.push_back(job.id.str());
               }
               queue.complete_many(ids);
               for (const std::string& id : ids) ack(fd, 'D', id);
@@ -171,8 +172,8 @@ TEST_CASE(
             }
             default:
               if (auto job = queue.claim()) {
-                ack(fd, 'C', job->id);
-                if (queue.complete(job->id)) ack(fd, 'D', job->id);
+                ack(fd, 'C', job->id.str());
+                if (queue.complete(job->id)) ack(fd, 'D', job->id.str());
               }
               break;
           }
