@@ -27,7 +27,7 @@ class UuidText {
   explicit UuidText(std::string_view text);
 
   std::string_view view() const noexcept { return {chars_.data(), chars_.size()}; }
-  operator std::string_view() const noexcept { return view(); }  // NOLINT: a view of it
+  operator std::string_view() const noexcept { return view(); }
   std::string str() const { return std::string(view()); }
 
   friend bool operator==(const UuidText& a, std::string_view b) noexcept { return a.view() == b; }

@@ -30,10 +30,11 @@ std::int64_t now() {
   return static_cast<std::int64_t>(::time(nullptr));
 }
 
-// What a claim hands out for a job enqueued without a payload (PHP's empty array).
-const SharedText& empty_payload() {
-  static const SharedText empty("[]");
-  return empty;
+// What a claim hands out for a pending job whose payload a purge event dropped (a log
+// that purged a job before it was done; an empty payload itself is stored as "[]").
+// Rare, so a fresh text each time: no object shared by every queue outlives a plugin.
+SharedText missing_payload() {
+  return SharedText("[]");
 }
 
 // The queue directory, created before the lock file inside it is opened.
@@ -279,7 +280,7 @@ std::optional<QueueJob> LogQueue::claim() {
   std::optional<QueueJob> job;
   // The state changes before the write; if the write throws, Mutation marks it stale.
   state_.claim_front(1, ts, [&](std::string_view id, const queue::JobEntry& entry) {
-    job = QueueJob{UuidText(id), entry.has_payload ? entry.payload : empty_payload()};
+    job = QueueJob{UuidText(id), entry.has_payload ? entry.payload : missing_payload()};
   });
   if (!job) return std::nullopt;
   queue::append_id_line(lines_, EventOp::claim, job->id, ts);
@@ -298,7 +299,7 @@ std::vector<QueueJob> LogQueue::claim_many(std::size_t limit) {
   reserve_batch(expected * kClaimLineBytes);
   const queue::IdLines claim_lines(EventOp::claim, ts);
   state_.claim_front(limit, ts, [&](std::string_view id, const queue::JobEntry& entry) {
-    jobs.push_back({UuidText(id), entry.has_payload ? entry.payload : empty_payload()});
+    jobs.push_back({UuidText(id), entry.has_payload ? entry.payload : missing_payload()});
     claim_lines.append(lines_, id);
     flush_chunk_if_full();
   });

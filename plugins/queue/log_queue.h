@@ -178,7 +178,7 @@ class LogQueue {
   bool bad_tail_ = false;         // the log holds bytes after log_offset_ that do not decode
   bool stale_ = false;            // a failed call left state_ ahead of the log
   bool batch_wrote_ = false;
-  std::string lines_;    // event lines not yet written
+  std::string lines_;    // event lines not yet written (keeps ~1 MiB after a large batch)
   std::string scratch_;  // one event's JSON
   std::string payload_;  // one payload's JSON
 };

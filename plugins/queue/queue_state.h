@@ -32,7 +32,7 @@ namespace storh::engines::queue {
 enum class JobStatus : std::uint8_t { none, pending, processing, done };
 
 struct JobEntry {
-  SharedText payload;     // canonical JSON text of the payload (shared with claimed jobs)
+  SharedText payload;     // canonical JSON of the payload, if has_payload; shared with claims
   std::int64_t ts = 0;    // claim time (processing) or completion time (done), Unix seconds
   std::uint64_t seq = 0;  // when the job entered `status` (orders FIFO, processing, done)
   JobStatus status = JobStatus::none;

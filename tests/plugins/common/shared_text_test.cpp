@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "common/shared_text.h"
@@ -41,6 +42,22 @@ TEST_CASE("shared text: the empty text allocates nothing and reads as empty", "[
   CHECK(none == empty);
   CHECK(none == std::string_view());
   CHECK(none.str().empty());
+}
+
+TEST_CASE("shared text: a moved-from text is empty, its copies keep the text", "[shared_text]") {
+  SharedText source("abc");
+  const SharedText copy = source;
+  const SharedText moved = std::move(source);
+  CHECK(moved == std::string_view("abc"));
+  CHECK(moved.same_storage(copy));
+  CHECK(source.empty());  // NOLINT(bugprone-use-after-move): the state a move leaves
+  CHECK(source.view().empty());
+  CHECK_FALSE(source.same_storage(SharedText()));
+  SharedText target("y");
+  SharedText from("z");
+  target = std::move(from);
+  CHECK(target == std::string_view("z"));
+  CHECK(from.size() == 0);  // NOLINT(bugprone-use-after-move)
 }
 
 TEST_CASE("shared text: a copy outlives the original and prints its text", "[shared_text]") {

@@ -210,6 +210,28 @@ TEST_CASE("queue: a claimed payload is shared with the queue and outlives the jo
   CHECK(reopened.verify().ok);
 }
 
+TEST_CASE("queue: a pending job whose payload a purge event dropped is claimed with []",
+          "[queue]") {
+  ScratchDir dir;
+  std::string id;
+  {
+    LogQueue queue(dir.path(), "q");
+    id = queue.enqueue(payload_of(7));
+  }
+  // storh applies a purge to any job: a pending one keeps its place and loses its payload.
+  std::string line;
+  q::append_id_line(line, q::EventOp::purge, id, 1700000000);
+  append_text(log_file(dir.path()), line);
+  LogQueue reopened(dir.path(), "q");
+  CHECK(reopened.counts() == QueueCounts{1, 0, 0});
+  auto job = reopened.claim();
+  REQUIRE(job);
+  CHECK(job->id == id);
+  CHECK(job->payload == "[]");
+  CHECK(job->payload_json() == Json::array());
+  CHECK(reopened.verify().ok);
+}
+
 TEST_CASE("queue: complete and complete_many touch only processing jobs", "[queue]") {
   ScratchDir dir;
   LogQueue queue(dir.path(), "q");
