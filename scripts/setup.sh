@@ -17,6 +17,9 @@ packages=(
   catch2                           # Catch2 2.13: the test framework
   libxxhash-dev                    # xxHash 0.8: checksums and fingerprints
   libsqlite3-dev                   # SQLite 3.40: the mirror engine
+  libpq-dev                        # libpq: the pg engine's client library
+  python3                          # scripts/pgbench_peer.py and php-ratios.py (standard library only)
+  postgresql-15                    # the server the pg engine starts, and pgbench (docs/pg.md)
   nlohmann-json3-dev               # nlohmann-json 3.11: result files in and out
   clang-format                     # formatting check (.clang-format)
   valgrind                         # callgrind: the "instructions" counters (docs/counters.md)

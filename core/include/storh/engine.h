@@ -283,6 +283,21 @@ class Engine {
   // says ABI minor >= 3 (kParamRangesAbiMinor), as cheaply as describe(). The plugin
   // must still check its parameters in run(): the bounds are advice to the host.
   virtual std::vector<ParamRange> param_ranges() const noexcept { return {}; }
+
+  // ABI 1.4. Checks, before any cell runs, that this machine can run a cell whose
+  // parameters are `values` (every declared parameter: the suite's choice or the
+  // default, sorted by name): that an installation or program the parameters name is
+  // there, for example. It may read the filesystem and run a quick command; it must
+  // change nothing and should take well under a second. An error is bad input:
+  // `validate` and `run` print its message and exit 2 before any cell runs. The host
+  // calls it once per distinct parameter combination of the plan, in a child process,
+  // only on plugins whose manifest says ABI minor >= 4 (kPreflightAbiMinor). run() must
+  // still fail cleanly if the machine changed in between.
+  virtual Status preflight(
+      const std::vector<std::pair<std::string, ParamValue>>& values) const noexcept {
+    static_cast<void>(values);
+    return {};
+  }
 };
 
 }  // namespace storh

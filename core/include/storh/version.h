@@ -24,11 +24,15 @@ namespace storh {
 // factory of storh/transactions.h (load runs); 1.0 plugins load and run unchanged.
 // 1.2 adds the manifest's build provenance and RunContext::measure_repeated (min_time); 1.0 and 1.1
 // plugins load and run unchanged. 1.3 appends Engine::param_ranges (parameter bounds
-// checked by `validate`); older plugins are never asked and declare no bounds.
+// checked by `validate`); older plugins are never asked and declare no bounds. 1.4
+// appends Engine::preflight (a cell's parameters checked against the machine before
+// any cell runs); older plugins are never asked.
 inline constexpr std::uint32_t kAbiMajor = 1;
-inline constexpr std::uint32_t kAbiMinor = 3;
+inline constexpr std::uint32_t kAbiMinor = 4;
 // The first ABI minor whose Engine has param_ranges().
 inline constexpr std::uint32_t kParamRangesAbiMinor = 3;
+// The first ABI minor whose Engine has preflight().
+inline constexpr std::uint32_t kPreflightAbiMinor = 4;
 
 #define STORH_DETAIL_STR2(x) #x
 #define STORH_DETAIL_STR(x) STORH_DETAIL_STR2(x)

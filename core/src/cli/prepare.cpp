@@ -1,12 +1,16 @@
 #include "cli/prepare.h"
 
 #include <algorithm>
+#include <set>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "cli/args.h"
 #include "plugin/discovery.h"
 #include "run/counting_pass.h"
+#include "run/worker_run.h"
+#include "storh/version.h"
 #include "suite/parse.h"
 #include "util/files.h"
 
@@ -46,6 +50,34 @@ suite::Overrides overrides_from(const ParsedArgs& args) {
 
 void print_errors(const std::vector<suite::SuiteError>& errors, std::ostream& err) {
   for (const suite::SuiteError& error : errors) err << error.str() << '\n';
+}
+
+// Engine::preflight (ABI 1.4) of every distinct parameter combination of the plan, each
+// in a child process: a machine that cannot run a cell (an installation a parameter
+// names is missing) is bad input before any cell runs. Prints every refusal.
+bool preflight_cells(const Prepared& prepared, const CommandIo& io) {
+  std::set<std::pair<std::string, std::string>> checked;  // engine, params JSON
+  bool ok = true;
+  for (const plan::Cell& cell : prepared.plan.cells) {
+    const auto found = prepared.descriptions.find(cell.engine);
+    if (found == prepared.descriptions.end() ||
+        found->second.manifest.abi_minor < storh::kPreflightAbiMinor) {
+      continue;
+    }
+    const std::string params = run::params_argument(cell);
+    if (!checked.emplace(cell.engine, params).second) continue;
+    const std::string error =
+        plugin::preflight_plugin(io.environment.host_executable, cell.plugin, cell.engine, params);
+    if (!error.empty()) {
+      const std::string where =
+          cell.qualifiers.empty()
+              ? cell.engine
+              : fmt::format("{}[{}]", cell.engine, fmt::join(cell.qualifiers, ","));
+      io.err << "storh-host: " << where << ": " << error << '\n';
+      ok = false;
+    }
+  }
+  return ok;
 }
 
 }  // namespace
@@ -170,6 +202,7 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
     return prepared.descriptions.count(e.name) == 0;
   });
   prepared.plan = plan::expand_plan(loadable, prepared.descriptions);
+  if (!preflight_cells(prepared, io)) return std::nullopt;
   return prepared;
 }
 

@@ -46,6 +46,14 @@ Expected<Description> describe_plugin(const std::filesystem::path& host_executab
                                       const std::filesystem::path& file,
                                       const std::string& expected_name);
 
+// Runs `host_executable __preflight file --name=NAME --params=JSON` (Engine::preflight
+// of an ABI >= 1.4 plugin, storh/engine.h) with a 30 s timeout. `params_json` is the
+// cell's chosen parameters as the worker takes them. Returns "" when the plugin accepts
+// them, else its message (or why the child failed), naming the file.
+std::string preflight_plugin(const std::filesystem::path& host_executable,
+                             const std::filesystem::path& file, const std::string& name,
+                             const std::string& params_json);
+
 // The build record of the result file (experiment.engines[].build).
 result::PluginBuild plugin_build(const Description& description);
 

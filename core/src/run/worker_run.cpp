@@ -19,12 +19,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string params_argument(const plan::Cell& cell) {
-  json chosen = json::object();
-  for (const auto& [name, value] : cell.chosen) chosen[name] = result::param_value_json(value);
-  return chosen.dump();
-}
-
 std::string describe_signal(int signal) {
   const char* name = ::strsignal(signal);
   return fmt::format("signal {} ({})", signal, name != nullptr ? name : "unknown");
@@ -137,6 +131,12 @@ std::optional<result::Failure> failure_of(const plan::Cell& cell, int repeat,
 }
 
 }  // namespace
+
+std::string params_argument(const plan::Cell& cell) {
+  json chosen = json::object();
+  for (const auto& [name, value] : cell.chosen) chosen[name] = result::param_value_json(value);
+  return chosen.dump();
+}
 
 WorkerRunOutcome run_worker(const suite::Suite& suite, const WorkerRunSpec& spec,
                             const RunnerOptions& options, ProgressLine* progress,

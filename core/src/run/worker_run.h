@@ -36,6 +36,9 @@ struct WorkerRunOutcome {
   std::optional<result::Failure> failure;  // set when the run did not end cleanly
 };
 
+// The cell's chosen parameters as the worker's --params JSON (and __preflight's).
+std::string params_argument(const plan::Cell& cell);
+
 // Runs the worker for `spec` under the suite's timeout and memory limit. `where`
 // prefixes its progress messages ("[3/12] doc n=1000 repeat 2"); `progress` may be
 // null. Never throws for worker failures: they are in the outcome.

@@ -405,4 +405,31 @@ int describe_main(const std::vector<std::string>& args) {
   return kWorkerExitOk;
 }
 
+int preflight_main(const std::vector<std::string>& args) {
+  if (args.size() < 2) {
+    return fail_input("usage: storh-host __preflight FILE --name=NAME --params=JSON");
+  }
+  const auto flags = parse_flags(args, 2);
+  if (!flags) return fail_input("arguments after FILE must be --key=value");
+  const auto get = [&](const char* key) {
+    auto it = flags->find(key);
+    return it == flags->end() ? std::string() : it->second;
+  };
+  Expected<std::unique_ptr<plugin::LoadedPlugin>> loaded =
+      plugin::load_plugin(args[1], get("name"));
+  if (!loaded) return fail_input(loaded.error());
+  if ((*loaded)->manifest().abi_minor < storh::kPreflightAbiMinor) return kWorkerExitOk;
+  const Engine& engine = (*loaded)->engine();
+  std::string error;
+  const auto params =
+      build_params(engine.describe(), get("params").empty() ? "{}" : get("params"), error);
+  if (!params) return fail_input(error);
+  const Status status = engine.preflight({params->begin(), params->end()});
+  if (!status.ok()) {
+    std::cerr << status.message() << '\n';
+    return kWorkerExitBadInput;
+  }
+  return kWorkerExitOk;
+}
+
 }  // namespace storh::worker

@@ -1,5 +1,5 @@
 // worker/worker_main.h: the worker process, `storh-host __worker ...`, and the
-// describing child, `storh-host __describe FILE`.
+// describing and preflight children, `storh-host __describe FILE` and `__preflight`.
 //
 // The host never runs a plugin in its own process: each run of a cell is a worker
 // that loads the plugin, runs it, and tells the host what happened as event lines on
@@ -20,5 +20,10 @@ int worker_main(const std::vector<std::string>& args);
 
 // `storh-host __describe FILE [--name=NAME]`: prints the description JSON.
 int describe_main(const std::vector<std::string>& args);
+
+// `storh-host __preflight FILE --name=NAME --params=JSON`: Engine::preflight of an
+// ABI >= 1.4 plugin with the declared defaults overridden by JSON. Exit 0 when it
+// accepts them; else its message on stderr and kWorkerExitBadInput.
+int preflight_main(const std::vector<std::string>& args);
 
 }  // namespace storh::worker

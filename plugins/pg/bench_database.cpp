@@ -1,0 +1,154 @@
+#include "pg/bench_database.h"
+
+#include <fmt/format.h>
+#include <libpq-fe.h>
+#include <unistd.h>
+
+#include <random>
+#include <vector>
+
+namespace storh::engines::pg {
+namespace {
+
+// Opens `conninfo` (expanded as a connection string or URI) with `database` and
+// `options` overriding what it says, as PQconnectdbParams allows.
+std::string override_params(const std::string& conninfo, const std::string& database,
+                            const std::string& options) {
+  std::string text = conninfo;
+  // A URI cannot take keywords after it; a keyword string can, and later ones win.
+  if (text.rfind("postgresql://", 0) == 0 || text.rfind("postgres://", 0) == 0) {
+    const std::size_t query = text.find('?');
+    std::string parameters;
+    const auto add = [&](const char* key, const std::string& value) {
+      if (value.empty()) return;
+      parameters += (parameters.empty() ? "" : "&") + std::string(key) + "=";
+      for (const unsigned char c : value) {
+        if (std::isalnum(c) || c == '-' || c == '_' || c == '.') {
+          parameters += static_cast<char>(c);
+        } else {
+          parameters += fmt::format("%{:02X}", c);
+        }
+      }
+    };
+    add("dbname", database);
+    add("options", options);
+    if (parameters.empty()) return text;
+    return text + (query == std::string::npos ? "?" : "&") + parameters;
+  }
+  if (!database.empty()) text += " dbname=" + conninfo_value(database);
+  if (!options.empty()) text += " options=" + conninfo_value(options);
+  return text;
+}
+
+std::string random_database_name() {
+  std::random_device device;
+  const std::uint64_t value = (static_cast<std::uint64_t>(device()) << 32) | device();
+  return fmt::format("storh_bench_{:016x}", value);
+}
+
+ServerLimits read_limits(Connection& conn) {
+  ServerLimits limits;
+  limits.max_connections = std::stoll(conn.show("max_connections"));
+  limits.reserved_connections = std::stoll(conn.show("superuser_reserved_connections"));
+  limits.version = conn.parameter("server_version");
+  limits.superuser = conn.parameter("is_superuser") == "on";
+  return limits;
+}
+
+}  // namespace
+
+BenchDatabase::BenchDatabase(const ServerOptions& options, const std::filesystem::path& dir)
+    : options_(options), owner_(::getpid()) {
+  if (options.server == "local") {
+    local_ =
+        std::make_unique<LocalServer>(find_installation(options.bindir), dir, options.settings);
+    database_ = "postgres";
+    conninfo_ = local_->conninfo(database_);
+    Connection conn = connect();
+    limits_ = read_limits(conn);
+    return;
+  }
+  if (options.server != "dsn") {
+    throw PgError(fmt::format("server \"{}\" is not local or dsn", options.server));
+  }
+  conninfo_ = options.dsn;
+  std::vector<Setting> session;
+  Connection admin(override_params(conninfo_, "", ""));
+  for (const auto& [name, value] : options.settings.all()) {
+    if (!is_server_wide(name)) {
+      session.emplace_back(name, value);
+      continue;
+    }
+    const std::string actual = admin.show(name);
+    if (actual != value) {
+      throw PgError(fmt::format(
+          "pg.{}={} needs server = \"local\": it is server-wide, and this DSN server has {} "
+          "(storh-host never changes a server it did not start)",
+          name == "max_connections" || name == "fsync" || name == "shared_buffers" ||
+                  name == "wal_level"
+              ? name
+              : "settings." + name,
+          value, actual));
+    }
+  }
+  options_text_ = session_options(session);
+  limits_ = read_limits(admin);
+  database_ = random_database_name();
+  admin.exec("CREATE DATABASE " + quote_identifier(database_));
+}
+
+BenchDatabase::~BenchDatabase() {
+  try {
+    close();
+  } catch (const std::exception&) {  // NOLINT(bugprone-empty-catch): close() reports it
+  }
+}
+
+void BenchDatabase::close() {
+  if (::getpid() != owner_) return;
+  if (local_) {
+    const std::string gone = local_->exit_reason();
+    local_.reset();
+    if (!gone.empty()) throw PgError(fmt::format("{}: the server crashed during the cell", gone));
+    return;
+  }
+  drop_database();
+}
+
+void BenchDatabase::drop_database() noexcept {
+  if (database_.empty()) return;
+  const std::string database = std::move(database_);
+  database_.clear();
+  try {
+    Connection admin(override_params(conninfo_, "", ""));
+    // WITH (FORCE) (PostgreSQL 13+) ends sessions a crashed client left behind.
+    const bool force = PQserverVersion(admin.handle()) >= 130000;
+    admin.exec(fmt::format("DROP DATABASE IF EXISTS {}{}", quote_identifier(database),
+                           force ? " WITH (FORCE)" : ""));
+  } catch (const std::exception&) {  // NOLINT(bugprone-empty-catch): best effort at the end
+  }
+}
+
+Connection BenchDatabase::connect() const {
+  if (local_) return Connection(conninfo_);
+  return Connection(override_params(conninfo_, database_, options_text_));
+}
+
+std::string BenchDatabase::server_gone() const {
+  return local_ ? local_->exit_reason() : std::string();
+}
+
+void check_client_slots(const BenchDatabase& database, std::uint32_t clients) {
+  const std::int64_t slots = database.client_slots();
+  if (static_cast<std::int64_t>(clients) <= slots) return;
+  const ServerLimits& limits = database.limits();
+  const std::int64_t reserved = limits.superuser ? 0 : limits.reserved_connections;
+  throw PgError(fmt::format(
+      "{} clients need {} connections, but the server takes {} (max_connections {}{}): raise "
+      "pg.max_connections to at least {}{}",
+      clients, clients, slots, limits.max_connections,
+      reserved > 0 ? fmt::format(" less superuser_reserved_connections {}", reserved) : "",
+      clients + reserved, limits.superuser ? "" : " (a DSN server: in its postgresql.conf)"));
+}
+
+}  // namespace storh::engines::pg

@@ -1,0 +1,92 @@
+// bench_database.h: the database a benchmark cell works in, on a server started for it
+// or on the user's.
+//
+//   local  a LocalServer in <dir> (local_server.h); the cell uses its `postgres`
+//          database and the settings are the server's own (-c at start).
+//   dsn    an existing server reached by a libpq connection string or URI (empty: the
+//          PG* environment). The cell creates the database storh_bench_<16 hex>, works
+//          only there and drops it when done; no other database is read or changed.
+//          Per-session settings (synchronous_commit, `settings` entries a session may
+//          set) travel in each connection's options; server-wide ones (fsync,
+//          shared_buffers, wal_level, max_connections) cannot be changed from a client,
+//          so a chosen value that differs from the server's is an error.
+//
+// Made and destroyed on one thread, by the process that owns the cell; a copy in a
+// forked client process neither stops the server nor drops the database.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "pg/connection.h"
+#include "pg/local_server.h"
+#include "pg/server_settings.h"
+
+namespace storh::engines::pg {
+
+struct ServerOptions {
+  std::string server = "local";  // "local" or "dsn"
+  std::string dsn;               // server = "dsn": connection string or URI
+  std::string bindir;            // server = "local": the installation ("" = find one)
+  ServerSettings settings;
+};
+
+// What the server allows, read once it is up.
+struct ServerLimits {
+  std::int64_t max_connections = 0;
+  std::int64_t reserved_connections = 0;  // superuser_reserved_connections
+  std::string version;                    // server_version
+  bool superuser = false;                 // the cell's role may use the reserved slots
+};
+
+class BenchDatabase {
+ public:
+  // Starts the local server in `dir` (which must not exist) or creates the database on
+  // the DSN server. Throws PgError: binaries missing, initdb or start failed, the DSN
+  // unreachable or its authentication failed (libpq's message), a server-wide setting
+  // that differs on a DSN server.
+  BenchDatabase(const ServerOptions& options, const std::filesystem::path& dir);
+  BenchDatabase(const BenchDatabase&) = delete;
+  BenchDatabase& operator=(const BenchDatabase&) = delete;
+  // Drops the database (dsn) or stops the server and removes `dir` (local); errors are
+  // ignored here (close() reports them).
+  ~BenchDatabase();
+
+  // Ends the cell's use of the server: the same as the destructor, but throws PgError
+  // when the local server had crashed before it was asked to stop.
+  void close();
+
+  // A new connection to the cell's database with the cell's session settings.
+  Connection connect() const;
+  const ServerLimits& limits() const noexcept { return limits_; }
+  // Empty while the server is (as far as can be told) up; else why it is not: the
+  // local postmaster's exit ("the server (postmaster pid 123) was killed by signal 9").
+  // Thread-safe.
+  std::string server_gone() const;
+  // The most clients can connect at once: max_connections, less the reserved slots
+  // unless the cell's role is a superuser (as on a local server).
+  std::int64_t client_slots() const noexcept {
+    return limits_.max_connections - (limits_.superuser ? 0 : limits_.reserved_connections);
+  }
+
+ private:
+  void drop_database() noexcept;
+
+  ServerOptions options_;
+  pid_t owner_ = 0;
+  std::unique_ptr<LocalServer> local_;
+  std::string conninfo_;      // base: the local socket, or the DSN
+  std::string database_;      // the cell's database
+  std::string options_text_;  // libpq options for the session settings
+  ServerLimits limits_;
+};
+
+// Throws PgError("N clients need N connections, but ...: raise pg.max_connections")
+// unless `clients` connections fit in the server's client_slots().
+void check_client_slots(const BenchDatabase& database, std::uint32_t clients);
+
+}  // namespace storh::engines::pg

@@ -1,0 +1,129 @@
+#include "pg/pg_params.h"
+
+#include <fmt/format.h>
+
+#include <random>
+#include <string>
+
+namespace storh::engines::pg {
+namespace {
+
+ParamSpec text_param(const char* name, std::vector<std::string> allowed, const char* description) {
+  ParamSpec spec{name, ParamType::string, std::string(), {}, description};
+  for (std::string& value : allowed) spec.allowed.emplace_back(std::move(value));
+  return spec;
+}
+
+}  // namespace
+
+std::vector<ParamSpec> pg_param_specs() {
+  return {
+      {"server",
+       ParamType::string,
+       std::string("local"),
+       {std::string("local"), std::string("dsn")},
+       "local: a throwaway cluster per cell (initdb, Unix socket only); dsn: an existing server"},
+      {"dsn",
+       ParamType::string,
+       std::string(),
+       {},
+       "server = dsn: libpq connection string or URI (empty: the PG* environment)"},
+      {"bindir",
+       ParamType::string,
+       std::string(),
+       {},
+       "server = local: the installation's bin directory (empty: pg_config's, else Debian's)"},
+      {"scale",
+       ParamType::integer,
+       std::int64_t{1},
+       {},
+       "pgbench's scale factor: 100,000 accounts, 10 tellers, 1 branch per unit"},
+      {"fillfactor",
+       ParamType::integer,
+       std::int64_t{100},
+       {},
+       "pgbench -F: fill factor of branches, tellers and accounts (10..100)"},
+      {"query_mode",
+       ParamType::string,
+       std::string("simple"),
+       {std::string("simple"), std::string("prepared")},
+       "pgbench -M: simple or prepared"},
+      {"random_seed",
+       ParamType::integer,
+       std::int64_t{0},
+       {},
+       "pgbench --random-seed: the clients' base seed; 0: a new one every run"},
+      text_param("synchronous_commit", {"", "on", "off", "local", "remote_write", "remote_apply"},
+                 "server setting (empty: the server's)"),
+      text_param("fsync", {"", "on", "off"}, "server setting (empty: the server's)"),
+      {"shared_buffers",
+       ParamType::string,
+       std::string(),
+       {},
+       "server setting, e.g. \"128MB\" (empty: the server's)"},
+      text_param("wal_level", {"", "minimal", "replica", "logical"},
+                 "server setting (empty: the server's); minimal also sets max_wal_senders=0"),
+      {"max_connections",
+       ParamType::integer,
+       std::int64_t{0},
+       {},
+       "server setting (0: the server's, 100 on a new cluster)"},
+      {"settings",
+       ParamType::string,
+       std::string(),
+       {},
+       "more server settings: settings = { work_mem = \"4MB\" } or 'work_mem=4MB;jit=off'"},
+  };
+}
+
+std::vector<ParamRange> pg_param_ranges() {
+  return {{"scale", 1, 100000},
+          {"fillfactor", 10, 100},
+          {"random_seed", 0, 9.0e15},
+          {"max_connections", 0, 262143}};
+}
+
+void check_machine(const std::vector<std::pair<std::string, ParamValue>>& values) {
+  const auto text = [&](std::string_view name) {
+    for (const auto& [key, value] : values) {
+      if (key == name && std::holds_alternative<std::string>(value)) {
+        return std::get<std::string>(value);
+      }
+    }
+    return std::string();
+  };
+  parse_settings(text("settings"));
+  if (text("server") != "dsn") find_installation(text("bindir"));
+}
+
+PgRunParams read_params(const RunContext& ctx) {
+  PgRunParams params;
+  params.server.server = ctx.string_param("server", "local");
+  params.server.dsn = ctx.string_param("dsn");
+  params.server.bindir = ctx.string_param("bindir");
+  ServerSettings& settings = params.server.settings;
+  settings.synchronous_commit = ctx.string_param("synchronous_commit");
+  settings.fsync = ctx.string_param("fsync");
+  settings.shared_buffers = ctx.string_param("shared_buffers");
+  settings.wal_level = ctx.string_param("wal_level");
+  settings.max_connections = ctx.int_param("max_connections", 0);
+  settings.extra = parse_settings(ctx.string_param("settings"));
+  const std::string mode = ctx.string_param("query_mode", "simple");
+  const std::optional<QueryMode> query_mode = query_mode_from_name(mode);
+  if (!query_mode) throw PgError(fmt::format("query_mode \"{}\" is not simple or prepared", mode));
+  params.mode = *query_mode;
+  params.scale = ctx.int_param("scale", 1);
+  params.fillfactor = ctx.int_param("fillfactor", 100);
+  if (params.scale < 1 || params.fillfactor < 10 || params.fillfactor > 100) {
+    throw PgError(fmt::format("scale {} must be >= 1 and fillfactor {} in 10..100", params.scale,
+                              params.fillfactor));
+  }
+  const std::int64_t seed = ctx.int_param("random_seed", 0);
+  params.random_seed = seed != 0 ? static_cast<std::uint64_t>(seed) : [] {
+    std::random_device device;
+    return (static_cast<std::uint64_t>(device()) << 32) | device();
+  }();
+  return params;
+}
+
+}  // namespace storh::engines::pg

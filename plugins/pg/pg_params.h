@@ -1,0 +1,37 @@
+// pg_params.h: the pg plugin's parameters, shared by its scenario (pg_plugin.cpp) and its
+// load transactions (pg_load.cpp). docs/pg.md describes each.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "pg/bench_database.h"
+#include "pg/pgbench_script.h"
+#include "storh/engine.h"
+
+namespace storh::engines::pg {
+
+std::vector<ParamSpec> pg_param_specs();
+std::vector<ParamRange> pg_param_ranges();
+
+// The run's parameters, read and checked. Throws PgError for a value run() must refuse
+// (a malformed `settings`, an unknown query mode or server kind).
+struct PgRunParams {
+  ServerOptions server;
+  QueryMode mode = QueryMode::simple;
+  std::int64_t scale = 1;
+  std::int64_t fillfactor = 100;
+  std::uint64_t random_seed = 0;  // the base seed of the clients' random sequences
+};
+PgRunParams read_params(const RunContext& ctx);
+
+// Engine::preflight: a local server's installation exists (else PgError naming the
+// package to install) and `settings` parses. Reads only the filesystem.
+void check_machine(const std::vector<std::pair<std::string, ParamValue>>& values);
+
+// The server's directory inside the run's work directory.
+inline std::filesystem::path server_dir(const RunContext& ctx) {
+  return ctx.work_dir() / "pg";
+}
+
+}  // namespace storh::engines::pg

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# pgbench as the yardstick for storh-host's pg load driver (docs/pg.md): one throwaway
+# PostgreSQL server (initdb once, Unix socket only), then at every point of the pgbench
+# study's matrix, several rounds of pgbench and storh-host alternating on that server,
+# and one table: tps both ways, their ratio with its spread, latency p50/p99 both ways.
+#
+#   scripts/pgbench-peer.sh [--rounds=3] [--scale=1] [--mode=simple|prepared]
+#                           [--points=tpcb_like:10/100,select_only:1/20000,...]
+#                           [--json=FILE]
+#
+# Sets up and builds first, as scripts/bench.sh does. The table goes to stdout.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+./scripts/setup.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSTORH_BUILD_TESTS=OFF >/dev/null
+cmake --build build -j"$(nproc)" >&2
+exec python3 scripts/pgbench_peer.py --host=build/storh-host "$@"

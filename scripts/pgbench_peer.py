@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+"""pgbench and storh-host's pg load, side by side on one PostgreSQL server.
+
+Run through scripts/pgbench-peer.sh (which sets up and builds first). One throwaway
+cluster is made (initdb once, listening only on a Unix socket in a temporary directory)
+and removed at the end, also on Ctrl-C. At each point (script, clients C, transactions
+per client T), each round runs both tools, the order alternating from round to round:
+
+  pgbench      pgbench -i -s SCALE (untimed), then
+               pgbench -n -c C -j C -t T -M MODE [-N|-S] -l  (one thread per client)
+  storh-host   storh-host run --engine=pg --operation=SCRIPT --clients=C --transactions=T
+               on the same server (pg.server=dsn): its cell loads the same tables into
+               a database of its own, untimed, then runs one thread and one connection
+               per client
+
+Both start from freshly loaded tables, and neither vacuums before its timed phase.
+Printed per point: each tool's mean tps without connection set-up, the ratio
+storh-host / pgbench (the mean of the rounds' ratios, with min..max), and latency p50 and
+p99 (pgbench's from its per-transaction log, storh-host's from its result file).
+"""
+import argparse
+import json
+import os
+import pwd
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+STUDY_POINTS = (
+    "tpcb_like:10/100,tpcb_like:50/100,tpcb_like:100/100,"
+    "tpcb_like:1/1000,tpcb_like:1/3000,tpcb_like:1/5000,"
+    "tpcb_like:30/300,tpcb_like:50/500,"
+    "select_only:10/100,select_only:30/300,select_only:50/500,"
+    "select_only:1/20000"  # one client on a tiny table: the client's own cost shows
+)
+SCRIPT_FLAGS = {"tpcb_like": [], "simple_update": ["-N"], "select_only": ["-S"]}
+
+
+def find_bindir():
+    try:
+        out = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True,
+                             check=True).stdout.strip()
+        if os.access(os.path.join(out, "pgbench"), os.X_OK):
+            return out
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    versions = sorted((int(v) for v in os.listdir("/usr/lib/postgresql") if v.isdigit()),
+                      reverse=True) if os.path.isdir("/usr/lib/postgresql") else []
+    for v in versions:
+        path = f"/usr/lib/postgresql/{v}/bin"
+        if os.access(os.path.join(path, "pgbench"), os.X_OK):
+            return path
+    sys.exit("pgbench-peer: no PostgreSQL found: install Debian's postgresql-15 "
+             "(scripts/setup.sh does)")
+
+
+class Server:
+    """initdb + postgres on a Unix socket in a temporary directory; as `postgres` for root."""
+
+    def __init__(self, bindir, max_connections):
+        self.dir = tempfile.mkdtemp(prefix="storh-peer-")
+        self.proc = None
+        demote = None
+        if os.geteuid() == 0:
+            user = pwd.getpwnam("postgres")
+            os.chown(self.dir, user.pw_uid, user.pw_gid)
+
+            def demote():
+                os.setgroups([])
+                os.setgid(user.pw_gid)
+                os.setuid(user.pw_uid)
+        data = os.path.join(self.dir, "data")
+        log = open(os.path.join(self.dir, "server.log"), "ab")
+        subprocess.run([f"{bindir}/initdb", "-D", data, "-U", "storh", "--auth=trust",
+                        "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"],
+                       stdout=log, stderr=log, check=True, preexec_fn=demote)
+        self.proc = subprocess.Popen(
+            [f"{bindir}/postgres", "-D", data, "-k", self.dir, "-p", "5432",
+             "-c", "listen_addresses=", "-c", f"max_connections={max_connections}"],
+            stdout=log, stderr=log, preexec_fn=demote, start_new_session=True)
+        deadline = time.time() + 60
+        while subprocess.run([f"{bindir}/pg_isready", "-q", "-h", self.dir, "-p", "5432"]
+                             ).returncode != 0:
+            if self.proc.poll() is not None or time.time() > deadline:
+                self.stop()
+                sys.exit("pgbench-peer: the server did not start; see its log above")
+            time.sleep(0.05)
+
+    def dsn(self, dbname="postgres"):
+        return f"host={self.dir} port=5432 user=storh dbname={dbname}"
+
+    def stop(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)  # fast shutdown
+            try:
+                self.proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def percentile(sorted_values, q):
+    if not sorted_values:
+        return float("nan")
+    index = min(len(sorted_values) - 1, max(0, int(round(q * len(sorted_values) + 0.5)) - 1))
+    return sorted_values[index]
+
+
+def run_pgbench(bindir, server, args, script, clients, transactions, logdir):
+    env = dict(os.environ, PGHOST=server.dir, PGPORT="5432", PGUSER="storh")
+    subprocess.run([f"{bindir}/pgbench", "-i", "-q", "-s", str(args.scale), "postgres"],
+                   env=env, check=True, capture_output=True)
+    for name in os.listdir(logdir):
+        os.unlink(os.path.join(logdir, name))
+    prefix = os.path.join(logdir, "tx")
+    out = subprocess.run(
+        [f"{bindir}/pgbench", "-n", "-c", str(clients), "-j", str(clients), "-t",
+         str(transactions), "-M", args.mode, *SCRIPT_FLAGS[script], "-l",
+         f"--log-prefix={prefix}", "postgres"],
+        env=env, check=True, capture_output=True, text=True).stdout
+    tps = float(re.search(r"tps = ([0-9.]+) \(without initial connection time\)", out).group(1))
+    latencies = []
+    for name in os.listdir(logdir):
+        with open(os.path.join(logdir, name)) as log:
+            for line in log:
+                fields = line.split()
+                latencies.append(int(fields[2]) / 1e6)  # microseconds
+    latencies.sort()
+    if len(latencies) != clients * transactions:
+        sys.exit(f"pgbench-peer: pgbench logged {len(latencies)} transactions, "
+                 f"expected {clients * transactions}")
+    return {"tps": tps, "p50": percentile(latencies, 0.5), "p99": percentile(latencies, 0.99),
+            "mean": statistics.fmean(latencies)}
+
+
+def run_ours(args, server, script, clients, transactions, workdir):
+    output = os.path.join(workdir, "ours.json")
+    subprocess.run(
+        [args.host, "run", "--engine=pg", f"--operation={script}", "--dataset=1",
+         f"--clients={clients}", f"--transactions={transactions}", "--repeat=1",
+         f"--output={output}", f"--work-dir={workdir}",
+         "--set", "pg.server=dsn", "--set", f"pg.dsn={server.dsn()}",
+         "--set", f"pg.scale={args.scale}", "--set", f"pg.query_mode={args.mode}"],
+        check=True, capture_output=True, text=True)
+    with open(output) as f:
+        result = json.load(f)
+    metric = next(m for m in result["metrics"] if m["key"].startswith(f"pg.{script}["))
+    load = metric["load"]
+    if load["failed"] or load["processed"] != clients * transactions:
+        sys.exit(f"pgbench-peer: storh-host processed {load['processed']} of "
+                 f"{clients * transactions} ({load['failed']} failed)")
+    latency = load["latency"]
+    return {"tps": load["tps_excluding_setup"], "p50": latency["p50"],
+            "p99": latency["p99"] if latency["p99"] is not None else latency["max"],
+            "mean": latency["mean"]}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--host", default="build/storh-host")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--scale", type=int, default=1)
+    parser.add_argument("--mode", choices=["simple", "prepared"], default="simple")
+    parser.add_argument("--points", default=STUDY_POINTS,
+                        help="script:clients/transactions,... (default: the study's matrix)")
+    parser.add_argument("--json", help="also write every round's figures here")
+    args = parser.parse_args()
+    points = []
+    for item in args.points.split(","):
+        match = re.fullmatch(r"(tpcb_like|simple_update|select_only):(\d+)/(\d+)", item.strip())
+        if not match:
+            sys.exit(f"pgbench-peer: point \"{item}\" is not script:clients/transactions")
+        points.append((match.group(1), int(match.group(2)), int(match.group(3))))
+    bindir = find_bindir()
+    max_clients = max(c for _, c, _ in points)
+    server = Server(bindir, max_clients + 10)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(130))
+    rows = []
+    try:
+        workdir = tempfile.mkdtemp(prefix="storh-peer-work-")
+        logdir = os.path.join(workdir, "pgbench-log")
+        os.mkdir(logdir)
+        for script, clients, transactions in points:
+            rounds = []
+            for r in range(args.rounds):
+                order = ["pgbench", "ours"] if r % 2 == 0 else ["ours", "pgbench"]
+                figures = {}
+                for tool in order:
+                    if tool == "pgbench":
+                        figures[tool] = run_pgbench(bindir, server, args, script, clients,
+                                                    transactions, logdir)
+                    else:
+                        figures[tool] = run_ours(args, server, script, clients, transactions,
+                                                 workdir)
+                rounds.append(figures)
+                print(f"  {script} {clients}/{transactions} round {r + 1}: pgbench "
+                      f"{figures['pgbench']['tps']:.1f} tps, storh-host "
+                      f"{figures['ours']['tps']:.1f} tps", file=sys.stderr)
+            rows.append((script, clients, transactions, rounds))
+        shutil.rmtree(workdir, ignore_errors=True)
+    finally:
+        server.stop()
+    print_table(args, rows)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"scale": args.scale, "mode": args.mode, "rounds": args.rounds,
+                       "points": [{"script": s, "clients": c, "transactions": t, "rounds": r}
+                                  for s, c, t, r in rows]}, f, indent=1)
+
+
+def print_table(args, rows):
+    print(f"pgbench and storh-host on one server: scale {args.scale}, -M {args.mode}, "
+          f"{args.rounds} rounds each (tps without connection set-up; latency in ms)")
+    print()
+    print("| script | clients/tx | pgbench tps | storh-host tps | ours/pgbench (min..max) "
+          "| pgbench p50 / p99 | storh-host p50 / p99 | mean latency ours - pgbench |")
+    print("|---|---|---|---|---|---|---|---|")
+    for script, clients, transactions, rounds in rows:
+        theirs = [r["pgbench"] for r in rounds]
+        ours = [r["ours"] for r in rounds]
+        ratios = [o["tps"] / t["tps"] for o, t in zip(ours, theirs)]
+
+        def mean(values, key):
+            return statistics.fmean(v[key] for v in values)
+        print(f"| {script} | {clients}/{transactions} | {mean(theirs, 'tps'):.1f} | "
+              f"{mean(ours, 'tps'):.1f} | {statistics.fmean(ratios):.3f} "
+              f"({min(ratios):.3f}..{max(ratios):.3f}) | "
+              f"{mean(theirs, 'p50') * 1e3:.3f} / {mean(theirs, 'p99') * 1e3:.3f} | "
+              f"{mean(ours, 'p50') * 1e3:.3f} / {mean(ours, 'p99') * 1e3:.3f} | "
+              f"{(mean(ours, 'mean') - mean(theirs, 'mean')) * 1e6:+.1f} us |")
+
+
+if __name__ == "__main__":
+    main()
