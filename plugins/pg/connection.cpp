@@ -58,6 +58,10 @@ Connection::Connection(const std::string& conninfo) : conn_(PQconnectdb(conninfo
     // libpq's message names the socket or host it tried (never the password).
     throw PgError(fmt::format("connect: {}", tidy(PQerrorMessage(conn_.get()))));
   }
+  // Notices ("table ... does not exist, skipping") would go to stderr, which is the
+  // worker's: its tail belongs to real failures.
+  PQsetNoticeProcessor(
+      conn_.get(), [](void*, const char*) {}, nullptr);
 }
 
 Result Connection::checked(PGresult* raw, std::string_view what) {

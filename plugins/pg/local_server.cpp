@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -115,11 +116,10 @@ LocalServer::LocalServer(const Installation& installation, fs::path dir,
                          const ServerSettings& settings)
     : dir_(std::move(dir)), owner_(::getpid()) {
   const std::string socket = (dir_ / (".s.PGSQL." + std::to_string(kSocketPort))).string();
+  socket_host_ = dir_.string();
   if (socket.size() > kMaxSocketPath) {
-    throw PgError(fmt::format(
-        "the server's socket path {} is {} bytes, more than a Unix socket takes ({}): use a "
-        "shorter --work-dir",
-        socket, socket.size(), kMaxSocketPath));
+    std::random_device random;
+    socket_host_ = fmt::format("@storh-pg-{}-{:08x}", owner_, random());
   }
   std::error_code ec;
   if (!fs::create_directory(dir_, ec) || ec) {
@@ -159,7 +159,7 @@ void LocalServer::start(const Installation& installation, const ServerSettings& 
                                    "-D",
                                    data.string(),
                                    "-k",
-                                   dir_.string(),
+                                   socket_host_,
                                    "-p",
                                    std::to_string(kSocketPort),
                                    "-c",
@@ -210,8 +210,8 @@ void LocalServer::stop() {
 }
 
 std::string LocalServer::conninfo(const std::string& database) const {
-  return fmt::format("host={} port={} user={} dbname={}", conninfo_value(dir_.string()),
-                     kSocketPort, kSuperuser, conninfo_value(database));
+  return fmt::format("host={} port={} user={} dbname={}", conninfo_value(socket_host_), kSocketPort,
+                     kSuperuser, conninfo_value(database));
 }
 
 bool LocalServer::running() {

@@ -1,7 +1,10 @@
 // local_server.h: a throwaway PostgreSQL cluster, private to one process.
 //
 // initdb into <dir>/data, then the postmaster listening only on a Unix socket in <dir>
-// (listen_addresses is empty: no TCP port is opened). The server is a child of the
+// (listen_addresses is empty: no TCP port is opened). A socket path is limited to 107
+// bytes; when <dir> is too deep for it, the server listens on an abstract Unix socket
+// instead ("@storh-pg-<pid>-<hex>", PostgreSQL 14+): no file anywhere, and the kernel
+// drops the name when the server exits. The server is a child of the
 // process that made the LocalServer and never outlives it:
 //   - the destructor stops it (fast shutdown) and removes <dir>;
 //   - if that process dies in any other way (a crash, SIGKILL, the host's timeout or
@@ -56,9 +59,11 @@ class LocalServer {
   // the cell's server crashed. Idempotent.
   void stop();
 
-  // "host=<dir> port=5432 user=storh dbname=<database>".
+  // "host=<socket host> port=5432 user=storh dbname=<database>".
   std::string conninfo(const std::string& database) const;
   const std::filesystem::path& dir() const noexcept { return dir_; }
+  // What libpq's host (and pgbench's -h) takes: <dir>, or "@name" for an abstract socket.
+  const std::string& socket_host() const noexcept { return socket_host_; }
   pid_t pid() const noexcept { return pid_; }
   // False once the postmaster has exited, whatever ended it.
   bool running();
@@ -72,6 +77,7 @@ class LocalServer {
   void wait_until_ready();
 
   std::filesystem::path dir_;
+  std::string socket_host_;
   pid_t owner_ = 0;  // the process that started the server
   pid_t pid_ = -1;
   std::mutex mutex_;                // guards exit_status_

@@ -195,7 +195,7 @@ TEST_CASE("pg cli: missing server binaries are bad input before any cell runs", 
       run_suite(dir, "datasets = [5]\n[engines.pg]\n", {"--set", "pg.bindir=/nonexistent"});
   CHECK(run.cli.code == 2);
   CHECK(contains(run.cli.err, "postgresql-15"));
-  CHECK_FALSE(fs::exists(dir / "work") && !fs::is_empty(dir / "work"));
+  CHECK_FALSE((fs::exists(dir / "work") && !fs::is_empty(dir / "work")));
 }
 
 TEST_CASE("pg cli: a postmaster killed mid-cell fails that cell; the next one runs", "[pg][cli]") {
