@@ -177,6 +177,76 @@ TEST_CASE("load cli: a clients x transactions matrix in the report and in compar
   CHECK(contains(compared.out, "x1.000"));
 }
 
+TEST_CASE("load cli: benches run the union of their points and report sides x points",
+          "[load][cli][bench]") {
+  // 2/5 is in two benches (one cell); claim runs alone (finish() counts every success as
+  // a claim); delay_us makes two sides.
+  const std::string benches =
+      "[[load.bench]]\nname = \"1: sleep, clients 1..2\"\noperations = [\"sleep\"]\n"
+      "points = [\"1/5\", \"2/5\"]\n"
+      "[[load.bench]]\nname = \"2: sleep longer\"\noperations = [\"sleep\"]\n"
+      "points = [\"2/5\", \"2/10\"]\n"
+      "[[load.bench]]\nname = \"3: claim\"\noperations = [\"claim\"]\npoints = [\"3/4\"]\n";
+  ScratchDir dir;
+  const auto run = run_load(dir, benches, "params = { delay_us = [0, 100] }");
+  INFO(run.cli.out << run.cli.err);
+  REQUIRE(run.cli.code == 0);
+  CHECK(run.result["metrics"].size() == 8);  // 4 points x 2 sides
+  CHECK(metric(run.result,
+               "slow_tx.sleep[delay_us=100,clients=2,transactions=5]")["load"]["processed"] == 10);
+  CHECK(metric(run.result,
+               "slow_tx.claim[delay_us=0,clients=3,transactions=4]")["load"]["processed"] == 12);
+  const auto& recorded = run.result["experiment"]["load_benches"];
+  REQUIRE(recorded.size() == 3);
+  CHECK(recorded[1]["name"] == "2: sleep longer");
+  CHECK(recorded[1]["points"][1] == nlohmann::json({{"clients", 2}, {"transactions", 10}}));
+  CHECK(run.result["experiment"]["engines"][0]["operations"] ==
+        nlohmann::json::array({"sleep", "claim"}));
+  // The table's first grid: a header of the bench's points, then a row per side (column
+  // widths depend on the numbers).
+  const std::string heading =
+      "  2: sleep longer: sleep (repeats: 1)\n    tps excluding set-up\n      side \\ "
+      "clients/transactions";
+  const std::size_t table = run.cli.out.find(heading);
+  REQUIRE(table != std::string::npos);
+  const std::size_t header_start = table + heading.size();
+  const std::size_t header_end = run.cli.out.find('\n', header_start);
+  const std::string header = run.cli.out.substr(header_start, header_end - header_start);
+  CHECK(contains(header, "  2/5  "));
+  CHECK(header.ends_with("  2/10"));
+  CHECK(run.cli.out.compare(header_end + 1, 17, "      delay_us=0 ") == 0);
+  CHECK(contains(run.cli.out, "  3: claim: claim (repeats: 1)\n"));
+  CHECK(contains(run.cli.out, "    latency p99 (ms)\n"));
+  CHECK_FALSE(contains(run.cli.out, "clients x transactions per client"));
+
+  // The report of the file prints the same tables, Markdown too.
+  const auto report = cli({"report", (dir / "load.json").string(), "--format=md"});
+  INFO(report.err);
+  CHECK(report.code == 0);
+  CHECK(contains(report.out,
+                 "### slow_tx: 1: sleep, clients 1..2: sleep (repeats: 1)\n\n"
+                 "**tps excluding set-up**\n\n"
+                 "| side \\ clients/transactions | 1/5 | 2/5 |\n"));
+
+  // validate lists each cell with its operations; --transactions makes the plain matrix.
+  const std::vector<std::string> validate = {"validate", (dir / "load.toml").string(),
+                                             kFixturePath};
+  const auto cells = cli(validate);
+  INFO(cells.out << cells.err);
+  CHECK(cells.code == 0);
+  CHECK(contains(cells.out, "8 cell(s)"));
+  CHECK(contains(cells.out,
+                 "delay_us=100 expect_processes=false fail_every=0 open_fails=false "
+                 "clients=2 transactions=10 mode=threads: sleep\n"));
+  CHECK(contains(cells.out, "clients=3 transactions=4 mode=threads: claim\n"));
+  auto matrix_args = validate;
+  matrix_args.push_back("--transactions=7");
+  const auto matrix = cli(matrix_args);
+  CHECK(matrix.code == 0);
+  CHECK(contains(matrix.out, "2 cell(s)"));
+  CHECK(contains(matrix.out, "clients=1 transactions=7 mode=threads: sleep, claim\n"));
+}
+
 TEST_CASE("load cli: an engine without transactions is refused by a load suite", "[load][cli]") {
   ScratchDir dir;
   const auto suite = dir / "bad.toml";

@@ -129,6 +129,9 @@ TEST_CASE("check: a value of the wrong type says the declared type", "[suite][ch
                     "parameter \"doc.ratio\" must be a number, got string \"x\"");
   check_should_fail("[engines.doc.params]\nvalidation = [\"hash\", 2]\n", "2:23",
                     "parameter \"doc.validation\" must be a string, got integer 2");
+  // A table of settings is a string: only a string parameter takes it.
+  check_should_fail("[engines.doc.params]\nsegment_size = { a = 1 }\n", "2:16",
+                    "parameter \"doc.segment_size\" must be an integer, got string \"a=1\"");
 }
 
 TEST_CASE("check: a disallowed value lists the allowed ones", "[suite][check]") {

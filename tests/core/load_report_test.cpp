@@ -86,6 +86,42 @@ result::ResultFile load_result() {
   return r;
 }
 
+// A cell of a bench run: doc.<operation> with synchronous_commit on or off (the side).
+result::Metric bench_metric(const std::string& side, const std::string& operation,
+                            std::uint32_t clients, std::uint64_t transactions, double tps) {
+  result::Metric m = load_metric(clients, transactions, {tps, tps + 10}, 1000 / tps);
+  m.operation = operation;
+  m.key = fmt::format("doc.{}[synchronous_commit={},clients={},transactions={}]", operation, side,
+                      clients, transactions);
+  m.params = {{"synchronous_commit", side}};
+  return m;
+}
+
+// Two benches over two sides: 10/100 is in both; 50/100 of the "off" side failed.
+result::ResultFile bench_result() {
+  result::ResultFile r = load_result();
+  r.experiment.suite = "pgbench";
+  r.experiment.engines = {{"doc", "1.0.0", "storh_doc.so", {"put_get", "get"}}};
+  // The suite listed "on" first: the rows follow it, not the keys' order.
+  r.experiment.params = {
+      {"doc", {{"synchronous_commit", {std::string("on"), std::string("off")}}}}};
+  r.experiment.load_benches = {
+      {"1: read-write, clients 10..50", {"put_get"}, {{10, 100}, {50, 100}}},
+      {"2: read only", {"get"}, {{10, 100}, {30, 300}}}};
+  r.metrics.clear();
+  for (const std::string side : {"on", "off"}) {
+    const double factor = side == "on" ? 1 : 2;
+    r.metrics.push_back(bench_metric(side, "put_get", 10, 100, 500 * factor));
+    if (side == "on") r.metrics.push_back(bench_metric(side, "put_get", 50, 100, 900));
+    r.metrics.push_back(bench_metric(side, "get", 10, 100, 4000 * factor));
+    r.metrics.push_back(bench_metric(side, "get", 30, 300, 9000 * factor));
+  }
+  r.metrics.back().load->failed = 3;  // get 30/300 off: some transactions failed
+  std::sort(r.metrics.begin(), r.metrics.end(),
+            [](const auto& a, const auto& b) { return a.key < b.key; });
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("load report: clients x transactions matrices per metric, text and markdown",
@@ -136,4 +172,63 @@ TEST_CASE("load compare: a load cell is compared by its tps, more is better", "[
   CHECK(cell->samples == std::vector<double>{1500, 1520});
   CHECK(cell->median == 1510);
   CHECK(cell->runs == 2);
+}
+
+TEST_CASE("load report: benches print sides x points tables instead of the matrices",
+          "[load][report][bench][golden]") {
+  const result::ResultFile result = bench_result();
+  const std::string text = report::render_report(result, report::ReportFormat::text);
+  CHECK(matches_golden("load-bench-report.txt", text));
+  CHECK(matches_golden("load-bench-report.md",
+                       report::render_report(result, report::ReportFormat::markdown)));
+  CHECK(text.find("clients x transactions per client") == std::string::npos);
+  CHECK(text.find("  1: read-write, clients 10..50: put_get (repeats: 2)\n") != std::string::npos);
+  CHECK(text.find("      side \\ clients/transactions  10/100  50/100\n"
+                  "      synchronous_commit=on         505.0   905.0\n"
+                  "      synchronous_commit=off       1005.0       -\n") != std::string::npos);
+}
+
+TEST_CASE("load report: one side without qualifiers is labelled with the engine's name",
+          "[load][report][bench]") {
+  result::ResultFile result = load_result();
+  result.experiment.load_benches = {{"only", {"put_get"}, {{10, 100}, {20, 100}}}};
+  const std::string text = report::render_report(result, report::ReportFormat::text);
+  CHECK(text.find("  only: put_get (repeats: 2)\n"
+                  "    tps excluding set-up\n"
+                  "      side \\ clients/transactions  10/100  20/100\n"
+                  "      doc                          1510.0       -\n") != std::string::npos);
+  // 30/300 failed some transactions but is no point of the bench: no failed grid.
+  CHECK(text.find("    failed\n") == std::string::npos);
+}
+
+TEST_CASE("load result: benches are written only when the suite has them and read back",
+          "[load][result][bench]") {
+  const result::ResultFile written = bench_result();
+  const nlohmann::ordered_json json = result::to_json(written);
+  const auto& benches = json["experiment"]["load_benches"];
+  REQUIRE(benches.size() == 2);
+  CHECK(benches[0]["name"] == "1: read-write, clients 10..50");
+  CHECK(benches[0]["operations"] == nlohmann::ordered_json::array({"put_get"}));
+  CHECK(benches[0]["points"][1] ==
+        nlohmann::ordered_json({{"clients", 50}, {"transactions", 100}}));
+  const auto read = result::from_json(nlohmann::json(json), "bench.json");
+  REQUIRE(read.ok());
+  CHECK(read->experiment.load_benches == written.experiment.load_benches);
+  CHECK(result::to_json_text(*read) == result::to_json_text(written));
+
+  // A file without benches has no key, and one written before them reads as none.
+  const nlohmann::ordered_json plain = result::to_json(load_result());
+  CHECK_FALSE(plain["experiment"].contains("load_benches"));
+  const auto old = result::from_json(nlohmann::json(plain), "old.json");
+  REQUIRE(old.ok());
+  CHECK(old->experiment.load_benches.empty());
+
+  // A bench point with 0 clients is refused with its path.
+  nlohmann::json bad = json;
+  bad["experiment"]["load_benches"][0]["points"][0]["clients"] = 0;
+  const auto refused = result::from_json(bad, "bad.json");
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error() ==
+        "bad.json: /experiment/load_benches/0/points/0: clients 0 is not a client count (valid: "
+        "1 to 4294967295)");
 }

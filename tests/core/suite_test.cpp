@@ -127,9 +127,9 @@ TEST_CASE("suite: bad operation lists", "[suite]") {
 }
 
 TEST_CASE("suite: bad parameter values", "[suite]") {
-  suite_should_fail("[engines.doc.params]\nsize = { a = 1 }\n", "2:8",
-                    "\"engines.doc.params.size\" must be a string, integer, float or boolean, or a "
-                    "list of them, got table");
+  suite_should_fail("[engines.doc.params]\nsize = 2024-01-01T00:00:00Z\n", "2:8",
+                    "\"engines.doc.params.size\" must be a string, integer, float or boolean, a "
+                    "table of settings, or a list of them, got date-time");
   suite_should_fail("[engines.doc.params]\nvalidation = []\n", "2:14",
                     "\"engines.doc.params.validation\" must not be an empty list");
   suite_should_fail("[engines.doc.params]\nvalidation = [\"hash\", \"stat\", \"hash\"]\n", "2:31",
@@ -313,6 +313,53 @@ middle = [1]
   CHECK(params[1].values[0].value == storh::ParamValue(true));
   CHECK(params[2].name == "middle");
   CHECK(params[2].is_list);  // a one-element list is still a matrix dimension
+}
+
+TEST_CASE("suite: a table of settings is one string value, name=value joined by ';'",
+          "[suite][settings]") {
+  const Suite suite = parse_ok(R"(
+[engines.pg.params]
+settings = { work_mem = "4MB", jit = false, workers = 4, ratio = 1.5, "x.y" = "a=b" }
+matrix = [{ synchronous_commit = "on" }, { synchronous_commit = "off", wal_level = "minimal" }]
+none = {}
+[engines.pg.params.written]
+b = 2
+a = "1"
+)");
+  const auto& params = suite.engines.at(0).params;
+  REQUIRE(params.size() == 4);
+  CHECK(params[0].name == "settings");
+  REQUIRE(params[0].values.size() == 1);
+  CHECK_FALSE(params[0].is_list);
+  CHECK(params[0].values[0].value ==
+        storh::ParamValue(std::string("work_mem=4MB;jit=false;workers=4;ratio=1.5;x.y=a=b")));
+  CHECK(params[0].values[0].pos.str() == "suites/x.toml:2:12");
+  CHECK(params[1].is_list);  // a list of tables is a matrix dimension
+  REQUIRE(params[1].values.size() == 2);
+  CHECK(params[1].values[0].value == storh::ParamValue(std::string("synchronous_commit=on")));
+  CHECK(params[1].values[1].value ==
+        storh::ParamValue(std::string("synchronous_commit=off;wal_level=minimal")));
+  CHECK(params[2].values[0].value == storh::ParamValue(std::string()));
+  // A [table] header reads the same way, entries in file order.
+  CHECK(params[3].name == "written");
+  CHECK(params[3].values[0].value == storh::ParamValue(std::string("b=2;a=1")));
+}
+
+TEST_CASE("suite: a setting that cannot be name=value is refused at its position",
+          "[suite][settings]") {
+  suite_should_fail("[engines.pg.params]\nsettings = { a = { b = 1 } }\n", "2:18",
+                    "\"engines.pg.params.settings.a\" must be a string, integer, float or boolean "
+                    "(one setting's value; tables and lists cannot be settings), got table");
+  suite_should_fail("[engines.pg.params]\nsettings = { a = [1, 2] }\n", "2:18", "got array");
+  suite_should_fail("[engines.pg.params]\nsettings = { a = \"x;y\" }\n", "2:18",
+                    "\"engines.pg.params.settings.a\" must not contain ';' (it separates the "
+                    "settings of \"engines.pg.params.settings\")");
+  suite_should_fail("[engines.pg.params]\nsettings = { \"a=b\" = 1 }\n", "2:14",
+                    "setting name \"a=b\" in \"engines.pg.params.settings\" must be non-empty, "
+                    "without ';' or '='");
+  suite_should_fail("[engines.pg.params]\nsettings = [{ a = 1 }, { a = 1 }]\n", "2:24",
+                    "string \"a=1\" appears twice in \"engines.pg.params.settings\" (first at "
+                    "2:13)");
 }
 
 TEST_CASE("suite: engines may be written inline or with dotted keys", "[suite]") {

@@ -79,7 +79,9 @@ Options (each overrides the suite):
                             it; ENGINE.OP: that engine's); replaces the suite's choice
   --clients=N[,N...]        load runs: concurrent clients (pgbench -c)
   --transactions=N[,N...]   load runs: transactions per client (-t; 100, 10k)
-  --duration=D[,D...]       load runs: how long each cell runs (-T; 10s, 1m)
+  --duration=D[,D...]       load runs: how long each cell runs (-T; 10s, 1m);
+                            these three replace [[load.bench]] points with their
+                            clients x transactions matrix
   --rate=TPS                load runs: target rate of all clients (-R; 0 or none:
                             as fast as possible)
   --no-fail-fast            run every repeat of a cell even after one timed out,

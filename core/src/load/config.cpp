@@ -30,6 +30,10 @@ std::string LoadConfig::amount_text() const {
   return "-";
 }
 
+std::string Point::text() const {
+  return fmt::format("{}/{}", clients, transactions);
+}
+
 nlohmann::ordered_json to_json(const LoadConfig& c) {
   auto optional = [](const auto& value) {
     return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);

@@ -47,6 +47,16 @@ struct LoadConfig {
   friend bool operator==(const LoadConfig&, const LoadConfig&) = default;
 };
 
+// One point of a bench ([[load.bench]], docs/load.md): a client count and the
+// transactions each client runs. Written "10/100" in suites and reports.
+struct Point {
+  std::uint32_t clients = 1;       // 1..4096
+  std::uint64_t transactions = 1;  // >= 1, per client
+
+  std::string text() const;  // "10/100"
+  friend bool operator==(const Point&, const Point&) = default;
+};
+
 nlohmann::ordered_json to_json(const LoadConfig& config);
 // Reads to_json's form; the error names the bad key.
 Expected<LoadConfig> config_from_json(const nlohmann::json& json);

@@ -77,30 +77,72 @@ std::string fingerprint_of(const Plan& plan) {
   return fmt::format("{:016x}", XXH64(text.data(), text.size(), 0));
 }
 
-// The load configurations of one cell in suite order: clients, then amounts.
-std::vector<load::LoadConfig> load_configs(const suite::LoadSetting& setting,
-                                           const suite::EngineSetting& engine) {
-  std::vector<load::LoadConfig> configs;
+// One load cell of a parameter combination: how it runs and, for a bench point, the
+// transaction types of the benches that list it (none: every selected type).
+struct LoadCell {
+  load::LoadConfig config;
+  std::optional<std::vector<std::string>> operations;
+};
+
+load::LoadConfig base_config(const suite::LoadSetting& setting,
+                             const suite::EngineSetting& engine) {
+  load::LoadConfig base;
+  base.rate = setting.rate;
+  base.warmup_transactions = setting.warmup_transactions;
+  base.warmup_seconds = setting.warmup_seconds;
+  base.mode = engine.load_mode ? engine.load_mode->value : setting.mode;
+  base.progress_seconds = setting.progress_seconds;
+  return base;
+}
+
+// The union of the benches' points, in order of first appearance; a point in several
+// benches is one cell running the union of their operations.
+std::vector<LoadCell> bench_cells(const suite::LoadSetting& setting,
+                                  const suite::EngineSetting& engine) {
+  std::vector<LoadCell> cells;
+  std::vector<load::Point> points;  // of `cells`, by index
+  for (const suite::BenchSetting& bench : setting.benches) {
+    for (const auto& [point, pos] : bench.points) {
+      auto at = std::find(points.begin(), points.end(), point);
+      if (at == points.end()) {
+        load::LoadConfig config = base_config(setting, engine);
+        config.clients = point.clients;
+        config.transactions = point.transactions;
+        cells.push_back({config, std::vector<std::string>{}});
+        at = points.insert(points.end(), point);
+      }
+      std::vector<std::string>& operations = *cells[at - points.begin()].operations;
+      for (const auto& operation : bench.operations) {
+        if (std::find(operations.begin(), operations.end(), operation.value) == operations.end()) {
+          operations.push_back(operation.value);
+        }
+      }
+    }
+  }
+  return cells;
+}
+
+// The load cells of one parameter combination in suite order: clients, then amounts;
+// or the benches' points.
+std::vector<LoadCell> load_cells(const suite::LoadSetting& setting,
+                                 const suite::EngineSetting& engine) {
+  if (!setting.benches.empty()) return bench_cells(setting, engine);
+  std::vector<LoadCell> cells;
   for (const auto& clients : setting.clients) {
-    load::LoadConfig base;
+    load::LoadConfig base = base_config(setting, engine);
     base.clients = clients.value;
-    base.rate = setting.rate;
-    base.warmup_transactions = setting.warmup_transactions;
-    base.warmup_seconds = setting.warmup_seconds;
-    base.mode = engine.load_mode ? engine.load_mode->value : setting.mode;
-    base.progress_seconds = setting.progress_seconds;
     for (const auto& transactions : setting.transactions) {
       load::LoadConfig config = base;
       config.transactions = transactions.value;
-      configs.push_back(config);
+      cells.push_back({config, std::nullopt});
     }
     for (const auto& duration : setting.durations) {
       load::LoadConfig config = base;
       config.duration_seconds = duration.value;
-      configs.push_back(config);
+      cells.push_back({config, std::nullopt});
     }
   }
-  return configs;
+  return cells;
 }
 
 }  // namespace
@@ -166,12 +208,20 @@ Plan expand_plan(const suite::Suite& suite,
         std::sort(cell.chosen.begin(), cell.chosen.end(),
                   [](const auto& a, const auto& b) { return a.first < b.first; });
         if (suite.load) {
-          for (const load::LoadConfig& config : load_configs(*suite.load, setting)) {
+          for (const LoadCell& load : load_cells(*suite.load, setting)) {
             Cell load_cell = cell;
-            for (std::string& qualifier : config.qualifiers()) {
+            if (load.operations) {  // a bench point: its benches' types, in declared order
+              std::erase_if(load_cell.operations, [&](const OperationSpec& op) {
+                return std::find(load.operations->begin(), load.operations->end(), op.name) ==
+                       load.operations->end();
+              });
+              // The engine's own `operations` may leave none of them (--operation).
+              if (load_cell.operations.empty()) continue;
+            }
+            for (std::string& qualifier : load.config.qualifiers()) {
               load_cell.qualifiers.push_back(std::move(qualifier));
             }
-            load_cell.load = config;
+            load_cell.load = load.config;
             plan.cells.push_back(std::move(load_cell));
           }
         } else {

@@ -5,7 +5,9 @@
 // ordered dataset by dataset (as the suite lists them), engine by engine (suite
 // order), then through the parameter matrix (parameters in declaration order, the
 // last varying fastest). In a load suite each of those expands further: clients
-// (suite order), then transactions or durations (suite order).
+// (suite order), then transactions or durations (suite order). With [[load.bench]]
+// tables it expands instead into the union of the benches' points, in order of first
+// appearance (a point listed by two benches is one cell).
 #pragma once
 
 #include <cstdint>
@@ -35,7 +37,10 @@ struct Cell {
   // What tells this cell's metrics apart from its siblings': "n=1000" when the suite
   // has several datasets, then every parameter with more than one value.
   std::vector<std::string> qualifiers;
-  std::vector<OperationSpec> operations;  // selected, in scenario order
+  // Selected, in scenario order (declared order). For a bench point: the union of
+  // the operations of the benches that list it, kept only where the engine's own
+  // `operations` select them; a point left with none is no cell.
+  std::vector<OperationSpec> operations;
   // Set in a load suite: the cell runs these transactions (`operations` holds the
   // selected transaction types) with this many clients and this much work. Its
   // qualifiers then end with "clients=C" and "transactions=T" (or "duration=Ds").

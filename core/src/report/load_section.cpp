@@ -13,6 +13,7 @@
 #include "load/config.h"
 #include "report/format.h"
 #include "report/html.h"
+#include "report/report_parts.h"
 #include "report/table.h"
 #include "result/metric_key.h"
 
@@ -29,10 +30,7 @@ constexpr const char* kAbsent = "-";
 std::string group_label(const Metric& metric) {
   result::MetricKey key = result::MetricKey::parse(metric.key);
   key.operation = metric.operation;
-  std::erase_if(key.qualifiers, [](const std::string& qualifier) {
-    return qualifier.starts_with("clients=") || qualifier.starts_with("transactions=") ||
-           qualifier.starts_with("duration=");
-  });
+  std::erase_if(key.qualifiers, [](const std::string& q) { return is_load_qualifier(q); });
   return key.label();
 }
 
@@ -166,19 +164,6 @@ std::vector<Column> columns_of(const Group& group) {
   return columns;
 }
 
-std::string indent(const std::string& text, std::size_t spaces) {
-  std::string out;
-  const std::string pad(spaces, ' ');
-  std::size_t start = 0;
-  while (start < text.size()) {
-    const std::size_t end = text.find('\n', start);
-    out += pad + text.substr(start, end - start + 1);
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return out;
-}
-
 std::string heading(const Group& group) {
   const bool durations = !group.amounts.empty() && group.amounts.begin()->is_duration;
   return fmt::format("{}: clients x {} (repeats: {})", group.label,
@@ -297,7 +282,7 @@ std::string load_section(const std::string& engine, const std::vector<const Metr
       out += fmt::format("  {}\n", heading(group));
       for (const MetricColumn& column : columns) {
         out += fmt::format("    {}\n", column.name);
-        out += indent(text_table(columns_of(group), rows_of(group, column)), 6);
+        out += indent_lines(text_table(columns_of(group), rows_of(group, column)), 6);
       }
     } else {
       out += fmt::format("### {}.{}\n\n", engine, markdown_cell(heading(group)));

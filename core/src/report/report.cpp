@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "report/bench_section.h"
 #include "report/format.h"
 #include "report/load_section.h"
 #include "report/range_section.h"
@@ -62,6 +63,15 @@ std::vector<std::string> lines_of(std::string_view text) {
   return lines;
 }
 
+// A load run's tables: the benches' when the suite had [[load.bench]] tables, else the
+// clients x transactions matrices.
+std::string load_tables(const ResultFile& result, const EngineBlock& block, ReportFormat format) {
+  if (result.experiment.load_benches.empty()) {
+    return load_section(block.name, block.metrics, format);
+  }
+  return bench_section(block.name, block.metrics, result.experiment, format);
+}
+
 void render_text(const ResultFile& result, std::string& out) {
   const auto& experiment = result.experiment;
   const auto& env = result.environment;
@@ -98,7 +108,7 @@ void render_text(const ResultFile& result, std::string& out) {
                        one_line(fmt::format("{}", fmt::join(metric->warnings, "; ")))));
     }
     if (ranged) out += range_section(block.name, block.metrics, ReportFormat::text);
-    out += load_section(block.name, block.metrics, ReportFormat::text);
+    out += load_tables(result, block, ReportFormat::text);
   }
 
   if (result.failures.empty()) return;
@@ -207,7 +217,7 @@ void render_markdown(const ResultFile& result, std::string& out) {
   for (const auto& block : engine_blocks(result)) {
     render_engine_table(block, experiment.repeat, out);
     if (ranged) out += range_section(block.name, block.metrics, ReportFormat::markdown);
-    out += load_section(block.name, block.metrics, ReportFormat::markdown);
+    out += load_tables(result, block, ReportFormat::markdown);
   }
 
   if (result.failures.empty()) return;

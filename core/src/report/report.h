@@ -25,6 +25,11 @@
 // When the metrics span several dataset sizes, each engine block is followed by its
 // rate-by-size table with a fitted complexity per operation (report/range_section.h);
 // a single-dataset report has none.
+//
+// A load run's engine block is followed by its clients x transactions matrices
+// (report/load_section.h), or, when the experiment records benches
+// (Experiment::load_benches), by the benches' tables instead (report/bench_section.h;
+// the HTML page keeps the matrices).
 #pragma once
 
 #include <optional>

@@ -104,6 +104,24 @@ std::string one_line(std::string_view text) {
   return out;
 }
 
+std::string indent_lines(const std::string& text, std::size_t spaces) {
+  std::string out;
+  const std::string pad(spaces, ' ');
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    out += pad + text.substr(start, end - start + 1);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+bool is_load_qualifier(std::string_view qualifier) {
+  return qualifier.starts_with("clients=") || qualifier.starts_with("transactions=") ||
+         qualifier.starts_with("duration=");
+}
+
 std::string or_unknown(const std::string& text) {
   return text.empty() ? "unknown" : text;
 }

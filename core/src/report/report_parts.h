@@ -42,6 +42,13 @@ std::string params_text(const std::vector<result::Param>& params);
 // The text with newlines and carriage returns turned into spaces.
 std::string one_line(std::string_view text);
 
+// The text with every line indented by `spaces` spaces (a last line without '\n' too).
+std::string indent_lines(const std::string& text, std::size_t spaces);
+
+// Whether a metric key's qualifier is one a load cell adds (load/config.h):
+// "clients=4", "transactions=100" or "duration=10s".
+bool is_load_qualifier(std::string_view qualifier);
+
 // The text, or "unknown" when it is empty.
 std::string or_unknown(const std::string& text);
 

@@ -159,6 +159,19 @@ ordered_json experiment_json(const Experiment& e) {
   ordered_json j = experiment_fields(e);
   // Only when a counting pass ran (docs/counters.md).
   if (!e.counters.empty()) j["counters"] = e.counters;
+  // Only for a load suite with [[load.bench]] tables (docs/load.md).
+  if (!e.load_benches.empty()) {
+    ordered_json benches = ordered_json::array();
+    for (const LoadBench& bench : e.load_benches) {
+      ordered_json points = ordered_json::array();
+      for (const LoadBenchPoint& p : bench.points) {
+        points.push_back({{"clients", p.clients}, {"transactions", p.transactions}});
+      }
+      benches.push_back(
+          {{"name", bench.name}, {"operations", bench.operations}, {"points", points}});
+    }
+    j["load_benches"] = benches;
+  }
   // Only in a shard's file (run --shard=K/N).
   if (e.shard) {
     j["shard"] = {{"index", e.shard->index},

@@ -1,6 +1,7 @@
 // Reading result files: every accessor checks the type and reports the JSON path of
 // a bad value, so a corrupt or foreign file gives a message, never a crash.
 #include <algorithm>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -270,6 +271,22 @@ Experiment read_experiment(const Node& n) {
     }
     e.shard = ShardRecord{static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(count),
                           cells, plan_cells};
+  }
+  if (n.has("load_benches")) {
+    for (const Node& b : n.at("load_benches").items()) {
+      LoadBench bench;
+      bench.name = b.at("name").str();
+      for (const Node& op : b.at("operations").items()) bench.operations.push_back(op.str());
+      for (const Node& p : b.at("points").items()) {
+        const std::uint64_t clients = p.at("clients").count();
+        if (clients < 1 || clients > std::numeric_limits<std::uint32_t>::max()) {
+          p.refuse(fmt::format("clients {} is not a client count (valid: 1 to {})", clients,
+                               std::numeric_limits<std::uint32_t>::max()));
+        }
+        bench.points.push_back({static_cast<std::uint32_t>(clients), p.at("transactions").count()});
+      }
+      e.load_benches.push_back(std::move(bench));
+    }
   }
   return e;
 }

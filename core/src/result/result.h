@@ -158,6 +158,21 @@ struct ShardRecord {
   std::uint64_t plan_cells = 0;  // cells of the whole plan, all shards together
 };
 
+// A bench of a load suite ([[load.bench]], docs/load.md): the report prints one table
+// per bench, transaction type and engine, sides as rows and these points as columns.
+struct LoadBenchPoint {
+  std::uint32_t clients = 1;
+  std::uint64_t transactions = 1;  // per client
+  friend bool operator==(const LoadBenchPoint&, const LoadBenchPoint&) = default;
+};
+
+struct LoadBench {
+  std::string name;                     // the suite's title, unique in the file
+  std::vector<std::string> operations;  // transaction types, as the suite lists them
+  std::vector<LoadBenchPoint> points;   // as the suite lists them
+  friend bool operator==(const LoadBench&, const LoadBench&) = default;
+};
+
 struct Experiment {
   std::string suite;  // suite name
   std::string suite_file;
@@ -189,6 +204,9 @@ struct Experiment {
   std::optional<std::string> git_commit;
   // Set when the run was one shard; `merge` joins the shards into a file without it.
   std::optional<ShardRecord> shard;
+  // The suite's benches, in suite order; empty for a suite without them (and in files
+  // written before they existed).
+  std::vector<LoadBench> load_benches;
 };
 
 struct Environment {

@@ -48,6 +48,21 @@ bool aggregate_load(const plan::Cell& cell, const CellRuns& runs, result::Metric
   return true;
 }
 
+// Adds the names of `cell` not yet in `record`, each before the next name of `cell`
+// that `record` holds, else at the end. With bench points a cell runs a subset of its
+// engine's operations in declared order, so the union keeps that order wherever the
+// cells show it (and first appearance where they do not).
+void add_operations(std::vector<std::string>& record, const std::vector<std::string>& cell) {
+  for (auto name = cell.begin(); name != cell.end(); ++name) {
+    if (std::find(record.begin(), record.end(), *name) != record.end()) continue;
+    auto at = record.end();
+    for (auto later = name + 1; later != cell.end() && at == record.end(); ++later) {
+      at = std::find(record.begin(), record.end(), *later);
+    }
+    record.insert(at, *name);
+  }
+}
+
 // "durable" unless some cell ran with the engine parameter `durability = "none"` (the
 // bundled engines' switch to skip fsync); then "none: <engines>", so reports and compare
 // say which numbers were not durable.
@@ -145,6 +160,8 @@ result::Experiment describe_experiment(const suite::Suite& suite, const plan::Pl
                            cell.operation_names(), cell.build});
       e.params.emplace_back(cell.engine,
                             std::vector<std::pair<std::string, std::vector<ParamValue>>>{});
+    } else {
+      add_operations(engine->operations, cell.operation_names());
     }
     auto& params = std::find_if(e.params.begin(), e.params.end(), [&](const auto& p) {
                      return p.first == cell.engine;
@@ -160,6 +177,16 @@ result::Experiment describe_experiment(const suite::Suite& suite, const plan::Pl
     }
   }
   e.durability = durability_of(plan);
+  if (suite.load) {
+    for (const suite::BenchSetting& bench : suite.load->benches) {
+      result::LoadBench record{bench.name.value, {}, {}};
+      for (const auto& operation : bench.operations) record.operations.push_back(operation.value);
+      for (const auto& [point, pos] : bench.points) {
+        record.points.push_back({point.clients, point.transactions});
+      }
+      e.load_benches.push_back(std::move(record));
+    }
+  }
   return e;
 }
 

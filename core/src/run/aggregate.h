@@ -57,7 +57,8 @@ std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
 // recomputed. The latency block keeps the first run's histogram.
 void add_samples(result::ResultFile& result, const result::ResultFile& extra);
 
-// The experiment block: suite, fingerprint, engines, parameter values, limits.
+// The experiment block: suite, fingerprint, engines (operations: the union of the
+// engine's cells', in declared order), parameter values, limits, load benches.
 result::Experiment describe_experiment(const suite::Suite& suite, const plan::Plan& plan,
                                        const std::filesystem::path& work_root);
 

@@ -179,6 +179,47 @@ void check_gate(Checker& checker, const Suite& suite,
   }
 }
 
+// [[load.bench]] operations must be transaction types of every engine of the suite,
+// and an engine that selects operations must select one that some bench runs.
+void check_benches(Checker& checker, const Suite& suite,
+                   const std::map<std::string, EngineInfo>& infos) {
+  if (!suite.load || suite.load->benches.empty()) return;
+  std::vector<std::string> benched;
+  for (const BenchSetting& bench : suite.load->benches) {
+    for (const Located<std::string>& operation : bench.operations) {
+      if (!contains(benched, operation.value)) benched.push_back(operation.value);
+    }
+  }
+  for (const EngineSetting& engine : suite.engines) {
+    const auto info = infos.find(engine.name);
+    if (info == infos.end()) continue;  // unknown or not loaded: reported elsewhere
+    const std::vector<std::string> names = operation_names(info->second);
+    for (const BenchSetting& bench : suite.load->benches) {
+      for (const Located<std::string>& operation : bench.operations) {
+        if (contains(names, operation.value)) continue;
+        checker.add(
+            operation.pos,
+            fmt::format("bench {}: unknown transaction type {} for engine {} "
+                        "(transaction types: {}){}",
+                        in_quotes(bench.name.value), in_quotes(operation.value),
+                        in_quotes(engine.name), join(names), did_you_mean(operation.value, names)));
+      }
+    }
+    if (engine.operations.empty()) continue;
+    const auto in_a_bench = [&](const Located<std::string>& op) {
+      return contains(benched, op.value);
+    };
+    if (std::none_of(engine.operations.begin(), engine.operations.end(), in_a_bench)) {
+      std::vector<std::string> selected;
+      for (const Located<std::string>& op : engine.operations) selected.push_back(op.value);
+      checker.add(engine.operations.front().pos,
+                  fmt::format("engine {} selects operations no [[load.bench]] runs ({}; the "
+                              "benches run: {}), so it would have no cells",
+                              in_quotes(engine.name), join(selected), join(benched)));
+    }
+  }
+}
+
 }  // namespace
 
 // "1 to 64", "at least 1", "at most 10".
@@ -248,6 +289,7 @@ bool check_suite(const Suite& suite, const std::vector<std::string>& known_engin
     check_params(checker, info->second, engine);
   }
   check_gate(checker, suite, infos);
+  check_benches(checker, suite, infos);
   return errors.size() == first_error;
 }
 

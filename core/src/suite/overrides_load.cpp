@@ -1,5 +1,6 @@
 // Load-mode overrides, as pgbench's -c -t -T -R: --clients, --transactions,
-// --duration and --rate replace the [load] table's values (docs/load.md).
+// --duration and --rate replace the [load] table's values (docs/load.md). The first
+// three also drop the suite's [[load.bench]] tables: the run is a plain matrix again.
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -82,6 +83,10 @@ void apply_load_overrides(const Overrides& overrides, Suite& suite,
                "long each cell runs)");
     return;
   }
+  // The flags ask for the plain clients x transactions matrix: benches would not say
+  // which points the flags' values belong to, so they go (docs/load.md, "Benches").
+  const bool had_benches = !load.benches.empty();
+  if (overrides.clients || overrides.transactions || overrides.duration) load.benches.clear();
   if (overrides.clients) {
     auto clients =
         parse_list<std::uint32_t>(errors, "--clients", *overrides.clients,
@@ -130,9 +135,13 @@ void apply_load_overrides(const Overrides& overrides, Suite& suite,
     }
   }
   if (load.clients.empty()) load.clients.push_back({1, load.pos});
-  if (load.transactions.empty() && load.durations.empty()) {
+  if (load.benches.empty() && load.transactions.empty() && load.durations.empty()) {
     flag_error(errors, overrides.clients ? "--clients" : "--rate",
-               "a load run needs --transactions (per client, e.g. 100) or --duration (e.g. 10s)");
+               had_benches ? "replaces the suite's [[load.bench]] points with a clients x "
+                             "transactions matrix, which needs --transactions (per client, e.g. "
+                             "100) or --duration (e.g. 10s) too"
+                           : "a load run needs --transactions (per client, e.g. 100) or "
+                             "--duration (e.g. 10s)");
   }
 }
 

@@ -76,7 +76,9 @@ struct Overrides {
 // scalars (42, 1.5, true, "text"), falling back to a plain string. Errors name the
 // flag as origin, e.g. `--repeat: expected a whole number >= 1, got "x"`.
 // The load flags replace the [load] table's values (--transactions and --duration
-// each drop the other's values); on a suite without [load] they are an error.
+// each drop the other's values; --clients, --transactions and --duration drop the
+// [[load.bench]] tables, so the run is the plain clients x transactions matrix); on a
+// suite without [load] they are an error.
 bool apply_overrides(Suite& suite, const Overrides& overrides, std::vector<SuiteError>& errors);
 
 // A suite from flags alone, for `storh-host run --engine=NAME [...]` without a file:
@@ -99,10 +101,11 @@ bool filter_operations(Suite& suite, const std::vector<std::string>& names,
 // Checks the suite against the engines. `known_engines` are the engine names found
 // on the plugin path (for "unknown engine" messages); `infos` holds the description
 // of every engine the suite names that could be loaded. Reports unknown engines,
-// operations, parameters, wrong parameter types and disallowed values, each with the
-// valid choices. `unknown_engine_note` ends every unknown-engine message (the caller
-// says there why an engine may be missing: a plugin directory that does not exist).
-// Returns true when there is no error.
+// operations, parameters, wrong parameter types and disallowed values, a
+// [[load.bench]] operation some engine does not declare, and an engine whose own
+// `operations` no bench runs, each with the valid choices. `unknown_engine_note` ends every
+// unknown-engine message (the caller says there why an engine may be missing: a plugin directory
+// that does not exist). Returns true when there is no error.
 bool check_suite(const Suite& suite, const std::vector<std::string>& known_engines,
                  const std::map<std::string, EngineInfo>& infos, std::vector<SuiteError>& errors,
                  std::string_view unknown_engine_note = {});

@@ -1,4 +1,5 @@
-// The [load] section of a suite file and [engines.<name>.load] (docs/load.md).
+// The [load] section of a suite file and [engines.<name>.load] (docs/load.md);
+// [[load.bench]] tables are read by parse_bench.cpp.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -10,8 +11,8 @@
 namespace storh::suite::detail {
 namespace {
 
-constexpr std::array<std::string_view, 7> kLoadKeys = {
-    "clients", "duration", "mode", "progress", "rate", "transactions", "warmup"};
+constexpr std::array<std::string_view, 8> kLoadKeys = {
+    "bench", "clients", "duration", "mode", "progress", "rate", "transactions", "warmup"};
 constexpr std::array<std::string_view, 1> kEngineLoadKeys = {"mode"};
 // Far beyond what one machine can run as threads or processes.
 constexpr std::int64_t kMaxClients = 4096;
@@ -87,10 +88,17 @@ void read_load(Reader& reader, const toml::node& node, Suite& suite) {
   }
   LoadSetting load;
   load.pos = reader.pos(node);
+  // clients, transactions and duration keys as written: benches refuse them.
+  std::vector<const toml::key*> matrix_keys;
   for (const auto& [key, value] : reader.known_entries(*table, kLoadKeys, "[load]")) {
     const std::string name(key->str());
     const std::string path = "load." + name;
-    if (name == "clients") {
+    if (name == "clients" || name == "transactions" || name == "duration") {
+      matrix_keys.push_back(key);
+    }
+    if (name == "bench") {
+      read_benches(reader, *value, load);
+    } else if (name == "clients") {
       read_counts(reader, *value, path, kMaxClients, load.clients);
     } else if (name == "transactions") {
       read_counts(reader, *value, path, std::int64_t{1} << 40, load.transactions);
@@ -128,7 +136,18 @@ void read_load(Reader& reader, const toml::node& node, Suite& suite) {
       }
     }
   }
-  if (!load.transactions.empty() && !load.durations.empty()) {
+  // The key, not load.benches: a bench list with mistakes gets no second error.
+  if (table->contains("bench")) {
+    for (const toml::key* key : matrix_keys) {
+      reader.error(reader.pos(*key),
+                   fmt::format("[load] has [[load.bench]] tables, so {} must not be given: each "
+                               "bench lists its own \"clients/transactions\" points (docs/load.md)",
+                               in_quotes(key->str())));
+    }
+    load.transactions.clear();
+    load.durations.clear();
+    load.clients.clear();
+  } else if (!load.transactions.empty() && !load.durations.empty()) {
     reader.error(load.pos,
                  "[load] has both \"transactions\" and \"duration\": give one (transactions per "
                  "client, or how long each cell runs)");

@@ -19,17 +19,6 @@ constexpr std::array<std::string_view, 11> kGateKeys = {
 constexpr std::array<std::string_view, 4> kGateAbKeys = {"alpha", "calibration", "pairs",
                                                          "threshold"};
 
-std::string line_col(const SourcePos& pos) {
-  return fmt::format("{}:{}", pos.line, pos.column);
-}
-
-template <typename T>
-const Located<T>* find_value(const std::vector<Located<T>>& items, const T& value) {
-  const auto found = std::find_if(items.begin(), items.end(),
-                                  [&](const Located<T>& item) { return item.value == value; });
-  return found == items.end() ? nullptr : &*found;
-}
-
 void read_operations(Reader& reader, const toml::node& node, const std::string& path,
                      EngineSetting& engine) {
   constexpr std::string_view kExpected = "a list of operation names (strings)";
@@ -56,9 +45,49 @@ void read_operations(Reader& reader, const toml::node& node, const std::string& 
   }
 }
 
+// settings = { work_mem = "4MB", jit = false } is the string "work_mem=4MB;jit=false":
+// a string parameter holding several name=value settings (docs/plugin-guide.md).
+// Entries in file order, values in their canonical text (param_value_text). nullopt
+// after reporting an entry that cannot be one setting.
+std::optional<ParamValue> settings_value(Reader& reader, const toml::table& table,
+                                         const std::string& path) {
+  std::vector<std::string> settings;
+  bool ok = true;
+  for (const auto& [key, node] : Reader::in_file_order(table)) {
+    const std::string name(key->str());
+    const std::string setting_path = fmt::format("{}.{}", path, name);
+    if (name.empty() || name.find_first_of(";=") != std::string::npos) {
+      reader.error(reader.pos(*key),
+                   fmt::format("setting name {} in {} must be non-empty, without ';' or '='",
+                               in_quotes(name), in_quotes(path)));
+      ok = false;
+      continue;
+    }
+    const std::optional<ParamValue> value = Reader::scalar(*node);
+    if (!value) {
+      reader.type_error(*node, setting_path,
+                        "a string, integer, float or boolean (one setting's value; tables and "
+                        "lists cannot be settings)");
+      ok = false;
+      continue;
+    }
+    const std::string text = param_value_text(*value);
+    if (text.find(';') != std::string::npos) {
+      reader.error(*node, fmt::format("{} must not contain ';' (it separates the settings of {})",
+                                      in_quotes(setting_path), in_quotes(path)));
+      ok = false;
+      continue;
+    }
+    settings.push_back(name + "=" + text);
+  }
+  if (!ok) return std::nullopt;
+  return ParamValue(fmt::format("{}", fmt::join(settings, ";")));
+}
+
 void read_param(Reader& reader, const toml::key& key, const toml::node& node,
                 const std::string& path, EngineSetting& engine) {
-  constexpr std::string_view kExpected = "a string, integer, float or boolean, or a list of them";
+  constexpr std::string_view kExpected =
+      "a string, integer, float or boolean, a table of settings, or a list of them";
   ParamSetting param{std::string(key.str()), reader.pos(key), {}, false};
   std::vector<const toml::node*> items;
   if (const auto* list = node.as_array()) {
@@ -73,7 +102,13 @@ void read_param(Reader& reader, const toml::key& key, const toml::node& node,
     items.push_back(&node);
   }
   for (const toml::node* item : items) {
-    std::optional<ParamValue> value = Reader::scalar(*item);
+    std::optional<ParamValue> value;
+    if (const auto* table = item->as_table()) {
+      value = settings_value(reader, *table, path);
+      if (!value) continue;  // reported
+    } else {
+      value = Reader::scalar(*item);
+    }
     if (!value) {
       reader.type_error(*item, path, kExpected);
     } else if (const auto* same = find_value(param.values, *value)) {

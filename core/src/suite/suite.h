@@ -36,7 +36,8 @@ struct Located {
 
 // A parameter as written: one value, or a list (a matrix dimension). Values keep the
 // TOML type they were written with; resolution checks them against ParamSpec.type
-// (an integer is accepted where a number is declared).
+// (an integer is accepted where a number is declared). A table of settings,
+// { work_mem = "4MB", jit = false }, is read as the string "work_mem=4MB;jit=false".
 struct ParamSetting {
   std::string name;
   SourcePos pos;                            // of the key
@@ -57,17 +58,30 @@ struct EngineSetting {
   std::optional<std::vector<Located<std::string>>> counters;
 };
 
+// [[load.bench]]: one named table of the pgbench study, a list of clients/transactions
+// points for some transaction types (docs/load.md, "Benches").
+struct BenchSetting {
+  Located<std::string> name;                     // free text, unique in the suite
+  std::vector<Located<std::string>> operations;  // transaction types, at least one, each once
+  std::vector<Located<load::Point>> points;      // at least one, each once, in file order
+};
+
 // The [load] table: a load suite runs the engines' transactions (storh/transactions.h)
 // instead of their scenarios. clients x transactions (or durations) is a matrix:
-// every combination is its own cell. docs/load.md.
+// every combination is its own cell. With benches, the cells are instead the union
+// of the benches' points (plan/plan.h). docs/load.md.
 struct LoadSetting {
   SourcePos pos;                                     // of the [load] table
   std::vector<Located<std::uint32_t>> clients;       // default {1}
   std::vector<Located<std::uint64_t>> transactions;  // per client; or
   std::vector<Located<double>> durations;            // seconds; exactly one of the two
-  std::optional<double> rate;                        // target tps of all clients together
-  std::uint64_t warmup_transactions = 0;             // per client, untimed
-  double warmup_seconds = 0;                         // per client, untimed
+  // [[load.bench]] tables in file order. When set, clients, transactions and durations
+  // were not given (the parser refuses them; clients keeps its default {1}), and a
+  // command-line --clients, --transactions or --duration clears them.
+  std::vector<BenchSetting> benches;
+  std::optional<double> rate;             // target tps of all clients together
+  std::uint64_t warmup_transactions = 0;  // per client, untimed
+  double warmup_seconds = 0;              // per client, untimed
   load::ClientMode mode = load::ClientMode::threads;
   double progress_seconds = 5;  // progress line interval on a terminal; 0: none
 };

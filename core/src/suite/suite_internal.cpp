@@ -20,6 +20,10 @@ std::string join(const std::vector<std::string>& items) {
   return fmt::format("{}", fmt::join(items, ", "));
 }
 
+std::string line_col(const SourcePos& pos) {
+  return fmt::format("{}:{}", pos.line, pos.column);
+}
+
 bool is_engine_name(std::string_view name) {
   return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';

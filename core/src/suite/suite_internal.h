@@ -30,6 +30,18 @@ std::string join(const std::vector<std::string>& items);
 // "; did you mean \"x\"?" (util/did_you_mean.h, shared with gate's metric names).
 using storh::did_you_mean;
 
+// "12:5": a position inside the file a message already names ("first at 12:5").
+std::string line_col(const SourcePos& pos);
+
+// The first item holding `value`, or nullptr.
+template <typename T>
+const Located<T>* find_value(const std::vector<Located<T>>& items, const T& value) {
+  for (const Located<T>& item : items) {
+    if (item.value == value) return &item;
+  }
+  return nullptr;
+}
+
 // Engine names: [a-z0-9_]+.
 bool is_engine_name(std::string_view name);
 
@@ -92,6 +104,8 @@ void apply_counters(std::string_view text, Suite& suite, std::vector<SuiteError>
 void read_load(Reader& reader, const toml::node& node, Suite& suite);
 void read_engine_load(Reader& reader, const toml::node& node, const std::string& engine_name,
                       EngineSetting& engine);
+// parse_bench.cpp: the array of [[load.bench]] tables, appended to load.benches.
+void read_benches(Reader& reader, const toml::node& node, LoadSetting& load);
 
 // overrides_load.cpp: --clients, --transactions, --duration and --rate.
 bool has_load_overrides(const Overrides& overrides);
