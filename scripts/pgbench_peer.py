@@ -16,13 +16,17 @@ per client T), each round runs both tools, the order alternating from round to r
 Both start from freshly loaded tables, and neither vacuums before its timed phase.
 Printed per point: each tool's mean tps without connection set-up, the ratio
 storh-host / pgbench (the mean of the rounds' ratios, with min..max), and latency p50 and
-p99 (pgbench's from its per-transaction log, storh-host's from its result file).
+p99 (pgbench's from its per-transaction log, storh-host's from its result file), the
+difference of the mean latencies, and the client side's CPU time per transaction (user +
+system of the client processes: pgbench -i and pgbench; storh-host, its worker and the
+cell's own table load, plus the start of two processes and the plugin).
 """
 import argparse
 import json
 import os
 import pwd
 import re
+import resource
 import shutil
 import signal
 import statistics
@@ -112,8 +116,15 @@ def percentile(sorted_values, q):
     return sorted_values[index]
 
 
+def children_cpu():
+    """CPU seconds (user + system) of every finished child process and its descendants."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run_pgbench(bindir, server, args, script, clients, transactions, logdir):
     env = dict(os.environ, PGHOST=server.dir, PGPORT="5432", PGUSER="storh")
+    cpu_before = children_cpu()
     subprocess.run([f"{bindir}/pgbench", "-i", "-q", "-s", str(args.scale), "postgres"],
                    env=env, check=True, capture_output=True)
     for name in os.listdir(logdir):
@@ -136,11 +147,13 @@ def run_pgbench(bindir, server, args, script, clients, transactions, logdir):
         sys.exit(f"pgbench-peer: pgbench logged {len(latencies)} transactions, "
                  f"expected {clients * transactions}")
     return {"tps": tps, "p50": percentile(latencies, 0.5), "p99": percentile(latencies, 0.99),
-            "mean": statistics.fmean(latencies)}
+            "mean": statistics.fmean(latencies),
+            "cpu_per_tx": (children_cpu() - cpu_before) / (clients * transactions)}
 
 
 def run_ours(args, server, script, clients, transactions, workdir):
     output = os.path.join(workdir, "ours.json")
+    cpu_before = children_cpu()
     subprocess.run(
         [args.host, "run", "--engine=pg", f"--operation={script}", "--dataset=1",
          f"--clients={clients}", f"--transactions={transactions}", "--repeat=1",
@@ -158,7 +171,8 @@ def run_ours(args, server, script, clients, transactions, workdir):
     latency = load["latency"]
     return {"tps": load["tps_excluding_setup"], "p50": latency["p50"],
             "p99": latency["p99"] if latency["p99"] is not None else latency["max"],
-            "mean": latency["mean"]}
+            "mean": latency["mean"],
+            "cpu_per_tx": (children_cpu() - cpu_before) / (clients * transactions)}
 
 
 def main():
@@ -220,8 +234,9 @@ def print_table(args, rows):
           f"{args.rounds} rounds each (tps without connection set-up; latency in ms)")
     print()
     print("| script | clients/tx | pgbench tps | storh-host tps | ours/pgbench (min..max) "
-          "| pgbench p50 / p99 | storh-host p50 / p99 | mean latency ours - pgbench |")
-    print("|---|---|---|---|---|---|---|---|")
+          "| pgbench p50 / p99 | storh-host p50 / p99 | mean latency ours - pgbench "
+          "| client CPU per tx, pgbench / ours |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for script, clients, transactions, rounds in rows:
         theirs = [r["pgbench"] for r in rounds]
         ours = [r["ours"] for r in rounds]
@@ -234,7 +249,8 @@ def print_table(args, rows):
               f"({min(ratios):.3f}..{max(ratios):.3f}) | "
               f"{mean(theirs, 'p50') * 1e3:.3f} / {mean(theirs, 'p99') * 1e3:.3f} | "
               f"{mean(ours, 'p50') * 1e3:.3f} / {mean(ours, 'p99') * 1e3:.3f} | "
-              f"{(mean(ours, 'mean') - mean(theirs, 'mean')) * 1e6:+.1f} us |")
+              f"{(mean(ours, 'mean') - mean(theirs, 'mean')) * 1e6:+.1f} us | "
+              f"{mean(theirs, 'cpu_per_tx') * 1e6:.1f} / {mean(ours, 'cpu_per_tx') * 1e6:.1f} us |")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@
 #include <pwd.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -47,6 +48,27 @@ ServerUser server_user() {
         kServerPackage));
   }
   return {true, user->pw_uid, user->pw_gid};
+}
+
+// As root, the server runs as `postgres`, which must be able to pass through every
+// directory above `dir` (supplementary groups are dropped, so only its own group counts).
+void check_reachable(const fs::path& dir, const ServerUser& user) {
+  for (fs::path above = dir.parent_path(); !above.empty(); above = above.parent_path()) {
+    struct stat info {};
+    if (::stat(above.c_str(), &info) == 0) {
+      const bool passes = (info.st_mode & S_IXOTH) != 0 ||
+                          (info.st_uid == user.uid && (info.st_mode & S_IXUSR) != 0) ||
+                          (info.st_gid == user.gid && (info.st_mode & S_IXGRP) != 0);
+      if (!passes) {
+        throw PgError(fmt::format(
+            "the server runs as the postgres user (PostgreSQL refuses root), which cannot reach "
+            "{}: {} (mode {:04o}) does not let others through; use a --work-dir whose parents "
+            "do (the default, $TMPDIR, does) or run storh-host as another user",
+            dir.string(), above.string(), info.st_mode & 07777));
+      }
+    }
+    if (above == above.root_path()) break;
+  }
 }
 
 std::string tail_of(const fs::path& file, std::size_t max_lines) {
@@ -137,6 +159,7 @@ LocalServer::LocalServer(const Installation& installation, fs::path dir,
 
 void LocalServer::start(const Installation& installation, const ServerSettings& settings) {
   const ServerUser user = server_user();
+  if (user.switch_user) check_reachable(dir_, user);
   if (user.switch_user && ::chown(dir_.c_str(), user.uid, user.gid) != 0) {
     throw PgError(fmt::format("chown {} to postgres: {}", dir_.string(), std::strerror(errno)));
   }

@@ -15,9 +15,9 @@ namespace storh::test {
 // when the object goes out of scope.
 class ScratchDir {
  public:
-  ScratchDir() {
-    const char* root = std::getenv("STORH_TEST_TMP");
-    std::filesystem::path base = root != nullptr ? root : std::filesystem::temp_directory_path();
+  ScratchDir() : ScratchDir(default_base()) {}
+  // A fresh directory under `base` instead.
+  explicit ScratchDir(const std::filesystem::path& base) {
     std::random_device random;
     path_ = base / ("scratch-" + std::to_string(random()) + std::to_string(random()));
     std::filesystem::create_directories(path_);
@@ -33,6 +33,11 @@ class ScratchDir {
   std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
 
  private:
+  static std::filesystem::path default_base() {
+    const char* root = std::getenv("STORH_TEST_TMP");
+    return root != nullptr ? root : std::filesystem::temp_directory_path();
+  }
+
   std::filesystem::path path_;
 };
 

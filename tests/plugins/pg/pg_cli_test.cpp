@@ -116,7 +116,7 @@ storh::process::ProcessOutcome run_host_while(const ScratchDir& dir, const fs::p
 }  // namespace
 
 TEST_CASE("pg cli: a scenario suite times init, each script and vacuum", "[pg][cli]") {
-  ScratchDir dir;
+  ScratchDir dir(storh::test::server_scratch_base());
   const SuiteRun run = run_suite(dir,
                                  "datasets = [20]\n[engines.pg.params]\nquery_mode = "
                                  "[\"simple\", \"prepared\"]\nsynchronous_commit = \"off\"\n");
@@ -136,7 +136,7 @@ TEST_CASE("pg cli: a scenario suite times init, each script and vacuum", "[pg][c
 }
 
 TEST_CASE("pg cli: load cells run pgbench's scripts with threads and processes", "[pg][cli]") {
-  ScratchDir dir;
+  ScratchDir dir(storh::test::server_scratch_base());
   const std::string mode = GENERATE("threads", "processes");
   const SuiteRun run = run_suite(
       dir,
@@ -159,7 +159,7 @@ TEST_CASE("pg cli: load cells run pgbench's scripts with threads and processes",
 
 TEST_CASE("pg cli: clients above max_connections fail the cell with the setting to raise",
           "[pg][cli]") {
-  ScratchDir dir;
+  ScratchDir dir(storh::test::server_scratch_base());
   const SuiteRun run =
       run_suite(dir,
                 "datasets = [1]\n[load]\nclients = [6, 2]\ntransactions = [3]\nprogress = 0\n"
@@ -176,7 +176,7 @@ TEST_CASE("pg cli: clients above max_connections fail the cell with the setting 
 
 TEST_CASE("pg cli: an unreachable DSN fails its cell with libpq's message; the rest runs",
           "[pg][cli]") {
-  ScratchDir dir;
+  ScratchDir dir(storh::test::server_scratch_base());
   const SuiteRun run = run_suite(
       dir,
       "datasets = [5]\n[engines.pg]\noperations = [\"select_only\"]\n[engines.pg.params]\n"
@@ -190,7 +190,7 @@ TEST_CASE("pg cli: an unreachable DSN fails its cell with libpq's message; the r
 }
 
 TEST_CASE("pg cli: missing server binaries are bad input before any cell runs", "[pg][cli]") {
-  ScratchDir dir;
+  ScratchDir dir(storh::test::server_scratch_base());
   const SuiteRun run =
       run_suite(dir, "datasets = [5]\n[engines.pg]\n", {"--set", "pg.bindir=/nonexistent"});
   CHECK(run.cli.code == 2);
@@ -199,7 +199,7 @@ TEST_CASE("pg cli: missing server binaries are bad input before any cell runs", 
 }
 
 TEST_CASE("pg cli: a postmaster killed mid-cell fails that cell; the next one runs", "[pg][cli]") {
-  ScratchDir dir;
+  ScratchDir dir(storh::test::server_scratch_base());
   const auto suite = dir / "pg.toml";
   storh::test::write_text(
       suite,
@@ -231,7 +231,7 @@ TEST_CASE("pg cli: a postmaster killed mid-cell fails that cell; the next one ru
 }
 
 TEST_CASE("pg cli: an interrupted host leaves no server, socket or data behind", "[pg][cli]") {
-  ScratchDir dir;
+  ScratchDir dir(storh::test::server_scratch_base());
   const auto suite = dir / "pg.toml";
   storh::test::write_text(
       suite,

@@ -164,7 +164,7 @@ TEST_CASE("pg: settings parse as name=value pairs, and a bad one is named", "[pg
 }
 
 TEST_CASE("pg: a local server takes its settings and leaves nothing behind", "[pg]") {
-  storh::test::ScratchDir scratch;
+  storh::test::ScratchDir scratch(storh::test::server_scratch_base());
   const auto dir = scratch.path() / "pg";
   pid_t pid = 0;
   {
@@ -191,7 +191,7 @@ TEST_CASE("pg: a local server takes its settings and leaves nothing behind", "[p
 }
 
 TEST_CASE("pg: a killed postmaster is reported as a crash and cleaned up", "[pg]") {
-  storh::test::ScratchDir scratch;
+  storh::test::ScratchDir scratch(storh::test::server_scratch_base());
   const auto dir = scratch.path() / "pg";
   pid_t pid = 0;
   {
@@ -223,7 +223,7 @@ TEST_CASE("pg: a killed postmaster is reported as a crash and cleaned up", "[pg]
 }
 
 TEST_CASE("pg: a process that dies takes its server with it", "[pg]") {
-  storh::test::ScratchDir scratch;
+  storh::test::ScratchDir scratch(storh::test::server_scratch_base());
   const auto dir = scratch.path() / "pg";
   int pipe_fds[2];
   REQUIRE(::pipe(pipe_fds) == 0);
@@ -240,10 +240,15 @@ TEST_CASE("pg: a process that dies takes its server with it", "[pg]") {
     }
     ::_exit(1);
   }
+  ::close(pipe_fds[1]);  // so a child that failed before writing ends the read
   pid_t server = 0;
-  REQUIRE(::read(pipe_fds[0], &server, sizeof server) == sizeof server);
+  const ssize_t got = ::read(pipe_fds[0], &server, sizeof server);
   ::close(pipe_fds[0]);
-  ::close(pipe_fds[1]);
+  if (got != sizeof server) {
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+  }
+  REQUIRE(got == sizeof server);
   ::kill(child, SIGKILL);
   int status = 0;
   ::waitpid(child, &status, 0);
@@ -279,7 +284,7 @@ TEST_CASE("pg: a DSN server gets a database of its own, dropped afterwards", "[p
 }
 
 TEST_CASE("pg: an unreachable DSN fails with libpq's message", "[pg]") {
-  storh::test::ScratchDir scratch;
+  storh::test::ScratchDir scratch(storh::test::server_scratch_base());
   pg::ServerOptions options;
   options.server = "dsn";
   options.dsn = "host=" + (scratch.path() / "nowhere").string() + " port=1 connect_timeout=2";
@@ -294,7 +299,7 @@ TEST_CASE("pg: missing server binaries name the package to install", "[pg]") {
 }
 
 TEST_CASE("pg: a directory too deep for a socket path gets an abstract socket", "[pg]") {
-  storh::test::ScratchDir scratch;
+  storh::test::ScratchDir scratch(storh::test::server_scratch_base());
   const auto deep = scratch.path() / std::string(100, 'd');
   std::filesystem::create_directories(deep);
   {
@@ -305,4 +310,16 @@ TEST_CASE("pg: a directory too deep for a socket path gets an abstract socket", 
     CHECK_FALSE(std::filesystem::exists(deep / "pg" / ".s.PGSQL.5432"));
   }
   CHECK_FALSE(std::filesystem::exists(deep / "pg"));
+}
+
+TEST_CASE("pg: as root, a directory the postgres user cannot reach is named", "[pg]") {
+  if (::geteuid() != 0) return;  // only root hands the server to another user
+  storh::test::ScratchDir scratch(storh::test::server_scratch_base());
+  const auto hidden = scratch.path() / "private";
+  std::filesystem::create_directories(hidden);
+  std::filesystem::permissions(hidden, std::filesystem::perms::owner_all);
+  CHECK_THROWS_WITH(pg::LocalServer(pg::find_installation(""), hidden / "pg", pg::ServerSettings{}),
+                    Catch::Contains("cannot reach") && Catch::Contains("mode 0700") &&
+                        Catch::Contains("--work-dir"));
+  CHECK_FALSE(std::filesystem::exists(hidden / "pg"));
 }

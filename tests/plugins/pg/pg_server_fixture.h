@@ -13,6 +13,13 @@
 
 namespace storh::test {
 
+// Where the pg tests keep servers: the system temp directory, not $STORH_TEST_TMP. Run
+// as root, the server runs as the `postgres` user, which must be able to reach its
+// directory; $STORH_TEST_TMP is inside the checkout, whose parents may be private.
+inline std::filesystem::path server_scratch_base() {
+  return std::filesystem::temp_directory_path();
+}
+
 struct PgServer {
   explicit PgServer(engines::pg::ServerSettings settings = {})
       : server(std::make_unique<engines::pg::LocalServer>(engines::pg::find_installation(""),
@@ -22,7 +29,7 @@ struct PgServer {
     return engines::pg::Connection(server->conninfo(database));
   }
 
-  ScratchDir scratch;
+  ScratchDir scratch{server_scratch_base()};
   std::unique_ptr<engines::pg::LocalServer> server;
 };
 
