@@ -6,7 +6,7 @@
 #
 #   scripts/pgbench-peer.sh [--rounds=3] [--scale=1] [--mode=simple|prepared]
 #                           [--points=tpcb_like:10/100,select_only:1/20000,...]
-#                           [--json=FILE]
+#                           [--json=FILE] [--no-pgbench-log]
 #
 # Sets up and builds first, as scripts/bench.sh does. The table goes to stdout.
 set -euo pipefail

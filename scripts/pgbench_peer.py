@@ -130,12 +130,16 @@ def run_pgbench(bindir, server, args, script, clients, transactions, logdir):
     for name in os.listdir(logdir):
         os.unlink(os.path.join(logdir, name))
     prefix = os.path.join(logdir, "tx")
+    log_flags = [] if args.no_pgbench_log else ["-l", f"--log-prefix={prefix}"]
     out = subprocess.run(
         [f"{bindir}/pgbench", "-n", "-c", str(clients), "-j", str(clients), "-t",
-         str(transactions), "-M", args.mode, *SCRIPT_FLAGS[script], "-l",
-         f"--log-prefix={prefix}", "postgres"],
+         str(transactions), "-M", args.mode, *SCRIPT_FLAGS[script], *log_flags, "postgres"],
         env=env, check=True, capture_output=True, text=True).stdout
     tps = float(re.search(r"tps = ([0-9.]+) \(without initial connection time\)", out).group(1))
+    if args.no_pgbench_log:
+        mean = float(re.search(r"latency average = ([0-9.]+) ms", out).group(1)) / 1e3
+        return {"tps": tps, "p50": float("nan"), "p99": float("nan"), "mean": mean,
+                "cpu_per_tx": (children_cpu() - cpu_before) / (clients * transactions)}
     latencies = []
     for name in os.listdir(logdir):
         with open(os.path.join(logdir, name)) as log:
@@ -185,6 +189,9 @@ def main():
     parser.add_argument("--points", default=STUDY_POINTS,
                         help="script:clients/transactions,... (default: the study's matrix)")
     parser.add_argument("--json", help="also write every round's figures here")
+    parser.add_argument("--no-pgbench-log", action="store_true",
+                        help="run pgbench without -l (its per-transaction log, which the "
+                             "percentiles come from), to see what the log costs it")
     args = parser.parse_args()
     points = []
     for item in args.points.split(","):

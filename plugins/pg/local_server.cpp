@@ -101,6 +101,7 @@ std::string describe_status(int status) {
 pid_t spawn(const std::vector<std::string>& argv, const fs::path& log, const ServerUser& user,
             bool tie_to_parent) {
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
   const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -189,7 +190,7 @@ void LocalServer::start(const Installation& installation, const ServerSettings& 
                                    "listen_addresses="};
   for (const auto& [name, value] : settings.all()) {
     argv.push_back("-c");
-    argv.push_back(name + "=" + value);
+    argv.push_back(fmt::format("{}={}", name, value));
   }
   pid_ = spawn(argv, dir_ / "server.log", user, true);
   wait_until_ready();

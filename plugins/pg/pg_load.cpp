@@ -54,6 +54,7 @@ class PgTransactions final : public storh::Transactions {
  public:
   std::vector<storh::TransactionSpec> describe() const noexcept override {
     std::vector<storh::TransactionSpec> specs;
+    specs.reserve(pg::kScripts.size());
     for (const pg::Script script : pg::kScripts) {
       specs.push_back({std::string(pg::script_name(script)), description(script),
                        script == pg::Script::select_only});
@@ -62,7 +63,7 @@ class PgTransactions final : public storh::Transactions {
   }
 
   Status prepare(storh::RunContext& ctx) noexcept override {
-    return storh::guarded("prepare", [&] {
+    const Status status = storh::guarded("prepare", [&] {
       params_ = pg::read_params(ctx);
       ctx.progress("starting the server");
       database_.emplace(params_.server, pg::server_dir(ctx));
@@ -70,6 +71,11 @@ class PgTransactions final : public storh::Transactions {
       pg::Connection admin = database_->connect();
       pg::init_tables(admin, params_.scale, params_.fillfactor);
     });
+    if (status.ok() || !database_) return status;
+    const std::string gone = database_->server_gone();
+    return gone.empty()
+               ? status
+               : Status::error(fmt::format("{}: the server crashed: {}", status.message(), gone));
   }
 
   Status open_client(const storh::RunContext&, const storh::ClientInfo& client,

@@ -4,6 +4,7 @@
 // failing cell fails, the others run, the result is written, nothing is left behind.
 #include <signal.h>
 
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -25,9 +26,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kPluginPath = std::string("--plugin-path=") + STORH_TEST_PLUGIN_DIR;
+std::string plugin_path_flag() {
+  return std::string("--plugin-path=") + STORH_TEST_PLUGIN_DIR;
+}
 
-struct SuiteRun {
+// What a suite run printed, and its result file (null when none was written).
+struct SuiteRun {  // NOLINT(bugprone-exception-escape): a test's value, made by run_suite
   storh::test::CliResult cli;
   nlohmann::json result;
 };
@@ -38,7 +42,8 @@ SuiteRun run_suite(const ScratchDir& dir, const std::string& body,
   const auto suite = dir / "pg.toml";
   storh::test::write_text(suite, "name = \"pg\"\ntimeout = \"120s\"\n" + body + "\n");
   const auto output = dir / "pg.json";
-  std::vector<std::string> args = {suite.string(), kPluginPath, "--output=" + output.string(),
+  std::vector<std::string> args = {suite.string(), plugin_path_flag(),
+                                   "--output=" + output.string(),
                                    "--work-dir=" + (dir / "work").string()};
   args.insert(args.end(), extra.begin(), extra.end());
   SuiteRun run;
@@ -95,7 +100,7 @@ storh::process::ProcessOutcome run_host_while(const ScratchDir& dir, const fs::p
                                               std::atomic<bool>* cancel) {
   const fs::path work = dir / "work";
   storh::process::ProcessOptions options;
-  options.argv = {STORH_TEST_HOST, suite.string(), kPluginPath,
+  options.argv = {STORH_TEST_HOST, suite.string(), plugin_path_flag(),
                   "--output=" + (dir / "pg.json").string(), "--work-dir=" + work.string()};
   options.cancel = cancel;
   options.capture_stdout = true;
@@ -126,7 +131,7 @@ TEST_CASE("pg cli: a scenario suite times init, each script and vacuum", "[pg][c
     for (const std::string op :
          {"init", "tpcb_like", "simple_update", "select_only", "vacuum_analyze"}) {
       const nlohmann::json* metric =
-          find_metric(run.result, "pg." + op + "[query_mode=" + mode + "]");
+          find_metric(run.result, fmt::format("pg.{}[query_mode={}]", op, mode));
       REQUIRE(metric != nullptr);
       CHECK((*metric)["samples"].size() == 1);
     }
@@ -149,7 +154,7 @@ TEST_CASE("pg cli: load cells run pgbench's scripts with threads and processes",
   REQUIRE(run.cli.code == 0);
   for (const std::string op : {"tpcb_like", "select_only"}) {
     const nlohmann::json* metric =
-        find_metric(run.result, "pg." + op + "[clients=3,transactions=15]");
+        find_metric(run.result, fmt::format("pg.{}[clients=3,transactions=15]", op));
     REQUIRE(metric != nullptr);
     CHECK((*metric)["load"]["processed"] == 45);
     CHECK((*metric)["load"]["failed"] == 0);
@@ -222,6 +227,7 @@ TEST_CASE("pg cli: a postmaster killed mid-cell fails that cell; the next one ru
   CHECK(*outcome.exit_code == 3);
   const nlohmann::json result = nlohmann::json::parse(storh::test::read_text(dir / "pg.json"));
   REQUIRE(result["failures"].size() == 1);
+  INFO(result["failures"][0].dump());
   CHECK(contains(result["failures"][0]["message"], "server crashed"));
   const nlohmann::json* other = find_metric(result, "pg.select_only[clients=1,duration=4s]");
   REQUIRE(other != nullptr);
