@@ -63,7 +63,7 @@ class PgTransactions final : public storh::Transactions {
   }
 
   Status prepare(storh::RunContext& ctx) noexcept override {
-    const Status status = storh::guarded("prepare", [&] {
+    Status status = storh::guarded("prepare", [&] {
       params_ = pg::read_params(ctx);
       ctx.progress("starting the server");
       database_.emplace(params_.server, pg::server_dir(ctx));
@@ -101,7 +101,7 @@ class PgTransactions final : public storh::Transactions {
       return {};
     });
     // The server stops here, so that a crash while stopping still fails the cell.
-    const Status closed = storh::guarded("finish: stop the server", [&] { database_->close(); });
+    Status closed = storh::guarded("finish: stop the server", [&] { database_->close(); });
     return status.ok() ? closed : status;
   }
 

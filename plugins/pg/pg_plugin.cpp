@@ -75,7 +75,7 @@ class PgEngine final : public storh::Engine {
       status = Status::error(with_server_state(*database, status.message()));
     }
     // Stopping the server is part of the run: a server that crashed fails it.
-    const Status closed = storh::guarded("pg: stop the server", [&] {
+    Status closed = storh::guarded("pg: stop the server", [&] {
       if (database) database->close();
     });
     return status.ok() ? closed : status;
