@@ -179,7 +179,7 @@ TEST_CASE("pg cli: clients above max_connections fail the cell with the setting 
   CHECK((*other)["load"]["processed"] == 6);
 }
 
-TEST_CASE("pg cli: an unreachable DSN fails its cell with libpq's message; the rest runs",
+TEST_CASE("pg cli: an unreachable DSN fails its cell with libpq's message, and the rest runs",
           "[pg][cli]") {
   ScratchDir dir(storh::test::server_scratch_base());
   const SuiteRun run = run_suite(
@@ -203,7 +203,8 @@ TEST_CASE("pg cli: missing server binaries are bad input before any cell runs", 
   CHECK_FALSE((fs::exists(dir / "work") && !fs::is_empty(dir / "work")));
 }
 
-TEST_CASE("pg cli: a postmaster killed mid-cell fails that cell; the next one runs", "[pg][cli]") {
+TEST_CASE("pg cli: a postmaster killed mid-cell fails that cell, and the next one runs",
+          "[pg][cli]") {
   ScratchDir dir(storh::test::server_scratch_base());
   const auto suite = dir / "pg.toml";
   storh::test::write_text(
