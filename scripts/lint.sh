@@ -1,22 +1,34 @@
 #!/usr/bin/env bash
 # Checks the C++ sources against the repository's .clang-format and .clang-tidy, so that
-# both files mean something (scripts/test.sh runs this after configuring build-test/).
+# both files mean something (scripts/test.sh runs this first, before any build).
 #
-#   scripts/lint.sh [BUILD_DIR]     default build-test (needs its compile_commands.json)
+#   scripts/lint.sh [BUILD_DIR]     default build-lint, (re)configured here
 #
 # - clang-format, check mode, on every tracked .h/.cpp (a few seconds): a file that
 #   clang-format would change fails the check; `clang-format -i FILE` fixes it.
 # - clang-tidy on the .cpp files changed since STORH_LINT_BASE (default HEAD~1: the
 #   last commit; `STORH_LINT_BASE=origin/main` for a branch), as it costs ~10 s a file.
-#   A warning of a check that .clang-tidy enables fails the run.
+#   A warning of a check that .clang-tidy enables fails the run. It needs a build
+#   directory's compile_commands.json with one entry per .cpp (not a unity build's
+#   batches); configuring is enough, nothing is built (the one generated header is
+#   written at configure time).
 #
 # Exit status 1 when a check found something, 2 on bad usage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/build_common.sh
 
-build=${1:-build-test}
+build=${1:-build-lint}
+if [[ $# -eq 0 ]]; then  # again each time: a new source needs its entry
+  storh_configure "$build" -DCMAKE_BUILD_TYPE=Release -DSTORH_BUILD_TESTS=ON
+fi
 if [[ ! -f $build/compile_commands.json ]]; then
   echo "lint: $build/compile_commands.json not found: configure $build first" >&2
+  exit 2
+fi
+if grep -q '"file": ".*/Unity/unity_' "$build/compile_commands.json"; then
+  echo "lint: $build is a unity build, whose compile commands name batches, not sources;" \
+    "run scripts/lint.sh without a directory (it configures build-lint)" >&2
   exit 2
 fi
 

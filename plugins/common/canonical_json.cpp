@@ -5,12 +5,11 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "common/hex.h"
 #include "common/json_text_scan.h"
 
 namespace storh::engines {
 namespace {
-
-constexpr char kHexDigits[] = "0123456789abcdef";
 
 // PHP's json_encode of a double with serialize_precision = -1 and
 // JSON_PRESERVE_ZERO_FRACTION: zend_gcvt() layout with 17 as the exponent threshold.
@@ -155,8 +154,8 @@ void append_json_string(std::string& out, std::string_view text) {
     }
     if (c < 0x20) {
       out += "\\u00";
-      out += kHexDigits[c >> 4];
-      out += kHexDigits[c & 0xf];
+      out += kLowerHexDigits[c >> 4];
+      out += kLowerHexDigits[c & 0xf];
     } else if (c == 0xe2 && end - p >= 2 && p[0] == '\x80' && (p[1] == '\xa8' || p[1] == '\xa9')) {
       // U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR break JavaScript parsers.
       out += p[1] == '\xa8' ? "\\u2028" : "\\u2029";

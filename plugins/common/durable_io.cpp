@@ -15,6 +15,7 @@
 
 #include "common/csprng.h"
 #include "common/fault_injection.h"
+#include "common/hex.h"
 #include "common/store_error.h"
 
 namespace storh::engines {
@@ -247,7 +248,6 @@ std::string read_file_bytes(const fs::path& path) {
 }
 
 std::string random_hex(std::size_t count) {
-  static constexpr char kHexDigits[] = "0123456789abcdef";
   static std::mutex lock;
   static Csprng random;  // NOLINT: process-wide generator, guarded by `lock`
   std::string out(count, '0');
@@ -260,8 +260,8 @@ std::string random_hex(std::size_t count) {
       random.fill(std::span<std::uint8_t>(bytes.data(), chunk));
     }
     for (std::size_t i = 0; i < chunk && done < count; ++i) {
-      out[done++] = kHexDigits[bytes[i] >> 4];
-      if (done < count) out[done++] = kHexDigits[bytes[i] & 0xf];
+      out[done++] = kLowerHexDigits[bytes[i] >> 4];
+      if (done < count) out[done++] = kLowerHexDigits[bytes[i] & 0xf];
     }
   }
   return out;

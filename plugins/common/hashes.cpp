@@ -2,14 +2,14 @@
 
 #include <xxhash.h>
 
+#include "common/hex.h"
+
 namespace storh::engines {
 namespace {
 
-constexpr char kHexDigits[] = "0123456789abcdef";
-
 void put_hex64(std::uint64_t value, char* out) noexcept {
   for (int i = 15; i >= 0; --i) {
-    out[i] = kHexDigits[value & 0xf];
+    out[i] = kLowerHexDigits[value & 0xf];
     value >>= 4;
   }
 }
@@ -22,7 +22,7 @@ std::uint32_t xxh32(std::string_view bytes) noexcept {
 
 void xxh32_hex_to(std::uint32_t hash, char* out) noexcept {
   for (int i = 7; i >= 0; --i) {
-    out[i] = kHexDigits[hash & 0xf];
+    out[i] = kLowerHexDigits[hash & 0xf];
     hash >>= 4;
   }
 }

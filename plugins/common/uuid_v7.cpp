@@ -16,8 +16,6 @@
 namespace storh::engines::uuid_v7 {
 namespace {
 
-constexpr char kHexDigits[] = "0123456789abcdef";
-
 // Taking the lock is one atomic exchange and releasing it a plain store, which matters
 // on a ~20 ns path. Holders never block for long (the slowest section is a Csprng
 // refill, ~0.25 us, or its 32-byte getrandom), and a forked child can simply reset it.
@@ -83,7 +81,7 @@ void check_timestamp(std::int64_t ts_ms) {
 constexpr std::array<std::array<char, 2>, 256> kHexPairs = [] {
   std::array<std::array<char, 2>, 256> table{};
   for (std::size_t byte = 0; byte < 256; ++byte) {
-    table[byte] = {kHexDigits[byte >> 4], kHexDigits[byte & 0xf]};
+    table[byte] = {kLowerHexDigits[byte >> 4], kLowerHexDigits[byte & 0xf]};
   }
   return table;
 }();
@@ -160,7 +158,7 @@ void generate_to(std::int64_t ts_ms, char* out) {
   put_timestamp(out, ts_ms);
   out[13] = '-';
   out[14] = '7';
-  out[15] = kHexDigits[e[0] & 0x0f];
+  out[15] = kLowerHexDigits[e[0] & 0x0f];
   put_hex_byte(out + 16, e[1]);
   out[18] = '-';
   put_hex_byte(out + 19, 0x80u | (e[2] & 0x3fu));

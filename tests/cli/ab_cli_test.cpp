@@ -14,8 +14,8 @@ using storh::test::ScratchDir;
 
 namespace {
 
-const std::string kFixtureDir = STORH_TEST_FIXTURE_DIR;
-const std::string kFixturePath = "--plugin-path=" + kFixtureDir;
+const std::string fixture_dir = STORH_TEST_FIXTURE_DIR;
+using storh::test::fixture_path_flag;
 
 std::string write_suite(const ScratchDir& dir) {
   const auto file = dir / "ab.toml";
@@ -28,15 +28,14 @@ std::string write_suite(const ScratchDir& dir) {
   return file.string();
 }
 
-nlohmann::json read_json(const std::filesystem::path& file) {
-  return nlohmann::json::parse(storh::test::read_text(file));
-}
+using storh::test::read_json;
 
 }  // namespace
 
 TEST_CASE("ab: a 10x slower head is a regression; the file pairs both sides ABBA", "[cli][ab]") {
   ScratchDir dir;
-  const auto run = cli({"ab", write_suite(dir), kFixturePath, "--head-set", "misbehave.cost=5000"});
+  const auto run =
+      cli({"ab", write_suite(dir), fixture_path_flag, "--head-set", "misbehave.cost=5000"});
   INFO(run.out << run.err);
   CHECK(run.code == 1);
   CHECK(contains(run.out, "misbehave.first"));
@@ -79,20 +78,20 @@ TEST_CASE("ab: a 10x slower head is a regression; the file pairs both sides ABBA
 
 TEST_CASE("ab --format=html: the page on stdout, the result path on stderr", "[cli][ab]") {
   ScratchDir dir;
-  const auto run = cli(
-      {"ab", write_suite(dir), kFixturePath, "--head-set", "misbehave.cost=500", "--format=html"});
+  const auto run = cli({"ab", write_suite(dir), fixture_path_flag, "--head-set",
+                        "misbehave.cost=500", "--format=html"});
   INFO(run.err);
   CHECK(run.code == 0);
   CHECK(run.out.starts_with("<!DOCTYPE html>"));
   CHECK(contains(run.err, "result: "));
   CHECK(contains(run.err, "A/B gate passed"));
-  CHECK(cli({"calibrate", write_suite(dir), kFixturePath, "--format=html"}).code == 2);
+  CHECK(cli({"calibrate", write_suite(dir), fixture_path_flag, "--format=html"}).code == 2);
 }
 
 TEST_CASE("ab: equal sides pass, and the random order is recorded", "[cli][ab]") {
   ScratchDir dir;
-  const auto run = cli({"ab", write_suite(dir), kFixturePath, "--head-set", "misbehave.cost=500",
-                        "--order=random", "--seed=7", "--format=json"});
+  const auto run = cli({"ab", write_suite(dir), fixture_path_flag, "--head-set",
+                        "misbehave.cost=500", "--order=random", "--seed=7", "--format=json"});
   INFO(run.out << run.err);
   CHECK(run.code == 0);
   const auto verdict = nlohmann::json::parse(run.out.substr(0, run.out.rfind("A/B gate")));
@@ -104,16 +103,16 @@ TEST_CASE("ab: equal sides pass, and the random order is recorded", "[cli][ab]")
 TEST_CASE("ab: bad input is exit 2 with what is wrong", "[cli][ab]") {
   ScratchDir dir;
   const std::string suite = write_suite(dir);
-  auto run = cli({"ab", suite, kFixturePath});
+  auto run = cli({"ab", suite, fixture_path_flag});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "nothing tells the sides apart"));
-  run = cli({"ab", suite, kFixturePath, "--base=" + dir.path().string()});
+  run = cli({"ab", suite, fixture_path_flag, "--base=" + dir.path().string()});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "has no storh_misbehave.so"));
-  run = cli({"ab", suite, kFixturePath, "--base=" + kFixtureDir, "--order=zigzag"});
+  run = cli({"ab", suite, fixture_path_flag, "--base=" + fixture_dir, "--order=zigzag"});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "--order: unknown order \"zigzag\" (valid: abba, random)"));
-  run = cli({"ab", suite, kFixturePath, "--base=" + kFixtureDir, "--pairs=0"});
+  run = cli({"ab", suite, fixture_path_flag, "--base=" + fixture_dir, "--pairs=0"});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "--pairs: expected a whole number from 1 to 1000"));
   storh::test::write_text(dir / "not-ab.json", "{\"ab\": {}}");
@@ -123,7 +122,7 @@ TEST_CASE("ab: bad input is exit 2 with what is wrong", "[cli][ab]") {
 
 TEST_CASE("ci --base runs the A/B mode with the suite's [gate.ab] settings", "[cli][ab][ci]") {
   ScratchDir dir;
-  const auto run = cli({"ci", write_suite(dir), kFixturePath, "--base=" + kFixtureDir});
+  const auto run = cli({"ci", write_suite(dir), fixture_path_flag, "--base=" + fixture_dir});
   INFO(run.out << run.err);
   CHECK(run.code == 0);
   CHECK(contains(run.out, "8 pair(s) per cell"));
@@ -134,7 +133,8 @@ TEST_CASE("calibrate writes each metric's noise, and ab reads it", "[cli][ab][ca
   ScratchDir dir;
   const std::string suite = write_suite(dir);
   const std::string calibration = (dir / "noise.json").string();
-  auto run = cli({"calibrate", suite, kFixturePath, "--pairs=8", "--calibration=" + calibration});
+  auto run =
+      cli({"calibrate", suite, fixture_path_flag, "--pairs=8", "--calibration=" + calibration});
   INFO(run.out << run.err);
   REQUIRE(run.code == 0);
   CHECK(contains(run.out, "calibration of suite \"ab\" (8 A/A pairs per cell"));
@@ -143,11 +143,11 @@ TEST_CASE("calibrate writes each metric's noise, and ab reads it", "[cli][ab][ca
   CHECK(file["metrics"][0]["key"] == "misbehave.first");
   CHECK(file["metrics"][0]["pairs"] == 8);
 
-  run = cli({"ab", suite, kFixturePath, "--head-set", "misbehave.cost=500",
+  run = cli({"ab", suite, fixture_path_flag, "--head-set", "misbehave.cost=500",
              "--calibration=" + calibration});
   INFO(run.out << run.err);
   CHECK(run.code == 0);
-  run = cli({"ab", suite, kFixturePath, "--head-set", "misbehave.cost=500",
+  run = cli({"ab", suite, fixture_path_flag, "--head-set", "misbehave.cost=500",
              "--calibration=" + (dir / "missing.json").string()});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "storh-host calibrate SUITE"));

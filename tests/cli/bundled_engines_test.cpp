@@ -13,11 +13,9 @@ using storh::test::ScratchDir;
 
 namespace {
 
-const std::string kDefaultSuite = std::string(STORH_TEST_SOURCE_DIR) + "/suites/default.toml";
+const std::string default_suite = std::string(STORH_TEST_SOURCE_DIR) + "/suites/default.toml";
 
-nlohmann::json read_json(const std::filesystem::path& file) {
-  return nlohmann::json::parse(storh::test::read_text(file));
-}
+using storh::test::read_json;
 
 }  // namespace
 
@@ -25,7 +23,7 @@ TEST_CASE("bundled engines: the default suite passes every answer check at 25 re
           "[cli][engines]") {
   ScratchDir dir;
   const auto output = dir / "default.json";
-  const auto run = cli({kDefaultSuite, "--dataset=25", "--repeat=1", "--output=" + output.string(),
+  const auto run = cli({default_suite, "--dataset=25", "--repeat=1", "--output=" + output.string(),
                         "--work-dir=" + (dir / "work").string()});
   INFO(run.out << run.err);
   CHECK(run.code == 0);
@@ -42,7 +40,7 @@ TEST_CASE("bundled engines: four shards of the default suite, merged, equal one 
           "[cli][engines][shard]") {
   ScratchDir dir;
   auto args = [&](const std::string& output) {
-    return std::vector<std::string>{kDefaultSuite, "--dataset=25", "--repeat=2",
+    return std::vector<std::string>{default_suite, "--dataset=25", "--repeat=2",
                                     "--output=" + (dir / output).string(),
                                     "--work-dir=" + (dir / "work").string()};
   };
@@ -76,7 +74,7 @@ TEST_CASE("bundled engines: four shards of the default suite, merged, equal one 
 TEST_CASE("bundled engines: durability=none is written into the result file", "[cli][engines]") {
   ScratchDir dir;
   const auto output = dir / "none.json";
-  const auto run = cli({kDefaultSuite, "--dataset=5", "--repeat=1", "--engine=queue,log", "--set",
+  const auto run = cli({default_suite, "--dataset=5", "--repeat=1", "--engine=queue,log", "--set",
                         "queue.durability=none", "--output=" + output.string(),
                         "--work-dir=" + (dir / "work").string()});
   INFO(run.out << run.err);

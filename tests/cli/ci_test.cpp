@@ -14,7 +14,7 @@ using storh::test::ScratchDir;
 
 namespace {
 
-const std::string kFixturePath = std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR;
+using storh::test::fixture_path_flag;
 
 // A CI suite over misbehave.first, gated at 100% against dir/baseline.json.
 // `params` are extra lines of [engines.misbehave.params]; `gate` of [gate].
@@ -34,7 +34,7 @@ std::string write_suite(const ScratchDir& dir, const std::string& name, const st
 
 TEST_CASE("ci: without a baseline it says how to make one", "[cli][ci]") {
   ScratchDir dir;
-  const auto run = cli({"ci", write_suite(dir, "a", "cost = 500\n"), kFixturePath});
+  const auto run = cli({"ci", write_suite(dir, "a", "cost = 500\n"), fixture_path_flag});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "baseline.json: cannot open"));
   CHECK(contains(run.err, "storh-host ci --update-baseline"));
@@ -43,13 +43,13 @@ TEST_CASE("ci: without a baseline it says how to make one", "[cli][ci]") {
 TEST_CASE("ci: the same build against its own baseline passes", "[cli][ci]") {
   ScratchDir dir;
   const std::string suite = write_suite(dir, "a", "cost = 500\n");
-  auto run = cli({"ci", suite, kFixturePath, "--update-baseline"});
+  auto run = cli({"ci", suite, fixture_path_flag, "--update-baseline"});
   INFO(run.out << run.err);
   REQUIRE(run.code == 0);
   CHECK(contains(run.out, "baseline updated: "));
   REQUIRE(std::filesystem::exists(dir / "baseline.json"));
 
-  run = cli({"ci", suite, kFixturePath});
+  run = cli({"ci", suite, fixture_path_flag});
   INFO(run.out << run.err);
   CHECK(run.code == 0);
   CHECK(contains(run.out, "misbehave.first"));
@@ -58,10 +58,11 @@ TEST_CASE("ci: the same build against its own baseline passes", "[cli][ci]") {
 
 TEST_CASE("ci: a real regression fails, and confirming does not excuse it", "[cli][ci]") {
   ScratchDir dir;
-  REQUIRE(cli({"ci", write_suite(dir, "base", "cost = 500\n"), kFixturePath, "--update-baseline"})
-              .code == 0);
+  REQUIRE(
+      cli({"ci", write_suite(dir, "base", "cost = 500\n"), fixture_path_flag, "--update-baseline"})
+          .code == 0);
   const auto run =
-      cli({"ci", write_suite(dir, "slow", "cost = 5000\n"), kFixturePath, "--confirm=2"});
+      cli({"ci", write_suite(dir, "slow", "cost = 5000\n"), fixture_path_flag, "--confirm=2"});
   INFO(run.out << run.err);
   CHECK(run.code == 1);
   CHECK(contains(run.out, "confirm: 1 metric(s) over the threshold; re-running 1 cell(s) 2"));
@@ -74,13 +75,14 @@ TEST_CASE("ci: a real regression fails, and confirming does not excuse it", "[cl
 
 TEST_CASE("ci: a one-run noise blip is confirmed away", "[cli][ci]") {
   ScratchDir dir;
-  REQUIRE(cli({"ci", write_suite(dir, "base", "cost = 500\n"), kFixturePath, "--update-baseline"})
-              .code == 0);
+  REQUIRE(
+      cli({"ci", write_suite(dir, "base", "cost = 500\n"), fixture_path_flag, "--update-baseline"})
+          .code == 0);
   // One repeat, so the blip is the whole first sample; confirm adds three fast ones.
   const std::string suite =
       write_suite(dir, "blip", "cost = 500\nblip = \"" + (dir / "blip-marker").string() + "\"\n",
                   "confirm = 3\n");
-  const auto run = cli({"ci", suite, kFixturePath, "--repeat=1"});
+  const auto run = cli({"ci", suite, fixture_path_flag, "--repeat=1"});
   INFO(run.out << run.err);
   CHECK(run.code == 0);
   CHECK(contains(run.out, "confirm: 1 metric(s) over the threshold"));
@@ -89,13 +91,14 @@ TEST_CASE("ci: a one-run noise blip is confirmed away", "[cli][ci]") {
 
 TEST_CASE("ci: a failed run is exit 3 and is not gated", "[cli][ci]") {
   ScratchDir dir;
-  REQUIRE(cli({"ci", write_suite(dir, "base", "cost = 500\n"), kFixturePath, "--update-baseline"})
-              .code == 0);
+  REQUIRE(
+      cli({"ci", write_suite(dir, "base", "cost = 500\n"), fixture_path_flag, "--update-baseline"})
+          .code == 0);
   storh::test::write_text(
       dir / "broken.toml",
       "datasets = [100]\n[engines.misbehave.params]\nbehaviour = \"fail\"\n[gate]\nbaseline = \"" +
           (dir / "baseline.json").string() + "\"\n");
-  const auto run = cli({"ci", (dir / "broken.toml").string(), kFixturePath,
+  const auto run = cli({"ci", (dir / "broken.toml").string(), fixture_path_flag,
                         "--output=" + (dir / "broken.json").string()});
   CHECK(run.code == 3);
   CHECK(contains(run.err, "not gating"));
@@ -104,10 +107,10 @@ TEST_CASE("ci: a failed run is exit 3 and is not gated", "[cli][ci]") {
 TEST_CASE("ci: bad gate settings are bad input", "[cli][ci]") {
   ScratchDir dir;
   storh::test::write_text(dir / "s.toml", "[engines.misbehave]\n");
-  auto run = cli({"ci", (dir / "s.toml").string(), kFixturePath});
+  auto run = cli({"ci", (dir / "s.toml").string(), fixture_path_flag});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "has no [gate] baseline"));
-  run = cli({"ci", write_suite(dir, "a", "cost = 500\n"), kFixturePath, "--confirm=many"});
+  run = cli({"ci", write_suite(dir, "a", "cost = 500\n"), fixture_path_flag, "--confirm=many"});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "--confirm: expected a whole number from 0 to 100"));
 }

@@ -12,12 +12,10 @@ using storh::test::ScratchDir;
 
 namespace {
 
-const std::string kFixtureSuites = std::string(STORH_TEST_SOURCE_DIR) + "/tests/fixtures/suites/";
-const std::string kFixturePath = std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR;
+const std::string fixture_suites = std::string(STORH_TEST_SOURCE_DIR) + "/tests/fixtures/suites/";
+using storh::test::fixture_path_flag;
 
-nlohmann::json read_json(const std::filesystem::path& file) {
-  return nlohmann::json::parse(storh::test::read_text(file));
-}
+using storh::test::read_json;
 
 const nlohmann::json* failure_for(const nlohmann::json& result, const std::string& behaviour) {
   for (const nlohmann::json& f : result["failures"]) {
@@ -28,8 +26,8 @@ const nlohmann::json* failure_for(const nlohmann::json& result, const std::strin
 
 // The containment suite with one passing and one failing cell; returns its result file.
 std::filesystem::path ok_and_failed_result(const ScratchDir& dir) {
-  const auto output = dir / "r.json";
-  const auto run = cli({kFixtureSuites + "containment.toml", kFixturePath,
+  auto output = dir / "r.json";
+  const auto run = cli({fixture_suites + "containment.toml", fixture_path_flag,
                         "--output=" + output.string(), "--set=misbehave.behaviour=ok,fail"});
   INFO(run.out << run.err);
   REQUIRE(run.code == 3);
@@ -42,7 +40,7 @@ TEST_CASE("cli: each misbehaving worker becomes a failure record and the others 
           "[cli][containment]") {
   ScratchDir dir;
   const auto output = dir / "containment.json";
-  const auto run = cli({kFixtureSuites + "containment.toml", kFixturePath,
+  const auto run = cli({fixture_suites + "containment.toml", fixture_path_flag,
                         "--output=" + output.string(), "--work-dir=" + (dir / "work").string()});
   INFO(run.out << run.err);
   CHECK(run.code == 3);
@@ -104,7 +102,7 @@ TEST_CASE("cli: per-item latencies are summarised with only the percentiles the 
   ScratchDir dir;
   const auto output = dir / "latency.json";
   const auto run =
-      cli({kFixtureSuites + "containment.toml", kFixturePath, "--output=" + output.string(),
+      cli({fixture_suites + "containment.toml", fixture_path_flag, "--output=" + output.string(),
            "--set", "misbehave.behaviour=ok", "--set", "misbehave.items=150", "--repeat=2"});
   INFO(run.out << run.err);
   REQUIRE(run.code == 0);
@@ -194,7 +192,7 @@ TEST_CASE("cli: the result records the command line, the host name and the suite
   // Regression: a result file did not say how it was run, where, or from which commit.
   ScratchDir dir;
   const auto output = dir / "r.json";
-  const std::vector<std::string> args = {kFixtureSuites + "containment.toml", kFixturePath,
+  const std::vector<std::string> args = {fixture_suites + "containment.toml", fixture_path_flag,
                                          "--output=" + output.string(),
                                          "--set=misbehave.behaviour=ok"};
   const auto run = cli(args);
@@ -238,7 +236,7 @@ TEST_CASE("cli: a corrupt or foreign result file is an error, not a crash", "[cl
 TEST_CASE("cli: validate names file, line and column of a bad suite", "[cli][suite]") {
   ScratchDir dir;
   storh::test::write_text(dir / "typo.toml", "name = \"x\"\n[engines.misbehav]\n");
-  auto run = cli({"validate", (dir / "typo.toml").string(), kFixturePath});
+  auto run = cli({"validate", (dir / "typo.toml").string(), fixture_path_flag});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "typo.toml:2:"));
   CHECK(contains(run.err, "unknown engine \"misbehav\""));
@@ -246,18 +244,18 @@ TEST_CASE("cli: validate names file, line and column of a bad suite", "[cli][sui
 
   storh::test::write_text(dir / "value.toml",
                           "[engines.misbehave.params]\nbehaviour = \"explode\"\n");
-  run = cli({"validate", (dir / "value.toml").string(), kFixturePath});
+  run = cli({"validate", (dir / "value.toml").string(), fixture_path_flag});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "value.toml:2:"));
   CHECK(contains(run.err, "crash"));  // the allowed values are listed
 
-  run = cli({"validate", kFixtureSuites + "containment.toml", kFixturePath});
+  run = cli({"validate", fixture_suites + "containment.toml", fixture_path_flag});
   CHECK(run.code == 0);
   CHECK(contains(run.out, "7 cell(s)"));
 }
 
 TEST_CASE("cli: list shows plugins and names every refused one", "[cli][loader]") {
-  auto run = cli({"list", kFixturePath});
+  auto run = cli({"list", fixture_path_flag});
   CHECK(run.code == 3);  // crash_on_load cannot be described
   CHECK(contains(run.out, "misbehave 1.0.0"));
   CHECK(contains(run.out, "behaviour"));
@@ -273,7 +271,7 @@ TEST_CASE("cli: list shows plugins and names every refused one", "[cli][loader]"
 }
 
 TEST_CASE("cli: list shows each plugin's build", "[cli][loader][build]") {
-  const auto run = cli({"list", kFixturePath});
+  const auto run = cli({"list", fixture_path_flag});
   CHECK(contains(run.out, "build: "));
   CHECK(contains(run.out, "unoptimized 1.0.0"));
   CHECK(contains(run.out, ", NOT optimized, "));
@@ -282,7 +280,7 @@ TEST_CASE("cli: list shows each plugin's build", "[cli][loader][build]") {
                  "build: unknown, optimization unknown, unknown, flags \"unknown\", "
                  "file hash "));
 
-  const auto json = cli({"list", kFixturePath, "--format=json"});
+  const auto json = cli({"list", fixture_path_flag, "--format=json"});
   bool found = false;
   for (const nlohmann::json& plugin : nlohmann::json::parse(json.out)) {
     if (plugin["name"] != "unoptimized") continue;
@@ -302,7 +300,8 @@ TEST_CASE("cli: an unoptimised plugin is recorded and warned about in the run, r
   ScratchDir dir;
   storh::test::write_text(dir / "s.toml", "datasets = [5]\n[engines.unoptimized]\n");
   const auto output = dir / "o.json";
-  const auto run = cli({(dir / "s.toml").string(), kFixturePath, "--output=" + output.string()});
+  const auto run =
+      cli({(dir / "s.toml").string(), fixture_path_flag, "--output=" + output.string()});
   INFO(run.out << run.err);
   REQUIRE(run.code == 0);
   const std::string plugin_file = std::string(STORH_TEST_FIXTURE_DIR) + "/storh_unoptimized.so";
@@ -338,7 +337,7 @@ TEST_CASE("cli: a plugin that crashes while loading fails its cells, not the run
   storh::test::write_text(dir / "s.toml",
                           "datasets = [5]\n[engines.crash_on_load]\n[engines.misbehave]\n");
   const auto run =
-      cli({(dir / "s.toml").string(), kFixturePath, "--output=" + (dir / "o.json").string()});
+      cli({(dir / "s.toml").string(), fixture_path_flag, "--output=" + (dir / "o.json").string()});
   INFO(run.out << run.err);
   CHECK(run.code == 3);
   const nlohmann::json result = read_json(dir / "o.json");
@@ -360,7 +359,7 @@ TEST_CASE("cli: help, version and bad arguments", "[cli]") {
   auto run = cli({"frobnicate"});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "unknown command \"frobnicate\""));
-  run = cli({"run", kFixtureSuites + "containment.toml", "--repeats=3"});
+  run = cli({"run", fixture_suites + "containment.toml", "--repeats=3"});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "unknown option \"--repeats=3\""));
   CHECK(contains(run.err, "--repeat=..."));

@@ -16,11 +16,9 @@ using storh::test::ScratchDir;
 
 namespace {
 
-const std::string kFixturePath = std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR;
+using storh::test::fixture_path_flag;
 
-nlohmann::json read_json(const std::filesystem::path& file) {
-  return nlohmann::json::parse(storh::test::read_text(file));
-}
+using storh::test::read_json;
 
 const nlohmann::json& metric(const nlohmann::json& result, const std::string& key) {
   for (const nlohmann::json& m : result["metrics"]) {
@@ -33,7 +31,7 @@ const nlohmann::json& metric(const nlohmann::json& result, const std::string& ke
 storh::test::CliResult run_suite(const ScratchDir& dir, const std::string& text,
                                  std::vector<std::string> extra = {}) {
   storh::test::write_text(dir / "s.toml", text);
-  std::vector<std::string> args = {"run", (dir / "s.toml").string(), kFixturePath,
+  std::vector<std::string> args = {"run", (dir / "s.toml").string(), fixture_path_flag,
                                    "--output=" + (dir / "o.json").string(),
                                    "--work-dir=" + dir.path().string()};
   args.insert(args.end(), extra.begin(), extra.end());
@@ -152,13 +150,13 @@ counters = {{ fsync = 0 }}
 )",
                                                        dir.path().string()));
   const std::string suite = (dir / "ci.toml").string();
-  const auto update = cli({"ci", suite, kFixturePath, "--update-baseline"});
+  const auto update = cli({"ci", suite, fixture_path_flag, "--update-baseline"});
   INFO(update.out << update.err);
   REQUIRE(update.code == 0);
-  const auto same = cli({"ci", suite, kFixturePath});
+  const auto same = cli({"ci", suite, fixture_path_flag});
   INFO(same.out << same.err);
   CHECK(same.code == 0);
-  const auto more = cli({"ci", suite, kFixturePath, "--set", "syscalls_fixture.fsyncs=3"});
+  const auto more = cli({"ci", suite, fixture_path_flag, "--set", "syscalls_fixture.fsyncs=3"});
   INFO(more.out << more.err);
   CHECK(more.code == 1);
   CHECK(contains(more.out + more.err, "syscalls_fixture.put fsync/item      base 2 current 3"));
@@ -199,7 +197,7 @@ TEST_CASE("counters: instructions without valgrind on PATH are refused at valida
                           "counters = [\"instructions\"]\n[engines.syscalls_fixture]\n");
   const std::string saved = std::getenv("PATH") != nullptr ? std::getenv("PATH") : "";
   ::setenv("PATH", dir.path().c_str(), 1);
-  const auto run = cli({"validate", (dir / "s.toml").string(), kFixturePath});
+  const auto run = cli({"validate", (dir / "s.toml").string(), fixture_path_flag});
   ::setenv("PATH", saved.c_str(), 1);
   CHECK(run.code == 2);
   CHECK(contains(run.err, "s.toml:1:13: counters: \"instructions\" needs valgrind on PATH"));
@@ -216,7 +214,7 @@ TEST_CASE("counters: the storh-host binary itself counts instructions", "[counte
                           "[engines.syscalls_fixture]\n");
   const std::string command =
       fmt::format("'{}' run '{}' {} --output='{}' --work-dir='{}' >'{}' 2>&1", STORH_TEST_HOST,
-                  (dir / "s.toml").string(), kFixturePath, (dir / "o.json").string(),
+                  (dir / "s.toml").string(), fixture_path_flag, (dir / "o.json").string(),
                   dir.path().string(), (dir / "log.txt").string());
   const int status = std::system(command.c_str());
   INFO(storh::test::read_text(dir / "log.txt"));

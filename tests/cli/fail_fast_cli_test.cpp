@@ -11,7 +11,7 @@ using storh::test::ScratchDir;
 
 namespace {
 
-const std::string kFixturePath = std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR;
+using storh::test::fixture_path_flag;
 
 std::vector<std::string> kinds(const std::filesystem::path& output) {
   const auto result = nlohmann::json::parse(storh::test::read_text(output));
@@ -27,7 +27,7 @@ storh::test::CliResult run_misbehave(const ScratchDir& dir, const std::string& b
                                    "--dataset=10",
                                    "--repeat=3",
                                    "--timeout=1s",
-                                   kFixturePath,
+                                   fixture_path_flag,
                                    "--set",
                                    "misbehave.behaviour=" + behaviour,
                                    "--output=" + (dir / "r.json").string(),

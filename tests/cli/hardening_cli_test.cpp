@@ -22,7 +22,7 @@ using storh::test::ScratchDir;
 
 namespace {
 
-const std::string kFixturePath = std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR;
+using storh::test::fixture_path_flag;
 
 // A quick, valid run: the repeatable fixture, one dataset, one repeat.
 std::vector<std::string> quick_run(const ScratchDir& dir, const std::string& output) {
@@ -31,7 +31,7 @@ std::vector<std::string> quick_run(const ScratchDir& dir, const std::string& out
           "--dataset=10",
           "--repeat=1",
           "--min-time=0",
-          kFixturePath,
+          fixture_path_flag,
           "--output=" + output,
           "--work-dir=" + dir.path().string()};
 }
@@ -188,7 +188,7 @@ TEST_CASE("hardening: an output that cannot be created is found at the start, ex
   storh::test::write_text(suite,
                           "name = \"nul\"\noutput = \"a\\u0000b.json\"\n"
                           "[engines.repeatable]\n");
-  const auto nul = cli({"validate", suite.string(), kFixturePath});
+  const auto nul = cli({"validate", suite.string(), fixture_path_flag});
   CHECK(nul.code == 2);
   CHECK(contains(nul.err, "a\\0b.json: cannot write: the path contains a NUL byte"));
   // A missing parent directory is created, as before.
@@ -224,7 +224,7 @@ TEST_CASE("hardening: a huge value is shortened in its error; no engines has a l
   const auto suite = dir / "long.toml";
   storh::test::write_text(suite, "name = \"x\"\n[engines.repeatable]\nparams.bogus_" +
                                      std::string(1 << 20, 'a') + " = 1\n");
-  const auto run = cli({"validate", suite.string(), kFixturePath});
+  const auto run = cli({"validate", suite.string(), fixture_path_flag});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "unknown parameter \"bogus_aaaa"));
   CHECK(contains(run.err, "... (1048582 bytes)\""));

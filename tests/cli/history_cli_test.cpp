@@ -15,7 +15,7 @@ using storh::test::ScratchDir;
 
 namespace {
 
-const std::filesystem::path kBase =
+const std::filesystem::path base_file =
     std::filesystem::path(STORH_TEST_SOURCE_DIR) / "tests/fixtures/html/compare-base.json";
 
 std::string db_flag(const ScratchDir& dir) {
@@ -31,7 +31,7 @@ std::string hash_of(const std::filesystem::path& file) {
 // The 20 stepped runs of compare-base.json, added one by one.
 void add_twenty(const ScratchDir& dir) {
   storh::test::SteppedSeries spec;
-  spec.base = kBase;
+  spec.base = base_file;
   for (const auto& file : storh::test::write_stepped_results(spec, dir / "runs")) {
     const auto run = cli({"history", "add", file.string(), db_flag(dir)});
     INFO(run.out << run.err);
@@ -136,8 +136,8 @@ TEST_CASE("history cli: bad input is refused and the stored runs stay as they ar
 
   // A database whose pages were overwritten: every command refuses it untouched.
   std::string bytes = storh::test::read_text(db);
-  REQUIRE(bytes.size() > 3 * 4096);
-  for (std::size_t i = 4096; i < 3 * 4096; ++i) bytes[i] = 'x';
+  REQUIRE(bytes.size() > std::size_t{3} * 4096);
+  for (std::size_t i = 4096; i < std::size_t{3} * 4096; ++i) bytes[i] = 'x';
   storh::test::write_text(db, bytes);
   const std::string corrupt = hash_of(db);
   for (const std::vector<std::string>& args :
@@ -161,7 +161,7 @@ TEST_CASE("history cli: bad input is refused and the stored runs stay as they ar
 
 namespace {
 
-const std::string kFixturePath = std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR;
+using storh::test::fixture_path_flag;
 
 // A CI suite over misbehave.first (10 ms a run), gated at 100% against dir/baseline.json.
 std::string ci_suite(const ScratchDir& dir) {
@@ -180,13 +180,13 @@ TEST_CASE("ci --history: the run is added, and a new change point for the worse 
           "[cli][history][ci]") {
   ScratchDir dir;
   const std::string suite = ci_suite(dir);
-  auto run = cli({"ci", suite, kFixturePath, "--update-baseline"});
+  auto run = cli({"ci", suite, fixture_path_flag, "--update-baseline"});
   INFO(run.out << run.err);
   REQUIRE(run.code == 0);
   const std::string history = "--history=" + (dir / "h.db").string();
 
   SECTION("no change: the run is added and ci passes") {
-    run = cli({"ci", suite, kFixturePath, history});
+    run = cli({"ci", suite, fixture_path_flag, history});
     INFO(run.out << run.err);
     CHECK(run.code == 0);
     CHECK(contains(run.out, "history: added run 1 to "));
@@ -208,7 +208,7 @@ TEST_CASE("ci --history: the run is added, and a new change point for the worse 
     }
     run = cli({"history", "changes", "--max-p=0.05", "--db=" + (dir / "h.db").string()});
     REQUIRE(contains(run.out, "each side): 0\n"));
-    run = cli({"ci", suite, kFixturePath, history, "--max-p=0.05", "--commit=feedface"});
+    run = cli({"ci", suite, fixture_path_flag, history, "--max-p=0.05", "--commit=feedface"});
     INFO(run.out << run.err);
     CHECK(run.code == 1);
     CHECK(contains(run.out, "Benchmark regression gate passed"));
@@ -221,14 +221,14 @@ TEST_CASE("ci --history: the run is added, and a new change point for the worse 
     CHECK(contains(run.out, " feedface "));
   }
   SECTION("history flags without --history are a mistake") {
-    run = cli({"ci", suite, kFixturePath, "--commit=abc"});
+    run = cli({"ci", suite, fixture_path_flag, "--commit=abc"});
     CHECK(run.code == 2);
     CHECK(contains(run.err, "--commit needs --history=FILE"));
   }
   SECTION("a database it cannot use fails before the run") {
     storh::test::write_text(dir / "h.db", "not sqlite");
     std::filesystem::remove(dir / "ci.json");
-    run = cli({"ci", suite, kFixturePath, history});
+    run = cli({"ci", suite, fixture_path_flag, history});
     CHECK(run.code == 2);
     CHECK(contains(run.err, "--history: "));
     CHECK(contains(run.err, "not a usable history database"));

@@ -11,8 +11,9 @@ using storh::test::ScratchDir;
 
 namespace {
 
-const std::string kFixturePath = std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR;
+using storh::test::fixture_path_flag;
 
+// NOLINTNEXTLINE(bugprone-exception-escape): a test's aggregate; a throw fails the test
 struct LoadRun {
   storh::test::CliResult cli;
   nlohmann::json result;
@@ -26,7 +27,7 @@ LoadRun run_load(const ScratchDir& dir, const std::string& load, const std::stri
   storh::test::write_text(suite, "name = \"load\"\ntimeout = \"60s\"\n[load]\nprogress = 0\n" +
                                      load + "\n[engines.slow_tx]\n" + engine + "\n");
   const auto output = dir / "load.json";
-  std::vector<std::string> args = {suite.string(), kFixturePath, "--output=" + output.string(),
+  std::vector<std::string> args = {suite.string(), fixture_path_flag, "--output=" + output.string(),
                                    "--work-dir=" + (dir / "work").string()};
   args.insert(args.end(), extra.begin(), extra.end());
   LoadRun run;
@@ -42,8 +43,8 @@ const nlohmann::json& metric(const nlohmann::json& result, const std::string& ke
     if (m["key"] == key) return m;
   }
   FAIL("no metric " << key << " in " << result["metrics"].dump());
-  static const nlohmann::json kNone;
-  return kNone;
+  static const nlohmann::json none;
+  return none;
 }
 
 }  // namespace
@@ -94,7 +95,7 @@ TEST_CASE("load cli: a duration-bound run stops on time", "[load][cli]") {
   CHECK(seconds >= 0.5);
   CHECK(seconds < 0.5 + 0.4);
   CHECK(load["processed"].get<std::uint64_t>() > 10);
-  CHECK(load["processed"].get<std::uint64_t>() <= 2 * 500);
+  CHECK(load["processed"].get<std::uint64_t>() <= std::uint64_t{2} * 500);
 }
 
 TEST_CASE("load cli: process clients claim every token exactly once", "[load][cli]") {
@@ -230,7 +231,7 @@ TEST_CASE("load cli: benches run the union of their points and report sides x po
 
   // validate lists each cell with its operations; --transactions makes the plain matrix.
   const std::vector<std::string> validate = {"validate", (dir / "load.toml").string(),
-                                             kFixturePath};
+                                             fixture_path_flag};
   const auto cells = cli(validate);
   INFO(cells.out << cells.err);
   CHECK(cells.code == 0);
@@ -251,7 +252,7 @@ TEST_CASE("load cli: an engine without transactions is refused by a load suite",
   ScratchDir dir;
   const auto suite = dir / "bad.toml";
   storh::test::write_text(suite, "[load]\ntransactions = 5\n\n[engines.misbehave]\n");
-  const auto run = cli({"validate", suite.string(), kFixturePath});
+  const auto run = cli({"validate", suite.string(), fixture_path_flag});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "bad.toml:4:10: engine \"misbehave\" offers no transactions"));
 }
@@ -263,7 +264,7 @@ TEST_CASE("load cli: progress lines every interval, only on a terminal", "[load]
                           "[load]\nclients = 2\nduration = \"0.7s\"\nprogress = \"0.2s\"\n"
                           "[engines.slow_tx]\noperations = [\"sleep\"]\n"
                           "params = { delay_us = 500 }\n");
-  const std::vector<std::string> args = {suite.string(), kFixturePath,
+  const std::vector<std::string> args = {suite.string(), fixture_path_flag,
                                          "--output=" + (dir / "p.json").string(),
                                          "--work-dir=" + (dir / "work").string()};
   std::ostringstream out, err;

@@ -12,7 +12,7 @@ using storh::test::ScratchDir;
 
 namespace {
 
-const std::string kFixturePath = std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR;
+using storh::test::fixture_path_flag;
 
 nlohmann::json metric(const nlohmann::json& result, const std::string& key) {
   for (const nlohmann::json& m : result["metrics"]) {
@@ -27,7 +27,7 @@ storh::test::CliResult run_repeatable(const ScratchDir& dir, std::vector<std::st
                                    "--engine=repeatable",
                                    "--dataset=1k",
                                    "--repeat=2",
-                                   kFixturePath,
+                                   fixture_path_flag,
                                    "--output=" + (dir / "r.json").string(),
                                    "--work-dir=" + dir.path().string()};
   args.insert(args.end(), extra.begin(), extra.end());
@@ -77,7 +77,7 @@ TEST_CASE("min_time: 0 runs every step once; the suite's value is used and overr
   }
 
   storh::test::write_text(dir / "s.toml", "min_time = \"2ms\"\n[engines.repeatable]\n");
-  run = cli({"run", (dir / "s.toml").string(), "--repeat=1", kFixturePath,
+  run = cli({"run", (dir / "s.toml").string(), "--repeat=1", fixture_path_flag,
              "--output=" + (dir / "s.json").string(), "--work-dir=" + dir.path().string()});
   REQUIRE(run.code == 0);
   result = nlohmann::json::parse(storh::test::read_text(dir / "s.json"));
@@ -104,7 +104,7 @@ TEST_CASE("min_time: bad values name the flag or the suite position", "[cli][min
   CHECK(run.code == 2);
   CHECK(contains(run.err, "--min-time: expected a duration from 0 to 1h"));
   storh::test::write_text(dir / "s.toml", "min_time = -1\n[engines.repeatable]\n");
-  run = cli({"validate", (dir / "s.toml").string(), kFixturePath});
+  run = cli({"validate", (dir / "s.toml").string(), fixture_path_flag});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "s.toml:1:12: \"min_time\" must be a duration from 0 to 1h"));
 }

@@ -10,7 +10,7 @@ using storh::test::ScratchDir;
 
 namespace {
 
-const std::string kFixturePath = std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR;
+using storh::test::fixture_path_flag;
 
 std::vector<std::string> metric_keys(const std::filesystem::path& output) {
   const auto result = nlohmann::json::parse(storh::test::read_text(output));
@@ -24,8 +24,9 @@ std::vector<std::string> metric_keys(const std::filesystem::path& output) {
 TEST_CASE("cli flags: run --engine=NAME needs no suite file", "[cli][flags]") {
   ScratchDir dir;
   const auto output = dir / "r.json";
-  const auto run = cli({"run", "--engine=misbehave", "--dataset=1k", "--repeat=1", kFixturePath,
-                        "--output=" + output.string(), "--work-dir=" + (dir / "work").string()});
+  const auto run =
+      cli({"run", "--engine=misbehave", "--dataset=1k", "--repeat=1", fixture_path_flag,
+           "--output=" + output.string(), "--work-dir=" + (dir / "work").string()});
   INFO(run.out << run.err);
   REQUIRE(run.code == 0);
   CHECK(metric_keys(output) ==
@@ -33,7 +34,7 @@ TEST_CASE("cli flags: run --engine=NAME needs no suite file", "[cli][flags]") {
   const auto result = nlohmann::json::parse(storh::test::read_text(output));
   CHECK(result["experiment"]["suite"] == "misbehave");
 
-  const auto validated = cli({"validate", "--engine=misbehave", kFixturePath});
+  const auto validated = cli({"validate", "--engine=misbehave", fixture_path_flag});
   INFO(validated.out << validated.err);
   CHECK(validated.code == 0);
   CHECK(contains(validated.out, "flags: valid: suite \"misbehave\", 1 cell(s) x 3 repeat(s)"));
@@ -49,12 +50,13 @@ TEST_CASE("cli flags: without a suite file or --engine the error says what to gi
 
 TEST_CASE("cli flags: --operation runs only the named operations", "[cli][flags][operations]") {
   const auto validated =
-      cli({"validate", "--engine=misbehave", kFixturePath, "--operation=latency,first"});
+      cli({"validate", "--engine=misbehave", fixture_path_flag, "--operation=latency,first"});
   INFO(validated.out << validated.err);
   REQUIRE(validated.code == 0);
   CHECK(contains(validated.out, "items=10: first, latency\n"));
 
-  const auto unknown = cli({"validate", "--engine=misbehave", kFixturePath, "--operation=firs"});
+  const auto unknown =
+      cli({"validate", "--engine=misbehave", fixture_path_flag, "--operation=firs"});
   CHECK(unknown.code == 2);
   CHECK(contains(unknown.err,
                  "--operation: unknown operation \"firs\" (the suite's engines "
@@ -67,7 +69,7 @@ TEST_CASE("cli flags: load flags make a load run; results sort numerically", "[c
   ScratchDir dir;
   const auto output = dir / "r.json";
   const auto run = cli({"run", "--engine=slow_tx", "--clients=1", "--transactions=200,50",
-                        "--repeat=1", "--operation=sleep", kFixturePath,
+                        "--repeat=1", "--operation=sleep", fixture_path_flag,
                         "--output=" + output.string(), "--work-dir=" + (dir / "work").string()});
   INFO(run.out << run.err);
   REQUIRE(run.code == 0);

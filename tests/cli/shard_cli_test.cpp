@@ -17,18 +17,16 @@ using storh::test::ScratchDir;
 
 namespace {
 
-const std::string kContainment =
+const std::string containment_suite =
     std::string(STORH_TEST_SOURCE_DIR) + "/tests/fixtures/suites/containment.toml";
-const std::string kFixturePath = std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR;
+using storh::test::fixture_path_flag;
 
-nlohmann::json read_json(const std::filesystem::path& file) {
-  return nlohmann::json::parse(storh::test::read_text(file));
-}
+using storh::test::read_json;
 
 // 2 behaviours x 2 datasets = 4 cells, 2 repeats; the `fail` cells fail.
 std::vector<std::string> containment_args(const ScratchDir& dir, const std::string& output) {
-  return {kContainment,
-          kFixturePath,
+  return {containment_suite,
+          fixture_path_flag,
           "--set=misbehave.behaviour=ok,fail",
           "--dataset=100,200",
           "--repeat=2",

@@ -21,7 +21,7 @@ using storh::test::ScratchDir;
 
 namespace {
 
-const std::string kFixturePath = std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR;
+using storh::test::fixture_path_flag;
 
 // A metric as the runner keys it: n qualifies when there are several datasets, then
 // the one varying parameter.
@@ -305,7 +305,7 @@ TEST_CASE("range: end to end, a run writes the range files and report shows rate
                        "behaviour = \"ok\"\n"
                        "items = [5, 6]\n");
   const auto run =
-      test::cli({(dir / "range.toml").string(), kFixturePath, "--output=" + combined.string(),
+      test::cli({(dir / "range.toml").string(), fixture_path_flag, "--output=" + combined.string(),
                  "--work-dir=" + (dir / "work").string()});
   INFO(run.out << run.err);
   REQUIRE(run.code == 0);

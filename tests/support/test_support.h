@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/cli.h"
 #include "scratch_dir.h"
 
@@ -29,6 +31,14 @@ inline CliResult cli(const std::vector<std::string>& args) {
   result.out = out.str();
   result.err = err.str();
   return result;
+}
+
+// The flag that makes a run find the fixture plugins (tests/fixtures).
+inline const std::string fixture_path_flag = std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR;
+
+// A JSON file the test wrote or had written; a parse error throws (and fails the test).
+inline nlohmann::json read_json(const std::filesystem::path& file) {
+  return nlohmann::json::parse(read_text(file));
 }
 
 inline bool contains(const std::string& text, const std::string& part) {

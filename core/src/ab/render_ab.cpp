@@ -26,12 +26,6 @@ std::string median_text(const PairedMetric* paired, Side side) {
   return fmt::format("{:.4g}", median);
 }
 
-const PairedMetric* find_paired(const AbResult& result, const std::string& key) {
-  auto it = std::find_if(result.metrics.begin(), result.metrics.end(),
-                         [&](const PairedMetric& m) { return m.key == key; });
-  return it == result.metrics.end() ? nullptr : &*it;
-}
-
 }  // namespace
 
 AbRow row_of(const AbResult& result, const AbCheck& check) {

@@ -35,13 +35,6 @@ std::vector<std::string> all_keys(const AbResult& result) {
   return {keys.begin(), keys.end()};
 }
 
-const PairedMetric* find_paired(const AbResult& result, const std::string& key) {
-  for (const PairedMetric& m : result.metrics) {
-    if (m.key == key) return &m;
-  }
-  return nullptr;
-}
-
 AbCheck check_metric(const AbResult& result, const std::string& key, const AbGateOptions& options) {
   AbCheck check;
   check.key = key;
@@ -90,6 +83,13 @@ AbCheck check_metric(const AbResult& result, const std::string& key, const AbGat
 }
 
 }  // namespace
+
+const PairedMetric* find_paired(const AbResult& result, const std::string& key) {
+  for (const PairedMetric& m : result.metrics) {
+    if (m.key == key) return &m;
+  }
+  return nullptr;
+}
 
 PairedSummary summarize(const PairedMetric& metric, double alpha,
                         std::optional<double> calibrated_noise) {

@@ -16,8 +16,7 @@ namespace {
 using nlohmann::ordered_json;
 using report::Align;
 using report::Column;
-
-constexpr const char* kAbsent = "-";
+using report::kAbsent;
 
 std::string cell_text(const MatrixRow& row, std::size_t i) {
   const MatrixCell& cell = row.cells[i];

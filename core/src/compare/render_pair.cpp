@@ -15,8 +15,7 @@ namespace {
 using nlohmann::ordered_json;
 using report::Align;
 using report::Column;
-
-constexpr const char* kAbsent = "-";
+using report::kAbsent;
 
 std::string runs_text(const std::optional<ComparableMetric>& metric) {
   if (!metric) return kAbsent;
@@ -61,11 +60,11 @@ report::Rows table_rows(const PairComparison& c, bool markdown) {
 }
 
 const std::vector<Column>& pair_columns() {
-  static const std::vector<Column> kColumns = {
+  static const std::vector<Column> columns = {
       {"metric", Align::left}, {"base", Align::right},       {"new", Align::right},
       {"delta", Align::right}, {"noise", Align::right},      {"verdict", Align::left},
       {"runs", Align::right},  {"significance", Align::left}};
-  return kColumns;
+  return columns;
 }
 
 std::string skipped_note(const Geomean& geomean) {

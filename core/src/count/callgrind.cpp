@@ -7,16 +7,10 @@
 
 #include <fmt/format.h>
 
+#include "util/text.h"
+
 namespace storh::count {
 namespace {
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
 
 std::vector<std::string_view> words(std::string_view text) {
   std::vector<std::string_view> result;

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "util/files.h"
+#include "util/text.h"
 
 #ifndef STORH_BUILD_TYPE
 #define STORH_BUILD_TYPE "unknown"
@@ -20,13 +21,6 @@
 
 namespace storh::env {
 namespace {
-
-std::string_view trim(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(" \t\r\n");
-  return text.substr(first, last - first + 1);
-}
 
 // Calls fn(line) for each line of text.
 template <typename F>
@@ -91,11 +85,6 @@ bool contains_path(std::string_view mount, std::string_view path) {
   if (mount == "/") return !path.empty() && path.front() == '/';
   if (path.substr(0, mount.size()) != mount) return false;
   return path.size() == mount.size() || path[mount.size()] == '/';
-}
-
-std::string read_trimmed(const std::filesystem::path& path) {
-  auto content = read_file(path);
-  return content ? std::string(trim(content.value())) : std::string();
 }
 
 std::string compiler_name() {

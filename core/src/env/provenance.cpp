@@ -10,24 +10,13 @@
 #include <fmt/format.h>
 
 #include "util/files.h"
+#include "util/text.h"
 
 namespace storh::env {
 namespace {
 
-std::string_view trim(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(" \t\r\n");
-  return text.substr(first, last - first + 1);
-}
-
 bool is_commit(std::string_view text) {
   return text.size() == 40 && text.find_first_not_of("0123456789abcdef") == std::string::npos;
-}
-
-std::string read_trimmed(const std::filesystem::path& path) {
-  Expected<std::string> text = read_file(path);
-  return text ? std::string(trim(*text)) : std::string();
 }
 
 // The git directory of the work tree containing `dir`: `<top>/.git`, or where a

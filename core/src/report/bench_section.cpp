@@ -19,8 +19,6 @@ using result::LoadBenchPoint;
 using result::LoadResult;
 using result::Metric;
 
-constexpr const char* kAbsent = "-";
-
 // The metric key's qualifiers other than the load cell's, joined as in the key.
 std::string side_of(const Metric& metric) {
   std::vector<std::string> qualifiers = result::MetricKey::parse(metric.key).qualifiers;
@@ -188,6 +186,7 @@ std::string bench_section(const std::string& engine, const std::vector<const Met
   std::stable_sort(ordered_sides.begin(), ordered_sides.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::string> sides;
+  sides.reserve(ordered_sides.size());
   for (auto& [order, side] : ordered_sides) sides.push_back(std::move(side));
   const auto record = std::find_if(experiment.engines.begin(), experiment.engines.end(),
                                    [&](const result::EngineRecord& e) { return e.name == engine; });

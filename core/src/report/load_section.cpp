@@ -23,8 +23,6 @@ namespace {
 using result::LoadResult;
 using result::Metric;
 
-constexpr const char* kAbsent = "-";
-
 // The metric key's label without the engine and the load qualifiers:
 // "doc.put_get[n=1000,clients=4,transactions=100]" -> "put_get[n=1000]".
 std::string group_label(const Metric& metric) {
@@ -38,6 +36,7 @@ std::string group_label(const Metric& metric) {
 struct Amount {
   bool is_duration = false;
   double value = 0;
+  // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy reads the defaulted <=> as a 0 literal
   auto operator<=>(const Amount&) const = default;
 };
 

@@ -10,6 +10,9 @@
 
 namespace storh::report {
 
+// What a table shows in a cell that has no value.
+inline constexpr const char* kAbsent = "-";
+
 enum class Align { left, right };
 
 struct Column {

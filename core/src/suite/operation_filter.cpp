@@ -30,7 +30,7 @@ bool filter_operations(Suite& suite, const std::vector<std::string>& flags,
   bool empty_name = false;
   for (const std::string& flag : flags) {
     for (std::string_view part : detail::split_unquoted(flag, ',')) {
-      part = detail::trim(part);
+      part = trim(part);
       if (part.empty()) {
         if (!empty_name) {
           errors.push_back(SuiteError{

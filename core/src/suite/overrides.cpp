@@ -11,7 +11,6 @@ namespace storh::suite {
 namespace {
 
 using detail::in_quotes;
-using detail::trim;
 
 class FlagErrors {
  public:

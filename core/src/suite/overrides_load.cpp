@@ -12,9 +12,6 @@
 namespace storh::suite::detail {
 namespace {
 
-// Far beyond what one machine can run as threads or processes (as parse_load.cpp).
-constexpr std::uint64_t kMaxClients = 4096;
-
 void flag_error(std::vector<SuiteError>& errors, std::string_view flag, std::string message) {
   errors.push_back(SuiteError{SourcePos{std::string(flag)}, std::move(message)});
 }
@@ -90,10 +87,10 @@ void apply_load_overrides(const Overrides& overrides, Suite& suite,
   if (overrides.clients) {
     auto clients =
         parse_list<std::uint32_t>(errors, "--clients", *overrides.clients,
-                                  fmt::format("client counts from 1 to {}", kMaxClients),
+                                  fmt::format("client counts from 1 to {}", kMaxLoadClients),
                                   [](std::string_view text) -> std::optional<std::uint32_t> {
                                     const std::optional<std::uint64_t> count = parse_count(text);
-                                    if (!count || *count < 1 || *count > kMaxClients)
+                                    if (!count || *count < 1 || *count > kMaxLoadClients)
                                       return std::nullopt;
                                     return static_cast<std::uint32_t>(*count);
                                   });

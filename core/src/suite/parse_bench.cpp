@@ -13,9 +13,6 @@ namespace storh::suite::detail {
 namespace {
 
 constexpr std::array<std::string_view, 3> kBenchKeys = {"name", "operations", "points"};
-// As [load] clients and transactions allow (parse_load.cpp).
-constexpr std::uint64_t kMaxClients = 4096;
-constexpr std::uint64_t kMaxTransactions = std::uint64_t{1} << 40;
 constexpr std::string_view kPointShape =
     "\"clients/transactions per client\" such as \"10/100\" (clients 1 to 4096, transactions "
     ">= 1)";
@@ -33,8 +30,8 @@ std::optional<std::uint64_t> whole_number(std::string_view text, std::uint64_t m
 std::optional<load::Point> parse_point(std::string_view text) {
   const std::size_t slash = text.find('/');
   if (slash == std::string_view::npos) return std::nullopt;
-  const auto clients = whole_number(trim(text.substr(0, slash)), kMaxClients);
-  const auto transactions = whole_number(trim(text.substr(slash + 1)), kMaxTransactions);
+  const auto clients = whole_number(trim(text.substr(0, slash)), kMaxLoadClients);
+  const auto transactions = whole_number(trim(text.substr(slash + 1)), kMaxLoadTransactions);
   if (!clients || !transactions) return std::nullopt;
   return load::Point{static_cast<std::uint32_t>(*clients), *transactions};
 }

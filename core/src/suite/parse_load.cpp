@@ -14,8 +14,6 @@ namespace {
 constexpr std::array<std::string_view, 8> kLoadKeys = {
     "bench", "clients", "duration", "mode", "progress", "rate", "transactions", "warmup"};
 constexpr std::array<std::string_view, 1> kEngineLoadKeys = {"mode"};
-// Far beyond what one machine can run as threads or processes.
-constexpr std::int64_t kMaxClients = 4096;
 
 std::vector<const toml::node*> items_of(const toml::node& node) {
   std::vector<const toml::node*> items;
@@ -99,9 +97,10 @@ void read_load(Reader& reader, const toml::node& node, Suite& suite) {
     if (name == "bench") {
       read_benches(reader, *value, load);
     } else if (name == "clients") {
-      read_counts(reader, *value, path, kMaxClients, load.clients);
+      read_counts(reader, *value, path, static_cast<std::int64_t>(kMaxLoadClients), load.clients);
     } else if (name == "transactions") {
-      read_counts(reader, *value, path, std::int64_t{1} << 40, load.transactions);
+      read_counts(reader, *value, path, static_cast<std::int64_t>(kMaxLoadTransactions),
+                  load.transactions);
     } else if (name == "duration") {
       read_durations(reader, *value, load);
     } else if (name == "rate") {

@@ -30,13 +30,6 @@ bool is_engine_name(std::string_view name) {
   });
 }
 
-std::string_view trim(std::string_view text) {
-  const auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
-  while (!text.empty() && space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && space(text.back())) text.remove_suffix(1);
-  return text;
-}
-
 std::vector<std::string_view> split_unquoted(std::string_view text, char separator) {
   std::vector<std::string_view> parts;
   char quote = 0;

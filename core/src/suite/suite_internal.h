@@ -14,6 +14,7 @@
 
 #include "suite/parse.h"
 #include "util/did_you_mean.h"
+#include "util/text.h"
 
 namespace storh::suite::detail {
 
@@ -45,7 +46,11 @@ const Located<T>* find_value(const std::vector<Located<T>>& items, const T& valu
 // Engine names: [a-z0-9_]+.
 bool is_engine_name(std::string_view name);
 
-std::string_view trim(std::string_view text);
+// The most clients a load point may have ([load] clients, [[load.bench]] points,
+// --clients): far beyond what one machine can run as threads or processes.
+inline constexpr std::uint64_t kMaxLoadClients = 4096;
+// The most transactions per client a load point may have.
+inline constexpr std::uint64_t kMaxLoadTransactions = std::uint64_t{1} << 40;
 
 // Splits at `separator`, except inside '...' or "..." quotes.
 std::vector<std::string_view> split_unquoted(std::string_view text, char separator);

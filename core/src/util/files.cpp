@@ -14,6 +14,7 @@
 #include <xxhash.h>
 
 #include "util/shorten.h"
+#include "util/text.h"
 
 namespace storh {
 namespace {
@@ -43,6 +44,11 @@ Expected<std::string> read_file(const std::filesystem::path& path) {
   content << in.rdbuf();
   if (in.bad()) return Error{os_error("cannot read", path)};
   return content.str();
+}
+
+std::string read_trimmed(const std::filesystem::path& path) {
+  Expected<std::string> text = read_file(path);
+  return text ? std::string(trim(*text)) : std::string();
 }
 
 std::string_view file_type_name(unsigned mode) {

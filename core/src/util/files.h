@@ -13,6 +13,10 @@ namespace storh {
 // Reads a whole file. The error names the path and the OS reason.
 Expected<std::string> read_file(const std::filesystem::path& path);
 
+// The content of a small text file (a /sys or /proc value, a git ref) without the white
+// space around it; empty when the file cannot be read.
+std::string read_trimmed(const std::filesystem::path& path);
+
 // The largest input file (suite, result, A/B or calibration file) storh reads: far above
 // any real one, far below what would exhaust memory.
 inline constexpr std::uintmax_t kMaxInputFileBytes = std::uintmax_t{256} << 20;

@@ -23,11 +23,7 @@ namespace {
 
 using log_test::small;
 
-std::vector<std::string> ids_of(const std::vector<Record>& records) {
-  std::vector<std::string> ids;
-  for (const Record& record : records) ids.push_back(record.id);
-  return ids;
-}
+using log_test::ids_of;
 
 std::size_t files_named(const std::filesystem::path& dir, const std::string& prefix) {
   std::size_t count = 0;
@@ -160,6 +156,7 @@ TEST_CASE("log L5: compaction during a paused stream keeps the reader and the da
   log_test::Scratch scratch;
   lg::SegmentedLog log(scratch.path(), "c", small());
   std::vector<std::string> ids;
+  ids.reserve(40);
   for (int i = 0; i < 40; ++i) ids.push_back(log.put(Json{{"i", i}}).id);
   lg::LogStream reader = log.stream();
   std::vector<std::string> seen;
@@ -217,6 +214,7 @@ TEST_CASE("log L7: cursor and time-range reads open fewer segments than exist", 
   const std::int64_t start = 1700000000000;
   lg::SegmentedLog log(scratch.path(), "c", {1024, 4, Sync::none});
   std::vector<std::string> ids;
+  ids.reserve(420);
   for (int i = 0; i < 420; ++i)
     ids.push_back(log.put(Json{{"i", i}}, uuid_v7::generate(start + i)).id);
   auto check_reads = [&] {

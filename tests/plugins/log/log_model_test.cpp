@@ -42,11 +42,7 @@ struct Model {
   }
 };
 
-std::vector<std::string> ids_of(const std::vector<Record>& records) {
-  std::vector<std::string> ids;
-  for (const Record& record : records) ids.push_back(record.id);
-  return ids;
-}
+using log_test::ids_of;
 
 void check_against(const lg::SegmentedLog& log, const Model& model, std::mt19937& random) {
   CHECK(ids_of(log.stream().to_vector()) == model.order);

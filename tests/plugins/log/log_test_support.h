@@ -3,6 +3,9 @@
 // log options most tests open with.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "log/segmented_log.h"
 #include "scratch_dir.h"
 
@@ -13,6 +16,13 @@ namespace log_test {
 inline storh::engines::log::LogOptions small(
     storh::engines::Sync sync = storh::engines::Sync::none) {
   return {256, 4, sync};
+}
+
+// The ids of `records`, in order.
+inline std::vector<std::string> ids_of(const std::vector<storh::engines::Record>& records) {
+  std::vector<std::string> ids;
+  for (const storh::engines::Record& record : records) ids.push_back(record.id);
+  return ids;
 }
 
 using Scratch = storh::test::ScratchDir;

@@ -49,6 +49,13 @@ inline Schema bench_schema() {
       .range();
 }
 
+// A document that fits bench_schema(): kinds alternate, slugs and times are unique.
+inline Json doc_row(int i) {
+  return Json{{"kind", i % 2 == 0 ? "page" : "post"},
+              {"slug", "item-" + std::to_string(i)},
+              {"publishedAt", 1700000000000 + i}};
+}
+
 inline DocStoreOptions options(Sync sync = Sync::none) {
   DocStoreOptions o;
   o.sync = sync;

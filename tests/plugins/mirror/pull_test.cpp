@@ -13,12 +13,6 @@ using storh::engines::encode_compact;
 
 namespace {
 
-Json doc_row(int i) {
-  return Json{{"kind", i % 2 == 0 ? "page" : "post"},
-              {"slug", "item-" + std::to_string(i)},
-              {"publishedAt", 1700000000000 + i}};
-}
-
 // A second store and a schema-less mirror over the same table, as the benchmark's pull.
 struct Restore {
   Restore(Fixture& f, Sync sync = Sync::none, std::optional<Schema> store_schema = {})
@@ -50,6 +44,7 @@ TEST_CASE("M4: pull restores record files from the table; a second pull changes 
           "[mirror][pull][M4]") {
   Fixture f;
   std::vector<Record> records;
+  records.reserve(5);
   for (int i = 0; i < 5; ++i) records.push_back(f.store->put(doc_row(i)));
   REQUIRE(f.mirror->push("docs").inserted == 5);
 

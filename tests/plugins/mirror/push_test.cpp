@@ -14,12 +14,6 @@ using storh::engines::xxh128_hex;
 
 namespace {
 
-Json doc_row(int i) {
-  return Json{{"kind", i % 2 == 0 ? "page" : "post"},
-              {"slug", "item-" + std::to_string(i)},
-              {"publishedAt", 1700000000000 + i}};
-}
-
 // The data part of a record file: {"id":"<id>","data":<data>}\n
 std::string data_bytes_of_file(const fs::path& path) {
   const std::string file = read_text(path);
@@ -38,6 +32,7 @@ TEST_CASE(
     "[mirror][push]") {
   Fixture f;
   std::vector<Record> records;
+  records.reserve(5);
   for (int i = 0; i < 5; ++i) records.push_back(f.store->put(doc_row(i)));
   // Escaping and ordering of canonical JSON: keys keep insertion order, '/' and UTF-8
   // stay raw, U+2028 is escaped, floats keep a fraction.
@@ -145,6 +140,7 @@ TEST_CASE("M1: push reports one update, delete and insert, then everything uncha
 TEST_CASE("push: leftover rows are deleted in chunks of 500", "[mirror][push]") {
   Fixture f;
   std::vector<Json> rows;
+  rows.reserve(1201);
   for (int i = 0; i < 1201; ++i) rows.push_back(doc_row(i));
   f.store->put_stream(std::move(rows));
   CHECK(f.mirror->push("docs").inserted == 1201);

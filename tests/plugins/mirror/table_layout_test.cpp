@@ -6,23 +6,15 @@
 #include "common/schema.h"
 #include "common/store_error.h"
 #include "mirror/table_layout.h"
+#include "mirror_test_util.h"
 
+using mirror_test::bench_schema;
 using storh::engines::Schema;
 using storh::engines::StoreError;
 using storh::engines::mirror::TableLayout;
 using storh::engines::mirror::validate_prefix;
 
 namespace {
-
-Schema bench_schema() {
-  return Schema::collection("docs")
-      .string("kind")
-      .index()
-      .string("slug")
-      .unique()
-      .integer("publishedAt")
-      .range();
-}
 
 std::string error_of(std::string_view prefix, std::string name, const Schema& schema) {
   try {

@@ -1,0 +1,36 @@
+# Sourced by scripts/test.sh, tsan.sh and lint.sh: configuring a build directory with
+# Ninja, and timing the phases of a script.
+
+# storh_configure <build dir> <cmake options...>: configures with Ninja. A directory
+# configured earlier with another generator (an older checkout used Make) is removed
+# first, as CMake cannot switch generators in place.
+storh_configure() {
+  local dir=$1
+  shift
+  if [[ -f $dir/CMakeCache.txt ]] && ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$dir/CMakeCache.txt"; then
+    rm -rf "$dir"
+  fi
+  cmake -S . -B "$dir" -G Ninja "$@" >/dev/null
+}
+
+storh_phases=()
+
+# storh_phase <name> <command...>: runs the command and prints its wall time on stderr;
+# storh_phase_summary prints them all at the end. A failing command stops the script
+# (set -e) after its time is printed.
+storh_phase() {
+  local name=$1
+  shift
+  local start=$SECONDS status=0
+  "$@" || status=$?
+  local took=$((SECONDS - start))
+  storh_phases+=("$(printf '%-22s %3dm%02ds' "$name" $((took / 60)) $((took % 60)))")
+  printf 'phase: %s took %dm%02ds%s\n' "$name" $((took / 60)) $((took % 60)) \
+    "$( ((status == 0)) || echo " (failed, exit $status)")" >&2
+  return "$status"
+}
+
+storh_phase_summary() {
+  printf 'phases:\n' >&2
+  printf '  %s\n' "${storh_phases[@]}" >&2
+}
