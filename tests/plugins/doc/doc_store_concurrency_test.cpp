@@ -14,11 +14,13 @@ TEST_CASE("D5: concurrent distinct writes lose nothing", "[doc][concurrency][D5]
   }
   { DocStore(dir.path(), "docs"); }
   std::vector<pid_t> children;
+  children.reserve(4);
   for (int w = 0; w < 4; ++w) {
     children.push_back(fork_child([&, w] {
       DocStore store(dir.path(), "docs");
       for (int i = 0; i < 18; ++i) {
-        store.put(Json{{"writer", w}, {"i", i}}, ids[static_cast<std::size_t>(w * 18 + i)]);
+        store.put(Json{{"writer", w}, {"i", i}},
+                  ids[static_cast<std::size_t>(w) * 18 + static_cast<std::size_t>(i)]);
       }
     }));
   }
@@ -41,6 +43,7 @@ TEST_CASE("D7: concurrent updates of the same records leave one writer's complet
     }
   }
   std::vector<pid_t> children;
+  children.reserve(5);
   for (int w = 0; w < 5; ++w) {
     children.push_back(fork_child([&, w] {
       DocStore store(dir.path(), "docs");
@@ -95,6 +98,7 @@ TEST_CASE("D8: readers never see torn records while a writer rewrites them",
     }
   });
   std::vector<pid_t> readers;
+  readers.reserve(2);
   for (int r = 0; r < 2; ++r) {
     readers.push_back(fork_child([&] {
       for (int pass = 0; pass < 25; ++pass) {
@@ -105,7 +109,8 @@ TEST_CASE("D8: readers never see torn records while a writer rewrites them",
           const int slot = record.data["slot"];
           const int version = record.data["version"];
           if (record.data["bucket"] != (slot + version) % 4) ::_exit(3);
-          if (record.data["marker"] != "v" + std::to_string(version)) ::_exit(4);
+          const auto* marker = record.data["marker"].get_ptr<const std::string*>();
+          if (marker == nullptr || *marker != "v" + std::to_string(version)) ::_exit(4);
         }
         for (const std::string& id : ids) {
           if (!store.get(id)) ::_exit(5);
@@ -128,6 +133,7 @@ TEST_CASE("doc lock: the write lock serialises read-modify-write across processe
   // HASH: a same-size rewrite within one timestamp tick can reuse the inode number, which
   // STAT cannot tell apart (its documented blind spot); a read-modify-write needs HASH.
   std::vector<pid_t> children;
+  children.reserve(3);
   for (int w = 0; w < 3; ++w) {
     children.push_back(fork_child([&] {
       DocStore store(dir.path(), "docs", with_mode(Validation::hash));
