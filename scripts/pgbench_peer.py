@@ -19,7 +19,9 @@ storh-host / pgbench (the mean of the rounds' ratios, with min..max), and latenc
 p99 (pgbench's from its per-transaction log, storh-host's from its result file), the
 difference of the mean latencies, and the client side's CPU time per transaction (user +
 system of the client processes: pgbench -i and pgbench; storh-host, its worker and the
-cell's own table load, plus the start of two processes and the plugin).
+cell's own table load, plus the start of two processes and the plugin), and the
+checkpoints the server began during each tool's runs (pg_stat_bgwriter; a whole run,
+its table load included; the JSON also has the WAL bytes per transaction).
 """
 import argparse
 import json
@@ -97,6 +99,15 @@ class Server:
 
     def dsn(self, dbname="postgres"):
         return f"host={self.dir} port=5432 user=storh dbname={dbname}"
+
+    def activity(self, bindir):
+        """Checkpoints begun and WAL bytes written so far, server-wide (psql)."""
+        out = subprocess.run(
+            [f"{bindir}/psql", "-X", "-At", "-d", self.dsn(), "-c",
+             "SELECT checkpoints_timed + checkpoints_req, "
+             "pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint FROM pg_stat_bgwriter"],
+            capture_output=True, text=True, check=True).stdout.strip().split("|")
+        return {"checkpoints": int(out[0]), "wal_bytes": int(out[1])}
 
     def stop(self):
         if self.proc is not None and self.proc.poll() is None:
@@ -214,12 +225,18 @@ def main():
                 order = ["pgbench", "ours"] if r % 2 == 0 else ["ours", "pgbench"]
                 figures = {}
                 for tool in order:
+                    before = server.activity(bindir)
                     if tool == "pgbench":
                         figures[tool] = run_pgbench(bindir, server, args, script, clients,
                                                     transactions, logdir)
                     else:
                         figures[tool] = run_ours(args, server, script, clients, transactions,
                                                  workdir)
+                    after = server.activity(bindir)
+                    # Of the whole tool run (its table load too), not only its timed part.
+                    figures[tool]["checkpoints"] = after["checkpoints"] - before["checkpoints"]
+                    figures[tool]["wal_per_tx"] = ((after["wal_bytes"] - before["wal_bytes"])
+                                                   / (clients * transactions))
                 rounds.append(figures)
                 print(f"  {script} {clients}/{transactions} round {r + 1}: pgbench "
                       f"{figures['pgbench']['tps']:.1f} tps, storh-host "
@@ -242,8 +259,8 @@ def print_table(args, rows):
     print()
     print("| script | clients/tx | pgbench tps | storh-host tps | ours/pgbench (min..max) "
           "| pgbench p50 / p99 | storh-host p50 / p99 | mean latency ours - pgbench "
-          "| client CPU per tx, pgbench / ours |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| client CPU per tx, pgbench / ours | checkpoints, pgbench / ours |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for script, clients, transactions, rounds in rows:
         theirs = [r["pgbench"] for r in rounds]
         ours = [r["ours"] for r in rounds]
@@ -257,7 +274,8 @@ def print_table(args, rows):
               f"{mean(theirs, 'p50') * 1e3:.3f} / {mean(theirs, 'p99') * 1e3:.3f} | "
               f"{mean(ours, 'p50') * 1e3:.3f} / {mean(ours, 'p99') * 1e3:.3f} | "
               f"{(mean(ours, 'mean') - mean(theirs, 'mean')) * 1e6:+.1f} us | "
-              f"{mean(theirs, 'cpu_per_tx') * 1e6:.1f} / {mean(ours, 'cpu_per_tx') * 1e6:.1f} us |")
+              f"{mean(theirs, 'cpu_per_tx') * 1e6:.1f} / {mean(ours, 'cpu_per_tx') * 1e6:.1f} us | "
+              f"{sum(t['checkpoints'] for t in theirs)} / {sum(o['checkpoints'] for o in ours)} |")
 
 
 if __name__ == "__main__":
