@@ -13,6 +13,11 @@ storh_configure() {
   cmake -S . -B "$dir" -G Ninja "$@" >/dev/null
 }
 
+# The test builds' unity options (scripts/test.sh and tsan.sh): each target's .cpp files
+# are compiled in batches of 12, which parses the heavy headers (toml++, nlohmann, fmt,
+# Catch2) once a batch instead of once a file.
+storh_unity_options=(-DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=12)
+
 storh_phases=()
 
 # storh_phase <name> <command...>: runs the command and prints its wall time on stderr;

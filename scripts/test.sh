@@ -8,9 +8,7 @@
 # STORH_TEST_SANITIZE=0 skips the sanitizer builds for a quicker local loop;
 # STORH_TEST_TSAN=0 skips only the ThreadSanitizer one.
 #
-# The builds are unity builds with Ninja: each target's .cpp files are compiled in
-# batches of 12 (CMAKE_UNITY_BUILD), which parses the heavy headers (toml++, nlohmann,
-# fmt, Catch2) once a batch instead of once a file, and halves the compile time. A name
+# The builds are unity builds with Ninja (storh_unity_options in build_common.sh). A name
 # two files of one target both keep file-local is then a compile error here: give it one
 # home (a shared header) or a distinct name.
 set -euo pipefail
@@ -24,7 +22,7 @@ run_suite() {  # <build dir> <cmake options...>
   local dir=$1
   shift
   storh_configure "$dir" -DSTORH_BUILD_TESTS=ON -DSTORH_WARNINGS_AS_ERRORS=ON \
-    -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=12 "$@"
+    "${storh_unity_options[@]}" "$@"
   storh_phase "build $dir" cmake --build "$dir" -j"$jobs"
   storh_phase "tests $dir" ctest --test-dir "$dir" -j"$jobs" --output-on-failure --timeout 600
 }
