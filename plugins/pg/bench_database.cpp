@@ -135,7 +135,12 @@ Connection BenchDatabase::connect() const {
 }
 
 std::string BenchDatabase::server_gone() const {
-  return local_ ? local_->exit_reason() : std::string();
+  return local_ ? local_->down_reason() : std::string();
+}
+
+std::string BenchDatabase::failure_message(const std::string& message) const {
+  const std::string gone = server_gone();
+  return gone.empty() ? message : fmt::format("the server crashed: {}; {}", gone, message);
 }
 
 void check_client_slots(const BenchDatabase& database, std::uint32_t clients) {

@@ -65,8 +65,14 @@ class BenchDatabase {
   const ServerLimits& limits() const noexcept { return limits_; }
   // Empty while the server is (as far as can be told) up; else why it is not: the
   // local postmaster's exit ("the server (postmaster pid 123) was killed by signal 9").
-  // Thread-safe.
+  // Pings a local server that has not been seen to exit and waits a moment when it does
+  // not answer (LocalServer::down_reason): call it after a failure or at the end of a
+  // cell, not per statement. Thread-safe.
   std::string server_gone() const;
+  // The message of a failed step, with why the server is down in front when it is
+  // ("the server crashed: the server (postmaster pid 12) was killed by signal 9
+  // (Killed); <message>"); else `message` as it is. Calls server_gone().
+  std::string failure_message(const std::string& message) const;
   // The most clients can connect at once: max_connections, less the reserved slots
   // unless the cell's role is a superuser (as on a local server).
   std::int64_t client_slots() const noexcept {

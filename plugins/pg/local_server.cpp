@@ -259,6 +259,17 @@ std::string LocalServer::exit_reason() {
   return fmt::format("the server (postmaster pid {}) {}", pid_, describe_status(*exit_status_));
 }
 
+std::string LocalServer::down_reason() {
+  if (std::string reason = exit_reason(); !reason.empty()) return reason;
+  if (PQping(conninfo("postgres").c_str()) != PQPING_NO_RESPONSE) return {};
+  const Clock::time_point deadline = Clock::now() + kExitGrace;
+  while (running() && Clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (std::string reason = exit_reason(); !reason.empty()) return reason;
+  return fmt::format("the server (postmaster pid {}) does not answer", pid_);
+}
+
 std::string LocalServer::log_tail() const {
   return tail_of(dir_ / "server.log", 3);
 }

@@ -26,6 +26,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <filesystem>
 #include <mutex>
 #include <optional>
@@ -40,6 +41,8 @@ namespace storh::engines::pg {
 inline constexpr const char* kSuperuser = "storh";
 // The port names the socket file (.s.PGSQL.<port>); nothing listens on TCP.
 inline constexpr int kSocketPort = 5432;
+// How long down_reason() waits for a postmaster that stopped answering to exit.
+inline constexpr std::chrono::seconds kExitGrace{5};
 
 class LocalServer {
  public:
@@ -69,6 +72,12 @@ class LocalServer {
   bool running();
   // "the server (postmaster pid N) was killed by signal 9 (Killed)"; empty while it runs.
   std::string exit_reason();
+  // exit_reason(), for a caller whose statement just failed: when the postmaster is
+  // not reaped yet but no longer answers a ping, waits up to kExitGrace for it to
+  // exit. A SIGKILLed postmaster's backends can close their clients' connections
+  // before the kernel has made the postmaster a zombie, so a lost connection alone
+  // cannot tell a crash from an error. Empty while the server runs and answers.
+  std::string down_reason();
   // The last lines of the server's log, for error messages.
   std::string log_tail() const;
 

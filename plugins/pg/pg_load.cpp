@@ -32,17 +32,8 @@ class PgClient final : public storh::Client {
 
   Status run_transaction(std::size_t type, std::uint64_t) noexcept override {
     const pg::Script script = pg::kScripts[type];
-    return storh::guarded(pg::script_name(script), [&]() -> Status {
-      try {
-        client_.run(script);
-      } catch (const pg::PgError& error) {
-        const std::string gone = database_.server_gone();
-        if (gone.empty()) throw;
-        return Status::error(fmt::format("{}: the server crashed: {}; {}", pg::script_name(script),
-                                         gone, error.what()));
-      }
-      return {};
-    });
+    Status status = storh::guarded(pg::script_name(script), [&] { client_.run(script); });
+    return status.ok() ? status : Status::error(database_.failure_message(status.message()));
   }
 
  private:
@@ -72,21 +63,19 @@ class PgTransactions final : public storh::Transactions {
       pg::init_tables(admin, params_.scale, params_.fillfactor);
     });
     if (status.ok() || !database_) return status;
-    const std::string gone = database_->server_gone();
-    return gone.empty()
-               ? status
-               : Status::error(fmt::format("{}: the server crashed: {}", status.message(), gone));
+    return Status::error(database_->failure_message(status.message()));
   }
 
   Status open_client(const storh::RunContext&, const storh::ClientInfo& client,
                      std::unique_ptr<storh::Client>& out) noexcept override {
-    return storh::guarded("open_client", [&] {
+    Status status = storh::guarded("open_client", [&] {
       pg::check_client_slots(*database_, client.count);
       out = std::make_unique<PgClient>(
           pg::ScriptClient(database_->connect(), params_.mode, params_.scale,
                            pg::client_seed(params_.random_seed, client.index)),
           *database_);
     });
+    return status.ok() ? status : Status::error(database_->failure_message(status.message()));
   }
 
   Status finish(storh::RunContext& ctx, std::uint64_t, std::uint64_t) noexcept override {

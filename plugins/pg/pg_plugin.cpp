@@ -25,12 +25,6 @@ namespace {
 namespace pg = storh::engines::pg;
 using storh::Status;
 
-// When a statement fails because the local server died, say so first.
-std::string with_server_state(const pg::BenchDatabase& database, const std::string& message) {
-  const std::string gone = database.server_gone();
-  return gone.empty() ? message : fmt::format("{} (server crashed): {}", gone, message);
-}
-
 class PgEngine final : public storh::Engine {
  public:
   storh::EngineInfo describe() const noexcept override {
@@ -72,7 +66,7 @@ class PgEngine final : public storh::Engine {
       return run_operations(ctx, params, *database);
     });
     if (!status.ok() && database) {
-      status = Status::error(with_server_state(*database, status.message()));
+      status = Status::error(database->failure_message(status.message()));
     }
     // Stopping the server is part of the run: a server that crashed fails it.
     Status closed = storh::guarded("pg: stop the server", [&] {
