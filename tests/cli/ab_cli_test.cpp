@@ -142,6 +142,10 @@ TEST_CASE("calibrate writes each metric's noise, and ab reads it", "[cli][ab][ca
   CHECK(file["format"] == "storh-calibration");
   CHECK(file["metrics"][0]["key"] == "misbehave.first");
   CHECK(file["metrics"][0]["pairs"] == 8);
+  // Its product is the calibration: no A/A result file unless --output asks for one.
+  CHECK_FALSE(std::filesystem::exists(dir / "ab-aa.json"));
+  CHECK_FALSE(std::filesystem::exists(dir / "ab-ab.json"));
+  CHECK_FALSE(contains(run.out, "result: "));
 
   run = cli({"ab", suite, fixture_path_flag, "--head-set", "misbehave.cost=500",
              "--calibration=" + calibration});

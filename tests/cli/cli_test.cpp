@@ -363,5 +363,9 @@ TEST_CASE("cli: help, version and bad arguments", "[cli]") {
   CHECK(run.code == 2);
   CHECK(contains(run.err, "unknown option \"--repeats=3\""));
   CHECK(contains(run.err, "--repeat=..."));
+  CHECK(contains(run.err, "; did you mean \"--repeat\"?"));
+  const auto gate = cli({"gate", "a.json", "b.json", "--treshold=5"});
+  CHECK(gate.code == 2);
+  CHECK(contains(gate.err, "did you mean \"--threshold\"?"));
   CHECK(cli({}).code == 2);
 }

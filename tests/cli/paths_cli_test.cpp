@@ -1,5 +1,5 @@
 // Suites found from anywhere: relative paths in a suite are relative to its file, and
-// plugin directories that do not exist or plugins that hide others are warned about.
+// plugin directories that do not exist are errors and plugins that hide others are warned about.
 #include <catch2/catch.hpp>
 
 #include "test_support.h"
@@ -43,30 +43,44 @@ TEST_CASE("cli paths: a suite's plugin_path and output are relative to the suite
   CHECK(std::filesystem::exists(dir / "suites/build/bench-kv.json"));
 }
 
-TEST_CASE("cli paths: a missing plugin directory is warned about and explains an unknown engine",
+TEST_CASE("cli paths: a plugin directory the suite names that does not exist is an error",
           "[cli][paths]") {
+  // Regression: a typo'd plugin_path was a warning, and the run measured the plugins
+  // found elsewhere on the path (the built-in ones) with exit 0.
   ScratchDir dir;
-  const auto suite = write_suite(dir, "plugin_path = \"nowhere\"");
-  const auto validated = cli({"validate", suite.string()});
-  CHECK(validated.code == 2);
+  const auto suite = write_suite(dir, "plugin_path = [\"../plugins\", \"nowhere\"]");
   const std::string missing = (dir / "suites/nowhere").string();
-  CHECK(contains(validated.err, "storh-host: warning: " + suite.string() +
-                                    ":3:15: plugin directory \"" + missing + "\" does not exist"));
-  CHECK(contains(validated.err, "unknown engine \"misbehave\""));
-  CHECK(contains(validated.err, "; plugin directory \"" + missing + "\" from " + suite.string() +
-                                    ":3:15 does not exist"));
+  for (const char* command : {"validate", "run"}) {
+    const auto result = cli({command, suite.string()});
+    INFO(command << ": " << result.err);
+    CHECK(result.code == 2);
+    CHECK(contains(result.err,
+                   suite.string() + ":3:30: plugin directory \"" + missing + "\" does not exist"));
+    CHECK_FALSE(std::filesystem::exists(dir / "suites/build/bench-kv.json"));
+  }
 }
 
-TEST_CASE("cli paths: --plugin-path=DIR that does not exist is warned about", "[cli][paths]") {
+TEST_CASE("cli paths: --plugin-path=DIR that does not exist is an error", "[cli][paths]") {
   ScratchDir dir;
   const auto suite = write_suite(dir, "plugin_path = \"../plugins\"");
   const auto validated = cli({"validate", suite.string(), "--plugin-path=nonexist-dir"});
   INFO(validated.err);
-  CHECK(validated.code == 0);
-  CHECK(contains(validated.err,
-                 "storh-host: warning: --plugin-path: plugin directory \"nonexist-dir\" ("));
+  CHECK(validated.code == 2);
+  CHECK(contains(validated.err, "--plugin-path: plugin directory \"nonexist-dir\" ("));
   const auto listed = cli({"list", "--plugin-path=nonexist-dir", "--format=json"});
+  CHECK(listed.code == 2);
   CHECK(contains(listed.err, "--plugin-path: plugin directory \"nonexist-dir\""));
+  CHECK(listed.out.empty());
+}
+
+TEST_CASE("cli paths: ab --base=DIR that does not exist names --base", "[cli][paths]") {
+  ScratchDir dir;
+  const auto suite = write_suite(dir, "plugin_path = \"../plugins\"");
+  const auto ab = cli({"ab", suite.string(), "--base=/nonexistent-storh-dir", "--pairs=2"});
+  INFO(ab.err);
+  CHECK(ab.code == 2);
+  CHECK(contains(ab.err, "--base: plugin directory \"/nonexistent-storh-dir\" does not exist"));
+  CHECK_FALSE(contains(ab.err, "--plugin-path"));
 }
 
 TEST_CASE("cli paths: ci finds the suite's baseline next to the suite", "[cli][paths][ci]") {
@@ -98,4 +112,20 @@ TEST_CASE("cli paths: two plugins of one name warn with both files and the one u
   CHECK(contains(validated.err, "warning: two plugins named \"misbehave\": using " + first +
                                     "/storh_misbehave.so (first on the plugin path), ignoring " +
                                     second + "/storh_misbehave.so"));
+}
+
+TEST_CASE("cli paths: an output in a directory that does not exist says it creates it, once",
+          "[cli][paths]") {
+  ScratchDir dir;
+  const auto suite = write_suite(dir, "plugin_path = \"../plugins\"\nrepeat = 1");
+  const auto output = dir / "new/deeper/r.json";
+  const auto ran = cli({"run", suite.string(), "--output=" + output.string()});
+  INFO(ran.out << ran.err);
+  CHECK(ran.code == 0);
+  CHECK(std::filesystem::exists(output));
+  const std::string note = "creating directory " + (dir / "new").string() + " for ";
+  REQUIRE(contains(ran.err, note));
+  CHECK(ran.err.find(note) == ran.err.rfind(note));
+  const auto again = cli({"run", suite.string(), "--output=" + output.string()});
+  CHECK_FALSE(contains(again.err, "creating directory"));
 }

@@ -77,3 +77,39 @@ TEST_CASE("cli flags: load flags make a load run; results sort numerically", "[c
         std::vector<std::string>{"slow_tx.sleep[clients=1,transactions=50]",
                                  "slow_tx.sleep[clients=1,transactions=200]"});
 }
+
+TEST_CASE("cli flags: validate --shard previews a shard's cells, and an empty shard says why",
+          "[cli][flags][shard]") {
+  const std::vector<std::string> base = {"validate", "--engine=misbehave", "--dataset=10,20,30",
+                                         fixture_path_flag};
+  auto args = base;
+  args.push_back("--shard=2/2");
+  const auto second = cli(args);
+  INFO(second.out << second.err);
+  REQUIRE(second.code == 0);
+  CHECK(contains(second.out, "3 cell(s) x 3 repeat(s)"));
+  CHECK(contains(second.out, "shard 2/2: 1 of the 3 cell(s)"));
+  CHECK(contains(second.out, "misbehave n=20 "));
+  CHECK_FALSE(contains(second.out, "misbehave n=10 "));
+
+  args = base;
+  args.push_back("--shard=5/8");
+  const auto empty = cli(args);
+  CHECK(empty.code == 0);
+  CHECK(contains(empty.out, "shard 5/8 is empty: the suite has 3 cell(s)"));
+  CHECK(contains(empty.out, "at most 3 shard(s) have work"));
+
+  args = base;
+  args.push_back("--shard=9/8");
+  CHECK(cli(args).code == 2);
+
+  ScratchDir dir;
+  const auto output = dir / "r.json";
+  const auto run = cli({"run", "--engine=misbehave", "--dataset=10", "--repeat=1", "--shard=2/2",
+                        fixture_path_flag, "--output=" + output.string(),
+                        "--work-dir=" + (dir / "work").string()});
+  INFO(run.out << run.err);
+  CHECK(run.code == 0);
+  CHECK(contains(run.err, "shard 2/2 is empty: the suite has 1 cell(s)"));
+  CHECK(metric_keys(output).empty());
+}

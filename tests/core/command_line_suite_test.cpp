@@ -184,3 +184,18 @@ TEST_CASE("operation filter: an unknown name lists the operations and suggests o
   CHECK_FALSE(filter_operations(suite, {"doc.gte"}, infos, errors));
   error_should_be_reported(errors, "--operation", "", "did you mean \"doc.get\"?");
 }
+
+TEST_CASE("operation filter: engine.op lists only that engine's operations",
+          "[suite][operations]") {
+  Suite suite = parse_ok("[engines.doc]\n[engines.uuid]\n");
+  const std::map<std::string, storh::EngineInfo> infos = {
+      {"doc", engine_info("doc", {"put", "get"})},
+      {"uuid", engine_info("uuid", {"generate", "validate"})}};
+  std::vector<SuiteError> errors;
+  CHECK_FALSE(filter_operations(suite, {"uuid.put"}, infos, errors));
+  error_should_be_reported(errors, "--operation", "",
+                           "unknown operation \"uuid.put\" (engine \"uuid\" has: uuid.generate, "
+                           "uuid.validate)");
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].message.find("doc.put") == std::string::npos);
+}

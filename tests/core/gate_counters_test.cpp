@@ -103,6 +103,7 @@ TEST_CASE("gate counters: unknown counter names are refused with the valid list"
   const std::string problem = validate(options);
   CHECK(test::contains(problem, "--counter: unknown counter \"fsyncs\" (valid: "));
   CHECK(test::contains(problem, "fdatasync, fsync, instructions"));
+  CHECK(test::contains(problem, "; did you mean \"fsync\"?"));
   options.counter_tolerances = {{"fsync", -1}};
   CHECK(test::contains(validate(options), "is not a percentage >= 0"));
 }

@@ -188,14 +188,14 @@ TEST_CASE("report: text lists engines in experiment order and metrics in scenari
           "[uuid]",
           "  no results",
           "failures (2):",
-          "  cache dataset=1000 validation=stat repeat=2 operation=cold: crashed (signal 11): "
+          "  cache dataset=1000 validation=stat repeat=3 operation=cold: crashed (signal 11): "
           "worker killed | core dumped",
           "    | three",
           "    | four",
           "    | five",
           "    | six",
           "    | seven",
-          "  uuid dataset=1000 repeat=warmup: exit (exit code 3): plugin refused",
+          "  uuid dataset=1000 warm-up=1: exit (exit code 3): plugin refused",
       });
 }
 
@@ -291,11 +291,11 @@ TEST_CASE("report: markdown has an environment table, one table per engine and f
           "",
           "| engine | dataset | params | repeat | operation | kind | status | message |",
           "|---|---:|---|---:|---|---|---|---|",
-          "| cache | 1000 | validation=stat | 2 | cold | crashed | signal 11 | worker killed \\| "
+          "| cache | 1000 | validation=stat | 3 | cold | crashed | signal 11 | worker killed \\| "
           "core dumped |",
-          "| uuid | 1000 | - | warmup | - | exit | exit code 3 | plugin refused |",
+          "| uuid | 1000 | - | warm-up 1 | - | exit | exit code 3 | plugin refused |",
           "",
-          "stderr tail of cache dataset=1000 validation=stat repeat=2 operation=cold:",
+          "stderr tail of cache dataset=1000 validation=stat repeat=3 operation=cold:",
           "",
           "```text",
           "three",

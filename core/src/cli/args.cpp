@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "util/did_you_mean.h"
 #include "util/shorten.h"
 
 namespace storh::cli {
@@ -58,7 +59,11 @@ Expected<ParsedArgs> parse_args(const std::vector<std::string>& args,
     } else if (contains(switches, name) && equals == std::string::npos) {
       parsed.flags[name].push_back("true");
     } else {
-      return Error{fmt::format("unknown option \"{}\" (valid: {})", shorten(arg), valid_list())};
+      std::vector<std::string> flags;
+      for (const std::string& v : valued) flags.push_back("--" + v);
+      for (const std::string& s : switches) flags.push_back("--" + s);
+      return Error{fmt::format("unknown option \"{}\" (valid: {}){}", shorten(arg), valid_list(),
+                               did_you_mean("--" + name, flags))};
     }
   }
   return parsed;

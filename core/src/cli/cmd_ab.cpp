@@ -112,6 +112,12 @@ std::optional<Prepared> prepare_side(const std::vector<std::string>& args,
                                      const std::optional<std::string>& dir,
                                      const std::vector<std::string>& sets, const char* side,
                                      const AbCommandSettings& settings, const CommandIo& io) {
+  // Checked here so that the message names the flag the user gave (--base / --head).
+  if (std::vector<suite::SuiteError> errors;
+      dir && !check_plugin_dirs({{*dir, suite::SourcePos{fmt::format("--{}", side)}}}, errors)) {
+    print_errors(errors, io.err);
+    return std::nullopt;
+  }
   std::vector<std::string> side_args;
   if (dir) side_args.push_back("--plugin-path=" + *dir);
   side_args.insert(side_args.end(), args.begin(), args.end());
@@ -302,17 +308,22 @@ int run_ab_command(const std::vector<std::string>& raw_args, const CommandIo& io
     io.err << fmt::format("storh-host {}: {}\n", settings.command, result.error());
     return kExitBadInput;
   }
-  const std::filesystem::path output =
-      flags.output ? std::filesystem::path(*flags.output)
-                   : with_suffix(head->suite.output, settings.calibrating ? "-aa" : "-ab");
-  if (std::string error = ab::write_ab_file(output, *result, resolved->gate.alpha);
-      !error.empty()) {
-    io.err << fmt::format("storh-host {}: cannot write the result: {}\n", settings.command, error);
-    return kExitRunFailed;
+  // calibrate keeps its A/A pairs only when asked (--output): its product is the
+  // calibration file.
+  if (!settings.calibrating || flags.output) {
+    const std::filesystem::path output = flags.output ? std::filesystem::path(*flags.output)
+                                                      : with_suffix(head->suite.output, "-ab");
+    note_directory_created(settings.command, output, io);
+    if (std::string error = ab::write_ab_file(output, *result, resolved->gate.alpha);
+        !error.empty()) {
+      io.err << fmt::format("storh-host {}: cannot write the result: {}\n", settings.command,
+                            error);
+      return kExitRunFailed;
+    }
+    // JSON on stdout stays parseable: the path goes to stderr then.
+    (resolved->format == compare::OutputFormat::json || resolved->html ? io.err : io.out)
+        << "result: " << output.string() << '\n';
   }
-  // JSON on stdout stays parseable: the path goes to stderr then.
-  (resolved->format == compare::OutputFormat::json || resolved->html ? io.err : io.out)
-      << "result: " << output.string() << '\n';
   if (result->head.interrupted) return kExitInterrupted;
   const std::size_t failed = result->base.failures.size() + result->head.failures.size();
 

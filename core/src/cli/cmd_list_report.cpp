@@ -63,7 +63,10 @@ int list_command(const std::vector<std::string>& raw_args, const CommandIo& io) 
     first.emplace_back(dir);
     flagged.push_back({dir, suite::SourcePos{"--plugin-path"}});
   }
-  warn_missing_plugin_dirs(flagged, io.err);
+  if (std::vector<suite::SuiteError> errors; !check_plugin_dirs(flagged, errors)) {
+    print_errors(errors, io.err);
+    return kExitBadInput;
+  }
   const std::vector<std::filesystem::path> dirs = plugin::search_path(first);
   std::vector<plugin::ShadowedPlugin> shadowed;
   const auto engines = plugin::find_engines(dirs, &shadowed);

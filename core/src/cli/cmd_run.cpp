@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli/execute.h"
+#include "cli/output.h"
 #include "range/range.h"
 #include "report/report.h"
 #include "result/json.h"
@@ -110,6 +111,7 @@ Expected<result::ResultFile> execute(const Prepared& prepared, const plan::Plan&
 bool write_and_report(const Prepared& prepared, const result::ResultFile& result,
                       const CommandIo& io) {
   const std::filesystem::path& output = prepared.suite.output;
+  note_directory_created("run", output, io);
   if (std::string error = result::write_result_file(output, result); !error.empty()) {
     io.err << "storh-host: cannot write the result: " << error << '\n';
     return false;
@@ -120,20 +122,42 @@ bool write_and_report(const Prepared& prepared, const result::ResultFile& result
   return true;
 }
 
+// --shard=K/N of a prepared run or validate: nullopt (with the error printed) when it
+// does not parse; an empty optional inside when there is none.
+std::optional<std::optional<plan::ShardSpec>> shard_flag(const Prepared& prepared,
+                                                         const CommandIo& io) {
+  const std::optional<std::string> text = prepared.args.last("shard");
+  if (!text) return std::optional<plan::ShardSpec>{};
+  Expected<plan::ShardSpec> parsed = plan::parse_shard(*text);
+  if (!parsed) {
+    io.err << "storh-host: " << parsed.error() << '\n';
+    return std::nullopt;
+  }
+  return std::optional<plan::ShardSpec>{*parsed};
+}
+
+// "shard 5/8 is empty: ..." when the shard gets no cell of the plan, else "".
+std::string empty_shard_note(const plan::Plan& plan, const plan::ShardSpec& shard) {
+  if (shard.index <= plan.cells.size()) return {};
+  return fmt::format(
+      "shard {}/{} is empty: the suite has {} cell(s) and shard K gets cells K, K+{}, K+{}, ... "
+      "(round robin), so at most {} shard(s) have work",
+      shard.index, shard.count, plan.cells.size(), shard.count, 2 * shard.count, plan.cells.size());
+}
+
 int run_command(const std::vector<std::string>& args, const CommandIo& io) {
   InterruptGuard guard;  // before describing plugins, so Ctrl-C never leaves a worker behind
   PrepareOptions options;
   options.extra_valued = {"shard"};
   std::optional<Prepared> prepared = prepare(args, io, options);
   if (!prepared) return kExitBadInput;
-  std::optional<plan::ShardSpec> shard;
-  if (const std::optional<std::string> text = prepared->args.last("shard")) {
-    Expected<plan::ShardSpec> parsed = plan::parse_shard(*text);
-    if (!parsed) {
-      io.err << "storh-host: " << parsed.error() << '\n';
-      return kExitBadInput;
+  const std::optional<std::optional<plan::ShardSpec>> flag = shard_flag(*prepared, io);
+  if (!flag) return kExitBadInput;
+  const std::optional<plan::ShardSpec> shard = *flag;
+  if (shard) {
+    if (const std::string note = empty_shard_note(prepared->plan, *shard); !note.empty()) {
+      io.err << "storh-host: " << note << "; its result file has no metrics\n";
     }
-    shard = *parsed;
   }
 
   Expected<result::ResultFile> result = execute(*prepared, prepared->plan, io, shard);
@@ -156,8 +180,13 @@ int run_command(const std::vector<std::string>& args, const CommandIo& io) {
 }
 
 int validate_command(const std::vector<std::string>& args, const CommandIo& io) {
-  std::optional<Prepared> prepared = prepare(args, io);
+  PrepareOptions options;
+  options.extra_valued = {"shard"};
+  options.command = "validate";
+  std::optional<Prepared> prepared = prepare(args, io, options);
   if (!prepared) return kExitBadInput;
+  const std::optional<std::optional<plan::ShardSpec>> shard = shard_flag(*prepared, io);
+  if (!shard) return kExitBadInput;
   if (!prepared->load_errors.empty()) {
     for (const auto& [engine, message] : prepared->load_errors) {
       io.err << fmt::format("engine \"{}\": {}\n", engine, message);
@@ -165,12 +194,19 @@ int validate_command(const std::vector<std::string>& args, const CommandIo& io) 
     return kExitBadInput;
   }
   const suite::Suite& suite = prepared->suite;
-  const plan::Plan& plan = prepared->plan;
+  const plan::Plan plan = *shard ? plan::shard_of(prepared->plan, **shard) : prepared->plan;
   io.out << fmt::format("{}: valid: suite \"{}\", {} cell(s) x {} repeat(s){}, fingerprint {}\n",
                         suite.file.empty() ? "flags" : suite.file.string(), suite.name,
-                        plan.cells.size(), plan.repeat,
+                        prepared->plan.cells.size(), plan.repeat,
                         plan.warmup > 0 ? fmt::format(" + {} warm-up", plan.warmup) : "",
                         plan.fingerprint);
+  if (*shard) {
+    const std::string note = empty_shard_note(prepared->plan, **shard);
+    io.out << (note.empty()
+                   ? fmt::format("  shard {}/{}: {} of the {} cell(s)\n", (*shard)->index,
+                                 (*shard)->count, plan.cells.size(), prepared->plan.cells.size())
+                   : "  " + note + '\n');
+  }
   for (const plan::Cell& cell : plan.cells) {
     std::vector<std::string> params;
     for (const auto& [name, value] : cell.params) {

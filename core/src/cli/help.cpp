@@ -104,7 +104,8 @@ Exit codes: 0 all cells passed, 2 bad input (suite, arguments), 3 a cell failed
 
 Checks a suite without running it: syntax, keys, types, sizes and durations, then
 engines, operations and parameter values against the plugins found. Prints the cells
-the suite expands to. Takes the same overrides as run.
+the suite expands to. Takes the same overrides as run, and --shard=K/N to print
+only the cells that shard would run.
 
 Exit codes: 0 valid, 2 invalid (every error names file:line:column).
 )";

@@ -59,6 +59,8 @@ to gate a 5% change, with the fix. `ab` and `ci --base` read the file
   --pairs=N            A/A pairs per cell (default 20)
   --calibration=FILE   where to write it (default: [gate.ab] calibration, else the
                        suite's output with -calibration)
+  --output=FILE        also write the A/A pairs as an A/B result file (not written
+                       otherwise)
   --format=text|md     the table
 )";
   }

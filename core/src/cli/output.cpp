@@ -24,12 +24,21 @@ Expected<report::HtmlAssets> html_assets_for(std::string_view command, bool html
   return assets;
 }
 
+void note_directory_created(std::string_view command, const std::filesystem::path& file,
+                            const CommandIo& io) {
+  if (const std::filesystem::path made = directory_to_create(file); !made.empty()) {
+    io.err << fmt::format("storh-host {}: creating directory {} for {}\n", command, made.string(),
+                          file.string());
+  }
+}
+
 int write_output(std::string_view command, const std::string& text,
                  const std::optional<std::string>& output, const CommandIo& io) {
   if (!output) {
     io.out << text;
     return kExitOk;
   }
+  note_directory_created(command, *output, io);
   if (const std::string problem = write_file_atomically(*output, text); !problem.empty()) {
     io.err << fmt::format("storh-host {}: {}\n", command, problem);
     return kExitRunFailed;

@@ -2,6 +2,7 @@
 // named by --output=FILE or -o FILE.
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,6 +24,11 @@ std::string output_problem(std::string_view command, const std::optional<std::st
 // Chart.js for an html page when `html`, else empty assets (the other formats need
 // none); the error reads "storh-host <command>: <why>".
 Expected<report::HtmlAssets> html_assets_for(std::string_view command, bool html);
+
+// Says on stderr which directory writing `file` will create, if any ("storh-host run:
+// creating directory out for out/r.json"): a typo in a path should not go unseen.
+void note_directory_created(std::string_view command, const std::filesystem::path& file,
+                            const CommandIo& io);
 
 // Writes `text` to stdout, or atomically to `output` and says "<command>: FILE" on
 // stdout. kExitOk, or kExitRunFailed with the reason on stderr.

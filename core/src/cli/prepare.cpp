@@ -48,10 +48,6 @@ suite::Overrides overrides_from(const ParsedArgs& args) {
   return o;
 }
 
-void print_errors(const std::vector<suite::SuiteError>& errors, std::ostream& err) {
-  for (const suite::SuiteError& error : errors) err << error.str() << '\n';
-}
-
 // Engine::preflight (ABI 1.4) of every distinct parameter combination of the plan, each
 // in a child process: a machine that cannot run a cell (an installation a parameter
 // names is missing) is bad input before any cell runs. Prints every refusal.
@@ -82,9 +78,13 @@ bool preflight_cells(const Prepared& prepared, const CommandIo& io) {
 
 }  // namespace
 
-std::string warn_missing_plugin_dirs(const std::vector<suite::Located<std::filesystem::path>>& dirs,
-                                     std::ostream& err) {
-  std::string note;
+void print_errors(const std::vector<suite::SuiteError>& errors, std::ostream& err) {
+  for (const suite::SuiteError& error : errors) err << error.str() << '\n';
+}
+
+bool check_plugin_dirs(const std::vector<suite::Located<std::filesystem::path>>& dirs,
+                       std::vector<suite::SuiteError>& errors) {
+  const std::size_t first_error = errors.size();
   for (const auto& [dir, pos] : dirs) {
     std::error_code ec;
     if (std::filesystem::is_directory(dir, ec)) continue;
@@ -92,11 +92,12 @@ std::string warn_missing_plugin_dirs(const std::vector<suite::Located<std::files
         dir.is_absolute()
             ? fmt::format("\"{}\"", dir.string())
             : fmt::format("\"{}\" ({})", dir.string(), std::filesystem::absolute(dir, ec).string());
-    err << fmt::format("storh-host: warning: {}: plugin directory {} does not exist\n", pos.str(),
-                       shown);
-    note += fmt::format("; plugin directory {} from {} does not exist", shown, pos.str());
+    errors.push_back(suite::SuiteError{
+        pos, fmt::format("plugin directory {} does not exist (a plugin path you name must exist, "
+                         "so that a typo does not run the plugins found elsewhere)",
+                         shown)});
   }
-  return note;
+  return errors.size() == first_error;
 }
 
 std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const CommandIo& io,
@@ -152,7 +153,10 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
     return std::nullopt;
   }
 
-  const std::string missing_dirs_note = warn_missing_plugin_dirs(suite.plugin_path, io.err);
+  if (!check_plugin_dirs(suite.plugin_path, errors)) {
+    print_errors(errors, io.err);
+    return std::nullopt;
+  }
   std::vector<std::filesystem::path> first_dirs;
   for (const auto& dir : suite.plugin_path) first_dirs.push_back(dir.value);
   std::vector<plugin::ShadowedPlugin> shadowed;
@@ -189,7 +193,7 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
   if (errors.empty()) suite::filter_operations(suite, overrides.operations, infos, errors);
   std::map<std::string, std::vector<ParamRange>> ranges;
   for (const auto& [name, description] : prepared.descriptions) ranges[name] = description.ranges;
-  if (!errors.empty() || !suite::check_suite(suite, known, infos, errors, missing_dirs_note) ||
+  if (!errors.empty() || !suite::check_suite(suite, known, infos, errors) ||
       !suite::check_param_ranges(suite, ranges, errors) ||
       !run::check_counting(suite, io.environment.host_executable, errors)) {
     print_errors(errors, io.err);

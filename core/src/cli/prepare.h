@@ -12,6 +12,7 @@
 #include "plan/plan.h"
 #include "plugin/describe.h"
 #include "result/result.h"
+#include "suite/parse.h"
 #include "suite/suite.h"
 
 namespace storh::cli {
@@ -39,11 +40,15 @@ struct PrepareOptions {
   std::optional<std::string> default_suite;
   std::string command = "run";  // as recorded in Prepared::command_line
 };
-// Prints a warning for each plugin directory that does not exist, naming it and
-// where it came from (suite file:line:column, or --plugin-path). Returns a note for
-// unknown-engine errors ("; plugin directory ... does not exist"), "" when all exist.
-std::string warn_missing_plugin_dirs(const std::vector<suite::Located<std::filesystem::path>>& dirs,
-                                     std::ostream& err);
+// Each error on its own line ("file:line:col: message").
+void print_errors(const std::vector<suite::SuiteError>& errors, std::ostream& err);
+
+// Adds an error for each plugin directory that does not exist, at where it was named
+// (suite file:line:column, or --plugin-path): a path the user names must exist, or a
+// typo would silently measure the plugins found elsewhere on the path. Returns true
+// when all exist.
+bool check_plugin_dirs(const std::vector<suite::Located<std::filesystem::path>>& dirs,
+                       std::vector<suite::SuiteError>& errors);
 
 std::optional<Prepared> prepare(const std::vector<std::string>& args, const CommandIo& io,
                                 const PrepareOptions& options = {});

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "count/count_abi.h"
+#include "util/did_you_mean.h"
 
 namespace storh::count {
 namespace {
@@ -78,11 +79,12 @@ const CounterInfo* find_counter(std::string_view name) {
   return nullptr;
 }
 
-std::string counter_choices() {
-  std::vector<std::string_view> names;
-  for (const CounterInfo& info : kCounters) names.push_back(info.name);
+std::string unknown_counter_message(std::string_view name) {
+  std::vector<std::string> names;
+  for (const CounterInfo& info : kCounters) names.emplace_back(info.name);
   std::sort(names.begin(), names.end());
-  return fmt::format("{}", fmt::join(names, ", "));
+  return fmt::format("unknown counter \"{}\" (valid: {}){}", name, fmt::join(names, ", "),
+                     did_you_mean(name, names));
 }
 
 bool interposer_loaded() noexcept {

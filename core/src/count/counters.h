@@ -63,8 +63,9 @@ struct CounterInfo {
 std::span<const CounterInfo> counter_infos();
 // The counter with this name, or nullptr.
 const CounterInfo* find_counter(std::string_view name);
-// Every counter name, sorted and comma-separated, for "valid:" messages.
-std::string counter_choices();
+// `unknown counter "fsyncs" (valid: ...); did you mean "fsync"?`: every counter name,
+// sorted, and the likely one.
+std::string unknown_counter_message(std::string_view name);
 
 // Counter values at one instant; instructions are never in a snapshot (callgrind
 // reports them in its dump files).

@@ -188,8 +188,7 @@ std::string validate(const GateOptions& options) {
   }
   for (const CounterTolerance& t : options.counter_tolerances) {
     if (count::find_counter(t.counter) == nullptr) {
-      return fmt::format("--counter: unknown counter \"{}\" (valid: {})", t.counter,
-                         count::counter_choices());
+      return "--counter: " + count::unknown_counter_message(t.counter);
     }
     if (!valid_percent(t.percent)) {
       return fmt::format("--counter: {} for {} is not a percentage >= 0 (0: must not grow)",

@@ -150,7 +150,7 @@ std::string rate_text(const Metric& metric) {
 }
 
 std::string repeat_text(int repeat) {
-  return repeat < 0 ? "warmup" : std::to_string(repeat);
+  return repeat < 0 ? fmt::format("warm-up {}", -repeat) : std::to_string(repeat + 1);
 }
 
 // "signal 11", "exit code 3", or empty.
@@ -167,7 +167,8 @@ std::string failure_context(const Failure& failure) {
   // fmt::format rather than operator+ on temporaries: GCC 12 at -O2 reports a false
   // -Wrestrict on `" " + std::string&&`.
   if (!failure.params.empty()) text += fmt::format(" {}", params_text(failure.params));
-  text += fmt::format(" repeat={}", repeat_text(failure.repeat));
+  text += failure.repeat < 0 ? fmt::format(" warm-up={}", -failure.repeat)
+                             : fmt::format(" repeat={}", repeat_text(failure.repeat));
   if (!failure.operation.empty()) text += fmt::format(" operation={}", failure.operation);
   return text;
 }

@@ -64,7 +64,8 @@ bool is_repeated(const result::Metric& metric);
 // The rate in the operation's unit, or "-".
 std::string rate_text(const result::Metric& metric);
 
-// A 0-based repeat number, or "warmup" for -1.
+// A result file's repeat index as people count: 0 -> "1", and warm-up run -1 ->
+// "warm-up 1" (stderr's progress and skip messages count the same way).
 std::string repeat_text(int repeat);
 
 // "signal 11", "exit code 3", both, or empty.

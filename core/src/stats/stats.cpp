@@ -60,15 +60,14 @@ std::vector<std::string> spread_warnings(const result::Summary& summary) {
   if (summary.runs >= 2 && summary.mean > 0) {
     const double cv = summary.stddev / summary.mean;
     if (cv > kMaxTrustedVariation) {
-      warnings.push_back(
-          fmt::format("spread too wide to trust: coefficient of variation {:.1f}% > {:.0f}%",
-                      cv * 100, kMaxTrustedVariation * 100));
+      warnings.push_back(fmt::format(
+          "{} {:.1f}% > {:.0f}%: narrow it with {}min_time (for a step that can repeat) or a "
+          "quieter machine",
+          kSpreadWarning, cv * 100, kMaxTrustedVariation * 100,
+          summary.runs < kRepeatsToNarrow
+              ? fmt::format("more repeats (--repeat={}), ", kRepeatsToNarrow)
+              : std::string()));
     }
-  }
-  if (summary.runs < kMinSamplesForSignificance) {
-    warnings.push_back(
-        fmt::format("{} sample(s): a significance test needs at least {} per side (repeat >= {})",
-                    summary.runs, kMinSamplesForSignificance, kMinSamplesForSignificance));
   }
   return warnings;
 }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -31,8 +32,15 @@ inline constexpr double kMaxTrustedVariation = 0.10;
 // (compare/mann_whitney.h): 2 / C(8, 4) = 0.029.
 inline constexpr std::size_t kMinSamplesForSignificance = 4;
 
-// Why a metric's samples may not be trusted: a wide spread, or too few samples for
-// the significance test. Empty when neither applies.
+// How a wide-spread warning starts (run/aggregate.cpp adds the in-run floor's spread).
+inline constexpr std::string_view kSpreadWarning =
+    "spread too wide to trust: coefficient of variation";
+// Below this many repeats the spread warning suggests more.
+inline constexpr std::size_t kRepeatsToNarrow = 10;
+
+// Why a metric's samples may not be trusted: a coefficient of variation above
+// kMaxTrustedVariation, with what narrows it. Empty otherwise. Too few samples for a
+// significance test is not a run's concern: compare and gate say so when they test.
 std::vector<std::string> spread_warnings(const result::Summary& summary);
 
 // A log-linear histogram of durations, HdrHistogram-style. Values are kept in whole

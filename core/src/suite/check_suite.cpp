@@ -262,8 +262,7 @@ bool check_param_ranges(const Suite& suite,
 }
 
 bool check_suite(const Suite& suite, const std::vector<std::string>& known_engines,
-                 const std::map<std::string, EngineInfo>& infos, std::vector<SuiteError>& errors,
-                 std::string_view unknown_engine_note) {
+                 const std::map<std::string, EngineInfo>& infos, std::vector<SuiteError>& errors) {
   const std::size_t first_error = errors.size();
   Checker checker(errors);
   std::vector<std::string> known = known_engines;
@@ -273,14 +272,12 @@ bool check_suite(const Suite& suite, const std::vector<std::string>& known_engin
 
   for (const EngineSetting& engine : suite.engines) {
     if (!contains(known, engine.name)) {
-      checker.add(
-          engine.pos,
-          known.empty()
-              ? fmt::format("unknown engine {} (no engines found on the plugin "
-                            "path){}",
-                            in_quotes(engine.name), unknown_engine_note)
-              : fmt::format("unknown engine {} (known: {}){}{}", in_quotes(engine.name),
-                            join(known), did_you_mean(engine.name, known), unknown_engine_note));
+      checker.add(engine.pos,
+                  known.empty()
+                      ? fmt::format("unknown engine {} (no engines found on the plugin path)",
+                                    in_quotes(engine.name))
+                      : fmt::format("unknown engine {} (known: {}){}", in_quotes(engine.name),
+                                    join(known), did_you_mean(engine.name, known)));
       continue;
     }
     const auto info = infos.find(engine.name);

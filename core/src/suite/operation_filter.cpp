@@ -67,12 +67,24 @@ bool filter_operations(Suite& suite, const std::vector<std::string>& flags,
       return matches(name, engine_op.first, engine_op.second);
     };
     if (std::any_of(declared.begin(), declared.end(), named)) continue;
-    const std::vector<std::string>& choices =
-        name.find('.') == std::string::npos ? plain : qualified;
-    errors.push_back(SuiteError{
-        SourcePos{std::string(kFlag)},
-        fmt::format("unknown operation {} (the suite's engines have: {}){}", in_quotes(name),
-                    detail::join(qualified), detail::did_you_mean(name, choices))});
+    // "engine.op" of an engine the suite runs: only that engine's operations are
+    // listed, not every engine's.
+    const std::size_t dot = name.find('.');
+    std::vector<std::string> of_engine;
+    if (dot != std::string::npos) {
+      const std::string prefix = name.substr(0, dot + 1);
+      for (const std::string& q : qualified) {
+        if (q.starts_with(prefix)) of_engine.push_back(q);
+      }
+    }
+    const std::string listed =
+        of_engine.empty() ? fmt::format("the suite's engines have: {}", detail::join(qualified))
+                          : fmt::format("engine {} has: {}", in_quotes(name.substr(0, dot)),
+                                        detail::join(of_engine));
+    const std::vector<std::string>& choices = dot == std::string::npos ? plain : qualified;
+    errors.push_back(SuiteError{SourcePos{std::string(kFlag)},
+                                fmt::format("unknown operation {} ({}){}", in_quotes(name), listed,
+                                            detail::did_you_mean(name, choices))});
   }
   if (errors.size() != first_error) return false;
 

@@ -103,12 +103,10 @@ bool filter_operations(Suite& suite, const std::vector<std::string>& names,
 // of every engine the suite names that could be loaded. Reports unknown engines,
 // operations, parameters, wrong parameter types and disallowed values, a
 // [[load.bench]] operation some engine does not declare, and an engine whose own
-// `operations` no bench runs, each with the valid choices. `unknown_engine_note` ends every
-// unknown-engine message (the caller says there why an engine may be missing: a plugin directory
-// that does not exist). Returns true when there is no error.
+// `operations` no bench runs, each with the valid choices. Returns true when there is
+// no error.
 bool check_suite(const Suite& suite, const std::vector<std::string>& known_engines,
-                 const std::map<std::string, EngineInfo>& infos, std::vector<SuiteError>& errors,
-                 std::string_view unknown_engine_note = {});
+                 const std::map<std::string, EngineInfo>& infos, std::vector<SuiteError>& errors);
 
 // Checks every integer or number value the suite gives a parameter against the
 // engine's declared bounds (Engine::param_ranges, ABI 1.3), keyed by engine name.

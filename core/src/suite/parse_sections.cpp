@@ -234,8 +234,7 @@ void read_counter_tolerances(Reader& reader, const std::string& path, const toml
     const std::string counter_path = fmt::format("{}.{}", path, name->str());
     if (count::find_counter(name->str()) == nullptr) {
       reader.error(reader.pos(*name),
-                   fmt::format("{}: unknown counter {} (valid: {})", path, in_quotes(name->str()),
-                               count::counter_choices()));
+                   fmt::format("{}: {}", path, count::unknown_counter_message(name->str())));
       continue;
     }
     if (auto percent = read_percent(reader, *percent_node, counter_path)) {

@@ -163,6 +163,17 @@ std::string check_output_file(const std::filesystem::path& path) {
   return {};
 }
 
+std::filesystem::path directory_to_create(const std::filesystem::path& file) {
+  std::filesystem::path missing;
+  std::error_code ec;
+  for (std::filesystem::path dir = file.parent_path(); !dir.empty() && dir != dir.parent_path();
+       dir = dir.parent_path()) {
+    if (std::filesystem::exists(dir, ec)) break;
+    missing = dir;
+  }
+  return missing;
+}
+
 Expected<std::string> file_hash(const std::filesystem::path& path) {
   Expected<std::string> content = read_file(path);
   if (!content) return Error{content.error()};

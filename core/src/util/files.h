@@ -34,6 +34,10 @@ Expected<std::string> read_input_file(const std::filesystem::path& path,
 // starting with the path. Writes nothing.
 std::string check_output_file(const std::filesystem::path& path);
 
+// The outermost missing directory above `file` (what writing it will create, e.g.
+// "out" for out/a/b.json when out/ does not exist), or empty when its parent exists.
+std::filesystem::path directory_to_create(const std::filesystem::path& file);
+
 // "a directory", "a character device", ... for the type in a stat(2) st_mode.
 std::string_view file_type_name(unsigned mode);
 
