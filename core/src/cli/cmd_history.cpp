@@ -27,11 +27,11 @@ int bad(const CommandIo& io, std::string_view subcommand, const std::string& mes
   return kExitBadInput;
 }
 
-Expected<history::HistoryStore> open_store(const ParsedArgs& args,
-                                           history::HistoryStore::Mode mode) {
-  Expected<std::filesystem::path> file = history_db(args);
-  if (!file) return Error{file.error()};
-  return history::HistoryStore::open(*file, mode);
+Expected<std::unique_ptr<history::HistoryStore>> open_store(const ParsedArgs& args,
+                                                            history::HistoryStore::Mode mode) {
+  Expected<std::string> location = history_db(args);
+  if (!location) return Error{location.error()};
+  return history::HistoryStore::open(*location, mode);
 }
 
 // The series whose metric matches one of `patterns` (a key, or a glob: "doc.*"), or
@@ -73,8 +73,10 @@ int add(const ParsedArgs& args, const CommandIo& io) {
   if (args.positional.size() > 1 && (source.commit || source.branch || source.time)) {
     return bad(io, "add", "--commit, --branch and --time describe one run; add one file at a time");
   }
-  Expected<history::HistoryStore> store = open_store(args, history::HistoryStore::Mode::create);
-  if (!store) return bad(io, "add", store.error());
+  Expected<std::unique_ptr<history::HistoryStore>> opened =
+      open_store(args, history::HistoryStore::Mode::create);
+  if (!opened) return bad(io, "add", opened.error());
+  history::HistoryStore& store = **opened;
   int code = kExitOk;
   for (const std::string& file : args.positional) {
     Expected<result::ResultFile> read = result::read_result_file(file);
@@ -83,7 +85,7 @@ int add(const ParsedArgs& args, const CommandIo& io) {
                                 env::format_utc(std::chrono::system_clock::now()))
              : Expected<history::NewRun>(Error{read.error()});
     Expected<std::int64_t> id =
-        run ? store->add(run->run, run->points, run->result_json) : Error{run.error()};
+        run ? store.add(run->run, run->points, run->result_json) : Error{run.error()};
     if (!id) {
       io.err << "storh-host history add: " << id.error() << '\n';
       code = kExitBadInput;
@@ -92,7 +94,7 @@ int add(const ParsedArgs& args, const CommandIo& io) {
     io.out << fmt::format("history: added {} as run {} ({} metrics, commit {}, {}) to {}\n", file,
                           *id, run->points.size(),
                           run->run.commit.empty() ? "unknown" : run->run.commit.substr(0, 12),
-                          run->run.run_time, store->file().string());
+                          run->run.run_time, store.location());
   }
   return code;
 }
@@ -118,11 +120,12 @@ int show_or_changes(const std::string& subcommand, const ParsedArgs& args, const
     io.err << assets.error() << '\n';
     return kExitBadInput;
   }
-  Expected<history::HistoryStore> store = open_store(args, history::HistoryStore::Mode::existing);
-  if (!store) return bad(io, subcommand, store.error());
-  Expected<std::vector<history::HistoryRun>> runs = store->runs();
-  Expected<std::vector<history::HistoryPoint>> points =
-      runs ? store->points() : Error{runs.error()};
+  Expected<std::unique_ptr<history::HistoryStore>> opened =
+      open_store(args, history::HistoryStore::Mode::existing);
+  if (!opened) return bad(io, subcommand, opened.error());
+  history::HistoryStore& store = **opened;
+  Expected<std::vector<history::HistoryRun>> runs = store.runs();
+  Expected<std::vector<history::HistoryPoint>> points = runs ? store.points() : Error{runs.error()};
   if (!points) return bad(io, subcommand, points.error());
   // Change points only for the chosen series: they are what is shown.
   Expected<std::vector<history::Series>> chosen =
@@ -157,17 +160,18 @@ int export_history(const ParsedArgs& args, const CommandIo& io) {
     io.err << problem << '\n';
     return kExitBadInput;
   }
-  Expected<history::HistoryStore> store = open_store(args, history::HistoryStore::Mode::existing);
-  if (!store) return bad(io, "export", store.error());
-  Expected<std::vector<history::HistoryRun>> runs = store->runs();
-  Expected<std::vector<history::HistoryPoint>> points =
-      runs ? store->points() : Error{runs.error()};
+  Expected<std::unique_ptr<history::HistoryStore>> opened =
+      open_store(args, history::HistoryStore::Mode::existing);
+  if (!opened) return bad(io, "export", opened.error());
+  history::HistoryStore& store = **opened;
+  Expected<std::vector<history::HistoryRun>> runs = store.runs();
+  Expected<std::vector<history::HistoryPoint>> points = runs ? store.points() : Error{runs.error()};
   if (!points) return bad(io, "export", points.error());
   std::optional<std::vector<std::string>> results;
   if (args.has("results")) {
     results.emplace();
     for (const history::HistoryRun& run : *runs) {
-      Expected<std::string> text = store->result_json(run.id);
+      Expected<std::string> text = store.result_json(run.id);
       if (!text) return bad(io, "export", text.error());
       results->push_back(std::move(*text));
     }
