@@ -1,4 +1,4 @@
-// `storh-host history add|show|changes|export`: the run history (docs/history.md).
+// `storh-host history add|show|changes|export|copy`: the run history (docs/history.md).
 #include <fnmatch.h>
 
 #include <cstdlib>
@@ -11,6 +11,7 @@
 #include "cli/history_options.h"
 #include "cli/output.h"
 #include "env/environment.h"
+#include "history/copy.h"
 #include "history/record.h"
 #include "history/render.h"
 #include "result/json.h"
@@ -20,7 +21,7 @@
 namespace storh::cli {
 namespace {
 
-constexpr const char* kSubcommands[] = {"add", "show", "changes", "export"};
+constexpr const char* kSubcommands[] = {"add", "show", "changes", "export", "copy"};
 
 int bad(const CommandIo& io, std::string_view subcommand, const std::string& message) {
   io.err << fmt::format("storh-host history {}: {}\n", subcommand, message);
@@ -181,6 +182,27 @@ int export_history(const ParsedArgs& args, const CommandIo& io) {
   return write_output("history export", text, output, io);
 }
 
+// `history copy --from=A --to=B`: any store to any store (a file, a postgresql:// URI).
+int copy(const ParsedArgs& args, const CommandIo& io) {
+  const std::optional<std::string> from = args.last("from");
+  const std::optional<std::string> to = args.last("to");
+  if (!from || !to || from->empty() || to->empty() || !args.positional.empty()) {
+    return bad(io, "copy", "expected --from=FILE|URI --to=FILE|URI and nothing else");
+  }
+  Expected<std::unique_ptr<history::HistoryStore>> source =
+      history::HistoryStore::open(*from, history::HistoryStore::Mode::existing);
+  if (!source) return bad(io, "copy", "--from: " + source.error());
+  Expected<std::unique_ptr<history::HistoryStore>> destination =
+      history::HistoryStore::open(*to, history::HistoryStore::Mode::create);
+  if (!destination) return bad(io, "copy", "--to: " + destination.error());
+  Expected<history::CopyCount> count = history::copy_history(**source, **destination);
+  if (!count) return bad(io, "copy", count.error());
+  io.out << fmt::format("history: copied {} run(s) from {} to {} ({} already there)\n",
+                        count->copied, (*source)->location(), (*destination)->location(),
+                        count->skipped);
+  return kExitOk;
+}
+
 }  // namespace
 
 int history_command(const std::vector<std::string>& raw_args, const CommandIo& io) {
@@ -200,6 +222,8 @@ int history_command(const std::vector<std::string>& raw_args, const CommandIo& i
   std::vector<std::string> switches;
   if (subcommand == "add") {
     valued.insert(valued.end(), {"commit", "branch", "time"});
+  } else if (subcommand == "copy") {
+    valued = {"from", "to"};
   } else if (subcommand == "export") {
     valued.insert(valued.end(), {"format", "output", "o"});
     switches.push_back("results");
@@ -209,6 +233,7 @@ int history_command(const std::vector<std::string>& raw_args, const CommandIo& i
   Expected<ParsedArgs> args = parse_args(rest, valued, switches);
   if (!args) return bad(io, subcommand, args.error());
   if (subcommand == "add") return add(*args, io);
+  if (subcommand == "copy") return copy(*args, io);
   if (subcommand == "export") {
     if (!args->positional.empty()) {
       return bad(io, "export",

@@ -6,12 +6,17 @@
 namespace storh::history::postgres {
 namespace {
 
-// libpq's messages end in a newline and may span lines ("FATAL: ...\nDETAIL: ..."):
-// one line, for a message that starts with the location.
+// libpq's messages end in a newline and may span lines ("FATAL:  ...\n\tThis probably
+// means ..."): one line with single spaces, for a message that starts with the location.
 std::string one_line(const char* message) {
-  std::string text = message ? message : "";
-  for (char& c : text) {
-    if (c == '\n') c = ' ';
+  std::string text;
+  for (const char* c = message ? message : ""; *c != '\0'; ++c) {
+    const bool space = *c == ' ' || *c == '\n' || *c == '\t';
+    if (!space) {
+      text += *c;
+    } else if (!text.empty() && text.back() != ' ') {
+      text += ' ';
+    }
   }
   while (!text.empty() && text.back() == ' ') text.pop_back();
   return text.empty() ? "unknown error" : text;
