@@ -288,7 +288,7 @@ Usage:
   storh-host list [--plugin-path=DIR]   plugins found, their operations and parameters
   storh-host report RESULT.json [--format=text|md|csv|json|html] [-o FILE]
   storh-host merge SHARD.json... [-o FILE]  join the shards of run --shard=K/N
-  storh-host history add|show|changes|export|copy   the run history (SQLite or PostgreSQL)
+  storh-host history add|show|changes|export|copy   the run history and its changes
   storh-host compare BASE.json NEW.json [MORE.json...] [--format=...|html] [-o FILE]
   storh-host gate BASE.json CURRENT.json [--threshold=10] [--metric=ENGINE.OP]...
   storh-host ci [SUITE.toml] [--confirm=N] [--update-baseline] [--base=DIR]
