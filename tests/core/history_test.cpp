@@ -21,7 +21,7 @@ using storh::test::ScratchDir;
 
 namespace {
 
-const std::filesystem::path kBase =
+const std::filesystem::path base_file =
     std::filesystem::path(STORH_TEST_SOURCE_DIR) / "tests/fixtures/html/compare-base.json";
 
 history::NewRun run_of(const result::ResultFile& result, const history::RunSource& source = {}) {
@@ -67,7 +67,7 @@ void sql(const std::filesystem::path& file, const std::string& text) {
 
 test::SteppedSeries series_spec() {
   test::SteppedSeries spec;
-  spec.base = kBase;
+  spec.base = base_file;
   return spec;
 }
 
