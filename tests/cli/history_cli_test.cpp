@@ -123,8 +123,17 @@ TEST_CASE("history cli: bad input is refused and the stored runs stay as they ar
   run = cli({"history", "shwo", db_flag(dir)});
   CHECK(run.code == 2);
   CHECK(contains(run.err,
-                 "expected a subcommand: add, show, changes, export (got \"shwo\"; did "
-                 "you mean \"show\"?)"));
+                 "expected a subcommand: add, show, changes, export, copy (got \"shwo\"; "
+                 "did you mean \"show\"?)"));
+  // copy needs both ends, and a source that exists; the destination is not created.
+  run = cli({"history", "copy", "--from=" + db.string()});
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "expected --from=FILE|URI --to=FILE|URI"));
+  run = cli({"history", "copy", "--from=" + (dir / "none.db").string(),
+             "--to=" + (dir / "copy.db").string()});
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "--from: " + (dir / "none.db").string() + ": no history there"));
+  CHECK_FALSE(std::filesystem::exists(dir / "copy.db"));
   run = cli({"history", "changes", "--max-p=2", db_flag(dir)});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "--max-p: expected a p-value between 0 and 1, got \"2\""));

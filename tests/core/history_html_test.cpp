@@ -20,7 +20,7 @@ using storh::test::page_data;
 TEST_CASE("history html: trend charts per metric, one line per environment, changes marked",
           "[history][html]") {
   test::ScratchDir dir;
-  Expected<history::HistoryStore> store =
+  Expected<std::unique_ptr<history::HistoryStore>> store =
       history::HistoryStore::open(dir / "h.db", history::HistoryStore::Mode::create);
   REQUIRE(store.ok());
   test::SteppedSeries spec;
@@ -36,9 +36,9 @@ TEST_CASE("history html: trend charts per metric, one line per environment, chan
   for (const auto& result : results) {
     Expected<history::NewRun> run = history::new_run(result, "r", {}, "2026-12-02T00:00:00Z");
     REQUIRE(run.ok());
-    REQUIRE(store->add(run->run, run->points, run->result_json).ok());
+    REQUIRE((*store)->add(run->run, run->points, run->result_json).ok());
   }
-  Expected<history::HistoryView> view = history::read_view(*store, {});
+  Expected<history::HistoryView> view = history::read_view(**store, {});
   REQUIRE(view.ok());
   const std::string page = history::history_html(
       view->series, view->changes, history::environments(view->runs), kFakeHtmlAssets);

@@ -21,7 +21,7 @@ using storh::test::ScratchDir;
 
 namespace {
 
-const std::filesystem::path kBase =
+const std::filesystem::path base_file =
     std::filesystem::path(STORH_TEST_SOURCE_DIR) / "tests/fixtures/html/compare-base.json";
 
 history::NewRun run_of(const result::ResultFile& result, const history::RunSource& source = {}) {
@@ -31,8 +31,9 @@ history::NewRun run_of(const result::ResultFile& result, const history::RunSourc
   return std::move(*run);
 }
 
-HistoryStore open(const std::filesystem::path& file) {
-  Expected<HistoryStore> store = HistoryStore::open(file, HistoryStore::Mode::create);
+std::unique_ptr<HistoryStore> open(const std::filesystem::path& file) {
+  Expected<std::unique_ptr<HistoryStore>> store =
+      HistoryStore::open(file, HistoryStore::Mode::create);
   INFO((store ? "" : store.error()));
   REQUIRE(store.ok());
   return std::move(*store);
@@ -66,7 +67,7 @@ void sql(const std::filesystem::path& file, const std::string& text) {
 
 test::SteppedSeries series_spec() {
   test::SteppedSeries spec;
-  spec.base = kBase;
+  spec.base = base_file;
   return spec;
 }
 
@@ -76,31 +77,33 @@ TEST_CASE("history: a new database is created at the current schema and keeps ru
   ScratchDir dir;
   const auto results = test::stepped_results(series_spec());
   {
-    HistoryStore store = open(dir / "sub/h.db");  // parent directories are created
-    CHECK(add(store, results[0]) == 1);
-    CHECK(add(store, results[1]) == 2);
+    std::unique_ptr<HistoryStore> store = open(dir / "sub/h.db");  // parent directories are created
+    CHECK(add(*store, results[0]) == 1);
+    CHECK(add(*store, results[1]) == 2);
   }
-  Expected<HistoryStore> again = HistoryStore::open(dir / "sub/h.db", HistoryStore::Mode::existing);
+  Expected<std::unique_ptr<HistoryStore>> again =
+      HistoryStore::open(dir / "sub/h.db", HistoryStore::Mode::existing);
   REQUIRE(again.ok());
-  const auto runs = again->runs();
+  const auto runs = (*again)->runs();
   REQUIRE(runs.ok());
   REQUIRE(runs->size() == 2);
   CHECK((*runs)[0].commit == test::stepped_commit(1));
   CHECK((*runs)[0].run_time == "2026-11-01T10:00:00Z");
   CHECK((*runs)[0].suite == "uuid-filter");
   CHECK((*runs)[0].environment == history::environment_key(results[0]));
-  const auto points = again->points();
+  const auto points = (*again)->points();
   REQUIRE(points.ok());
   CHECK(points->size() == 2 * results[0].metrics.size());
   // The stored result is the file itself: it reads back to the same metrics.
-  const auto stored = again->result_json(1);
+  const auto stored = (*again)->result_json(1);
   REQUIRE(stored.ok());
   CHECK(*stored == result::to_json_text(results[0]));
 }
 
 TEST_CASE("history: the read commands need an existing database", "[history]") {
   ScratchDir dir;
-  Expected<HistoryStore> store = HistoryStore::open(dir / "none.db", HistoryStore::Mode::existing);
+  Expected<std::unique_ptr<HistoryStore>> store =
+      HistoryStore::open(dir / "none.db", HistoryStore::Mode::existing);
   REQUIRE_FALSE(store.ok());
   CHECK_THAT(store.error(), Catch::Contains("none.db: no history there"));
   CHECK_FALSE(std::filesystem::exists(dir / "none.db"));
@@ -111,12 +114,12 @@ TEST_CASE("history: an empty file and a schema-0 database are migrated forward",
   test::write_text(dir / "empty.db", "");
   sql(dir / "zero.db", "PRAGMA user_version = 0");
   for (const char* name : {"empty.db", "zero.db"}) {
-    HistoryStore store = open(dir / name);
-    add(store, test::stepped_results(series_spec())[0]);
+    std::unique_ptr<HistoryStore> store = open(dir / name);
+    add(*store, test::stepped_results(series_spec())[0]);
   }
   // Reopening does not migrate again, and the version is the current one.
-  HistoryStore store = open(dir / "zero.db");
-  CHECK(store.runs()->size() == 1);
+  std::unique_ptr<HistoryStore> store = open(dir / "zero.db");
+  CHECK(store->runs()->size() == 1);
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open((dir / "zero.db").string().c_str(), &db) == SQLITE_OK);
   sqlite3_stmt* statement = nullptr;
@@ -132,13 +135,14 @@ TEST_CASE("history: a database it cannot use is refused and left as it was", "[h
   const auto results = test::stepped_results(series_spec());
   const std::filesystem::path file = dir / "h.db";
   {
-    HistoryStore store = open(file);
-    add(store, results[0]);
+    std::unique_ptr<HistoryStore> store = open(file);
+    add(*store, results[0]);
   }
   SECTION("a newer schema") {
     sql(file, "PRAGMA user_version = 99");
     const std::string before = hash_of(file);
-    Expected<HistoryStore> store = HistoryStore::open(file, HistoryStore::Mode::create);
+    Expected<std::unique_ptr<HistoryStore>> store =
+        HistoryStore::open(file, HistoryStore::Mode::create);
     REQUIRE_FALSE(store.ok());
     CHECK_THAT(store.error(), Catch::Contains("h.db: history schema 99 is newer than this "
                                               "storh-host knows (1)"));
@@ -148,7 +152,8 @@ TEST_CASE("history: a database it cannot use is refused and left as it was", "[h
     const std::filesystem::path other = dir / "other.db";
     sql(other, "CREATE TABLE accounts (id INTEGER); CREATE TABLE orders (id INTEGER)");
     const std::string before = hash_of(other);
-    Expected<HistoryStore> store = HistoryStore::open(other, HistoryStore::Mode::create);
+    Expected<std::unique_ptr<HistoryStore>> store =
+        HistoryStore::open(other, HistoryStore::Mode::create);
     REQUIRE_FALSE(store.ok());
     CHECK_THAT(store.error(), Catch::Contains("not a storh-host history (it has tables "
                                               "accounts, orders)"));
@@ -156,7 +161,8 @@ TEST_CASE("history: a database it cannot use is refused and left as it was", "[h
   }
   SECTION("a file that is not SQLite") {
     test::write_text(file, "{\"schema_version\": 1}\n");
-    Expected<HistoryStore> store = HistoryStore::open(file, HistoryStore::Mode::create);
+    Expected<std::unique_ptr<HistoryStore>> store =
+        HistoryStore::open(file, HistoryStore::Mode::create);
     REQUIRE_FALSE(store.ok());
     CHECK_THAT(store.error(), Catch::Contains("h.db: not a usable history database (file is "
                                               "not a database)"));
@@ -169,13 +175,15 @@ TEST_CASE("history: a database it cannot use is refused and left as it was", "[h
     for (std::size_t i = 4096; i < 8192; ++i) bytes[i] = static_cast<char>(0xA5);
     test::write_text(file, bytes);
     const std::string before = hash_of(file);
-    Expected<HistoryStore> store = HistoryStore::open(file, HistoryStore::Mode::create);
+    Expected<std::unique_ptr<HistoryStore>> store =
+        HistoryStore::open(file, HistoryStore::Mode::create);
     REQUIRE_FALSE(store.ok());
     CHECK_THAT(store.error(), Catch::Contains("h.db: not a usable history database ("));
     CHECK(hash_of(file) == before);
   }
   SECTION("a directory") {
-    Expected<HistoryStore> store = HistoryStore::open(dir.path(), HistoryStore::Mode::create);
+    Expected<std::unique_ptr<HistoryStore>> store =
+        HistoryStore::open(dir.path(), HistoryStore::Mode::create);
     REQUIRE_FALSE(store.ok());
     CHECK_THAT(store.error(), Catch::Contains("not a regular file"));
   }
@@ -183,23 +191,23 @@ TEST_CASE("history: a database it cannot use is refused and left as it was", "[h
 
 TEST_CASE("history: a duplicate run is refused and nothing is added", "[history]") {
   ScratchDir dir;
-  HistoryStore store = open(dir / "h.db");
+  std::unique_ptr<HistoryStore> store = open(dir / "h.db");
   const auto results = test::stepped_results(series_spec());
-  add(store, results[0]);
+  add(*store, results[0]);
   const history::NewRun again = run_of(results[0], {std::string("another"), {}, {}});
-  Expected<std::int64_t> id = store.add(again.run, again.points, again.result_json);
+  Expected<std::int64_t> id = store->add(again.run, again.points, again.result_json);
   REQUIRE_FALSE(id.ok());
   CHECK_THAT(id.error(), Catch::Contains("already in the history as run 1"));
-  CHECK(store.runs()->size() == 1);
-  CHECK(store.points()->size() == results[0].metrics.size());
+  CHECK(store->runs()->size() == 1);
+  CHECK(store->points()->size() == results[0].metrics.size());
   // A run whose metrics cannot all be stored is not stored at all (one transaction).
   history::NewRun doubled = run_of(results[1]);
   doubled.points.push_back(doubled.points.front());  // the same metric twice
-  id = store.add(doubled.run, doubled.points, doubled.result_json);
+  id = store->add(doubled.run, doubled.points, doubled.result_json);
   REQUIRE_FALSE(id.ok());
   CHECK_THAT(id.error(), Catch::Contains("cannot store metric"));
-  CHECK(store.runs()->size() == 1);
-  CHECK(store.points()->size() == results[0].metrics.size());
+  CHECK(store->runs()->size() == 1);
+  CHECK(store->points()->size() == results[0].metrics.size());
 }
 
 TEST_CASE("history: runs that are not a whole, finished run are refused", "[history]") {
@@ -241,7 +249,8 @@ TEST_CASE("history: two writers at once both get their runs in", "[history][conc
   open(dir / "h.db");  // created and migrated once, then shared
   std::vector<std::string> errors(2);
   auto writer = [&](std::size_t which) {
-    Expected<HistoryStore> store = HistoryStore::open(dir / "h.db", HistoryStore::Mode::create);
+    Expected<std::unique_ptr<HistoryStore>> store =
+        HistoryStore::open(dir / "h.db", HistoryStore::Mode::create);
     if (!store) {
       errors[which] = store.error();
       return;
@@ -252,7 +261,7 @@ TEST_CASE("history: two writers at once both get their runs in", "[history][conc
         errors[which] = run.error();
         return;
       }
-      Expected<std::int64_t> id = store->add(run->run, run->points, run->result_json);
+      Expected<std::int64_t> id = (*store)->add(run->run, run->points, run->result_json);
       if (!id) errors[which] = id.error();
     }
   };
@@ -261,15 +270,15 @@ TEST_CASE("history: two writers at once both get their runs in", "[history][conc
   b.join();
   CHECK(errors[0].empty());
   CHECK(errors[1].empty());
-  CHECK(open(dir / "h.db").runs()->size() == results.size());
+  CHECK(open(dir / "h.db")->runs()->size() == results.size());
 }
 
 TEST_CASE("history: 20 runs with a 20% slowdown from run 11 have one change point, there",
           "[history][change-points]") {
   ScratchDir dir;
-  HistoryStore store = open(dir / "h.db");
-  for (const auto& result : test::stepped_results(series_spec())) add(store, result);
-  Expected<history::HistoryView> view = history::read_view(store, {});
+  std::unique_ptr<HistoryStore> store = open(dir / "h.db");
+  for (const auto& result : test::stepped_results(series_spec())) add(*store, result);
+  Expected<history::HistoryView> view = history::read_view(*store, {});
   REQUIRE(view.ok());
   CHECK(view->series.size() == 7);  // one per metric, one environment
   REQUIRE(view->changes.size() == 1);
@@ -292,16 +301,16 @@ TEST_CASE("history: 20 runs with a 20% slowdown from run 11 have one change poin
 TEST_CASE("history: a change point is new when the run that completes it is added",
           "[history][change-points]") {
   ScratchDir dir;
-  HistoryStore store = open(dir / "h.db");
+  std::unique_ptr<HistoryStore> store = open(dir / "h.db");
   const auto results = test::stepped_results(series_spec());
   // Runs 1..13: the slowdown at 11 has 3 runs after it, too few for Welch's test to
   // reach p < 0.001 against +-3% noise; the 14th run makes it a change point.
-  for (int i = 0; i < 13; ++i) add(store, results[static_cast<std::size_t>(i)]);
-  Expected<history::HistoryView> before = history::read_view(store, {});
+  for (int i = 0; i < 13; ++i) add(*store, results[static_cast<std::size_t>(i)]);
+  Expected<history::HistoryView> before = history::read_view(*store, {});
   REQUIRE(before.ok());
   CHECK(before->changes.empty());
-  add(store, results[13]);
-  Expected<history::HistoryView> after = history::read_view(store, {});
+  add(*store, results[13]);
+  Expected<history::HistoryView> after = history::read_view(*store, {});
   REQUIRE(after.ok());
   const auto added = history::new_changes(before->changes, after->changes, 3);
   REQUIRE(added.size() == 1);
@@ -310,8 +319,8 @@ TEST_CASE("history: a change point is new when the run that completes it is adde
              Catch::Contains("history: new change point in uuid.monotonic (E1) at commit " +
                              test::stepped_commit(11).substr(0, 12)));
   // Once known, it is no longer new.
-  add(store, results[14]);
-  Expected<history::HistoryView> later = history::read_view(store, {});
+  add(*store, results[14]);
+  Expected<history::HistoryView> later = history::read_view(*store, {});
   CHECK(history::new_changes(after->changes, later->changes, 3).empty());
   // A known change that the new run moves by a run or two is the same change.
   history::SeriesChange moved = after->changes.at(0);
@@ -323,13 +332,13 @@ TEST_CASE("history: a change point is new when the run that completes it is adde
 
 TEST_CASE("history: series of different environments are never mixed", "[history]") {
   ScratchDir dir;
-  HistoryStore store = open(dir / "h.db");
+  std::unique_ptr<HistoryStore> store = open(dir / "h.db");
   auto results = test::stepped_results(series_spec());
   // Runs 11..20 on a machine that is 20% slower for uuid.monotonic: with the
   // environments apart, neither series has a change point.
   for (std::size_t i = 10; i < results.size(); ++i) results[i].environment.cpu_model = "Other CPU";
-  for (const auto& result : results) add(store, result);
-  Expected<history::HistoryView> view = history::read_view(store, {});
+  for (const auto& result : results) add(*store, result);
+  Expected<history::HistoryView> view = history::read_view(*store, {});
   REQUIRE(view.ok());
   CHECK(history::environments(view->runs).size() == 2);
   CHECK(view->series.size() == 14);
@@ -342,12 +351,12 @@ TEST_CASE("history: series of different environments are never mixed", "[history
 
 TEST_CASE("history: export writes every run and metric as JSON and CSV", "[history]") {
   ScratchDir dir;
-  HistoryStore store = open(dir / "h.db");
+  std::unique_ptr<HistoryStore> store = open(dir / "h.db");
   const auto results = test::stepped_results(series_spec());
-  add(store, results[0]);
-  add(store, results[1]);
-  const auto runs = *store.runs();
-  const auto points = *store.points();
+  add(*store, results[0]);
+  add(*store, results[1]);
+  const auto runs = *store->runs();
+  const auto points = *store->points();
   const auto json = nlohmann::json::parse(history::export_json(runs, points, std::nullopt));
   CHECK(json["history_schema"] == 1);
   REQUIRE(json["runs"].size() == 2);

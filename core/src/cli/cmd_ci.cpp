@@ -85,9 +85,9 @@ Expected<gate::GateOutcome> gate_against(const compare::ComparableFile& baseline
   return gate::run_gate(baseline, file, options);
 }
 
-// `--history=FILE`: where the run goes, and how change points are found.
+// `--history=FILE|URI`: where the run goes, and how change points are found.
 struct HistorySetting {
-  history::HistoryStore store;
+  std::unique_ptr<history::HistoryStore> store;
   stats::ChangePointOptions options;
 };
 
@@ -99,12 +99,12 @@ Expected<std::optional<HistorySetting>> open_history(const Prepared& prepared) {
     }
     return std::optional<HistorySetting>();
   }
-  Expected<std::filesystem::path> file = history_db(prepared.args, "history");
-  if (!file) return Error{file.error()};
+  Expected<std::string> location = history_db(prepared.args, "history");
+  if (!location) return Error{location.error()};
   Expected<stats::ChangePointOptions> options = change_point_options(prepared.args);
   if (!options) return Error{options.error()};
-  Expected<history::HistoryStore> store =
-      history::HistoryStore::open(*file, history::HistoryStore::Mode::create);
+  Expected<std::unique_ptr<history::HistoryStore>> store =
+      history::HistoryStore::open(*location, history::HistoryStore::Mode::create);
   if (!store) return Error{"--history: " + store.error()};
   return std::optional<HistorySetting>(HistorySetting{std::move(*store), *options});
 }
@@ -120,15 +120,15 @@ Expected<bool> add_to_history(HistorySetting& setting, const result::ResultFile&
       history::new_run(result, prepared.suite.output.string(), source,
                        env::format_utc(std::chrono::system_clock::now()));
   if (!run) return Error{run.error()};
-  Expected<std::int64_t> id = setting.store.add(run->run, run->points, run->result_json);
+  Expected<std::int64_t> id = setting.store->add(run->run, run->points, run->result_json);
   if (!id) return Error{id.error()};
   Expected<history::ViewsAroundRun> views =
-      history::read_views_around(setting.store, *id, setting.options);
+      history::read_views_around(*setting.store, *id, setting.options);
   if (!views) return Error{views.error()};
   const std::vector<history::SeriesChange> added = history::new_changes(
       views->before.changes, views->after.changes, setting.options.min_segment);
   io.out << fmt::format("history: added run {} to {}; {} new change point(s)\n", *id,
-                        setting.store.file().string(), added.size());
+                        setting.store->location(), added.size());
   io.out << history::new_changes_text(added);
   return std::any_of(added.begin(), added.end(),
                      [](const history::SeriesChange& change) { return change.worse(); });

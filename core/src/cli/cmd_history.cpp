@@ -1,4 +1,4 @@
-// `storh-host history add|show|changes|export`: the run history (docs/history.md).
+// `storh-host history add|show|changes|export|copy`: the run history (docs/history.md).
 #include <fnmatch.h>
 
 #include <cstdlib>
@@ -11,6 +11,7 @@
 #include "cli/history_options.h"
 #include "cli/output.h"
 #include "env/environment.h"
+#include "history/copy.h"
 #include "history/record.h"
 #include "history/render.h"
 #include "result/json.h"
@@ -20,18 +21,18 @@
 namespace storh::cli {
 namespace {
 
-constexpr const char* kSubcommands[] = {"add", "show", "changes", "export"};
+constexpr const char* kSubcommands[] = {"add", "show", "changes", "export", "copy"};
 
 int bad(const CommandIo& io, std::string_view subcommand, const std::string& message) {
   io.err << fmt::format("storh-host history {}: {}\n", subcommand, message);
   return kExitBadInput;
 }
 
-Expected<history::HistoryStore> open_store(const ParsedArgs& args,
-                                           history::HistoryStore::Mode mode) {
-  Expected<std::filesystem::path> file = history_db(args);
-  if (!file) return Error{file.error()};
-  return history::HistoryStore::open(*file, mode);
+Expected<std::unique_ptr<history::HistoryStore>> open_store(const ParsedArgs& args,
+                                                            history::HistoryStore::Mode mode) {
+  Expected<std::string> location = history_db(args);
+  if (!location) return Error{location.error()};
+  return history::HistoryStore::open(*location, mode);
 }
 
 // The series whose metric matches one of `patterns` (a key, or a glob: "doc.*"), or
@@ -73,8 +74,10 @@ int add(const ParsedArgs& args, const CommandIo& io) {
   if (args.positional.size() > 1 && (source.commit || source.branch || source.time)) {
     return bad(io, "add", "--commit, --branch and --time describe one run; add one file at a time");
   }
-  Expected<history::HistoryStore> store = open_store(args, history::HistoryStore::Mode::create);
-  if (!store) return bad(io, "add", store.error());
+  Expected<std::unique_ptr<history::HistoryStore>> opened =
+      open_store(args, history::HistoryStore::Mode::create);
+  if (!opened) return bad(io, "add", opened.error());
+  history::HistoryStore& store = **opened;
   int code = kExitOk;
   for (const std::string& file : args.positional) {
     Expected<result::ResultFile> read = result::read_result_file(file);
@@ -83,7 +86,7 @@ int add(const ParsedArgs& args, const CommandIo& io) {
                                 env::format_utc(std::chrono::system_clock::now()))
              : Expected<history::NewRun>(Error{read.error()});
     Expected<std::int64_t> id =
-        run ? store->add(run->run, run->points, run->result_json) : Error{run.error()};
+        run ? store.add(run->run, run->points, run->result_json) : Error{run.error()};
     if (!id) {
       io.err << "storh-host history add: " << id.error() << '\n';
       code = kExitBadInput;
@@ -92,7 +95,7 @@ int add(const ParsedArgs& args, const CommandIo& io) {
     io.out << fmt::format("history: added {} as run {} ({} metrics, commit {}, {}) to {}\n", file,
                           *id, run->points.size(),
                           run->run.commit.empty() ? "unknown" : run->run.commit.substr(0, 12),
-                          run->run.run_time, store->file().string());
+                          run->run.run_time, store.location());
   }
   return code;
 }
@@ -118,11 +121,12 @@ int show_or_changes(const std::string& subcommand, const ParsedArgs& args, const
     io.err << assets.error() << '\n';
     return kExitBadInput;
   }
-  Expected<history::HistoryStore> store = open_store(args, history::HistoryStore::Mode::existing);
-  if (!store) return bad(io, subcommand, store.error());
-  Expected<std::vector<history::HistoryRun>> runs = store->runs();
-  Expected<std::vector<history::HistoryPoint>> points =
-      runs ? store->points() : Error{runs.error()};
+  Expected<std::unique_ptr<history::HistoryStore>> opened =
+      open_store(args, history::HistoryStore::Mode::existing);
+  if (!opened) return bad(io, subcommand, opened.error());
+  history::HistoryStore& store = **opened;
+  Expected<std::vector<history::HistoryRun>> runs = store.runs();
+  Expected<std::vector<history::HistoryPoint>> points = runs ? store.points() : Error{runs.error()};
   if (!points) return bad(io, subcommand, points.error());
   // Change points only for the chosen series: they are what is shown.
   Expected<std::vector<history::Series>> chosen =
@@ -157,17 +161,18 @@ int export_history(const ParsedArgs& args, const CommandIo& io) {
     io.err << problem << '\n';
     return kExitBadInput;
   }
-  Expected<history::HistoryStore> store = open_store(args, history::HistoryStore::Mode::existing);
-  if (!store) return bad(io, "export", store.error());
-  Expected<std::vector<history::HistoryRun>> runs = store->runs();
-  Expected<std::vector<history::HistoryPoint>> points =
-      runs ? store->points() : Error{runs.error()};
+  Expected<std::unique_ptr<history::HistoryStore>> opened =
+      open_store(args, history::HistoryStore::Mode::existing);
+  if (!opened) return bad(io, "export", opened.error());
+  history::HistoryStore& store = **opened;
+  Expected<std::vector<history::HistoryRun>> runs = store.runs();
+  Expected<std::vector<history::HistoryPoint>> points = runs ? store.points() : Error{runs.error()};
   if (!points) return bad(io, "export", points.error());
   std::optional<std::vector<std::string>> results;
   if (args.has("results")) {
     results.emplace();
     for (const history::HistoryRun& run : *runs) {
-      Expected<std::string> text = store->result_json(run.id);
+      Expected<std::string> text = store.result_json(run.id);
       if (!text) return bad(io, "export", text.error());
       results->push_back(std::move(*text));
     }
@@ -175,6 +180,27 @@ int export_history(const ParsedArgs& args, const CommandIo& io) {
   const std::string text = format == "csv" ? history::export_csv(*runs, *points)
                                            : history::export_json(*runs, *points, results);
   return write_output("history export", text, output, io);
+}
+
+// `history copy --from=A --to=B`: any store to any store (a file, a postgresql:// URI).
+int copy(const ParsedArgs& args, const CommandIo& io) {
+  const std::optional<std::string> from = args.last("from");
+  const std::optional<std::string> to = args.last("to");
+  if (!from || !to || from->empty() || to->empty() || !args.positional.empty()) {
+    return bad(io, "copy", "expected --from=FILE|URI --to=FILE|URI and nothing else");
+  }
+  Expected<std::unique_ptr<history::HistoryStore>> source =
+      history::HistoryStore::open(*from, history::HistoryStore::Mode::existing);
+  if (!source) return bad(io, "copy", "--from: " + source.error());
+  Expected<std::unique_ptr<history::HistoryStore>> destination =
+      history::HistoryStore::open(*to, history::HistoryStore::Mode::create);
+  if (!destination) return bad(io, "copy", "--to: " + destination.error());
+  Expected<history::CopyCount> count = history::copy_history(**source, **destination);
+  if (!count) return bad(io, "copy", count.error());
+  io.out << fmt::format("history: copied {} run(s) from {} to {} ({} already there)\n",
+                        count->copied, (*source)->location(), (*destination)->location(),
+                        count->skipped);
+  return kExitOk;
 }
 
 }  // namespace
@@ -190,12 +216,14 @@ int history_command(const std::vector<std::string>& raw_args, const CommandIo& i
                                                                        std::end(kSubcommands)})));
     return kExitBadInput;
   }
-  const std::string subcommand = raw_args.front();
+  const std::string& subcommand = raw_args.front();
   const std::vector<std::string> rest(raw_args.begin() + 1, raw_args.end());
   std::vector<std::string> valued = {"db"};
   std::vector<std::string> switches;
   if (subcommand == "add") {
     valued.insert(valued.end(), {"commit", "branch", "time"});
+  } else if (subcommand == "copy") {
+    valued = {"from", "to"};
   } else if (subcommand == "export") {
     valued.insert(valued.end(), {"format", "output", "o"});
     switches.push_back("results");
@@ -205,6 +233,7 @@ int history_command(const std::vector<std::string>& raw_args, const CommandIo& i
   Expected<ParsedArgs> args = parse_args(rest, valued, switches);
   if (!args) return bad(io, subcommand, args.error());
   if (subcommand == "add") return add(*args, io);
+  if (subcommand == "copy") return copy(*args, io);
   if (subcommand == "export") {
     if (!args->positional.empty()) {
       return bad(io, "export",

@@ -32,8 +32,8 @@ baseline named in the suite's [gate] table, with the table's settings:
   --confirm=N          re-run the cells of failing metrics N more times, add their
                        samples, and fail only if the metrics still regress
   --update-baseline    run, then write the result as the new baseline (no gate)
-  --history=FILE       add the run to the run history FILE (see `storh-host history
-                       --help`) and fail when it makes a new change point for the
+  --history=FILE|URI   add the run to the run history (an SQLite FILE or a
+                       postgresql:// URI; see `storh-host history --help`) and fail when it makes a new change point for the
                        worse in one of its metrics; --commit=SHA, --branch=NAME,
                        --max-p=P and --min-segment=N as for `history`
   --threshold=PCT, --threshold=KEY=PCT, --metric=ENGINE.OP, --significant,
@@ -126,9 +126,13 @@ Exit codes: 0 every plugin loaded, 3 a plugin was refused or failed to load.
                                [--min-segment=N]
        storh-host history changes [METRIC...] [--max-p=0.001] [--min-segment=3] [-o FILE]
        storh-host history export [--format=json|csv] [--results] [-o FILE]
-       (each takes --db=FILE; default $STORH_HISTORY, else ./storh-history.db)
+       storh-host history copy --from=FILE|URI --to=FILE|URI
+       (each but copy takes --db=FILE|URI; default $STORH_HISTORY, else
+       ./storh-history.db)
 
-Keeps every run in an SQLite database and finds where a metric changed.
+Keeps every run in an SQLite file, or in a PostgreSQL database that many CI jobs
+share (--db=postgresql://user@host/db, any libpq URI; a password in it is never
+printed), and finds where a metric changed.
   add       stores a result file: its metrics' medians and spread, the commit and
             branch (from the flags, else the result's git commit, else the git
             checkout of the suite or plugin), the run time (environment.time, or
@@ -144,12 +148,14 @@ Keeps every run in an SQLite database and finds where a metric changed.
             change, the medians before and after, their ratio and the p-value
   export    every run and metric as JSON (--results also embeds each stored result
             file) or CSV
+  copy      every run of one history into another (SQLite to PostgreSQL and back),
+            skipping those already there
 
 Series of different environments (CPU, memory, filesystem, kernel, OS, compiler,
 build type, durability) are never mixed.
 
 Exit codes: 0 done, 2 bad arguments, an unreadable or refused file, or an unusable
-database, 3 the output could not be written.
+or unreachable database, 3 the output could not be written.
 )";
   }
   if (command == "merge") {
@@ -283,7 +289,7 @@ Usage:
   storh-host list [--plugin-path=DIR]   plugins found, their operations and parameters
   storh-host report RESULT.json [--format=text|md|csv|json|html] [-o FILE]
   storh-host merge SHARD.json... [-o FILE]  join the shards of run --shard=K/N
-  storh-host history add|show|changes|export   the run history and its change points
+  storh-host history add|show|changes|export|copy   the run history and its changes
   storh-host compare BASE.json NEW.json [MORE.json...] [--format=...|html] [-o FILE]
   storh-host gate BASE.json CURRENT.json [--threshold=10] [--metric=ENGINE.OP]...
   storh-host ci [SUITE.toml] [--confirm=N] [--update-baseline] [--base=DIR]

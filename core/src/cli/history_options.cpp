@@ -10,15 +10,17 @@
 
 namespace storh::cli {
 
-Expected<std::filesystem::path> history_db(const ParsedArgs& args, const std::string& flag) {
+Expected<std::string> history_db(const ParsedArgs& args, const std::string& flag) {
   if (auto value = args.last(flag)) {
-    if (value->empty()) return Error{fmt::format("--{}: expected a file name", flag)};
-    return std::filesystem::path(*value);
+    if (value->empty()) {
+      return Error{fmt::format("--{}: expected a file name or a postgresql:// URI", flag)};
+    }
+    return *value;
   }
   if (const char* variable = std::getenv("STORH_HISTORY"); variable && *variable) {
-    return std::filesystem::path(variable);
+    return std::string(variable);
   }
-  return std::filesystem::path("storh-history.db");
+  return std::string("storh-history.db");
 }
 
 Expected<stats::ChangePointOptions> change_point_options(const ParsedArgs& args) {

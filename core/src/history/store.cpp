@@ -1,337 +1,52 @@
-// history/store.cpp: the SQLite side of the run history.
+// history/store.cpp: choosing the store a location names, and what both stores say.
 #include "history/store.h"
-
-#include <sqlite3.h>
-
-#include <array>
-#include <system_error>
-#include <utility>
 
 #include <fmt/format.h>
 
+#include "history/pg_store.h"
+#include "history/sqlite_store.h"
+
 namespace storh::history {
-namespace {
 
-// Schema steps: kMigrations[v] takes a database from user_version v to v + 1. Each runs
-// in one transaction with the user_version update, so a failed step changes nothing.
-// Portable SQL only (docs/history.md has the PostgreSQL form): INTEGER, BIGINT,
-// DOUBLE PRECISION, TEXT, explicit keys.
-constexpr std::array<const char*, kHistorySchema> kMigrations = {
-    R"sql(
-CREATE TABLE runs (
-  id           INTEGER PRIMARY KEY,
-  result_hash  TEXT NOT NULL UNIQUE,
-  suite        TEXT NOT NULL,
-  fingerprint  TEXT NOT NULL,
-  environment  TEXT NOT NULL,
-  commit_sha   TEXT NOT NULL,
-  branch       TEXT NOT NULL,
-  run_time     TEXT NOT NULL,
-  added_time   TEXT NOT NULL,
-  host_version TEXT NOT NULL,
-  result_json  TEXT NOT NULL
-);
-CREATE INDEX runs_by_time ON runs (run_time, id);
-CREATE TABLE metrics (
-  run_id    INTEGER NOT NULL REFERENCES runs (id),
-  metric    TEXT NOT NULL,
-  median    DOUBLE PRECISION NOT NULL,
-  minimum   DOUBLE PRECISION NOT NULL,
-  maximum   DOUBLE PRECISION NOT NULL,
-  runs      BIGINT NOT NULL,
-  unit      TEXT NOT NULL,
-  direction TEXT NOT NULL,
-  PRIMARY KEY (run_id, metric)
-);
-CREATE INDEX metrics_by_metric ON metrics (metric, run_id);
-)sql",
-};
-
-// A prepared statement, finalized on every path.
-class Statement {
- public:
-  Statement(sqlite3* db, const char* sql) {
-    rc_ = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr);
-  }
-  Statement(const Statement&) = delete;
-  Statement& operator=(const Statement&) = delete;
-  ~Statement() { sqlite3_finalize(stmt_); }
-
-  bool prepared() const { return rc_ == SQLITE_OK && stmt_ != nullptr; }
-  void bind(int index, const std::string& text) {
-    sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
-  }
-  void bind(int index, double value) { sqlite3_bind_double(stmt_, index, value); }
-  void bind(int index, std::int64_t value) { sqlite3_bind_int64(stmt_, index, value); }
-  int step() { return sqlite3_step(stmt_); }
-  // Ready to bind and step again.
-  void reset() {
-    sqlite3_reset(stmt_);
-    sqlite3_clear_bindings(stmt_);
-  }
-
-  std::string text(int column) const {
-    const auto* data = sqlite3_column_text(stmt_, column);
-    return data ? std::string(reinterpret_cast<const char*>(data),
-                              static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)))
-                : std::string();
-  }
-  std::int64_t integer(int column) const { return sqlite3_column_int64(stmt_, column); }
-  double real(int column) const { return sqlite3_column_double(stmt_, column); }
-
- private:
-  sqlite3_stmt* stmt_ = nullptr;
-  int rc_ = SQLITE_ERROR;
-};
-
-std::string sqlite_error(sqlite3* db) {
-  return db ? sqlite3_errmsg(db) : "out of memory";
+bool is_postgres_location(std::string_view location) {
+  return location.starts_with("postgresql://") || location.starts_with("postgres://");
 }
 
-// Runs `sql` (one or more statements without results).
-bool exec(sqlite3* db, const char* sql) {
-  return sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
-}
-
-Expected<std::int64_t> pragma_integer(sqlite3* db, const char* sql) {
-  Statement statement(db, sql);
-  if (!statement.prepared() || statement.step() != SQLITE_ROW) return Error{sqlite_error(db)};
-  return statement.integer(0);
-}
-
-// The names of the tables in the database, for the "not ours" message.
-std::vector<std::string> table_names(sqlite3* db) {
-  std::vector<std::string> names;
-  Statement statement(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
-  while (statement.prepared() && statement.step() == SQLITE_ROW) names.push_back(statement.text(0));
-  return names;
-}
-
-// quick_check (the cheap half of integrity_check: every page and b-tree is sound),
-// which also fails first on a file that is not SQLite at all.
-std::string check_database(sqlite3* db) {
-  Statement statement(db, "PRAGMA quick_check(1)");
-  if (!statement.prepared()) return sqlite_error(db);
-  const int rc = statement.step();
-  if (rc != SQLITE_ROW) return sqlite_error(db);
-  const std::string verdict = statement.text(0);
-  return verdict == "ok" ? std::string() : verdict;
-}
-
-// Brings the database from its user_version to kHistorySchema. Each step re-reads the
-// version inside its write transaction, so two hosts migrating at once do each step once.
-std::string migrate(sqlite3* db) {
-  for (;;) {
-    if (!exec(db, "BEGIN IMMEDIATE")) return sqlite_error(db);
-    Expected<std::int64_t> version = pragma_integer(db, "PRAGMA user_version");
-    if (!version || *version >= kHistorySchema) {
-      exec(db, "ROLLBACK");
-      return version ? std::string() : version.error();
-    }
-    const std::string step = fmt::format(
-        "{}\nPRAGMA user_version = {};\nPRAGMA application_id = {};",
-        kMigrations.at(static_cast<std::size_t>(*version)), *version + 1, kApplicationId);
-    if (!exec(db, step.c_str()) || !exec(db, "COMMIT")) {
-      std::string error = sqlite_error(db);
-      exec(db, "ROLLBACK");
-      return fmt::format("migrating from history schema {} to {}: {}", *version, *version + 1,
-                         error);
+std::string mask_password(std::string_view uri) {
+  std::string masked(uri);
+  // User info: scheme://user:password@host... (the first '@' before the path or query).
+  const std::size_t scheme_end = masked.find("://");
+  if (scheme_end != std::string::npos) {
+    const std::size_t start = scheme_end + 3;
+    const std::size_t authority_end = masked.find_first_of("/?", start);
+    const std::size_t at =
+        masked.rfind('@', authority_end == std::string::npos ? std::string::npos : authority_end);
+    const std::size_t colon = masked.find(':', start);
+    if (at != std::string::npos && at >= start && colon != std::string::npos && colon < at) {
+      masked.replace(colon + 1, at - colon - 1, "***");
     }
   }
+  // A password=... parameter, up to the next '&'.
+  for (std::size_t at = masked.find("password="); at != std::string::npos;
+       at = masked.find("password=", at + 1)) {
+    if (at > 0 && masked[at - 1] != '?' && masked[at - 1] != '&') continue;
+    const std::size_t value = at + 9;
+    const std::size_t end = masked.find('&', value);
+    masked.replace(value, (end == std::string::npos ? masked.size() : end) - value, "***");
+  }
+  return masked;
 }
 
-// Refuses what is not a history this host can use; migrates an older one. Empty on success.
-std::string prepare_database(sqlite3* db) {
-  if (std::string problem = check_database(db); !problem.empty()) {
-    return fmt::format("not a usable history database ({}); nothing was changed", problem);
-  }
-  Expected<std::int64_t> version = pragma_integer(db, "PRAGMA user_version");
-  Expected<std::int64_t> application = pragma_integer(db, "PRAGMA application_id");
-  if (!version || !application) return version ? application.error() : version.error();
-  if (*version == 0 && *application == 0) {
-    const std::vector<std::string> tables = table_names(db);
-    if (!tables.empty()) {
-      return fmt::format(
-          "an SQLite database that is not a storh-host history (it has table{} {}); nothing "
-          "was changed",
-          tables.size() == 1 ? "" : "s", fmt::join(tables, ", "));
-    }
-  } else if (*application != kApplicationId) {
-    return fmt::format(
-        "an SQLite database of another application (application_id {}); nothing was changed",
-        *application);
-  }
-  if (*version > kHistorySchema) {
-    return fmt::format(
-        "history schema {} is newer than this storh-host knows ({}); use a newer storh-host. "
-        "Nothing was changed",
-        *version, kHistorySchema);
-  }
-  // Only an older schema takes the write lock: reading a current history never
-  // waits for a writer, and works on a read-only file.
-  return *version < kHistorySchema ? migrate(db) : std::string();
+std::string duplicate_message(std::int64_t id, const std::string& added_time,
+                              const std::string& commit) {
+  return fmt::format(
+      "this result is already in the history as run {} (added {}{}); nothing was added", id,
+      added_time, commit.empty() ? std::string() : ", commit " + commit.substr(0, 12));
 }
 
-}  // namespace
-
-HistoryStore::HistoryStore(std::filesystem::path file, sqlite3* db)
-    : file_(std::move(file)), db_(db) {}
-
-HistoryStore::HistoryStore(HistoryStore&& other) noexcept
-    : file_(std::move(other.file_)), db_(std::exchange(other.db_, nullptr)) {}
-
-HistoryStore& HistoryStore::operator=(HistoryStore&& other) noexcept {
-  if (this != &other) {
-    sqlite3_close(db_);
-    file_ = std::move(other.file_);
-    db_ = std::exchange(other.db_, nullptr);
-  }
-  return *this;
-}
-
-HistoryStore::~HistoryStore() {
-  sqlite3_close(db_);
-}
-
-Expected<HistoryStore> HistoryStore::open(const std::filesystem::path& file, Mode mode) {
-  const std::string name = file.string();
-  std::error_code ec;
-  const auto status = std::filesystem::status(file, ec);
-  if (std::filesystem::exists(status)) {
-    if (!std::filesystem::is_regular_file(status)) {
-      return Error{fmt::format("{}: not a regular file; a history is an SQLite file", name)};
-    }
-  } else if (mode == Mode::existing) {
-    return Error{
-        fmt::format("{}: no history there (storh-host history add RESULT.json --db={} creates it)",
-                    name, name)};
-  } else if (file.has_parent_path()) {
-    std::filesystem::create_directories(file.parent_path(), ec);
-    if (ec) return Error{fmt::format("{}: cannot create its directory: {}", name, ec.message())};
-  }
-  sqlite3* db = nullptr;
-  const int flags = SQLITE_OPEN_READWRITE | (mode == Mode::create ? SQLITE_OPEN_CREATE : 0);
-  if (sqlite3_open_v2(name.c_str(), &db, flags, nullptr) != SQLITE_OK) {
-    const std::string error = sqlite_error(db);
-    sqlite3_close(db);
-    return Error{fmt::format("{}: cannot open: {}", name, error)};
-  }
-  HistoryStore store(file, db);
-  sqlite3_busy_timeout(db, static_cast<int>(kBusyTimeout.count()));
-  exec(db, "PRAGMA foreign_keys = ON");
-  if (std::string problem = prepare_database(db); !problem.empty()) {
-    return Error{fmt::format("{}: {}", name, problem)};
-  }
-  return store;
-}
-
-Expected<std::int64_t> HistoryStore::add(const HistoryRun& run,
-                                         const std::vector<HistoryPoint>& points,
-                                         const std::string& result_json) {
-  const std::string name = file_.string();
-  if (!exec(db_, "BEGIN IMMEDIATE")) {
-    return Error{fmt::format("{}: cannot start a write: {}", name, sqlite_error(db_))};
-  }
-  // Everything below either commits as a whole or rolls back.
-  auto fail = [&](const std::string& what) -> Expected<std::int64_t> {
-    std::string error = fmt::format("{}: {}", name, what);
-    exec(db_, "ROLLBACK");
-    return Error{std::move(error)};
-  };
-  {
-    Statement duplicate(db_, "SELECT id, added_time, commit_sha FROM runs WHERE result_hash = ?1");
-    if (!duplicate.prepared()) return fail(sqlite_error(db_));
-    duplicate.bind(1, run.result_hash);
-    if (duplicate.step() == SQLITE_ROW) {
-      const std::string commit = duplicate.text(2);
-      return fail(fmt::format(
-          "this result is already in the history as run {} (added {}{}); nothing was added",
-          duplicate.integer(0), duplicate.text(1),
-          commit.empty() ? std::string() : ", commit " + commit.substr(0, 12)));
-    }
-  }
-  Statement insert_run(db_,
-                       "INSERT INTO runs (result_hash, suite, fingerprint, environment, "
-                       "commit_sha, branch, run_time, added_time, host_version, result_json) "
-                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
-  if (!insert_run.prepared()) return fail(sqlite_error(db_));
-  int column = 1;
-  for (const std::string* text :
-       {&run.result_hash, &run.suite, &run.fingerprint, &run.environment, &run.commit, &run.branch,
-        &run.run_time, &run.added_time, &run.host_version, &result_json}) {
-    insert_run.bind(column++, *text);
-  }
-  if (insert_run.step() != SQLITE_DONE) return fail("cannot store the run: " + sqlite_error(db_));
-  const std::int64_t id = sqlite3_last_insert_rowid(db_);
-
-  Statement insert_point(db_,
-                         "INSERT INTO metrics (run_id, metric, median, minimum, maximum, runs, "
-                         "unit, direction) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
-  if (!insert_point.prepared()) return fail(sqlite_error(db_));
-  for (const HistoryPoint& point : points) {
-    insert_point.bind(1, id);
-    insert_point.bind(2, point.metric);
-    insert_point.bind(3, point.median);
-    insert_point.bind(4, point.minimum);
-    insert_point.bind(5, point.maximum);
-    insert_point.bind(6, point.runs);
-    insert_point.bind(7, point.unit);
-    insert_point.bind(8, point.direction);
-    if (insert_point.step() != SQLITE_DONE) {
-      return fail(fmt::format("cannot store metric {}: {}", point.metric, sqlite_error(db_)));
-    }
-    insert_point.reset();
-  }
-  if (!exec(db_, "COMMIT")) return fail("cannot commit: " + sqlite_error(db_));
-  return id;
-}
-
-Expected<std::vector<HistoryRun>> HistoryStore::runs() const {
-  Statement statement(db_,
-                      "SELECT id, result_hash, suite, fingerprint, environment, commit_sha, "
-                      "branch, run_time, added_time, host_version FROM runs "
-                      "ORDER BY run_time, id");
-  if (!statement.prepared()) return Error{fmt::format("{}: {}", file_.string(), sqlite_error(db_))};
-  std::vector<HistoryRun> runs;
-  int rc = SQLITE_ROW;
-  while ((rc = statement.step()) == SQLITE_ROW) {
-    HistoryRun run;
-    run.id = statement.integer(0);
-    std::string* fields[] = {&run.result_hash, &run.suite,      &run.fingerprint,
-                             &run.environment, &run.commit,     &run.branch,
-                             &run.run_time,    &run.added_time, &run.host_version};
-    int column = 1;
-    for (std::string* field : fields) *field = statement.text(column++);
-    runs.push_back(std::move(run));
-  }
-  if (rc != SQLITE_DONE) return Error{fmt::format("{}: {}", file_.string(), sqlite_error(db_))};
-  return runs;
-}
-
-Expected<std::vector<HistoryPoint>> HistoryStore::points() const {
-  Statement statement(db_,
-                      "SELECT run_id, metric, median, minimum, maximum, runs, unit, direction "
-                      "FROM metrics ORDER BY run_id, metric");
-  if (!statement.prepared()) return Error{fmt::format("{}: {}", file_.string(), sqlite_error(db_))};
-  std::vector<HistoryPoint> points;
-  int rc = SQLITE_ROW;
-  while ((rc = statement.step()) == SQLITE_ROW) {
-    points.push_back({statement.integer(0), statement.text(1), statement.real(2), statement.real(3),
-                      statement.real(4), statement.integer(5), statement.text(6),
-                      statement.text(7)});
-  }
-  if (rc != SQLITE_DONE) return Error{fmt::format("{}: {}", file_.string(), sqlite_error(db_))};
-  return points;
-}
-
-Expected<std::string> HistoryStore::result_json(std::int64_t run_id) const {
-  Statement statement(db_, "SELECT result_json FROM runs WHERE id = ?1");
-  if (!statement.prepared()) return Error{fmt::format("{}: {}", file_.string(), sqlite_error(db_))};
-  statement.bind(1, run_id);
-  if (statement.step() != SQLITE_ROW) {
-    return Error{fmt::format("{}: no run {}", file_.string(), run_id)};
-  }
-  return statement.text(0);
+Expected<std::unique_ptr<HistoryStore>> HistoryStore::open(const std::string& location, Mode mode) {
+  if (is_postgres_location(location)) return open_pg_store(location, mode);
+  return open_sqlite_store(location, mode);
 }
 
 }  // namespace storh::history

@@ -1,35 +1,35 @@
-// history/store.h: the run history on disk, an SQLite database (docs/history.md).
+// history/store.h: the run history, behind one interface with two stores
+// (docs/history.md): an SQLite file (history/sqlite_store.h), the default, and a
+// PostgreSQL database that many writers share (history/pg_store.h).
 //
 // One row per run in `runs` (where the code came from, the environment, the result
 // file itself) and one row per metric of the run in `metrics` (its median and spread).
-// The schema uses only portable SQL types, so the same tables serve PostgreSQL.
+// Both stores have the same tables and the same behaviour: a schema version that an
+// older history is migrated from, one transaction per step; refusals that leave the
+// database as it was (a newer schema, another application's tables); duplicate runs
+// refused by their result hash; each add all or nothing, and concurrent writers each
+// get their runs in.
 //
-// Versioning: PRAGMA user_version is the history schema (kHistorySchema), and
-// PRAGMA application_id marks the file as a storh-host history. Opening a database
-// of an older schema migrates it forward, one transaction per step; a newer schema,
-// a file that is not SQLite, a corrupt one (PRAGMA quick_check) or another
-// application's database is refused with a message naming the file, and left as it is.
-//
-// Writers take the database's write lock for the whole of add(), so concurrent `ci`
-// jobs adding runs to one file wait their turn (up to kBusyTimeout) instead of failing.
 // A HistoryStore is one connection: use it from one thread at a time.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
-#include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "util/expected.h"
 
-struct sqlite3;
-
 namespace storh::history {
 
+// The history schema both stores are at (SQLite's user_version, PostgreSQL's meta row).
 inline constexpr int kHistorySchema = 1;
+// Marks a database as a storh-host history: SQLite's application_id, and PostgreSQL's
+// advisory lock key for schema changes.
 inline constexpr std::int32_t kApplicationId = 0x53544f48;  // "STOH"
+// How long a writer waits for another's lock before giving up.
 inline constexpr std::chrono::milliseconds kBusyTimeout{30000};
 
 // One stored run. Strings that are unknown are empty, never absent.
@@ -61,37 +61,52 @@ struct HistoryPoint {
 class HistoryStore {
  public:
   enum class Mode {
-    create,    // create the file (and its parent directories) when missing; `history add`
-    existing,  // the file must exist; the read commands
+    create,    // create the history when missing (an SQLite file and its parent
+               // directories, or the tables in a PostgreSQL database); `history add`
+    existing,  // the history must exist; the read commands
   };
 
-  // Opens (and when needed creates or migrates) the history at `file`.
-  static Expected<HistoryStore> open(const std::filesystem::path& file, Mode mode);
+  // Opens (and when needed creates or migrates) the history at `location`: a
+  // postgresql:// or postgres:// URI (any libpq connection URI) selects PostgreSQL,
+  // anything else is an SQLite file name. Errors name the location, with a URI's
+  // password masked.
+  static Expected<std::unique_ptr<HistoryStore>> open(const std::string& location, Mode mode);
 
-  HistoryStore(HistoryStore&&) noexcept;
-  HistoryStore& operator=(HistoryStore&&) noexcept;
-  ~HistoryStore();
+  HistoryStore() = default;
+  HistoryStore(const HistoryStore&) = delete;
+  HistoryStore& operator=(const HistoryStore&) = delete;
+  virtual ~HistoryStore() = default;
 
   // Stores `run` (its id is ignored) with its metrics and result text, in one
   // transaction: all or nothing. Refuses a run whose result_hash is already stored,
-  // naming the stored run. Returns the new run's id.
-  Expected<std::int64_t> add(const HistoryRun& run, const std::vector<HistoryPoint>& points,
-                             const std::string& result_json);
+  // naming the stored run ("already in the history as run N"), also when another writer
+  // stores the same result at the same moment. Returns the new run's id.
+  virtual Expected<std::int64_t> add(const HistoryRun& run, const std::vector<HistoryPoint>& points,
+                                     const std::string& result_json) = 0;
 
   // Every run, oldest first (run_time, then id).
-  Expected<std::vector<HistoryRun>> runs() const;
+  virtual Expected<std::vector<HistoryRun>> runs() const = 0;
   // Every metric of every run, by run id then metric.
-  Expected<std::vector<HistoryPoint>> points() const;
+  virtual Expected<std::vector<HistoryPoint>> points() const = 0;
   // The result file a run was added from, as stored.
-  Expected<std::string> result_json(std::int64_t run_id) const;
+  virtual Expected<std::string> result_json(std::int64_t run_id) const = 0;
 
-  const std::filesystem::path& file() const { return file_; }
-
- private:
-  HistoryStore(std::filesystem::path file, sqlite3* db);
-
-  std::filesystem::path file_;
-  sqlite3* db_ = nullptr;
+  // Where the history is, for messages: the file name, or the URI with its password
+  // masked (never the password itself).
+  virtual const std::string& location() const = 0;
 };
+
+// Whether `location` names a PostgreSQL database (postgresql:// or postgres://).
+bool is_postgres_location(std::string_view location);
+
+// `uri` with the password of its user info and of a password= parameter replaced by
+// "***": what messages may show.
+std::string mask_password(std::string_view uri);
+
+// The refusal of a duplicate, the same from both stores: "this result is already in
+// the history as run 3 (added 2026-12-02T00:00:00Z, commit c0ffee010000); nothing was
+// added".
+std::string duplicate_message(std::int64_t id, const std::string& added_time,
+                              const std::string& commit);
 
 }  // namespace storh::history
