@@ -3,11 +3,11 @@
 
     scripts/php-ratios.py PHP_BEFORE.json OURS.json PHP_AFTER.json [--floors] [--bounds]
 
-Both PHP files come from ../shared/tools/storh-php-bench (storh's bench.php output), run
+Both PHP files are the output of storh PHP's own harness (bench.php, docs/speed-vs-php.md), run
 just before and just after ours on the same machine; the PHP time of a metric is the median
 of the two runs (for two runs: their mean). OURS.json is a storh-host result file; its
 `results.<engine>.<operation>` holds the median seconds of its repeats. Prints one line per
-metric, grouped in the classes of issue 18, and each class's geometric mean; with --floors
+metric, grouped in the classes of docs/speed-vs-php.md, and each class's geometric mean; with --floors
 also each engine operation against its same-run floor operation (both per item, the ratio
 taken per repeat, as the two ran in the same worker process, then its median). With
 --bounds, each read whose system calls are a whole number of a same-run floor's items
