@@ -161,6 +161,12 @@ TEST_CASE("history cli: bad input is refused and the stored runs stay as they ar
     CHECK(contains(run.err, "h.db: not a usable history database"));
   }
   CHECK(hash_of(db) == corrupt);
+  // An input file that is missing creates no database.
+  run =
+      cli({"history", "add", (dir / "missing.json").string(), "--db=" + (dir / "new.db").string()});
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "missing.json"));
+  CHECK_FALSE(std::filesystem::exists(dir / "new.db"));
   // A missing database is not created by the read commands.
   run = cli({"history", "show", "--db=" + (dir / "none.db").string()});
   CHECK(run.code == 2);

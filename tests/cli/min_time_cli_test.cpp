@@ -102,7 +102,7 @@ TEST_CASE("min_time: bad values name the flag or the suite position", "[cli][min
   ScratchDir dir;
   auto run = run_repeatable(dir, {"--min-time=soon"});
   CHECK(run.code == 2);
-  CHECK(contains(run.err, "--min-time: expected a duration from 0 to 1h"));
+  CHECK(contains(run.err, "storh-host: --min-time: expected a duration from 0 to 1h"));
   storh::test::write_text(dir / "s.toml", "min_time = -1\n[engines.repeatable]\n");
   run = cli({"validate", (dir / "s.toml").string(), fixture_path_flag});
   CHECK(run.code == 2);

@@ -11,14 +11,40 @@
 using storh::test::contains;
 using storh::test::ScratchDir;
 
-TEST_CASE("progress: the eta is the remaining runs at the pace of those done", "[progress]") {
+TEST_CASE("progress: eta text", "[progress]") {
   using storh::run::eta_text;
-  CHECK(eta_text(10, 0, 4).empty());  // no pace before the first run finished
-  CHECK(eta_text(10, 4, 4).empty());  // nothing left
-  CHECK(eta_text(10, 1, 4) == "eta 30s");
-  CHECK(eta_text(30, 1, 4) == "eta 1m30s");
-  CHECK(eta_text(3600, 1, 3) == "eta 2h00m");
-  CHECK(eta_text(61.4, 1, 2) == "eta 1m01s");
+  CHECK(eta_text(std::nullopt).empty());
+  CHECK(eta_text(30.0) == "eta 30s");
+  CHECK(eta_text(90.0) == "eta 1m30s");
+  CHECK(eta_text(7200.0) == "eta 2h00m");
+  CHECK(eta_text(61.4) == "eta 1m01s");
+}
+
+TEST_CASE("progress: the eta weighs cells by what the plan knows until they are timed",
+          "[progress]") {
+  using storh::run::cell_units;
+  using storh::run::EtaEstimate;
+  CHECK(cell_units(9, 1000, 1000) == 10.0);
+  CHECK(cell_units(2, 10000, 1000) == 21.0);
+  CHECK(cell_units(3, 0, 0) == 4.0);
+
+  // Regression: the first cell, with 9 operations, took 4 s; the pace of one run
+  // per run put the other four cells (1 operation each) at 4 s each too.
+  EtaEstimate eta({10, 2, 2, 2, 2}, {2, 2, 2, 2, 2});
+  CHECK_FALSE(eta.seconds_left());  // no pace before the first run finished
+  eta.finished(0, 4.0);
+  // Cell 0's second run at its own 4 s; the 8 runs of the others at 2 units x 0.4 s.
+  REQUIRE(eta.seconds_left());
+  CHECK(*eta.seconds_left() == Approx(4.0 + 8 * 0.8));
+  // A timed cell takes its own mean: cell 1 turned out to take 2 s a run.
+  eta.finished(1, 2.0);
+  CHECK(*eta.seconds_left() == Approx(4.0 + 2.0 + 6 * 2 * (6.0 / 12.0)));
+  eta.dropped(0);  // skipped after a failure: no time for it
+  CHECK(*eta.seconds_left() == Approx(2.0 + 6 * 2 * (6.0 / 12.0)));
+  for (std::size_t c = 1; c < 5; ++c) {
+    for (int r = 0; r < 2; ++r) eta.finished(c, 1.0);
+  }
+  CHECK_FALSE(eta.seconds_left());  // nothing left
 }
 
 TEST_CASE("progress: drawn on a terminal, never under CI", "[progress]") {

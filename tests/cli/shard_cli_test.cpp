@@ -161,6 +161,6 @@ TEST_CASE("merge: missing, doubled, foreign and unsharded files are refused by n
   bad.push_back("--shard=4/3");
   const auto run = cli(bad);
   CHECK(run.code == 2);
-  CHECK(contains(run.err, "--shard: \"4/3\": K must be 1 to N"));
+  CHECK(contains(run.err, "storh-host: --shard: \"4/3\": K must be 1 to N"));
   CHECK_FALSE(std::filesystem::exists(dir / "bad.json"));
 }

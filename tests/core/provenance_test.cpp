@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "ab/ab_runner.h"
 #include "run/runner.h"
 #include "scratch_dir.h"
 
@@ -109,4 +110,28 @@ TEST_CASE("runner: a busy machine at the start or end is a warning in the file a
   result = run::run_plan(suite, plan::Plan{}, options);
   REQUIRE(result.ok());
   CHECK(quiet.str().empty());
+}
+
+TEST_CASE("ab: a busy machine is warned about as in a run, and both sides' files carry it",
+          "[provenance][ab]") {
+  // Regression: `ab` said nothing where `run` warned, and its files had no warning.
+  ScratchDir work;
+  suite::Suite suite;
+  suite.file = work / "suite.toml";
+  suite.work_dir = work.path();
+  std::ostringstream err;
+  ab::AbRunOptions options;
+  options.runner.load_average = [] { return std::optional<double>(1000.0); };
+  options.runner.warnings = &err;
+  auto result = ab::run_ab(suite, plan::Plan{}, plan::Plan{}, options);
+  REQUIRE(result.ok());
+  const unsigned cpus = result->head.environment.cpu_count;
+  const std::string start = *env::busy_warning("at the start of the run", 1000.0, cpus);
+  const std::string end = *env::busy_warning("at the end of the run", 1000.0, cpus);
+  CHECK(err.str() == "warning: " + start + "\nwarning: " + end + "\n");
+  for (const result::ResultFile* side : {&result->base, &result->head}) {
+    const auto& warnings = side->environment.warnings;
+    CHECK(std::count(warnings.begin(), warnings.end(), start) == 1);
+    CHECK(std::count(warnings.begin(), warnings.end(), end) == 1);
+  }
 }

@@ -91,7 +91,8 @@ Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan
                 std::vector<run::CellRuns>(head_plan.cells.size()),
                 {},
                 &options.head_worker_args};
-  const result::Environment environment = env::capture_environment(work_root);
+  result::Environment environment = env::capture_environment(work_root);
+  run::check_load(options.runner, "at the start of the run", environment);
   run::ProgressLine progress(options.runner.progress);
   const std::size_t cells = base_plan.cells.size();
   const std::size_t total = cells * 2 * (static_cast<std::size_t>(options.pairs) + options.warmup);
@@ -150,6 +151,7 @@ Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan
   }
   progress.clear();
   interrupted = interrupted || !going;
+  run::check_load(options.runner, "at the end of the run", environment);
 
   const std::string removal_error = made_root->remove();
   AbResult out;

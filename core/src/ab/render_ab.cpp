@@ -70,9 +70,16 @@ std::string verdict_line(const AbOutcome& outcome) {
 
 namespace {
 
+// Why the change column can disagree in sign with the medians beside it.
+constexpr std::string_view kPairedChangeLegend =
+    "paired change: the Hodges-Lehmann estimate of head/base over the pairs (each pair ran "
+    "side by side), so it can differ from the ratio of the two medians, even in sign, when "
+    "the machine's speed drifted during the run; interval: its confidence interval; "
+    "detectable: the slowdown these pairs find with 80% power.";
+
 std::string text_table(const std::vector<AbRow>& rows) {
-  const AbRow head{"metric", "base",       "head",      "change", "interval",
-                   "p",      "detectable", "threshold", "verdict"};
+  const AbRow head{"metric", "base median", "head median", "paired change", "interval",
+                   "p",      "detectable",  "threshold",   "verdict"};
   std::vector<std::size_t> width(9, 0);
   auto cells = [](const AbRow& r) {
     return std::vector<const std::string*>{&r.key,        &r.base,      &r.head,
@@ -102,7 +109,8 @@ std::string text_table(const std::vector<AbRow>& rows) {
 
 std::string markdown_table(const std::vector<AbRow>& rows) {
   std::string out =
-      "| metric | base | head | change | interval | p | detectable | threshold | verdict |\n"
+      "| metric | base median | head median | paired change | interval | p | detectable | "
+      "threshold | verdict |\n"
       "|---|---:|---:|---:|---:|---:|---:|---:|---|\n";
   for (const AbRow& r : rows) {
     out += fmt::format(
@@ -171,16 +179,14 @@ AbReport render(const AbResult& result, const AbOutcome& outcome, compare::Outpu
     case compare::OutputFormat::markdown: {
       report.out = "### " + header_line(result, alpha) + "\n\n" + markdown_table(rows);
       if (!counters.empty()) report.out += "\nCounters per item:\n\n```\n" + counters + "```\n";
-      report.out +=
-          "\nchange: Hodges-Lehmann estimate of head/base over the pairs; interval: "
-          "its confidence interval; detectable: the slowdown these pairs find with "
-          "80% power.\n";
+      report.out += "\n" + std::string(kPairedChangeLegend) + "\n";
       for (const std::string& w : outcome.warnings) report.out += "\n> warning: " + w + "\n";
       report.out += "\n**" + verdict_line(outcome) + "**\n";
       break;
     }
     default:
-      report.out = header_line(result, alpha) + "\n" + text_table(rows) + notes + counters;
+      report.out = header_line(result, alpha) + "\n" + text_table(rows) +
+                   std::string(kPairedChangeLegend) + "\n" + notes + counters;
       break;
   }
   for (const std::string& w : outcome.warnings) report.err += "warning: " + w + "\n";

@@ -64,9 +64,9 @@ std::string checks_table(const AbResult& result, const AbOutcome& outcome) {
   }
   using report::Align;
   return report::html_table({{"metric"},
-                             {"base", Align::right},
-                             {"head", Align::right},
-                             {"change", Align::right},
+                             {"base median", Align::right},
+                             {"head median", Align::right},
+                             {"paired change", Align::right},
                              {"interval", Align::right},
                              {"p", Align::right},
                              {"detectable", Align::right},
@@ -107,9 +107,11 @@ AbReport render_html(const AbResult& result, const AbOutcome& outcome, double al
   }
   body += "<section><h2>Every metric</h2>\n" + checks_table(result, outcome);
   body +=
-      "<p>change: Hodges-Lehmann estimate of the slowdown ratio head/base over the pairs "
-      "(base/head for higher-is-better metrics); interval: its "
-      "confidence interval; detectable: the slowdown these pairs find with 80% power.</p>\n"
+      "<p>paired change: Hodges-Lehmann estimate of the slowdown ratio head/base over the "
+      "pairs (base/head for higher-is-better metrics), so it can differ from the ratio of "
+      "the two medians, even in sign, when the machine's speed drifted during the run; "
+      "interval: its confidence interval; detectable: the slowdown these pairs find with 80% "
+      "power.</p>\n"
       "</section>\n";
   std::vector<std::string> counters, notes;
   for (const gate::CounterCheck& c : outcome.counter_checks) {

@@ -302,6 +302,7 @@ int run_ab_command(const std::vector<std::string>& raw_args, const CommandIo& io
   resolved->run.runner.host_executable = io.environment.host_executable;
   resolved->run.runner.progress = io.environment.interactive ? &io.err : nullptr;
   resolved->run.runner.cancel = &InterruptGuard::interrupted();
+  resolved->run.runner.warnings = &io.err;
 
   Expected<ab::AbResult> result = ab::run_ab(head->suite, base->plan, head->plan, resolved->run);
   if (!result) {

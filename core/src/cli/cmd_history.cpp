@@ -74,28 +74,39 @@ int add(const ParsedArgs& args, const CommandIo& io) {
   if (args.positional.size() > 1 && (source.commit || source.branch || source.time)) {
     return bad(io, "add", "--commit, --branch and --time describe one run; add one file at a time");
   }
-  Expected<std::unique_ptr<history::HistoryStore>> opened =
-      open_store(args, history::HistoryStore::Mode::create);
-  if (!opened) return bad(io, "add", opened.error());
-  history::HistoryStore& store = **opened;
+  // Every file is read before the store is opened, so that input that cannot be
+  // added leaves no new, empty database behind.
   int code = kExitOk;
+  std::vector<std::pair<std::string, history::NewRun>> runs;
   for (const std::string& file : args.positional) {
     Expected<result::ResultFile> read = result::read_result_file(file);
     Expected<history::NewRun> run =
         read ? history::new_run(*read, file, source,
                                 env::format_utc(std::chrono::system_clock::now()))
              : Expected<history::NewRun>(Error{read.error()});
-    Expected<std::int64_t> id =
-        run ? store.add(run->run, run->points, run->result_json) : Error{run.error()};
+    if (!run) {
+      io.err << "storh-host history add: " << run.error() << '\n';
+      code = kExitBadInput;
+      continue;
+    }
+    runs.emplace_back(file, std::move(*run));
+  }
+  if (runs.empty()) return code;
+  Expected<std::unique_ptr<history::HistoryStore>> opened =
+      open_store(args, history::HistoryStore::Mode::create);
+  if (!opened) return bad(io, "add", opened.error());
+  history::HistoryStore& store = **opened;
+  for (const auto& [file, run] : runs) {
+    Expected<std::int64_t> id = store.add(run.run, run.points, run.result_json);
     if (!id) {
       io.err << "storh-host history add: " << id.error() << '\n';
       code = kExitBadInput;
       continue;
     }
     io.out << fmt::format("history: added {} as run {} ({} metrics, commit {}, {}) to {}\n", file,
-                          *id, run->points.size(),
-                          run->run.commit.empty() ? "unknown" : run->run.commit.substr(0, 12),
-                          run->run.run_time, store.location());
+                          *id, run.points.size(),
+                          run.run.commit.empty() ? "unknown" : run.run.commit.substr(0, 12),
+                          run.run.run_time, store.location());
   }
   return code;
 }

@@ -134,8 +134,9 @@ Keeps every run in an SQLite file, or in a PostgreSQL database that many CI jobs
 share (--db=postgresql://user@host/db, any libpq URI; a password in it is never
 printed), and finds where a metric changed.
   add       stores a result file: its metrics' medians and spread, the commit and
-            branch (from the flags, else the result's git commit, else the git
-            checkout of the suite or plugin), the run time (environment.time, or
+            branch (from the flags, else the git commit the result recorded; not
+            what is checked out now, which need not be what the result ran; `ci
+            --history` falls back to the checkout), the run time (environment.time, or
             --time=YYYY-MM-DDTHH:MM:SSZ), the environment and the plan's fingerprint.
             Refused, and nothing stored: a duplicate run, an interrupted run, one
             shard (merge first), a file of another schema, a corrupt database.

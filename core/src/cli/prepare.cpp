@@ -79,7 +79,7 @@ bool preflight_cells(const Prepared& prepared, const CommandIo& io) {
 }  // namespace
 
 void print_errors(const std::vector<suite::SuiteError>& errors, std::ostream& err) {
-  for (const suite::SuiteError& error : errors) err << error.str() << '\n';
+  for (const suite::SuiteError& error : errors) err << "storh-host: " << error.str() << '\n';
 }
 
 bool check_plugin_dirs(const std::vector<suite::Located<std::filesystem::path>>& dirs,

@@ -40,7 +40,8 @@ struct PrepareOptions {
   std::optional<std::string> default_suite;
   std::string command = "run";  // as recorded in Prepared::command_line
 };
-// Each error on its own line ("file:line:col: message").
+// Each error on its own line, in the form every command's errors take:
+// "storh-host: file:line:col: message" ("storh-host: --clients: message" for a flag).
 void print_errors(const std::vector<suite::SuiteError>& errors, std::ostream& err);
 
 // Adds an error for each plugin directory that does not exist, at where it was named

@@ -3,21 +3,49 @@
 //   [3/24] doc n=1000 repeat 2: put  eta 1m05s
 //
 // run k of N (warm-ups and repeats of every cell, in execution order), the cell, the
-// operation the worker is timing (its last "begin" event), and the time left at the
-// pace of the runs done so far. cli::draws_progress decides whether there is a line.
+// operation the worker is timing (its last "begin" event), and the time left
+// (EtaEstimate). cli::draws_progress decides whether there is a line.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace storh::run {
 
-// The time the remaining runs take at the pace of those done: "eta 1m05s", "eta 42s",
-// "eta 2h03m"; empty before the first run has finished (no pace yet) and when
-// nothing remains. `elapsed_seconds` is the wall time since the first run started.
-std::string eta_text(double elapsed_seconds, std::size_t done, std::size_t total);
+// "eta 1m05s", "eta 42s", "eta 2h03m" for the seconds left; empty for nullopt.
+std::string eta_text(std::optional<double> seconds_left);
+
+// The time a run's remaining worker runs will take. Until a cell has been timed, its
+// runs are estimated from what the plan knows: one unit per operation the cell times,
+// scaled by its dataset over the plan's smallest, plus one unit for the worker's start,
+// at the pace (seconds per unit) of every run timed so far. A cell that has been timed
+// takes its own mean for its remaining runs. So the first estimate does not take the
+// first cell, often the engine with the most operations, as every cell's cost.
+class EtaEstimate {
+ public:
+  // `units[c]`: cell c's units (cell_units); `runs[c]`: its runs in the schedule.
+  EtaEstimate(std::vector<double> units, std::vector<std::size_t> runs);
+  // A run of `cell` took `seconds`.
+  void finished(std::size_t cell, double seconds);
+  // A run of `cell` will not happen (skipped after a failure, or no work directory).
+  void dropped(std::size_t cell);
+  // Seconds left; nullopt before the first run was timed and when none remains.
+  std::optional<double> seconds_left() const;
+
+ private:
+  std::vector<double> units_;
+  std::vector<std::size_t> left_;   // runs not yet finished or dropped, per cell
+  std::vector<double> seconds_;     // timed seconds, per cell
+  std::vector<std::size_t> timed_;  // timed runs, per cell
+};
+
+// A cell's units for EtaEstimate: 1 + operations x dataset / smallest dataset.
+double cell_units(std::size_t operations, std::uint64_t dataset, std::uint64_t smallest_dataset);
 
 // Draws and redraws one line ("\r\033[K"); a null stream draws nothing.
 class ProgressLine {

@@ -42,8 +42,22 @@ std::vector<std::pair<std::size_t, int>> schedule(const plan::Plan& plan) {
   return runs;
 }
 
-// Adds the busy-machine warning when the load average is above the CPU count, and
-// prints it at once so a user can stop a run that measures a busy machine.
+// The plan's runs per cell and units (progress_line.h), for the progress line's eta.
+EtaEstimate estimate_for(const plan::Plan& plan) {
+  std::uint64_t smallest = 0;
+  for (const plan::Cell& cell : plan.cells) {
+    if (smallest == 0 || cell.dataset < smallest) smallest = cell.dataset;
+  }
+  std::vector<double> units;
+  for (const plan::Cell& cell : plan.cells) {
+    units.push_back(cell_units(cell.operations.size(), cell.dataset, smallest));
+  }
+  return EtaEstimate(std::move(units),
+                     std::vector<std::size_t>(plan.cells.size(), plan.repeat + plan.warmup));
+}
+
+}  // namespace
+
 void check_load(const RunnerOptions& options, std::string_view when, result::Environment& env) {
   const std::optional<double> load = options.load_average ? options.load_average() : std::nullopt;
   if (!load) return;
@@ -52,8 +66,6 @@ void check_load(const RunnerOptions& options, std::string_view when, result::Env
   if (options.warnings != nullptr) *options.warnings << "warning: " << *warning << '\n';
   env.warnings.push_back(std::move(*warning));
 }
-
-}  // namespace
 
 Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Plan& full_plan,
                                       const RunnerOptions& options) {
@@ -72,7 +84,7 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
   const std::size_t total =
       plan.cells.size() * (static_cast<std::size_t>(plan.repeat) + plan.warmup);
   std::size_t started = 0;
-  const auto first_start = std::chrono::steady_clock::now();
+  EtaEstimate eta = estimate_for(plan);
 
   const int first = -static_cast<int>(plan.warmup);
   FailFast fail_fast(plan, options.fail_fast);
@@ -80,6 +92,7 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
     const plan::Cell& cell = plan.cells[c];
     if (std::optional<result::Failure> skipped = fail_fast.skip(c, repeat)) {
       result.failures.push_back(std::move(*skipped));
+      eta.dropped(c);
       continue;
     }
     {
@@ -92,8 +105,7 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
           "[{}/{}] {} n={}{} {} {}", started, total, cell.engine, cell.dataset,
           cell.load ? fmt::format(" {}", fmt::join(cell.load->qualifiers(), " ")) : "",
           repeat < 0 ? "warm-up" : "repeat", repeat < 0 ? repeat - first + 1 : repeat + 1);
-      const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - first_start;
-      progress.set_suffix(eta_text(elapsed.count(), started - 1, total));
+      progress.set_suffix(eta_text(eta.seconds_left()));
       progress.show(where);
       // A fresh directory per run, never reused (see the header on deletions).
       const std::filesystem::path work_dir =
@@ -105,11 +117,15 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
                                    fmt::format("{}: cannot create the work directory: {}",
                                                work_dir.string(), ec.message()),
                                    std::nullopt, std::nullopt, ""});
+        eta.dropped(c);
         continue;
       }
 
+      const auto run_start = std::chrono::steady_clock::now();
       WorkerRunOutcome ran =
           run_worker(suite, {&cell, repeat, work_dir, {}}, options, &progress, where);
+      eta.finished(
+          c, std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count());
       result.runs.push_back(ran.record);
       if (ran.failure) {
         if (ran.failure->kind == "interrupted") result.interrupted = true;

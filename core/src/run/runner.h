@@ -14,6 +14,7 @@
 #include <functional>
 #include <optional>
 #include <ostream>
+#include <string_view>
 
 #include "env/provenance.h"
 
@@ -43,6 +44,12 @@ struct RunnerOptions {
   // whole plan, and records the shard.
   std::optional<plan::ShardSpec> shard;
 };
+
+// Adds the busy-machine warning to `env` when the load average is above the CPU
+// count, and prints it at once (options.warnings) so a user can stop a run that
+// measures a busy machine. run_plan and the A/B runner call it before the first run
+// and after the last.
+void check_load(const RunnerOptions& options, std::string_view when, result::Environment& env);
 
 // Runs every cell and returns the complete result (environment included, and the
 // experiment's hostname and git_commit; command_line is the caller's). Fails only
