@@ -20,6 +20,14 @@ namespace {
 constexpr const char* kCommit = "0123456789abcdef0123456789abcdef01234567";
 constexpr const char* kOther = "fedcba9876543210fedcba9876543210fedcba98";
 
+// An empty suite whose work directory is `work`.
+suite::Suite suite_in(const ScratchDir& work) {
+  suite::Suite suite;
+  suite.file = work / "suite.toml";
+  suite.work_dir = work.path();
+  return suite;
+}
+
 }  // namespace
 
 TEST_CASE("provenance: the 1-minute load average is the first field of /proc/loadavg",
@@ -85,9 +93,7 @@ TEST_CASE("runner: a busy machine at the start or end is a warning in the file a
           "[provenance]") {
   // Regression: nothing said that other processes loaded the machine during a run.
   ScratchDir work;
-  suite::Suite suite;
-  suite.file = work / "suite.toml";
-  suite.work_dir = work.path();
+  const suite::Suite suite = suite_in(work);
   std::ostringstream err;
   run::RunnerOptions options;
   options.load_average = [] { return std::optional<double>(1000.0); };
@@ -116,9 +122,7 @@ TEST_CASE("ab: a busy machine is warned about as in a run, and both sides' files
           "[provenance][ab]") {
   // Regression: `ab` said nothing where `run` warned, and its files had no warning.
   ScratchDir work;
-  suite::Suite suite;
-  suite.file = work / "suite.toml";
-  suite.work_dir = work.path();
+  const suite::Suite suite = suite_in(work);
   std::ostringstream err;
   ab::AbRunOptions options;
   options.runner.load_average = [] { return std::optional<double>(1000.0); };
