@@ -96,7 +96,9 @@ TEST_CASE("comparable: non-numeric PHP values are ignored, as the PHP gate does"
 TEST_CASE("comparable: anything else is refused, naming the file", "[compare]") {
   auto file = from_text(R"({"dataset": 1000})");
   REQUIRE_FALSE(file.ok());
-  CHECK(file.error() == "x.json: not a result file: no schema_version and no results map");
+  CHECK(file.error() ==
+        "x.json: not a result file: no schema_version and no results map (storh), and no context "
+        "and benchmarks (Google Benchmark)");
 
   file = from_text("[1, 2]");
   REQUIRE_FALSE(file.ok());

@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/prepare.h"
+#include "foreign/read_result.h"
 #include "plugin/describe.h"
 #include "plugin/discovery.h"
 #include "report/report.h"
@@ -119,7 +120,7 @@ int report_command(const std::vector<std::string>& raw_args, const CommandIo& io
     io.err << problem << '\n';
     return kExitBadInput;
   }
-  Expected<result::ResultFile> result = result::read_result_file(args->positional[0]);
+  Expected<result::ResultFile> result = foreign::read_result(args->positional[0]);
   if (!result) {
     io.err << "storh-host report: " << result.error() << '\n';
     return kExitBadInput;
