@@ -111,7 +111,9 @@ int report_command(const std::vector<std::string>& raw_args, const CommandIo& io
   const std::optional<report::ReportFormat> format = report::parse_report_format(name);
   if (!format) {
     io.err << fmt::format(
-        "storh-host report: --format: unknown format \"{}\" (valid: text, md, csv, json, html)\n",
+        "storh-host report: --format: unknown format \"{}\" (valid: text, md, csv, json, html, "
+        "bmf, "
+        "github-action-benchmark, github-action-benchmark-bigger)\n",
         name);
     return kExitBadInput;
   }

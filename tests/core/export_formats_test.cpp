@@ -1,0 +1,360 @@
+// The formats results go out in (docs/integrations.md), each held to its documented
+// shape: Bencher Metric Format (bencher.dev's BMF JSON schema), github-action-benchmark's
+// custom tools (its BenchmarkResult: name, unit, value, range?, extra?), and JUnit XML
+// from gate and ab (well-formed XML; testsuites > testsuite > testcase > failure |
+// skipped, the counts in the suites' attributes).
+#include <catch2/catch.hpp>
+
+#include <cctype>
+#include <map>
+#include <memory>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "compare_fixtures.h"
+#include "foreign/bencher.h"
+#include "foreign/github_action_benchmark.h"
+#include "foreign/read_result.h"
+
+namespace test = storh::test;
+using storh::test::contains;
+using storh::test::MetricSpec;
+
+namespace {
+
+std::string export_fixture(const std::string& path) {
+  return std::string(STORH_TEST_SOURCE_DIR) + "/tests/fixtures/" + path;
+}
+
+storh::result::ResultFile read_export_fixture(const std::string& path) {
+  auto read = storh::foreign::read_result(export_fixture(path));
+  if (!read) throw std::runtime_error(read.error());
+  return *std::move(read);
+}
+
+// BMF as its JSON schema has it: an object of benchmarks, each an object of measures,
+// each an object with a number `value` and optional numbers lower_value, upper_value.
+void check_bmf_shape(const nlohmann::json& bmf) {
+  REQUIRE(bmf.is_object());
+  for (const auto& [benchmark, measures] : bmf.items()) {
+    INFO(benchmark);
+    CHECK(!benchmark.empty());
+    REQUIRE(measures.is_object());
+    CHECK(!measures.empty());
+    for (const auto& [measure, metric] : measures.items()) {
+      REQUIRE(metric.is_object());
+      REQUIRE(metric.contains("value"));
+      for (const auto& [field, number] : metric.items()) {
+        CHECK((field == "value" || field == "lower_value" || field == "upper_value"));
+        CHECK(number.is_number());
+      }
+    }
+  }
+}
+
+// github-action-benchmark's BenchmarkResult[]: name, unit, value required (string,
+// string, number), range and extra optional strings, nothing else.
+void check_action_shape(const nlohmann::json& benches) {
+  REQUIRE(benches.is_array());
+  for (const auto& bench : benches) {
+    REQUIRE(bench.is_object());
+    CHECK(bench.at("name").is_string());
+    CHECK(bench.at("unit").is_string());
+    CHECK(bench.at("value").is_number());
+    for (const auto& [field, value] : bench.items()) {
+      const std::set<std::string> known = {"name", "unit", "value", "range", "extra"};
+      CHECK(known.count(field) == 1);
+      if (field == "range" || field == "extra") CHECK(value.is_string());
+    }
+  }
+}
+
+// A small XML 1.0 reader, enough to hold JUnit files to well-formedness: a prolog,
+// one root, matched tags, quoted attributes without '<', and only the predefined or
+// numeric entities in text and attributes. Throws std::runtime_error on anything else.
+struct XmlElement {
+  std::string name;
+  std::map<std::string, std::string> attributes;  // unescaped
+  std::vector<std::unique_ptr<XmlElement>> children;
+  std::string text;  // unescaped
+};
+
+class XmlReader {
+ public:
+  explicit XmlReader(std::string text) : text_(std::move(text)) {}
+
+  std::unique_ptr<XmlElement> document() {
+    expect("<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
+    skip_space();
+    auto root = element();
+    skip_space();
+    if (at_ != text_.size()) fail("content after the root element");
+    return root;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw std::runtime_error("XML at byte " + std::to_string(at_) + ": " + what);
+  }
+  void expect(std::string_view literal) {
+    if (text_.compare(at_, literal.size(), literal) != 0) fail("expected " + std::string(literal));
+    at_ += literal.size();
+  }
+  void skip_space() {
+    while (at_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[at_]))) ++at_;
+  }
+  std::string name() {
+    const std::size_t start = at_;
+    while (at_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[at_])) ||
+                                  text_[at_] == '-' || text_[at_] == '_')) {
+      ++at_;
+    }
+    if (at_ == start) fail("expected a name");
+    return text_.substr(start, at_ - start);
+  }
+  // Text up to `stop`, entities resolved.
+  std::string characters(char stop) {
+    std::string out;
+    while (at_ < text_.size() && text_[at_] != stop) {
+      const char c = text_[at_];
+      if (c == '<') fail("'<' in text or an attribute");
+      if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') {
+        fail("a control character");
+      }
+      if (c != '&') {
+        out += c;
+        ++at_;
+        continue;
+      }
+      const std::size_t end = text_.find(';', at_);
+      if (end == std::string::npos) fail("an unterminated entity");
+      const std::string entity = text_.substr(at_ + 1, end - at_ - 1);
+      static const std::map<std::string, std::string> kEntities = {
+          {"amp", "&"}, {"lt", "<"}, {"gt", ">"}, {"quot", "\""}, {"apos", "'"}};
+      if (const auto known = kEntities.find(entity); known != kEntities.end()) {
+        out += known->second;
+      } else if (entity.size() > 1 && entity[0] == '#' &&
+                 entity.find_first_not_of("0123456789", 1) == std::string::npos) {
+        out += static_cast<char>(std::stoi(entity.substr(1)));
+      } else {
+        fail("unknown entity &" + entity + ";");
+      }
+      at_ = end + 1;
+    }
+    return out;
+  }
+  std::unique_ptr<XmlElement> element() {
+    auto node = std::make_unique<XmlElement>();
+    expect("<");
+    node->name = name();
+    while (true) {
+      skip_space();
+      if (text_.compare(at_, 2, "/>") == 0) {
+        at_ += 2;
+        return node;
+      }
+      if (text_.compare(at_, 1, ">") == 0) break;
+      const std::string attribute = name();
+      expect("=\"");
+      if (node->attributes.count(attribute) != 0) fail("a repeated attribute " + attribute);
+      node->attributes[attribute] = characters('"');
+      expect("\"");
+    }
+    ++at_;
+    while (true) {
+      node->text += characters('<');
+      if (text_.compare(at_, 2, "</") == 0) break;
+      node->children.push_back(element());
+    }
+    at_ += 2;
+    if (name() != node->name) fail("an end tag that does not match <" + node->name + ">");
+    expect(">");
+    return node;
+  }
+
+  std::string text_;
+  std::size_t at_ = 0;
+};
+
+// The JUnit shape: <testsuites> holding one <testsuite>, whose <testcase>s hold at most
+// one <failure> (with message and type) or <skipped>; tests/failures/skipped agree.
+const XmlElement& check_junit_shape(const XmlElement& root) {
+  CHECK(root.name == "testsuites");
+  REQUIRE(root.children.size() == 1);
+  const XmlElement& suite = *root.children[0];
+  CHECK(suite.name == "testsuite");
+  std::size_t failures = 0, skipped = 0;
+  for (const auto& testcase : suite.children) {
+    CHECK(testcase->name == "testcase");
+    CHECK(!testcase->attributes["name"].empty());
+    CHECK(!testcase->attributes["classname"].empty());
+    REQUIRE(testcase->children.size() <= 1);
+    if (testcase->children.empty()) continue;
+    const XmlElement& outcome = *testcase->children[0];
+    if (outcome.name == "failure") {
+      ++failures;
+      CHECK(outcome.attributes.count("message") == 1);
+      CHECK(outcome.attributes.count("type") == 1);
+    } else {
+      CHECK(outcome.name == "skipped");
+      ++skipped;
+    }
+  }
+  for (const XmlElement* counted : {&root, &suite}) {
+    CHECK(counted->attributes.at("tests") == std::to_string(suite.children.size()));
+    CHECK(counted->attributes.at("failures") == std::to_string(failures));
+    CHECK(counted->attributes.at("skipped") == std::to_string(skipped));
+    CHECK(counted->attributes.at("errors") == "0");
+  }
+  return suite;
+}
+
+std::unique_ptr<XmlElement> read_junit(const std::filesystem::path& file) {
+  return XmlReader(test::read_text(file)).document();
+}
+
+}  // namespace
+
+TEST_CASE("bmf: every metric is a latency per item in nanoseconds", "[export][bmf]") {
+  const auto result =
+      storh::test::make_result({{"doc.put", {1.0, 2.0, 3.0}}, {"log.append", {0.5, 0.25, 0.75}}});
+  const nlohmann::json bmf = nlohmann::json::parse(storh::foreign::bmf_json(result));
+  check_bmf_shape(bmf);
+  // make_result: 1000 items per step, so 2 s a step is 2 ms = 2e6 ns an item.
+  CHECK(bmf == nlohmann::json::parse(R"({
+    "doc.put": {"latency": {"value": 2e6, "lower_value": 1e6, "upper_value": 3e6}},
+    "log.append": {"latency": {"value": 5e5, "lower_value": 2.5e5, "upper_value": 7.5e5}}})"));
+}
+
+TEST_CASE("bmf: a load run's cells are throughput, a Google Benchmark's latency", "[export][bmf]") {
+  const nlohmann::json load =
+      nlohmann::json::parse(storh::foreign::bmf_json(read_export_fixture("html/load.json")));
+  check_bmf_shape(load);
+  for (const auto& [benchmark, measures] : load.items()) {
+    INFO(benchmark);
+    REQUIRE(measures.contains("throughput"));
+    CHECK(measures["throughput"]["value"].get<double>() > 0);
+  }
+  const nlohmann::json gbench =
+      nlohmann::json::parse(storh::foreign::bmf_json(read_export_fixture("gbench/base.json")));
+  check_bmf_shape(gbench);
+  CHECK(gbench.size() == 14);
+  CHECK(gbench["BM_sort/64[cpu_time]"].contains("latency"));
+}
+
+TEST_CASE("github-action-benchmark: one direction per file, as one tool reads it",
+          "[export][action]") {
+  using storh::foreign::ActionTool;
+  const auto result = storh::test::make_result(
+      {{"doc.put", {1.0, 2.0, 3.0}},
+       {"doc.score", {10, 20, 30}, storh::Direction::higher_is_better, "points"}});
+  const nlohmann::json smaller = nlohmann::json::parse(
+      storh::foreign::github_action_benchmark_json(result, ActionTool::smaller_is_better));
+  check_action_shape(smaller);
+  REQUIRE(smaller.size() == 1);
+  CHECK(smaller[0]["name"] == "doc.put");
+  CHECK(smaller[0]["unit"] == "ns");
+  CHECK(smaller[0]["value"] == 2e6);
+  CHECK(smaller[0]["range"] == "± 1e+06");
+  CHECK(smaller[0]["extra"] == "runs: 3\nmin .. max: 1e+06 .. 3e+06 ns");
+  const nlohmann::json bigger = nlohmann::json::parse(
+      storh::foreign::github_action_benchmark_json(result, ActionTool::bigger_is_better));
+  check_action_shape(bigger);
+  REQUIRE(bigger.size() == 1);
+  CHECK(bigger[0]["name"] == "doc.score");
+  CHECK(bigger[0]["unit"] == "points/s");
+  CHECK(bigger[0]["value"] == 20);
+}
+
+TEST_CASE("github-action-benchmark: report writes both tools' files from a real run",
+          "[export][action][cli]") {
+  test::ScratchDir dir;
+  const std::string out = (dir / "action.json").string();
+  const std::size_t load_cells = read_export_fixture("html/load.json").metrics.size();
+  for (const auto& [fixture, format, size] :
+       std::vector<std::tuple<std::string, std::string, std::size_t>>{
+           {"gbench/base.json", "github-action-benchmark", 14},
+           {"gbench/base.json", "github-action-benchmark-bigger", 0},
+           {"html/load.json", "github-action-benchmark", 0},
+           {"html/load.json", "github-action-benchmark-bigger", load_cells}}) {
+    INFO(fixture << " " << format);
+    REQUIRE(test::cli({"report", export_fixture(fixture), "--format=" + format, "-o", out}).code ==
+            0);
+    const nlohmann::json benches = test::read_json(out);
+    check_action_shape(benches);
+    CHECK(benches.size() == size);
+  }
+}
+
+TEST_CASE("junit: gate writes a test case per metric and a failure per regression",
+          "[export][junit][cli]") {
+  test::ScratchDir dir;
+  const std::string odd = "doc.get[name=<a&\"b'>]";  // every character XML escapes
+  const std::string base = test::write_result(dir, "base.json",
+                                              {{"doc.put", {1.0, 1.01, 0.99, 1.0}},
+                                               {odd, {1.0, 1.01, 0.99, 1.0}},
+                                               {"log.append", {0.5, 0.5, 0.5, 0.5}}});
+  const std::string next = test::write_result(
+      dir, "new.json", {{"doc.put", {1.3, 1.31, 1.29, 1.3}}, {odd, {1.0, 1.01, 0.99, 1.0}}});
+  const auto junit = dir / "gate.xml";
+  const auto run = test::cli({"gate", base, next, "--junit=" + junit.string(), "--format=json"});
+  CHECK(run.code == 1);
+  CHECK(contains(run.err, "gate: JUnit report " + junit.string()));
+  CHECK_NOTHROW(nlohmann::json::parse(run.out));  // stdout is still the JSON verdict alone
+
+  const auto root = read_junit(junit);
+  const XmlElement& suite = check_junit_shape(*root);
+  CHECK(root->attributes["name"] == "storh-host gate");
+  REQUIRE(suite.children.size() == 3);
+  std::map<std::string, const XmlElement*> cases;
+  for (const auto& testcase : suite.children) cases[testcase->attributes["name"]] = testcase.get();
+  REQUIRE(cases.count(odd) == 1);
+  CHECK(cases[odd]->children.empty());
+  REQUIRE(cases["doc.put"]->children.size() == 1);
+  const XmlElement& failure = *cases["doc.put"]->children[0];
+  CHECK(failure.attributes.at("type") == "regression");
+  CHECK(failure.attributes.at("message") ==
+        "doc.put: 30.00% slower, threshold 10.00%: base 1.000 s, current 1.300 s (+30.00%)");
+  REQUIRE(cases["log.append"]->children.size() == 1);
+  CHECK(cases["log.append"]->children[0]->attributes.at("message") ==
+        "log.append: missing in current");
+
+  // Lenient: the missing metric is skipped, not failed.
+  REQUIRE(test::cli({"gate", base, next, "--junit=" + junit.string(), "--lenient-missing"}).code ==
+          1);
+  const auto lenient = read_junit(junit);
+  CHECK(check_junit_shape(*lenient).attributes.at("skipped") == "1");
+  // A JUnit file that cannot be written is bad input, before any work.
+  const auto bad = test::cli({"gate", base, next, "--junit=" + dir.path().string()});
+  CHECK(bad.code == 2);
+  CHECK(contains(bad.err, "storh-host gate: --junit: "));
+}
+
+TEST_CASE("junit: a passing gate of two real Google Benchmark runs has no failure",
+          "[export][junit][cli]") {
+  test::ScratchDir dir;
+  const auto junit = dir / "gate.xml";
+  const std::string base = export_fixture("gbench/base.json");
+  REQUIRE(test::cli({"gate", base, base, "--junit=" + junit.string()}).code == 0);
+  const auto root = read_junit(junit);
+  CHECK(check_junit_shape(*root).children.size() == 14);
+  CHECK(root->attributes["failures"] == "0");
+}
+
+TEST_CASE("junit: an A/B verdict is a test case per paired metric", "[export][junit][cli]") {
+  test::ScratchDir dir;
+  const auto junit = dir / "ab.xml";
+  const auto run = test::cli({"gate", export_fixture("html/ab.json"), "--junit=" + junit.string()});
+  CHECK((run.code == 0 || run.code == 1));
+  const auto root = read_junit(junit);
+  const XmlElement& suite = check_junit_shape(*root);
+  CHECK(root->attributes["name"] == "storh-host ab");
+  const nlohmann::json ab = test::read_json(export_fixture("html/ab.json"));
+  CHECK(suite.children.size() >= 1);
+  for (const auto& testcase : suite.children) {
+    if (testcase->children.empty() || testcase->children[0]->name != "failure") continue;
+    CHECK(contains(testcase->children[0]->attributes.at("message"), "head/base ratio"));
+  }
+  CHECK(run.code == (root->attributes["failures"] == "0" ? 0 : 1));
+}
