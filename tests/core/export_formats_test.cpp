@@ -13,9 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compare_fixtures.h"
-#include "foreign/bencher.h"
-#include "foreign/github_action_benchmark.h"
-#include "foreign/read_result.h"
+#include "publish/dashboard.h"
 
 namespace test = storh::test;
 using storh::test::contains;
@@ -23,14 +21,10 @@ using storh::test::MetricSpec;
 
 namespace {
 
-std::string export_fixture(const std::string& path) {
-  return std::string(STORH_TEST_SOURCE_DIR) + "/tests/fixtures/" + path;
-}
+using Dashboard = storh::publish::DashboardFormat;
 
-storh::result::ResultFile read_export_fixture(const std::string& path) {
-  auto read = storh::foreign::read_result(export_fixture(path));
-  if (!read) throw std::runtime_error(read.error());
-  return *std::move(read);
+std::string bmf_of(const storh::result::ResultFile& result) {
+  return storh::publish::dashboard_json(result, Dashboard::bmf);
 }
 
 // BMF as its JSON schema has it: an object of benchmarks, each an object of measures,
@@ -219,7 +213,7 @@ std::unique_ptr<XmlElement> read_junit(const std::filesystem::path& file) {
 TEST_CASE("bmf: every metric is a latency per item in nanoseconds", "[export][bmf]") {
   const auto result =
       storh::test::make_result({{"doc.put", {1.0, 2.0, 3.0}}, {"log.append", {0.5, 0.25, 0.75}}});
-  const nlohmann::json bmf = nlohmann::json::parse(storh::foreign::bmf_json(result));
+  const nlohmann::json bmf = nlohmann::json::parse(bmf_of(result));
   check_bmf_shape(bmf);
   // make_result: 1000 items per step, so 2 s a step is 2 ms = 2e6 ns an item.
   CHECK(bmf == nlohmann::json::parse(R"({
@@ -229,7 +223,7 @@ TEST_CASE("bmf: every metric is a latency per item in nanoseconds", "[export][bm
 
 TEST_CASE("bmf: a load run's cells are throughput, a Google Benchmark's latency", "[export][bmf]") {
   const nlohmann::json load =
-      nlohmann::json::parse(storh::foreign::bmf_json(read_export_fixture("html/load.json")));
+      nlohmann::json::parse(bmf_of(test::read_fixture_result("html/load.json")));
   check_bmf_shape(load);
   for (const auto& [benchmark, measures] : load.items()) {
     INFO(benchmark);
@@ -237,7 +231,7 @@ TEST_CASE("bmf: a load run's cells are throughput, a Google Benchmark's latency"
     CHECK(measures["throughput"]["value"].get<double>() > 0);
   }
   const nlohmann::json gbench =
-      nlohmann::json::parse(storh::foreign::bmf_json(read_export_fixture("gbench/base.json")));
+      nlohmann::json::parse(bmf_of(test::read_fixture_result("gbench/base.json")));
   check_bmf_shape(gbench);
   CHECK(gbench.size() == 14);
   CHECK(gbench["BM_sort/64[cpu_time]"].contains("latency"));
@@ -245,12 +239,11 @@ TEST_CASE("bmf: a load run's cells are throughput, a Google Benchmark's latency"
 
 TEST_CASE("github-action-benchmark: one direction per file, as one tool reads it",
           "[export][action]") {
-  using storh::foreign::ActionTool;
   const auto result = storh::test::make_result(
       {{"doc.put", {1.0, 2.0, 3.0}},
        {"doc.score", {10, 20, 30}, storh::Direction::higher_is_better, "points"}});
   const nlohmann::json smaller = nlohmann::json::parse(
-      storh::foreign::github_action_benchmark_json(result, ActionTool::smaller_is_better));
+      storh::publish::dashboard_json(result, Dashboard::github_action_smaller));
   check_action_shape(smaller);
   REQUIRE(smaller.size() == 1);
   CHECK(smaller[0]["name"] == "doc.put");
@@ -259,7 +252,7 @@ TEST_CASE("github-action-benchmark: one direction per file, as one tool reads it
   CHECK(smaller[0]["range"] == "± 1e+06");
   CHECK(smaller[0]["extra"] == "runs: 3\nmin .. max: 1e+06 .. 3e+06 ns");
   const nlohmann::json bigger = nlohmann::json::parse(
-      storh::foreign::github_action_benchmark_json(result, ActionTool::bigger_is_better));
+      storh::publish::dashboard_json(result, Dashboard::github_action_bigger));
   check_action_shape(bigger);
   REQUIRE(bigger.size() == 1);
   CHECK(bigger[0]["name"] == "doc.score");
@@ -271,7 +264,7 @@ TEST_CASE("github-action-benchmark: report writes both tools' files from a real 
           "[export][action][cli]") {
   test::ScratchDir dir;
   const std::string out = (dir / "action.json").string();
-  const std::size_t load_cells = read_export_fixture("html/load.json").metrics.size();
+  const std::size_t load_cells = test::read_fixture_result("html/load.json").metrics.size();
   for (const auto& [fixture, format, size] :
        std::vector<std::tuple<std::string, std::string, std::size_t>>{
            {"gbench/base.json", "github-action-benchmark", 14},
@@ -279,8 +272,9 @@ TEST_CASE("github-action-benchmark: report writes both tools' files from a real 
            {"html/load.json", "github-action-benchmark", 0},
            {"html/load.json", "github-action-benchmark-bigger", load_cells}}) {
     INFO(fixture << " " << format);
-    REQUIRE(test::cli({"report", export_fixture(fixture), "--format=" + format, "-o", out}).code ==
-            0);
+    REQUIRE(
+        test::cli({"report", test::fixture_file(fixture), "--format=" + format, "-o", out}).code ==
+        0);
     const nlohmann::json benches = test::read_json(out);
     check_action_shape(benches);
     CHECK(benches.size() == size);
@@ -335,7 +329,7 @@ TEST_CASE("junit: a passing gate of two real Google Benchmark runs has no failur
           "[export][junit][cli]") {
   test::ScratchDir dir;
   const auto junit = dir / "gate.xml";
-  const std::string base = export_fixture("gbench/base.json");
+  const std::string base = test::fixture_file("gbench/base.json");
   REQUIRE(test::cli({"gate", base, base, "--junit=" + junit.string()}).code == 0);
   const auto root = read_junit(junit);
   CHECK(check_junit_shape(*root).children.size() == 14);
@@ -345,12 +339,13 @@ TEST_CASE("junit: a passing gate of two real Google Benchmark runs has no failur
 TEST_CASE("junit: an A/B verdict is a test case per paired metric", "[export][junit][cli]") {
   test::ScratchDir dir;
   const auto junit = dir / "ab.xml";
-  const auto run = test::cli({"gate", export_fixture("html/ab.json"), "--junit=" + junit.string()});
+  const auto run =
+      test::cli({"gate", test::fixture_file("html/ab.json"), "--junit=" + junit.string()});
   CHECK((run.code == 0 || run.code == 1));
   const auto root = read_junit(junit);
   const XmlElement& suite = check_junit_shape(*root);
   CHECK(root->attributes["name"] == "storh-host ab");
-  const nlohmann::json ab = test::read_json(export_fixture("html/ab.json"));
+  const nlohmann::json ab = test::read_json(test::fixture_file("html/ab.json"));
   CHECK(suite.children.size() >= 1);
   for (const auto& testcase : suite.children) {
     if (testcase->children.empty() || testcase->children[0]->name != "failure") continue;

@@ -11,22 +11,11 @@
 #include "compare/comparable.h"
 #include "compare_fixtures.h"
 #include "foreign/google_benchmark.h"
-#include "foreign/read_result.h"
 
 namespace test = storh::test;
 using storh::test::contains;
 
 namespace {
-
-std::string gbench_fixture(const std::string& file) {
-  return std::string(STORH_TEST_SOURCE_DIR) + "/tests/fixtures/gbench/" + file;
-}
-
-storh::result::ResultFile read_gbench(const std::string& file) {
-  auto read = storh::foreign::read_result(gbench_fixture(file));
-  if (!read) throw std::runtime_error(read.error());
-  return *std::move(read);
-}
 
 const storh::result::Metric& gbench_metric(const storh::result::ResultFile& file,
                                            const std::string& key) {
@@ -50,8 +39,8 @@ bool near(double a, double b) {
 
 TEST_CASE("google benchmark: each instance of a real file is a real-time and a CPU-time metric",
           "[gbench]") {
-  const storh::result::ResultFile file = read_gbench("base.json");
-  const nlohmann::json raw = test::read_json(gbench_fixture("base.json"));
+  const storh::result::ResultFile file = test::read_fixture_result("gbench/base.json");
+  const nlohmann::json raw = test::read_json(test::fixture_file("gbench/base.json"));
   std::vector<std::string> keys;
   for (const auto& metric : file.metrics) keys.push_back(metric.key);
   CHECK(keys == std::vector<std::string>{
@@ -102,8 +91,8 @@ TEST_CASE("google benchmark: each instance of a real file is a real-time and a C
 }
 
 TEST_CASE("google benchmark: the context is the environment", "[gbench]") {
-  const storh::result::ResultFile file = read_gbench("base.json");
-  const nlohmann::json context = test::read_json(gbench_fixture("base.json"))["context"];
+  const storh::result::ResultFile file = test::read_fixture_result("gbench/base.json");
+  const nlohmann::json context = test::read_json(test::fixture_file("gbench/base.json"))["context"];
   CHECK(file.experiment.hostname == context["host_name"]);
   CHECK(file.experiment.suite == "gbench_fixture");
   CHECK(file.experiment.command_line == std::vector<std::string>{context["executable"]});
@@ -116,7 +105,8 @@ TEST_CASE("google benchmark: the context is the environment", "[gbench]") {
   CHECK(file.environment.time.size() == 20);
   CHECK(file.environment.time.back() == 'Z');
   // Two runs of one binary measured the same benchmarks.
-  CHECK(file.experiment.fingerprint == read_gbench("new.json").experiment.fingerprint);
+  CHECK(file.experiment.fingerprint ==
+        test::read_fixture_result("gbench/new.json").experiment.fingerprint);
 }
 
 TEST_CASE("google benchmark: dates, caches and warnings of the context", "[gbench]") {
@@ -144,7 +134,7 @@ TEST_CASE("google benchmark: dates, caches and warnings of the context", "[gbenc
 }
 
 TEST_CASE("google benchmark: a run without repetitions is one sample per metric", "[gbench]") {
-  const storh::result::ResultFile file = read_gbench("single.json");
+  const storh::result::ResultFile file = test::read_fixture_result("gbench/single.json");
   CHECK(file.metrics.size() == 14);
   for (const auto& metric : file.metrics) {
     CHECK(metric.samples.size() == 1);
@@ -153,7 +143,7 @@ TEST_CASE("google benchmark: a run without repetitions is one sample per metric"
 }
 
 TEST_CASE("google benchmark: aggregates alone give the median, mean and stddev", "[gbench]") {
-  nlohmann::json raw = test::read_json(gbench_fixture("base.json"));
+  nlohmann::json raw = test::read_json(test::fixture_file("gbench/base.json"));
   nlohmann::json aggregates = nlohmann::json::array();
   for (const auto& entry : raw["benchmarks"]) {
     if (entry["run_type"] == "aggregate") aggregates.push_back(entry);
@@ -221,8 +211,8 @@ TEST_CASE("google benchmark: report renders every format of a real file", "[gben
   test::ScratchDir dir;
   for (const std::string format : {"text", "md", "csv", "json", "html"}) {
     const std::string out = (dir / ("report." + format)).string();
-    const auto run =
-        test::cli({"report", gbench_fixture("base.json"), "--format=" + format, "-o", out});
+    const auto run = test::cli(
+        {"report", test::fixture_file("gbench/base.json"), "--format=" + format, "-o", out});
     CHECK(run.code == 0);
     CHECK(contains(test::read_text(out), "BM_sort/512"));
   }
@@ -230,7 +220,8 @@ TEST_CASE("google benchmark: report renders every format of a real file", "[gben
 }
 
 TEST_CASE("google benchmark: compare and gate two runs of a real binary", "[gbench][cli]") {
-  const std::string base = gbench_fixture("base.json"), next = gbench_fixture("new.json");
+  const std::string base = test::fixture_file("gbench/base.json"),
+                    next = test::fixture_file("gbench/new.json");
   auto run = test::cli({"compare", base, next});
   CHECK(run.code == 0);
   CHECK(contains(run.out, "(Google Benchmark)"));
@@ -256,8 +247,8 @@ TEST_CASE("google benchmark: compare and gate two runs of a real binary", "[gben
 TEST_CASE("google benchmark: history add takes a real file", "[gbench][cli]") {
   test::ScratchDir dir;
   const std::string db = "--db=" + (dir / "history.db").string();
-  const auto run =
-      test::cli({"history", "add", gbench_fixture("base.json"), gbench_fixture("new.json"), db});
+  const auto run = test::cli({"history", "add", test::fixture_file("gbench/base.json"),
+                              test::fixture_file("gbench/new.json"), db});
   CHECK(run.code == 0);
   CHECK(contains(run.out, "as run 2 (14 metrics"));
   CHECK(contains(test::cli({"history", "show", db}).out, "BM_sort/64[cpu_time]"));

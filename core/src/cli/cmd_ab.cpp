@@ -13,7 +13,7 @@
 #include "cli/ab_command.h"
 #include "cli/execute.h"
 #include "cli/output.h"
-#include "foreign/junit.h"
+#include "publish/junit.h"
 #include "util/files.h"
 #include "util/json_input.h"
 
@@ -169,7 +169,7 @@ int write_junit_if_asked(const std::string& command, const Resolved& resolved,
                          const ab::AbOutcome& outcome, const std::string& origin,
                          const CommandIo& io) {
   if (!resolved.junit) return kExitOk;
-  return write_junit(command, foreign::ab_junit(outcome, origin), *resolved.junit, io);
+  return write_junit(command, publish::ab_junit(outcome, origin), *resolved.junit, io);
 }
 
 // The verdict in the format asked for.

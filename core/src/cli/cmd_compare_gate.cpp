@@ -15,9 +15,9 @@
 #include "compare/comparable.h"
 #include "compare/compare.h"
 #include "compare/render.h"
-#include "foreign/junit.h"
 #include "gate/gate.h"
 #include "gate/render_gate.h"
+#include "publish/junit.h"
 
 namespace storh::cli {
 namespace {
@@ -227,7 +227,7 @@ int gate_command(const std::vector<std::string>& raw_args, const CommandIo& io) 
   io.out << report.out;
   io.err << report.err;
   if (junit) {
-    if (const int code = write_junit("gate", foreign::gate_junit(*outcome), *junit, io);
+    if (const int code = write_junit("gate", publish::gate_junit(*outcome), *junit, io);
         code != kExitOk) {
       return code;
     }

@@ -7,6 +7,7 @@
 #include "foreign/read_result.h"
 #include "plugin/describe.h"
 #include "plugin/discovery.h"
+#include "publish/dashboard.h"
 #include "report/report.h"
 #include "result/json.h"
 #include "result/plugin_build.h"
@@ -109,11 +110,11 @@ int report_command(const std::vector<std::string>& raw_args, const CommandIo& io
   }
   const std::string name = args->last("format").value_or("text");
   const std::optional<report::ReportFormat> format = report::parse_report_format(name);
-  if (!format) {
+  const std::optional<publish::DashboardFormat> dashboard = publish::parse_dashboard_format(name);
+  if (!format && !dashboard) {
     io.err << fmt::format(
         "storh-host report: --format: unknown format \"{}\" (valid: text, md, csv, json, html, "
-        "bmf, "
-        "github-action-benchmark, github-action-benchmark-bigger)\n",
+        "bmf, github-action-benchmark, github-action-benchmark-bigger)\n",
         name);
     return kExitBadInput;
   }
@@ -126,6 +127,9 @@ int report_command(const std::vector<std::string>& raw_args, const CommandIo& io
   if (!result) {
     io.err << "storh-host report: " << result.error() << '\n';
     return kExitBadInput;
+  }
+  if (dashboard) {
+    return write_output("report", publish::dashboard_json(*result, *dashboard), output, io);
   }
   Expected<report::HtmlAssets> assets =
       html_assets_for("report", *format == report::ReportFormat::html);

@@ -31,7 +31,7 @@ Expected<report::HtmlAssets> html_assets_for(std::string_view command, bool html
 int write_output(std::string_view command, const std::string& text,
                  const std::optional<std::string>& output, const CommandIo& io);
 
-// Writes a JUnit report (gate and ab --junit=FILE, foreign/junit.h) atomically and says
+// Writes a JUnit report (gate and ab --junit=FILE, publish/junit.h) atomically and says
 // "<command>: JUnit report FILE" on stderr, since stdout holds the verdict in the format
 // asked for. kExitOk, or kExitRunFailed with the reason on stderr.
 int write_junit(std::string_view command, const std::string& xml, const std::string& file,

@@ -9,8 +9,6 @@
 
 #include <fmt/format.h>
 
-#include "foreign/bencher.h"
-#include "foreign/github_action_benchmark.h"
 #include "report/bench_section.h"
 #include "report/format.h"
 #include "report/load_section.h"
@@ -253,11 +251,6 @@ std::optional<ReportFormat> parse_report_format(std::string_view name) {
   if (name == "csv") return ReportFormat::csv;
   if (name == "json") return ReportFormat::json;
   if (name == "html") return ReportFormat::html;
-  if (name == "bmf") return ReportFormat::bmf;
-  if (name == "github-action-benchmark") return ReportFormat::github_action_benchmark;
-  if (name == "github-action-benchmark-bigger") {
-    return ReportFormat::github_action_benchmark_bigger;
-  }
   return std::nullopt;
 }
 
@@ -279,15 +272,6 @@ std::string render_report(const ResultFile& result, ReportFormat format, const H
       break;
     case ReportFormat::html:
       out = render_html_report(result, assets);
-      break;
-    case ReportFormat::bmf:
-      out = foreign::bmf_json(result);
-      break;
-    case ReportFormat::github_action_benchmark:
-      out = foreign::github_action_benchmark_json(result, foreign::ActionTool::smaller_is_better);
-      break;
-    case ReportFormat::github_action_benchmark_bigger:
-      out = foreign::github_action_benchmark_json(result, foreign::ActionTool::bigger_is_better);
       break;
   }
   return out;

@@ -41,19 +41,9 @@
 
 namespace storh::report {
 
-enum class ReportFormat {
-  text,
-  markdown,
-  csv,
-  json,
-  html,
-  bmf,                            // Bencher Metric Format (foreign/bencher.h)
-  github_action_benchmark,        // customSmallerIsBetter (foreign/github_action_benchmark.h)
-  github_action_benchmark_bigger  // customBiggerIsBetter
-};
+enum class ReportFormat { text, markdown, csv, json, html };
 
-// "text", "md" (or "markdown"), "csv", "json", "html", "bmf", "github-action-benchmark",
-// "github-action-benchmark-bigger"; nullopt for anything else.
+// "text", "md" (or "markdown"), "csv", "json", "html"; nullopt for anything else.
 std::optional<ReportFormat> parse_report_format(std::string_view name);
 
 // Text: `storh-host suite=<name> datasets=<list> repeat=<k> fingerprint=<fp>`, an
@@ -84,9 +74,6 @@ std::optional<ReportFormat> parse_report_format(std::string_view name);
 //
 // HTML: render_html_report, with the assets given (an html report needs them; the
 // other formats ignore them).
-//
-// BMF and github-action-benchmark: the dashboards' JSON (foreign/bencher.h,
-// foreign/github_action_benchmark.h; docs/integrations.md).
 std::string render_report(const result::ResultFile& result, ReportFormat format,
                           const HtmlAssets& assets = {});
 

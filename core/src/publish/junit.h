@@ -1,4 +1,4 @@
-// foreign/junit.h: a gate's or an A/B run's verdict as JUnit XML, the report format CI
+// publish/junit.h: a gate's or an A/B run's verdict as JUnit XML, the report format CI
 // systems show as tests (GitHub Actions test reporters, GitLab's artifacts:reports:junit,
 // Jenkins' junit step).
 //
@@ -28,7 +28,7 @@
 #include "ab/verdict.h"
 #include "gate/gate.h"
 
-namespace storh::foreign {
+namespace storh::publish {
 
 // `gate` run on two files: the suite is named after them.
 std::string gate_junit(const gate::GateOutcome& outcome);
@@ -36,4 +36,4 @@ std::string gate_junit(const gate::GateOutcome& outcome);
 // An A/B verdict; `origin` names the run or file it judged ("ab suites/x.toml").
 std::string ab_junit(const ab::AbOutcome& outcome, const std::string& origin);
 
-}  // namespace storh::foreign
+}  // namespace storh::publish

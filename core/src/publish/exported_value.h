@@ -1,5 +1,5 @@
-// foreign/exported_value.h: one metric of a result as the dashboards' formats take it
-// (Bencher's BMF, github-action-benchmark): a name, a centre, a spread, which way is
+// publish/exported_value.h: one metric of a result as the dashboards' formats take it
+// (publish/dashboard.h): a name, a centre, a spread, which way is
 // better and in what unit.
 //
 // A time (lower is better) is per item in nanoseconds, as Bencher's `latency` measure
@@ -16,7 +16,7 @@
 
 #include "result/result.h"
 
-namespace storh::foreign {
+namespace storh::publish {
 
 struct ExportedValue {
   std::string name;  // the metric key: "doc.put[n=1000]", "BM_sort/64"
@@ -32,4 +32,4 @@ struct ExportedValue {
 // Every metric of `result`, in file order.
 std::vector<ExportedValue> exported_values(const result::ResultFile& result);
 
-}  // namespace storh::foreign
+}  // namespace storh::publish

@@ -1,9 +1,9 @@
-#include "foreign/exported_value.h"
+#include "publish/exported_value.h"
 
 #include "compare/comparable.h"
 #include "stats/stats.h"
 
-namespace storh::foreign {
+namespace storh::publish {
 
 std::vector<ExportedValue> exported_values(const result::ResultFile& result) {
   // comparable_from_result turns load cells into their throughput, as compare and
@@ -40,4 +40,4 @@ std::vector<ExportedValue> exported_values(const result::ResultFile& result) {
   return values;
 }
 
-}  // namespace storh::foreign
+}  // namespace storh::publish

@@ -1,4 +1,4 @@
-#include "foreign/junit.h"
+#include "publish/junit.h"
 
 #include <cmath>
 #include <optional>
@@ -10,7 +10,7 @@
 #include "compare/render.h"
 #include "report/html.h"
 
-namespace storh::foreign {
+namespace storh::publish {
 namespace {
 
 struct TestCase {
@@ -159,4 +159,4 @@ std::string ab_junit(const ab::AbOutcome& outcome, const std::string& origin) {
   return junit_document("storh-host ab", "storh-host.ab", origin, cases);
 }
 
-}  // namespace storh::foreign
+}  // namespace storh::publish
