@@ -124,9 +124,9 @@ class XmlReader {
       const std::size_t end = text_.find(';', at_);
       if (end == std::string::npos) fail("an unterminated entity");
       const std::string entity = text_.substr(at_ + 1, end - at_ - 1);
-      static const std::map<std::string, std::string> kEntities = {
+      static const std::map<std::string, std::string> predefined = {
           {"amp", "&"}, {"lt", "<"}, {"gt", ">"}, {"quot", "\""}, {"apos", "'"}};
-      if (const auto known = kEntities.find(entity); known != kEntities.end()) {
+      if (const auto known = predefined.find(entity); known != predefined.end()) {
         out += known->second;
       } else if (entity.size() > 1 && entity[0] == '#' &&
                  entity.find_first_not_of("0123456789", 1) == std::string::npos) {

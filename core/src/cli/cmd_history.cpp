@@ -191,7 +191,7 @@ int history_command(const std::vector<std::string>& raw_args, const CommandIo& i
                                                                        std::end(kSubcommands)})));
     return kExitBadInput;
   }
-  const std::string subcommand = raw_args.front();
+  const std::string& subcommand = raw_args.front();
   const std::vector<std::string> rest(raw_args.begin() + 1, raw_args.end());
   std::vector<std::string> valued = {"db"};
   std::vector<std::string> switches;

@@ -77,6 +77,7 @@ int list_command(const std::vector<std::string>& raw_args, const CommandIo& io) 
   nlohmann::ordered_json listing = nlohmann::ordered_json::array();
   if (format == "text") {
     std::vector<std::string> dir_names;
+    dir_names.reserve(dirs.size());
     for (const std::filesystem::path& dir : dirs) dir_names.push_back(dir.string());
     io.out << fmt::format("plugin path: {}\n", fmt::join(dir_names, ":"));
     if (engines.empty()) io.out << "no plugins found\n";

@@ -15,7 +15,7 @@
 namespace storh::foreign {
 namespace {
 
-const std::string kPath = "/context";
+constexpr const char* kPath = "/context";
 
 // Digits [at, at + count) of `text` as a number; nullopt unless all are digits.
 std::optional<int> digits_at(const std::string& text, std::size_t at, std::size_t count) {
