@@ -5,8 +5,9 @@
 #   scripts/setup.sh [--tests]
 #
 # --tests also installs what only the tests need: Debian's chromium, in which
-# tests/browser/html_browser_test.sh renders the HTML pages, and clang-tidy for
-# scripts/lint.sh.
+# tests/browser/html_browser_test.sh renders the HTML pages, clang-tidy for
+# scripts/lint.sh, and libbenchmark-dev, against which tests/fixtures/gbench/regenerate.sh
+# builds the program that writes the Google Benchmark fixtures.
 set -euo pipefail
 
 packages=(
@@ -29,6 +30,7 @@ packages=(
 if [[ ${1:-} == --tests ]]; then
   packages+=(chromium)             # headless browser for the HTML page tests
   packages+=(clang-tidy)           # scripts/lint.sh: .clang-tidy on the changed sources
+  packages+=(libbenchmark-dev)     # Google Benchmark 1.7: tests/fixtures/gbench/regenerate.sh
 elif [[ $# -gt 0 ]]; then
   echo "setup: unknown option \"$1\" (valid: --tests)" >&2
   exit 2

@@ -104,6 +104,10 @@ if ! grep -q 'class="num heat"' "$work/load.html"; then
   status=1
 fi
 
+# A Google Benchmark file written by a real binary (tests/fixtures/gbench): its report.
+report "$src/tests/fixtures/gbench/base.json" "$work/gbench.html"
+check_page gbench "$work/gbench.html" 1 || status=1
+
 # compare: two files (ratio bars on confidence intervals) and three (the matrix).
 fixtures="$src/tests/fixtures/html"
 "$host" compare "$fixtures/compare-base.json" "$fixtures/compare-new.json" --format=html \

@@ -184,7 +184,9 @@ TEST_CASE("cli: report --format=html writes one page with -o, or says why it can
   CHECK(contains(missing.err, "libjs-chart.js"));
   const auto unknown = cli({"report", output.string(), "--format=pdf"});
   CHECK(unknown.code == 2);
-  CHECK(contains(unknown.err, "(valid: text, md, csv, json, html)"));
+  CHECK(contains(unknown.err,
+                 "(valid: text, md, csv, json, html, bmf, github-action-benchmark, "
+                 "github-action-benchmark-bigger)"));
 }
 
 TEST_CASE("cli: the result records the command line, the host name and the suite's commit",

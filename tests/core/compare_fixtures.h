@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "compare/comparable.h"
+#include "foreign/read_result.h"
 #include "result/json.h"
 #include "stats/stats.h"
 #include "test_support.h"
@@ -86,6 +87,19 @@ inline std::string write_result(const ScratchDir& dir, const std::string& name,
   const std::string error = result::write_result_file(path, make_result(metrics, run));
   if (!error.empty()) throw std::runtime_error(error);
   return path.string();
+}
+
+// A file under tests/fixtures ("gbench/base.json"), by its absolute path.
+inline std::string fixture_file(const std::string& path) {
+  return std::string(STORH_TEST_SOURCE_DIR) + "/tests/fixtures/" + path;
+}
+
+// A result file under tests/fixtures read as report and history read one
+// (foreign/read_result.h: storh-host or Google Benchmark); a failure throws.
+inline result::ResultFile read_fixture_result(const std::string& path) {
+  auto read = foreign::read_result(fixture_file(path));
+  if (!read) throw std::runtime_error(read.error());
+  return *std::move(read);
 }
 
 inline std::string storh_php_fixture(const std::string& file) {

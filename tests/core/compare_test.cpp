@@ -96,7 +96,9 @@ TEST_CASE("comparable: non-numeric PHP values are ignored, as the PHP gate does"
 TEST_CASE("comparable: anything else is refused, naming the file", "[compare]") {
   auto file = from_text(R"({"dataset": 1000})");
   REQUIRE_FALSE(file.ok());
-  CHECK(file.error() == "x.json: not a result file: no schema_version and no results map");
+  CHECK(file.error() ==
+        "x.json: not a result file: no schema_version and no results map (storh), and no context "
+        "and benchmarks (Google Benchmark)");
 
   file = from_text("[1, 2]");
   REQUIRE_FALSE(file.ok());
@@ -263,15 +265,15 @@ ComparableFile with_doc_build(const std::string& name, const result::PluginBuild
   return comparable_from_result(r, name);
 }
 
-const result::PluginBuild kReleaseBuild{"Release", "-O3 -DNDEBUG", "g++ 12.2.0", true,
+const result::PluginBuild release_build{"Release", "-O3 -DNDEBUG", "g++ 12.2.0", true,
                                         "0123456789abcdef"};
 
 }  // namespace
 
 TEST_CASE("compare: two files of different plugin files or builds warn, naming the engine",
           "[compare][build]") {
-  const ComparableFile base = with_doc_build("base.json", kReleaseBuild);
-  result::PluginBuild rebuilt = kReleaseBuild;
+  const ComparableFile base = with_doc_build("base.json", release_build);
+  result::PluginBuild rebuilt = release_build;
   rebuilt.file_hash = "fedcba9876543210";
   const ComparableFile other_file = with_doc_build("new.json", rebuilt);
   CHECK(difference_warnings({&base, &other_file}) ==

@@ -13,6 +13,7 @@
 #include "cli/ab_command.h"
 #include "cli/execute.h"
 #include "cli/output.h"
+#include "publish/junit.h"
 #include "util/files.h"
 #include "util/json_input.h"
 
@@ -80,7 +81,7 @@ Expected<std::uint64_t> whole_flag(const std::string& flag, const std::string& t
 struct AbFlags {
   std::optional<std::string> base_dir, head_dir;
   std::vector<std::string> base_sets, head_sets;
-  std::optional<std::string> pairs, order, seed, alpha, calibration, format, output, inject;
+  std::optional<std::string> pairs, order, seed, alpha, calibration, format, output, inject, junit;
   std::vector<std::string> thresholds, metrics, counters;
   bool lenient = false;
 };
@@ -99,6 +100,7 @@ AbFlags take_ab_flags(std::vector<std::string>& args) {
   f.format = take_last(args, "format");
   f.output = take_last(args, "output");
   f.inject = take_last(args, "inject-slowdown");
+  f.junit = take_last(args, "junit");
   f.thresholds = take_valued(args, "threshold");
   f.metrics = take_valued(args, "metric");
   f.counters = take_valued(args, "counter");
@@ -164,7 +166,17 @@ struct Resolved {
   ab::AbGateOptions gate;
   compare::OutputFormat format = compare::OutputFormat::text;
   std::optional<report::HtmlAssets> html;  // --format=html: the page's library
+  std::optional<std::string> junit;        // --junit=FILE: the verdict as JUnit XML too
 };
+
+// Writes the verdict's JUnit file when --junit asked for one; `origin` names what was
+// judged (the A/B result file). kExitOk, or the write's failure code.
+int write_junit_if_asked(const std::string& command, const Resolved& resolved,
+                         const ab::AbOutcome& outcome, const std::string& origin,
+                         const CommandIo& io) {
+  if (!resolved.junit) return kExitOk;
+  return write_junit(command, publish::ab_junit(outcome, origin), *resolved.junit, io);
+}
 
 // The verdict in the format asked for.
 ab::AbReport render_verdict(const ab::AbResult& result, const ab::AbOutcome& outcome,
@@ -251,6 +263,15 @@ Expected<Resolved> resolve(const AbFlags& flags, const Prepared& head, const AbC
     r.gate.calibrated_noise = ab::noise_by_key(*loaded);
   }
   if (std::string problem = ab::validate(r.gate); !problem.empty()) return Error{problem};
+  if (flags.junit && s.calibrating) {
+    return Error{"--junit: calibrate has no verdict to report (ab and gate take --junit)"};
+  }
+  if (flags.junit) {
+    if (std::string problem = check_output_file(*flags.junit); !problem.empty()) {
+      return Error{"--junit: " + problem};
+    }
+    r.junit = flags.junit;
+  }
   if (flags.format && *flags.format == "html" && !s.calibrating) {
     Expected<report::HtmlAssets> assets = report::load_html_assets();
     if (!assets) return Error{assets.error()};
@@ -353,6 +374,11 @@ int run_ab_command(const std::vector<std::string>& raw_args, const CommandIo& io
   const ab::AbReport report = render_verdict(*result, *outcome, *resolved);
   io.out << report.out;
   io.err << report.err;
+  if (const int code =
+          write_junit_if_asked(settings.command, *resolved, *outcome, output.string(), io);
+      code != kExitOk) {
+    return code;
+  }
   if (failed > 0) {
     io.err << fmt::format("storh-host {}: {} worker run(s) failed (see the result file)\n",
                           settings.command, failed);
@@ -431,6 +457,10 @@ std::optional<int> judge_ab_file(const std::string& command,
   }
   const ab::AbReport report = render_verdict(*result, *outcome, *resolved);
   io.err << report.err;
+  if (const int code = write_junit_if_asked(command, *resolved, *outcome, files[0], io);
+      code != kExitOk) {
+    return code;
+  }
   if (output) {
     if (const int code = write_output(command, report.out, output, io); code != kExitOk)
       return code;

@@ -17,6 +17,7 @@
 #include "compare/render.h"
 #include "gate/gate.h"
 #include "gate/render_gate.h"
+#include "publish/junit.h"
 
 namespace storh::cli {
 namespace {
@@ -185,7 +186,8 @@ int gate_command(const std::vector<std::string>& raw_args, const CommandIo& io) 
     return kExitBadInput;
   }
   Expected<ParsedArgs> args = parse_args(
-      raw_args, {"threshold", "metric", "format", "alpha", "min-effect", "counter", "calibration"},
+      raw_args,
+      {"threshold", "metric", "format", "alpha", "min-effect", "counter", "calibration", "junit"},
       {"significant", "lenient-missing"});
   if (!args || args->positional.size() != 2) {
     io.err << "storh-host gate: "
@@ -206,6 +208,11 @@ int gate_command(const std::vector<std::string>& raw_args, const CommandIo& io) 
     io.err << "storh-host gate: " << options.error() << '\n';
     return kExitBadInput;
   }
+  const std::optional<std::string> junit = args->last("junit");
+  if (const std::string problem = output_problem("gate", junit, "--junit"); !problem.empty()) {
+    io.err << problem << '\n';
+    return kExitBadInput;
+  }
   Expected<std::vector<compare::ComparableFile>> files = load_all(args->positional);
   if (!files) {
     io.err << "storh-host gate: " << files.error() << '\n';
@@ -219,6 +226,12 @@ int gate_command(const std::vector<std::string>& raw_args, const CommandIo& io) 
   const gate::GateReport report = gate::render_gate(*outcome, *format);
   io.out << report.out;
   io.err << report.err;
+  if (junit) {
+    if (const int code = write_junit("gate", publish::gate_junit(*outcome), *junit, io);
+        code != kExitOk) {
+      return code;
+    }
+  }
   return outcome->passed() ? kExitOk : kExitRegression;
 }
 

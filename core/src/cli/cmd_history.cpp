@@ -11,6 +11,7 @@
 #include "cli/history_options.h"
 #include "cli/output.h"
 #include "env/environment.h"
+#include "foreign/read_result.h"
 #include "history/copy.h"
 #include "history/record.h"
 #include "history/render.h"
@@ -79,7 +80,7 @@ int add(const ParsedArgs& args, const CommandIo& io) {
   int code = kExitOk;
   std::vector<std::pair<std::string, history::NewRun>> runs;
   for (const std::string& file : args.positional) {
-    Expected<result::ResultFile> read = result::read_result_file(file);
+    Expected<result::ResultFile> read = foreign::read_result(file);
     Expected<history::NewRun> run =
         read ? history::new_run(*read, file, source,
                                 env::format_utc(std::chrono::system_clock::now()))

@@ -4,8 +4,10 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/prepare.h"
+#include "foreign/read_result.h"
 #include "plugin/describe.h"
 #include "plugin/discovery.h"
+#include "publish/dashboard.h"
 #include "report/report.h"
 #include "result/json.h"
 #include "result/plugin_build.h"
@@ -78,6 +80,7 @@ int list_command(const std::vector<std::string>& raw_args, const CommandIo& io) 
   nlohmann::ordered_json listing = nlohmann::ordered_json::array();
   if (format == "text") {
     std::vector<std::string> dir_names;
+    dir_names.reserve(dirs.size());
     for (const std::filesystem::path& dir : dirs) dir_names.push_back(dir.string());
     io.out << fmt::format("plugin path: {}\n", fmt::join(dir_names, ":"));
     if (engines.empty()) io.out << "no plugins found\n";
@@ -111,9 +114,11 @@ int report_command(const std::vector<std::string>& raw_args, const CommandIo& io
   }
   const std::string name = args->last("format").value_or("text");
   const std::optional<report::ReportFormat> format = report::parse_report_format(name);
-  if (!format) {
+  const std::optional<publish::DashboardFormat> dashboard = publish::parse_dashboard_format(name);
+  if (!format && !dashboard) {
     io.err << fmt::format(
-        "storh-host report: --format: unknown format \"{}\" (valid: text, md, csv, json, html)\n",
+        "storh-host report: --format: unknown format \"{}\" (valid: text, md, csv, json, html, "
+        "bmf, github-action-benchmark, github-action-benchmark-bigger)\n",
         name);
     return kExitBadInput;
   }
@@ -122,10 +127,13 @@ int report_command(const std::vector<std::string>& raw_args, const CommandIo& io
     io.err << problem << '\n';
     return kExitBadInput;
   }
-  Expected<result::ResultFile> result = result::read_result_file(args->positional[0]);
+  Expected<result::ResultFile> result = foreign::read_result(args->positional[0]);
   if (!result) {
     io.err << "storh-host report: " << result.error() << '\n';
     return kExitBadInput;
+  }
+  if (dashboard) {
+    return write_output("report", publish::dashboard_json(*result, *dashboard), output, io);
   }
   Expected<report::HtmlAssets> assets =
       html_assets_for("report", *format == report::ReportFormat::html);

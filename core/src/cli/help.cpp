@@ -179,9 +179,11 @@ output could not be written.
 )";
   }
   if (command == "report") {
-    return R"(Usage: storh-host report RESULT.json [--format=text|md|csv|json|html] [-o FILE]
+    return R"(Usage: storh-host report RESULT.json [--format=text|md|csv|json|html|bmf|...] [-o FILE]
 
-Prints the report of a result file. The report is a pure function of the file.
+Prints the report of a result file: a storh-host result, or the JSON of a Google
+Benchmark binary (--benchmark_out=FILE, docs/integrations.md). The report is a pure
+function of the file.
   text, md   tables with a header row; cv is the coefficient of variation
              (stddev / mean) of the repeats; ! marks a metric with warnings
   csv        one row per metric, numbers at full precision
@@ -190,6 +192,12 @@ Prints the report of a result file. The report is a pure function of the file.
              their min .. max, time against dataset size for ranges, heat maps of
              load runs; Chart.js from Debian's libjs-chart.js (or $STORH_CHARTJS)
              is inlined (docs/html-report.md)
+  bmf        Bencher Metric Format: latency in ns per item, throughput for
+             higher-is-better values (bencher run --adapter json)
+  github-action-benchmark         the times (ns per item) for the action's
+                                  customSmallerIsBetter tool
+  github-action-benchmark-bigger  the higher-is-better values (tps) for its
+                                  customBiggerIsBetter tool (docs/integrations.md)
 
 Options:
   --output=FILE, -o FILE   write the report to FILE (atomically) instead of stdout
@@ -202,8 +210,10 @@ cannot be created, or no Chart.js for html, 3 the output could not be written.
     return R"(Usage: storh-host compare BASE.json NEW.json [MORE.json...] [--format=text|md|csv|json|html]
                           [-o FILE]
 
-Compares result files: storh-host results and storh PHP bench.php / repeat.php
-files, in any mix (the PHP metric recovery.recover reads as log.recover). One A/B
+Compares result files: storh-host results, storh PHP bench.php / repeat.php
+files and Google Benchmark JSON (a metric per benchmark for its real time and one,
+NAME[cpu_time], for its CPU time), in any mix (the PHP metric recovery.recover
+reads as log.recover). One A/B
 file (storh-host ab) shows its paired verdict, as `storh-host ab --help` describes.
 
 Two files: per metric the base and new medians, delta % = (new - base) / base
@@ -246,7 +256,8 @@ never fails); without --metric every baseline metric is checked, sorted; a
 metric missing on either side fails (a --metric neither file has is a typo:
 exit 2, with the closest name). Every checked metric is printed, then the
 verdict ("Benchmark regression gate passed|failed at threshold +10.00%.").
-Accepts storh-host and storh PHP result files (recovery.recover = log.recover).
+Accepts storh-host and storh PHP result files (recovery.recover = log.recover) and
+Google Benchmark JSON (docs/integrations.md).
 `gate AB.json` judges one A/B file (storh-host ab --help: its flags, --format=html
 and -o FILE).
 
@@ -271,6 +282,9 @@ Options:
                             (fsync=0: must not grow; instructions=2), repeatable;
                             a counter on one side only is a warning
   --format=text|md|json     text (default, storh's layout), Markdown, JSON
+  --junit=FILE              also write the verdict as JUnit XML: a test case per
+                            checked metric, a failure per regression with its
+                            figures (docs/integrations.md)
 
 Warnings (stderr) name what differs between the two files (fingerprint, suite,
 datasets, plugin versions, build type, CPU model).
@@ -288,7 +302,7 @@ Usage:
   storh-host run --engine=NAME [options]  run without a suite file (defaults: run --help)
   storh-host validate SUITE.toml        check a suite without running it
   storh-host list [--plugin-path=DIR]   plugins found, their operations and parameters
-  storh-host report RESULT.json [--format=text|md|csv|json|html] [-o FILE]
+  storh-host report RESULT.json [--format=text|md|csv|json|html|bmf|...] [-o FILE]
   storh-host merge SHARD.json... [-o FILE]  join the shards of run --shard=K/N
   storh-host history add|show|changes|export|copy   the run history and its changes
   storh-host compare BASE.json NEW.json [MORE.json...] [--format=...|html] [-o FILE]

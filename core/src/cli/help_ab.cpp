@@ -32,6 +32,8 @@ first alternates (ABBA), so drift of a shared machine cancels in the ratio.
                            page with ratio charts, on stdout; the result path and the
                            verdict line go to stderr)
   --output=PATH            the A/B result file (default: the suite's output with -ab)
+  --junit=FILE             also write the verdict as JUnit XML: a test case per
+                           metric, a failure per regression (docs/integrations.md)
   --inject-slowdown=F      make every head step (1+F) times as long, to measure
                            the gate's power (scripts/power.sh); never for real results
 

@@ -11,10 +11,11 @@ std::optional<std::string> output_flag(const ParsedArgs& args) {
   return args.last("o");
 }
 
-std::string output_problem(std::string_view command, const std::optional<std::string>& output) {
+std::string output_problem(std::string_view command, const std::optional<std::string>& output,
+                           std::string_view flag) {
   if (!output) return "";
   const std::string problem = check_output_file(*output);
-  return problem.empty() ? "" : fmt::format("storh-host {}: --output: {}", command, problem);
+  return problem.empty() ? "" : fmt::format("storh-host {}: {}: {}", command, flag, problem);
 }
 
 Expected<report::HtmlAssets> html_assets_for(std::string_view command, bool html) {
@@ -44,6 +45,16 @@ int write_output(std::string_view command, const std::string& text,
     return kExitRunFailed;
   }
   io.out << fmt::format("{}: {}\n", command, *output);
+  return kExitOk;
+}
+
+int write_junit(std::string_view command, const std::string& xml, const std::string& file,
+                const CommandIo& io) {
+  if (const std::string problem = write_file_atomically(file, xml); !problem.empty()) {
+    io.err << fmt::format("storh-host {}: --junit: {}\n", command, problem);
+    return kExitRunFailed;
+  }
+  io.err << fmt::format("{}: JUnit report {}\n", command, file);
   return kExitOk;
 }
 

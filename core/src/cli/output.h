@@ -18,8 +18,10 @@ namespace storh::cli {
 std::optional<std::string> output_flag(const ParsedArgs& args);
 
 // Whether the output can be written (util/files.h check_output_file): empty when it
-// can, else "storh-host <command>: --output: <why>" for stderr, with exit 2.
-std::string output_problem(std::string_view command, const std::optional<std::string>& output);
+// can, else "storh-host <command>: --output: <why>" for stderr, with exit 2. `flag`
+// names another file flag that is checked the same way ("--junit").
+std::string output_problem(std::string_view command, const std::optional<std::string>& output,
+                           std::string_view flag = "--output");
 
 // Chart.js for an html page when `html`, else empty assets (the other formats need
 // none); the error reads "storh-host <command>: <why>".
@@ -34,5 +36,11 @@ void note_directory_created(std::string_view command, const std::filesystem::pat
 // stdout. kExitOk, or kExitRunFailed with the reason on stderr.
 int write_output(std::string_view command, const std::string& text,
                  const std::optional<std::string>& output, const CommandIo& io);
+
+// Writes a JUnit report (gate and ab --junit=FILE, publish/junit.h) atomically and says
+// "<command>: JUnit report FILE" on stderr, since stdout holds the verdict in the format
+// asked for. kExitOk, or kExitRunFailed with the reason on stderr.
+int write_junit(std::string_view command, const std::string& xml, const std::string& file,
+                const CommandIo& io);
 
 }  // namespace storh::cli

@@ -1,13 +1,16 @@
 // compare/comparable.h: any result file in one form that compare and gate work on.
 //
-// Three kinds of file are read:
+// Four kinds of file are read:
 //   - storh-host result files, schema_version 1 (docs/results.md): every metric with
 //     all its samples, unit, direction, plus the experiment and environment;
 //   - storh PHP `bench.php` files: `results: {engine: {metric: seconds}}`, one run, so
 //     each metric is one sample;
 //   - storh PHP `repeat.php` files: `results` holds medians and `summary:
 //     {engine: {metric: {median, min, max, mean, runs}}}` the spread; the samples
-//     themselves are not in the file, so no significance test is possible.
+//     themselves are not in the file, so no significance test is possible;
+//   - Google Benchmark JSON files (`context` and `benchmarks`), read as a storh-host
+//     result by foreign/google_benchmark.h: a metric per benchmark for its real time
+//     and one for its CPU time, the repetitions as samples.
 // Anything else is refused with a message naming the file and what is wrong.
 //
 // Metric keys are `engine.operation[qualifiers]` as in storh-host files. PHP metric
@@ -31,9 +34,9 @@
 
 namespace storh::compare {
 
-enum class FileKind { storh_host_v1, storh_php_bench, storh_php_repeat };
+enum class FileKind { storh_host_v1, storh_php_bench, storh_php_repeat, google_benchmark };
 
-// "storh-host schema 1", "storh PHP bench.php", "storh PHP repeat.php".
+// "storh-host schema 1", "storh PHP bench.php", "storh PHP repeat.php", "Google Benchmark".
 std::string_view file_kind_name(FileKind kind);
 
 struct ComparableMetric {
@@ -75,7 +78,7 @@ struct ComparableFile {
 // Reads any supported result file (compare/read_results.cpp). Errors name the file: unreadable
 // ("x.json: No such file or directory"), not JSON ("x.json: not valid JSON: ..."),
 // an unsupported schema_version, a bad value (with its JSON path), or not a result
-// file at all ("x.json: not a result file: no schema_version and no results map").
+// file at all ("x.json: not a result file: no schema_version and no results map ...").
 Expected<ComparableFile> read_comparable(const std::filesystem::path& file);
 
 // The same from parsed JSON; `name` is used in messages and as ComparableFile::name.

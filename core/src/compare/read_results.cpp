@@ -1,5 +1,6 @@
 // Reading any result file into a ComparableFile: detection of the kind, and the
-// storh-host (schema 1) conversion. The storh PHP side is in storh_php.cpp.
+// storh-host (schema 1) conversion. The storh PHP side is in storh_php.cpp, Google
+// Benchmark's in foreign/google_benchmark.cpp.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -7,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compare/comparable.h"
+#include "foreign/google_benchmark.h"
 #include "result/json.h"
 #include "result/plugin_build.h"
 #include "stats/stats.h"
@@ -30,6 +32,8 @@ std::string_view file_kind_name(FileKind kind) {
       return "storh PHP bench.php";
     case FileKind::storh_php_repeat:
       return "storh PHP repeat.php";
+    case FileKind::google_benchmark:
+      return "Google Benchmark";
   }
   return "unknown";
 }
@@ -133,8 +137,20 @@ Expected<ComparableFile> comparable_from_json(const nlohmann::ordered_json& json
     if (!parsed) return Error{parsed.error()};
     return comparable_from_result(*parsed, name);
   }
+  if (json.contains("benchmarks") || json.contains("context")) {
+    Expected<result::ResultFile> parsed =
+        foreign::from_google_benchmark(nlohmann::json(json), name);
+    if (!parsed) return Error{parsed.error()};
+    ComparableFile file = comparable_from_result(*parsed, name);
+    file.kind = FileKind::google_benchmark;
+    file.facts.front().second = "Google Benchmark";  // the "harness" fact
+    return file;
+  }
   if (json.contains("results")) return comparable_from_storh_php(json, name);
-  return Error{fmt::format("{}: not a result file: no schema_version and no results map", name)};
+  return Error{fmt::format(
+      "{}: not a result file: no schema_version and no results map (storh), and no context and "
+      "benchmarks (Google Benchmark)",
+      name)};
 }
 
 Expected<ComparableFile> read_comparable(const std::filesystem::path& file) {

@@ -221,11 +221,15 @@ ordered_json run_json(const Run& r) {
           {"peak_rss_bytes", r.peak_rss_bytes}};
 }
 
-// The storh harness's view: results.<engine>.<operation> = median seconds.
+// The storh harness's view: results.<engine>.<operation> = median seconds. A key that
+// does not start with "<engine>." (a Google Benchmark name, foreign/google_benchmark.h)
+// is kept whole.
 ordered_json flat_results(const ResultFile& r) {
   ordered_json results = ordered_json::object();
   for (const Metric& m : r.metrics) {
-    results[m.engine][m.key.substr(m.engine.size() + 1)] = m.seconds.median;
+    const std::string prefix = m.engine + ".";
+    const bool prefixed = m.key.starts_with(prefix);
+    results[m.engine][prefixed ? m.key.substr(prefix.size()) : m.key] = m.seconds.median;
   }
   return results;
 }

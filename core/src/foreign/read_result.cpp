@@ -1,0 +1,33 @@
+#include "foreign/read_result.h"
+
+#include <string>
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "foreign/google_benchmark.h"
+#include "result/json.h"
+#include "util/files.h"
+#include "util/json_input.h"
+
+namespace storh::foreign {
+
+Expected<result::ResultFile> read_result(const std::filesystem::path& file) {
+  Expected<std::string> text = read_input_file(file);
+  if (!text) return Error{text.error()};
+  Expected<nlohmann::json> parsed = parse_json_input<nlohmann::json>(*text, file.string());
+  if (!parsed) return Error{parsed.error()};
+  if (looks_like_google_benchmark(*parsed) && !parsed->contains("schema_version")) {
+    return from_google_benchmark(*parsed, file.string());
+  }
+  if (parsed->is_object() && !parsed->contains("schema_version")) {
+    return Error{fmt::format(
+        "{}: not a result file: no schema_version (storh-host), and no context and benchmarks "
+        "(Google Benchmark)",
+        file.string())};
+  }
+  return result::from_json(*parsed, file.string());
+}
+
+}  // namespace storh::foreign
