@@ -113,3 +113,39 @@ TEST_CASE("cli flags: validate --shard previews a shard's cells, and an empty sh
   CHECK(contains(run.err, "shard 2/2 is empty: the suite has 1 cell(s)"));
   CHECK(metric_keys(output).empty());
 }
+
+TEST_CASE("cli flags: validate and run say how long a suite takes where it can know",
+          "[cli][flags][expected]") {
+  ScratchDir dir;
+  const auto output = dir / "r.json";
+  const std::vector<std::string> flags = {"--engine=misbehave",
+                                          "--dataset=10",
+                                          "--repeat=1",
+                                          fixture_path_flag,
+                                          "--output=" + output.string(),
+                                          "--work-dir=" + (dir / "work").string()};
+  // The command, the flags, then `extra` (a later flag wins).
+  auto with = [&](std::vector<std::string> args, const std::string& extra = "--repeat=1") {
+    args.insert(args.end(), flags.begin(), flags.end());
+    args.push_back(extra);
+    return args;
+  };
+  // Fixed work that never ran here: no estimate.
+  CHECK_FALSE(contains(cli(with({"validate"})).out, "expected time"));
+  const auto first = cli(with({"run"}));
+  REQUIRE(first.code == 0);
+  CHECK_FALSE(contains(first.err, "expected to take"));
+  // The same plan ran: its worker runs' time.
+  CHECK(contains(cli(with({"validate"})).out,
+                 "expected time: about 0s (the last run of this plan, " + output.string() + ")"));
+  CHECK(contains(cli(with({"run"})).err, "storh-host: expected to take about "));
+  // Another plan (another dataset) has no estimate from that file.
+  CHECK_FALSE(contains(cli(with({"validate"}, "--dataset=20")).out, "expected time"));
+
+  // Duration-bound load cells: their timed phases are a lower bound.
+  const auto load = cli({"validate", "--engine=slow_tx", "--clients=1,2", "--duration=30s",
+                         "--repeat=2", fixture_path_flag});
+  INFO(load.out << load.err);
+  CHECK(contains(load.out,
+                 "expected time: at least 2m00s (the timed phases of 4 duration-bound run(s))"));
+}

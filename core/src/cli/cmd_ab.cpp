@@ -332,9 +332,9 @@ int run_ab_command(const std::vector<std::string>& raw_args, const CommandIo& io
   }
   // calibrate keeps its A/A pairs only when asked (--output): its product is the
   // calibration file.
+  const std::filesystem::path output =
+      flags.output ? std::filesystem::path(*flags.output) : with_suffix(head->suite.output, "-ab");
   if (!settings.calibrating || flags.output) {
-    const std::filesystem::path output = flags.output ? std::filesystem::path(*flags.output)
-                                                      : with_suffix(head->suite.output, "-ab");
     note_directory_created(settings.command, output, io);
     if (std::string error = ab::write_ab_file(output, *result, resolved->gate.alpha);
         !error.empty()) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli/execute.h"
+#include "cli/expected_time.h"
 #include "cli/output.h"
 #include "range/range.h"
 #include "report/report.h"
@@ -158,6 +159,8 @@ int run_command(const std::vector<std::string>& args, const CommandIo& io) {
     if (const std::string note = empty_shard_note(prepared->plan, *shard); !note.empty()) {
       io.err << "storh-host: " << note << "; its result file has no metrics\n";
     }
+  } else if (const std::string expected = expected_time(*prepared); !expected.empty()) {
+    io.err << "storh-host: expected to take " << expected << '\n';
   }
 
   Expected<result::ResultFile> result = execute(*prepared, prepared->plan, io, shard);
@@ -219,6 +222,9 @@ int validate_command(const std::vector<std::string>& args, const CommandIo& io) 
     io.out << fmt::format("  {} n={}{}{}: {}\n", cell.engine, cell.dataset,
                           params.empty() ? "" : " ", fmt::join(params, " "),
                           fmt::join(cell.operation_names(), ", "));
+  }
+  if (const std::string expected = expected_time(*prepared); !expected.empty()) {
+    io.out << fmt::format("  expected time: {}\n", expected);
   }
   io.out << fmt::format("  output: {}\n", suite.output.string());
   if (suite.range_output) {
