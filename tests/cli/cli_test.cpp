@@ -223,7 +223,9 @@ TEST_CASE("cli: a corrupt or foreign result file is an error, not a crash", "[cl
                           R"({"dataset": 1000, "results": {"doc": {"put": 0.4}}})");
   run = cli({"report", (dir / "old.json").string()});
   CHECK(run.code == 2);
-  CHECK(contains(run.err, "not a storh-host result file"));
+  CHECK(contains(run.err,
+                 "not a result file: no schema_version (storh-host), and no context and "
+                 "benchmarks (Google Benchmark)"));
 
   storh::test::write_text(dir / "typed.json", R"({"schema_version": 1, "interrupted": "no"})");
   run = cli({"report", (dir / "typed.json").string()});
