@@ -10,15 +10,16 @@ using storh::test::ScratchDir;
 
 namespace {
 
-const std::filesystem::path kMisbehave =
-    std::filesystem::path(STORH_TEST_FIXTURE_DIR) / "storh_misbehave.so";
+std::filesystem::path misbehave_plugin() {
+  return std::filesystem::path(STORH_TEST_FIXTURE_DIR) / "storh_misbehave.so";
+}
 
 // <dir>/suites/kv.toml running misbehave from <dir>/plugins, with `extra` lines first.
 std::filesystem::path write_suite(const ScratchDir& dir, const std::string& extra) {
   std::filesystem::create_directories(dir / "plugins");
-  std::filesystem::copy_file(kMisbehave, dir / "plugins/storh_misbehave.so",
+  std::filesystem::copy_file(misbehave_plugin(), dir / "plugins/storh_misbehave.so",
                              std::filesystem::copy_options::overwrite_existing);
-  const auto suite = dir / "suites/kv.toml";
+  auto suite = dir / "suites/kv.toml";
   storh::test::write_text(suite, "name = \"kv\"\ndatasets = [10]\n" + extra +
                                      "\n[engines.misbehave]\noperations = [\"first\"]\n");
   return suite;
@@ -103,7 +104,7 @@ TEST_CASE("cli paths: two plugins of one name warn with both files and the one u
   ScratchDir dir;
   const auto suite = write_suite(dir, "");
   std::filesystem::create_directories(dir / "second");
-  std::filesystem::copy_file(kMisbehave, dir / "second/storh_misbehave.so");
+  std::filesystem::copy_file(misbehave_plugin(), dir / "second/storh_misbehave.so");
   const std::string first = (dir / "plugins").string(), second = (dir / "second").string();
   const auto validated =
       cli({"validate", suite.string(), "--plugin-path=" + first, "--plugin-path=" + second});

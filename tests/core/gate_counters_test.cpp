@@ -12,12 +12,15 @@ using compare::ComparableFile;
 
 namespace {
 
-const std::vector<double> kSamples = {0.100, 0.101, 0.099};
+// Three steady samples of one metric.
+std::vector<double> steady_samples() {
+  return {0.100, 0.101, 0.099};
+}
 
 // doc.put with these counters per item, and an unchanged time.
 ComparableFile with_counters(std::vector<std::pair<std::string, double>> counters,
                              const std::string& name) {
-  ComparableFile file = test::make_comparable({{"doc.put", kSamples}}, name);
+  ComparableFile file = test::make_comparable({{"doc.put", steady_samples()}}, name);
   file.metrics[0].counters = std::move(counters);
   return file;
 }
@@ -110,7 +113,7 @@ TEST_CASE("gate counters: unknown counter names are refused with the valid list"
 
 TEST_CASE("gate counters: the CLI takes --counter=NAME=PCT and rejects unknown names", "[gate]") {
   test::ScratchDir dir;
-  result::ResultFile base = test::make_result({{"doc.put", kSamples}});
+  result::ResultFile base = test::make_result({{"doc.put", steady_samples()}});
   base.metrics[0].counters = {{"fsync", 1}};
   result::ResultFile current = base;
   current.metrics[0].counters = {{"fsync", 2}};

@@ -156,40 +156,45 @@ TEST_CASE("report: text lists engines in experiment order and metrics in scenari
       render_report(sample_result(), ReportFormat::text),
       {
           "storh-host suite=ci datasets=1000 repeat=3 fingerprint=0123456789abcdef",
-          "environment: cpu=\"AMD EPYC 7B13\" cpus=2 kernel=\"Linux 6.1.0-18-amd64\" fs=ext4 "
-          "build=Release",
+          ("environment: cpu=\"AMD EPYC 7B13\" cpus=2 kernel=\"Linux 6.1.0-18-amd64\" fs=ext4 "
+           "build=Release"),
           "warning: CPU frequency scaling governor is \"powersave\"",
           "warning: 2 of 6 metrics have warnings (marked !, listed under their engine)",
           "interrupted: the run was interrupted: results are partial",
-          "legend: median = time of one step (one call of a repeated step); per item = median / "
-          "the step's items; cv = coefficient of variation (stddev / mean) over the repeats",
+          ("legend: median = time of one step (one call of a repeated step); per item = median / "
+           "the step's items; cv = coefficient of variation (stddev / mean) over the repeats"),
           "[doc]",
-          "     operation    median  per item              rate    cv  min .. max                 "
-          "p50       p99",
-          "  !  put        280.1 ms  280.1 us  3.57 k records/s  5.0%  252.1 ms .. 336.1 ms  279.0 "
-          "us         -",
-          "     get        20.50 ms  20.50 us  48.8 k records/s  5.0%  18.45 ms .. 24.60 ms  5.250 "
-          "us  40.50 us",
-          "     stream     1.500 ms  1.500 us   667 k records/s  5.0%  1.350 ms .. 1.800 ms        "
-          " -         -",
-          "  ! put: spread too wide to trust: coefficient of variation 24.1% > 10%; 3 sample(s): a "
-          "significance test needs at least 4 per side (repeat >= 4)",
+          ("     operation    median  per item              rate    cv  min .. max                 "
+           "p50       p99"),
+          ("  !  put        280.1 ms  280.1 us  3.57 k records/s  5.0%  252.1 ms .. 336.1 ms  "
+           "279.0 "
+           "us         -"),
+          ("     get        20.50 ms  20.50 us  48.8 k records/s  5.0%  18.45 ms .. 24.60 ms  "
+           "5.250 "
+           "us  40.50 us"),
+          ("     stream     1.500 ms  1.500 us   667 k records/s  5.0%  1.350 ms .. 1.800 ms       "
+           " "
+           " -         -"),
+          ("  ! put: spread too wide to trust: coefficient of variation 24.1% > 10%; 3 sample(s): "
+           "a "
+           "significance test needs at least 4 per side (repeat >= 4)"),
           "[cache]",
-          "     operation                median  per item              rate    cv  min .. max      "
-          "      runs",
-          "     cold[validation=hash]  4.113 ms  4.113 us   243 k records/s  5.0%  3.702 ms .. "
-          "4.936 ms     3",
-          "  !  cold[validation=stat]  2.000 ms  2.000 us   500 k records/s  5.0%  1.800 ms .. "
-          "2.400 ms   2/3",
-          "     warm[validation=hash]  412.3 us  412.3 ns  2.43 M records/s  5.0%  371.1 us .. "
-          "494.8 us     3",
-          "  ! cold[validation=stat]: 2 sample(s): a significance test needs at least 4 per side "
-          "(repeat >= 4)",
+          ("     operation                median  per item              rate    cv  min .. max     "
+           " "
+           "      runs"),
+          ("     cold[validation=hash]  4.113 ms  4.113 us   243 k records/s  5.0%  3.702 ms .. "
+           "4.936 ms     3"),
+          ("  !  cold[validation=stat]  2.000 ms  2.000 us   500 k records/s  5.0%  1.800 ms .. "
+           "2.400 ms   2/3"),
+          ("     warm[validation=hash]  412.3 us  412.3 ns  2.43 M records/s  5.0%  371.1 us .. "
+           "494.8 us     3"),
+          ("  ! cold[validation=stat]: 2 sample(s): a significance test needs at least 4 per side "
+           "(repeat >= 4)"),
           "[uuid]",
           "  no results",
           "failures (2):",
-          "  cache dataset=1000 validation=stat repeat=3 operation=cold: crashed (signal 11): "
-          "worker killed | core dumped",
+          ("  cache dataset=1000 validation=stat repeat=3 operation=cold: crashed (signal 11): "
+           "worker killed | core dumped"),
           "    | three",
           "    | four",
           "    | five",
@@ -213,8 +218,8 @@ TEST_CASE("report: a single run shows no spread and a non-durable run is flagged
           "storh-host suite=quick datasets=100,10000 repeat=1 fingerprint=",
           "environment: cpu=unknown cpus=0 kernel=unknown fs=unknown build=unknown",
           "warning: durability is \"none\": engines did not fsync every write they reported stored",
-          "legend: median = time of one step (one call of a repeated step); per item = median / "
-          "the step's items",
+          ("legend: median = time of one step (one call of a repeated step); per item = median / "
+           "the step's items"),
           "[uuid]",
           "  operation    median  per item          rate",
           "  monotonic  411.3 us  411.5 ns  2.43 M ids/s",
@@ -254,8 +259,8 @@ TEST_CASE("report: markdown has an environment table, one table per engine and f
           "| CPU governor | powersave |",
           "| Time | 2026-11-30T03:22:07Z |",
           "",
-          "Legend: median = time of one step (one call of a repeated step); per item = median / "
-          "the step's items; cv = coefficient of variation (stddev / mean) over the repeats.",
+          ("Legend: median = time of one step (one call of a repeated step); per item = median / "
+           "the step's items; cv = coefficient of variation (stddev / mean) over the repeats."),
           "",
           "## doc",
           "",
@@ -267,8 +272,9 @@ TEST_CASE("report: markdown has an environment table, one table per engine and f
           "",
           "Warnings:",
           "",
-          "- `put`: spread too wide to trust: coefficient of variation 24.1% > 10%; 3 sample(s): a "
-          "significance test needs at least 4 per side (repeat >= 4)",
+          ("- `put`: spread too wide to trust: coefficient of variation 24.1% > 10%; 3 sample(s): "
+           "a "
+           "significance test needs at least 4 per side (repeat >= 4)"),
           "",
           "## cache",
           "",
@@ -280,8 +286,8 @@ TEST_CASE("report: markdown has an environment table, one table per engine and f
           "",
           "Warnings:",
           "",
-          "- `cold[validation=stat]`: 2 sample(s): a significance test needs at least 4 per side "
-          "(repeat >= 4)",
+          ("- `cold[validation=stat]`: 2 sample(s): a significance test needs at least 4 per side "
+           "(repeat >= 4)"),
           "",
           "## uuid",
           "",
@@ -291,8 +297,8 @@ TEST_CASE("report: markdown has an environment table, one table per engine and f
           "",
           "| engine | dataset | params | repeat | operation | kind | status | message |",
           "|---|---:|---|---:|---|---|---|---|",
-          "| cache | 1000 | validation=stat | 3 | cold | crashed | signal 11 | worker killed \\| "
-          "core dumped |",
+          ("| cache | 1000 | validation=stat | 3 | cold | crashed | signal 11 | worker killed \\| "
+           "core dumped |"),
           "| uuid | 1000 | - | warm-up 1 | - | exit | exit code 3 | plugin refused |",
           "",
           "stderr tail of cache dataset=1000 validation=stat repeat=3 operation=cold:",

@@ -26,10 +26,16 @@ Expected<ParsedArgs> parse_args(const std::vector<std::string>& args,
   auto contains = [](const std::vector<std::string>& list, const std::string& name) {
     return std::find(list.begin(), list.end(), name) != list.end();
   };
-  auto valid_list = [&] {
+  // Every flag as written ("--repeat"), and as the valid list shows it ("--repeat=...").
+  auto known_flags = [&](bool shown) {
     std::vector<std::string> all;
-    for (const std::string& v : valued) all.push_back("--" + v + "=...");
+    all.reserve(valued.size() + switches.size());
+    for (const std::string& v : valued) all.push_back("--" + v + (shown ? "=..." : ""));
     for (const std::string& s : switches) all.push_back("--" + s);
+    return all;
+  };
+  auto valid_list = [&] {
+    const std::vector<std::string> all = known_flags(true);
     return all.empty() ? std::string("none") : fmt::format("{}", fmt::join(all, ", "));
   };
   ParsedArgs parsed;
@@ -59,11 +65,8 @@ Expected<ParsedArgs> parse_args(const std::vector<std::string>& args,
     } else if (contains(switches, name) && equals == std::string::npos) {
       parsed.flags[name].push_back("true");
     } else {
-      std::vector<std::string> flags;
-      for (const std::string& v : valued) flags.push_back("--" + v);
-      for (const std::string& s : switches) flags.push_back("--" + s);
       return Error{fmt::format("unknown option \"{}\" (valid: {}){}", shorten(arg), valid_list(),
-                               did_you_mean("--" + name, flags))};
+                               did_you_mean("--" + name, known_flags(false)))};
     }
   }
   return parsed;

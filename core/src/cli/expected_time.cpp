@@ -1,5 +1,6 @@
 #include "cli/expected_time.h"
 
+#include <cmath>
 #include <system_error>
 
 #include <fmt/format.h>
@@ -11,7 +12,7 @@ namespace {
 
 // "8m52s", "42s", "1h03m".
 std::string minutes_text(double seconds) {
-  const auto whole = static_cast<long long>(seconds + 0.5);
+  const long long whole = std::llround(seconds);
   if (whole < 60) return fmt::format("{}s", whole);
   if (whole < 3600) return fmt::format("{}m{:02}s", whole / 60, whole % 60);
   return fmt::format("{}h{:02}m", whole / 3600, whole % 3600 / 60);

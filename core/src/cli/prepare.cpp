@@ -168,6 +168,7 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
     }
   }
   std::vector<std::string> known;
+  known.reserve(engines.size());
   for (const auto& [name, file] : engines) known.push_back(name);
   std::map<std::string, EngineInfo> infos;
   for (const suite::EngineSetting& setting : suite.engines) {

@@ -81,6 +81,7 @@ const CounterInfo* find_counter(std::string_view name) {
 
 std::string unknown_counter_message(std::string_view name) {
   std::vector<std::string> names;
+  names.reserve(kCounters.size());
   for (const CounterInfo& info : kCounters) names.emplace_back(info.name);
   std::sort(names.begin(), names.end());
   return fmt::format("unknown counter \"{}\" (valid: {}){}", name, fmt::join(names, ", "),

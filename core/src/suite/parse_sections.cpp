@@ -78,7 +78,7 @@ std::optional<ParamValue> settings_value(Reader& reader, const toml::table& tabl
       ok = false;
       continue;
     }
-    settings.push_back(name + "=" + text);
+    settings.push_back(fmt::format("{}={}", name, text));
   }
   if (!ok) return std::nullopt;
   return ParamValue(fmt::format("{}", fmt::join(settings, ";")));
