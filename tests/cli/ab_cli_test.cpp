@@ -41,6 +41,11 @@ TEST_CASE("ab: a 10x slower head is a regression; the file pairs both sides ABBA
   CHECK(contains(run.out, "misbehave.first"));
   CHECK(contains(run.out, "REGRESSION FAIL"));
   CHECK(contains(run.err, "A/B gate failed: 1 of 1 metric(s) regressed."));
+  // The change column is the paired estimate, and the table says why it can disagree
+  // with the medians beside it.
+  CHECK(contains(run.out, "base median"));
+  CHECK(contains(run.out, "paired change"));
+  CHECK(contains(run.out, "so it can differ from the ratio of the two medians, even in sign"));
   const auto file = read_json(dir / "ab-ab.json");
   CHECK(file["schema_version"] == 1);
   CHECK(file["ab"]["pairs"] == 8);
