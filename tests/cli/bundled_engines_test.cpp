@@ -71,14 +71,15 @@ TEST_CASE("bundled engines: four shards of the default suite, merged, equal one 
   CHECK(joined["experiment"]["fingerprint"] == whole["experiment"]["fingerprint"]);
 
   // A `!` means "look at this": two samples are no cause for one (significance tests
-  // are compare's and gate's), and a wide spread (this machine's noise decides how
-  // many) always says what narrows it.
+  // are compare's and gate's), and a spread is flagged only against its yardstick (its
+  // in-run floor's or the run's typical spread), always saying what narrows it.
   for (const auto& metric : whole["metrics"]) {
     for (const auto& warning : metric["warnings"]) {
       const std::string text = warning.get<std::string>();
       INFO(metric["key"] << ": " << text);
       CHECK(text.find("sample(s)") == std::string::npos);
       CHECK(text.starts_with("spread too wide to trust"));
+      CHECK(text.find(" times ") != std::string::npos);  // against its yardstick
       CHECK(text.find("narrow it with more repeats (--repeat=10)") != std::string::npos);
     }
   }

@@ -7,6 +7,7 @@
 #include "run/counting_pass.h"
 #include "run/progress_line.h"
 #include "run/worker_run.h"
+#include "stats/spread.h"
 
 namespace storh::ab {
 namespace {
@@ -166,6 +167,7 @@ Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan
             ? fmt::format("removal after the suite failed: {}", removal_error)
             : "each run had a fresh directory; all were removed after the last run";
     side->result.metrics = run::aggregate_metrics(*side->plan, side->runs);
+    stats::judge_run_spread(side->result);
     if (!interrupted) run::run_counting_pass(suite, *side->plan, options.runner, side->result);
   }
   for (std::size_t c = 0; c < cells; ++c) {

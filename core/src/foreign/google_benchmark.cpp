@@ -16,6 +16,7 @@
 
 #include "foreign/google_benchmark_context.h"
 #include "foreign/json_fields.h"
+#include "stats/spread.h"
 #include "stats/stats.h"
 
 namespace storh::foreign {
@@ -110,7 +111,6 @@ result::Metric metric_of(const Instance& instance, const std::string& engine, bo
   }
   metric.seconds = summary_of(seconds, instance, real);
   metric.rate = metric.seconds.median > 0 ? 1.0 / metric.seconds.median : 0;
-  metric.warnings = stats::spread_warnings(metric.seconds);
   if (!real) return metric;
   for (const auto& [name, values] : instance.counters) {
     metric.counters.emplace_back(name, median_of(values));
@@ -257,6 +257,7 @@ Expected<result::ResultFile> from_google_benchmark(const json& root, const std::
       file.experiment.repeat =
           std::max(file.experiment.repeat, static_cast<std::uint32_t>(instance.repetitions));
     }
+    stats::judge_run_spread(file);
     return file;
   } catch (const BadField& bad) {
     return Error{fmt::format("{}: {}", origin, bad.message)};

@@ -8,20 +8,20 @@
 #include <fmt/format.h>
 
 #include "load/summary.h"
+#include "stats/spread.h"
 #include "stats/stats.h"
 #include "util/natural_order.h"
 
 namespace storh::run {
 namespace {
 
-// Summary, rate and warnings from the samples (at least one).
+// Summary and rate from the samples (at least one); stats::judge_spread warns.
 void summarize_metric(result::Metric& metric) {
   std::vector<double> seconds;
   for (const result::Sample& s : metric.samples) seconds.push_back(s.seconds);
   metric.seconds = stats::summarize(seconds);
   const auto items = static_cast<double>(metric.samples.front().items);
   metric.rate = metric.seconds.median > 0 ? items / metric.seconds.median : 0;
-  metric.warnings = stats::spread_warnings(metric.seconds);
 }
 
 // A load metric from the cell's load phases of this operation; false when none
@@ -81,52 +81,6 @@ std::string durability_of(const plan::Plan& plan) {
   return fmt::format("none: {}", fmt::join(engines, ", "));
 }
 
-double variation(const result::Metric& metric) {
-  return metric.seconds.mean > 0 ? metric.seconds.stddev / metric.seconds.mean : 0;
-}
-
-bool is_floor(const std::string& operation) {
-  return operation == "floor" || operation.ends_with("_floor");
-}
-
-// A wide-spread warning names the cell's in-run floor for the operation (one that
-// makes only the calls the operation must make: doc.put_floor for doc.put) and its
-// spread in the same run: a floor that varies about as much says the machine's I/O
-// time varies, which more repeats narrow and no engine change will; a steady floor
-// says the engine's own work varies. The floor is the one named after the
-// operation's first word (put_many -> put_floor), else the engine's plain `floor`.
-void add_floor_context(std::vector<result::Metric>& metrics) {
-  for (result::Metric& metric : metrics) {
-    if (is_floor(metric.operation) || metric.warnings.empty() ||
-        !metric.warnings.front().starts_with(stats::kSpreadWarning)) {
-      continue;
-    }
-    const std::string word = metric.operation.substr(0, metric.operation.find('_'));
-    const result::Metric* floor = nullptr;
-    for (const result::Metric& other : metrics) {
-      if (!is_floor(other.operation) || other.engine != metric.engine ||
-          other.dataset != metric.dataset || other.params != metric.params) {
-        continue;
-      }
-      if (other.operation.starts_with(word + "_")) {
-        floor = &other;
-        break;
-      }
-      if (other.operation == "floor") floor = &other;
-    }
-    if (floor == nullptr) continue;
-    const double floor_cv = variation(*floor);
-    const double cv = variation(metric);
-    const std::string reading =
-        floor_cv * 2 >= cv ? ": the machine's I/O time varies, not the engine's work"
-        : floor_cv <= stats::kMaxTrustedVariation ? ", steady: the engine's own work varies"
-                                                  : "";
-    metric.warnings.front() +=
-        fmt::format("; its in-run floor {}.{} has cv {:.1f}%{}", floor->engine, floor->operation,
-                    floor_cv * 100, reading);
-  }
-}
-
 }  // namespace
 
 std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
@@ -168,7 +122,7 @@ std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
   std::sort(metrics.begin(), metrics.end(), [](const result::Metric& a, const result::Metric& b) {
     return natural_less(a.key, b.key);  // transactions=50 before 200
   });
-  add_floor_context(metrics);
+  stats::judge_spread(metrics);
   return metrics;
 }
 
@@ -180,6 +134,7 @@ void add_samples(result::ResultFile& result, const result::ResultFile& extra) {
     it->samples.insert(it->samples.end(), more.samples.begin(), more.samples.end());
     summarize_metric(*it);
   }
+  stats::judge_run_spread(result);
   result.runs.insert(result.runs.end(), extra.runs.begin(), extra.runs.end());
   result.failures.insert(result.failures.end(), extra.failures.begin(), extra.failures.end());
 }

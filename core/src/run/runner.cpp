@@ -17,6 +17,7 @@
 #include "run/fail_fast.h"
 #include "run/progress_line.h"
 #include "run/worker_run.h"
+#include "stats/spread.h"
 #include "util/expected.h"
 
 namespace storh::run {
@@ -161,6 +162,7 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
           ? fmt::format("removal after the suite failed: {}", removal_error)
           : "each run had a fresh directory; all were removed after the last run";
   result.metrics = aggregate_metrics(plan, all_runs);
+  stats::judge_run_spread(result);
   run_counting_pass(suite, plan, options, result);
   return result;
 }

@@ -55,23 +55,6 @@ result::Summary summarize(std::vector<double> values) {
   return summary;
 }
 
-std::vector<std::string> spread_warnings(const result::Summary& summary) {
-  std::vector<std::string> warnings;
-  if (summary.runs >= 2 && summary.mean > 0) {
-    const double cv = summary.stddev / summary.mean;
-    if (cv > kMaxTrustedVariation) {
-      warnings.push_back(fmt::format(
-          "{} {:.1f}% > {:.0f}%: narrow it with {}min_time (for a step that can repeat) or a "
-          "quieter machine",
-          kSpreadWarning, cv * 100, kMaxTrustedVariation * 100,
-          summary.runs < kRepeatsToNarrow
-              ? fmt::format("more repeats (--repeat={}), ", kRepeatsToNarrow)
-              : std::string()));
-    }
-  }
-  return warnings;
-}
-
 LatencyHistogram::LatencyHistogram() : counts_(kBucketCount, 0) {}
 
 std::size_t LatencyHistogram::bucket_index(std::uint64_t ns) noexcept {

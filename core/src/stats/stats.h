@@ -26,22 +26,11 @@ namespace storh::stats {
 result::Summary summarize(std::vector<double> values);
 
 // A coefficient of variation above this makes a metric's median untrustworthy for a
-// gate at a 10% threshold.
+// gate at a 10% threshold (stats/spread.h judges it against the run's own noise).
 inline constexpr double kMaxTrustedVariation = 0.10;
 // Fewest samples per side for a two-sided Mann-Whitney test to reach p < 0.05
 // (compare/mann_whitney.h): 2 / C(8, 4) = 0.029.
 inline constexpr std::size_t kMinSamplesForSignificance = 4;
-
-// How a wide-spread warning starts (run/aggregate.cpp adds the in-run floor's spread).
-inline constexpr std::string_view kSpreadWarning =
-    "spread too wide to trust: coefficient of variation";
-// Below this many repeats the spread warning suggests more.
-inline constexpr std::size_t kRepeatsToNarrow = 10;
-
-// Why a metric's samples may not be trusted: a coefficient of variation above
-// kMaxTrustedVariation, with what narrows it. Empty otherwise. Too few samples for a
-// significance test is not a run's concern: compare and gate say so when they test.
-std::vector<std::string> spread_warnings(const result::Summary& summary);
 
 // A log-linear histogram of durations, HdrHistogram-style. Values are kept in whole
 // nanoseconds: exactly below 256 ns, and above that in 128 sub-buckets per power of
