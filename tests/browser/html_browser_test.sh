@@ -4,12 +4,16 @@
 # exception, a warning) and unless every chart drew. The page's script marks each
 # canvas data-drawn="yes" when its chart has elements at finite positions and painted
 # pixels, and <body> with data-charts, data-drawn and data-state (report/html/report.js);
-# this test reads them from the DOM after the page ran.
+# this test reads them from the DOM after the page ran. Then tests/browser/probe.js,
+# added to a copy of the page, reads the drawn charts and the layout: tick labels that
+# overlap, log axes with too few labels, a history axis not from zero, tables wider
+# than the page.
 #
 #   html_browser_test.sh STORH_HOST SOURCE_DIR WORK_DIR WRITE_STEPPED_RESULTS
 #
-# Two negative controls come first: a page whose library is broken and a page that
-# logs to the console must both be caught, so a checker that cannot fail fails.
+# Negative controls come first: a page whose library is broken, a page that logs to
+# the console, a page left to Chart.js's own log ticks and one whose table widens it
+# must all be caught, so a checker that cannot fail fails.
 set -euo pipefail
 host=$1
 src=$2
@@ -24,15 +28,25 @@ fi
 rm -rf "$work"
 mkdir -p "$work"
 
-# check_page NAME HTML MIN_CHARTS: 0 when the page ran cleanly and every chart drew.
+# check_page NAME HTML MIN_CHARTS [narrow]: 0 when the page ran cleanly, every chart
+# drew, and the probe (probe.js, run after the page's script) found nothing a reader
+# would stumble on. The page is drawn in a 1200 px window, or with "narrow" in a 480 px
+# one (a phone), where tables may scroll in their boxes but the page must not.
 check_page() {
-  local name=$1 html=$2 min_charts=$3
-  local dom="$work/$name.dom.html" log="$work/$name.browser.log"
+  local name=$1 html=$2 min_charts=$3 narrow=${4:-}
+  local dom="$work/$name.dom.html" log="$work/$name.browser.log" probed="$work/$name.probed.html"
+  local width=1200 fragment=''
+  if [[ $narrow == narrow ]]; then
+    width=480 fragment='#narrow'
+  fi
+  awk -v probe="$src/tests/browser/probe.js" '
+    /^<\/body>$/ { print "<script>"; while ((getline line < probe) > 0) print line; print "</script>" }
+    { print }' "$html" >"$probed"
   # --no-sandbox: CI runs as root in a container, where Chromium's sandbox cannot start.
   if ! timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
-    --user-data-dir="$work/profile-$name" --window-size=1200,900 \
+    --user-data-dir="$work/profile-$name" --window-size="$width,900" \
     --enable-logging=stderr --v=0 --virtual-time-budget=10000 \
-    --dump-dom "file://$html" >"$dom" 2>"$log"; then
+    --dump-dom "file://$probed$fragment" >"$dom" 2>"$log"; then
     echo "$name: chromium failed (see $log)"
     return 1
   fi
@@ -56,6 +70,9 @@ check_page() {
   canvases=$(grep -o '<canvas[^>]*>' <<<"$content" | wc -l)
   yes=$(grep -o '<canvas[^>]*data-drawn="yes"[^>]*>' <<<"$content" | wc -l)
   [[ $canvases == "$yes" ]] || problems+=("$yes of $canvases canvases marked drawn")
+  local probe
+  probe=$(sed -n 's/.*<pre id="storh-probe">\(.*\)<\/pre>.*/\1/p' "$dom")
+  [[ $probe == ok ]] || problems+=("probe: ${probe:-did not run}")
   if grep -q 'class="chart-problem"' "$dom"; then
     problems+=("a chart shows a problem: $(grep -o 'class="chart-problem">[^<]*' "$dom" | head -1)")
   fi
@@ -71,6 +88,13 @@ report() {
   local result=$1 page=$2
   shift 2
   env "$@" "$host" report "$result" --format=html -o "$page" >/dev/null
+}
+
+# check_widths NAME HTML MIN_CHARTS: check_page in a desktop window and on a phone.
+check_widths() {
+  local wide=0
+  check_page "$1" "$2" "$3" || wide=1
+  check_page "$1-narrow" "$2" "$3" narrow && return "$wide"
 }
 
 status=0
@@ -92,40 +116,59 @@ if check_page noisy "$work/noisy.html" 1 >"$work/noisy.check"; then
   status=1
 fi
 
+# Chart.js's own ticks on a ratio axis leave half of it unlabelled, and on a phone a
+# table outside its scrolling box widens the page: the probe must say so.
+fixtures="$src/tests/fixtures/html"
+"$host" compare "$fixtures/ab.json" --format=html -o "$work/ab.html" >/dev/null 2>&1
+sed 's/afterBuildTicks:/unusedAfterBuildTicks:/' "$work/ab.html" >"$work/plain-ticks.html"
+if check_page plain-ticks "$work/plain-ticks.html" 2 >"$work/plain-ticks.check"; then
+  echo "negative control: a page with Chart.js's own log ticks passed the check"
+  status=1
+fi
+sed 's/^\.table-box {.*}$//' "$work/ab.html" >"$work/plain-tables.html"
+if check_page plain-tables "$work/plain-tables.html" 2 narrow >"$work/plain-tables.check"; then
+  echo "negative control: a page whose table widens it passed the check"
+  status=1
+fi
+
 # Every kind of page: a report of one dataset, a range, a load run; compare.
 report "$src/tests/fixtures/golden/result-v1.json" "$work/single.html"
-check_page single "$work/single.html" 1 || status=1
+check_widths single "$work/single.html" 1 || status=1
 report "$src/tests/fixtures/html/range.json" "$work/range.html"
-check_page range "$work/range.html" 4 || status=1
+check_widths range "$work/range.html" 4 || status=1
 report "$src/tests/fixtures/html/load.json" "$work/load.html"
-check_page load "$work/load.html" 1 || status=1
+check_widths load "$work/load.html" 1 || status=1
 if ! grep -q 'class="num heat"' "$work/load.html"; then
   echo "load: no heat map cells"
+  status=1
+fi
+# min_time sizes a repeated step's batches: a load run's header has no use for it.
+if grep -q '<dt>min_time</dt>' "$work/load.html"; then
+  echo "load: the header shows min_time"
   status=1
 fi
 
 # A Google Benchmark file written by a real binary (tests/fixtures/gbench): its report.
 report "$src/tests/fixtures/gbench/base.json" "$work/gbench.html"
-check_page gbench "$work/gbench.html" 1 || status=1
+check_widths gbench "$work/gbench.html" 1 || status=1
 
 # compare: two files (ratio bars on confidence intervals) and three (the matrix).
-fixtures="$src/tests/fixtures/html"
 "$host" compare "$fixtures/compare-base.json" "$fixtures/compare-new.json" --format=html \
   -o "$work/compare-pair.html" >/dev/null 2>&1
-check_page compare-pair "$work/compare-pair.html" 2 || status=1
+check_widths compare-pair "$work/compare-pair.html" 2 || status=1
 "$host" compare "$fixtures/compare-base.json" "$fixtures/compare-new.json" \
   "$fixtures/compare-base.json" --format=html -o "$work/compare-matrix.html" >/dev/null 2>&1
-check_page compare-matrix "$work/compare-matrix.html" 2 || status=1
+check_widths compare-matrix "$work/compare-matrix.html" 2 || status=1
 
-# An A/B file (a real `ab` run, tests/fixtures/html/ab.json): ratio bars per engine.
-"$host" compare "$fixtures/ab.json" --format=html -o "$work/ab.html" >/dev/null 2>&1
-check_page ab "$work/ab.html" 2 || status=1
+# An A/B file (a real `ab` run, tests/fixtures/html/ab.json, drawn above): ratio bars
+# per engine.
+check_widths ab "$work/ab.html" 2 || status=1
 
 # history show: a trend chart per metric, two environments, one change point.
 "$write_stepped" "$fixtures/compare-base.json" "$work/history-runs" --second-environment
 "$host" history add "$work"/history-runs/*.json --db="$work/history.db" >/dev/null
 "$host" history show --db="$work/history.db" --format=html -o "$work/history.html" >/dev/null
-check_page history "$work/history.html" 7 || status=1
+check_widths history "$work/history.html" 7 || status=1
 if ! grep -q '<h2>Change points (1)</h2>' "$work/history.html"; then
   echo "history: the page does not list the one change point"
   status=1

@@ -61,6 +61,8 @@ TEST_CASE("history html: trend charts per metric, one line per environment, chan
   REQUIRE(monotonic != data["charts"].end());
   CHECK((*monotonic)["series"][0]["changes"] == nlohmann::json::array({10}));
   CHECK((*monotonic)["series"][1]["changes"].empty());
+  // The y axis starts at zero (report.js), and each caption says so.
+  CHECK_THAT(page, Catch::Contains("oldest first, on an axis from zero"));
   CHECK_THAT(page, Catch::Contains("<h2>Change points (1)</h2>"));
   CHECK_THAT(page, Catch::Contains("<dt>E2</dt><dd>Other CPU | 2 CPUs"));
 }

@@ -85,6 +85,19 @@ TEST_CASE("html report: each kind of run gets its charts and tables", "[report][
   CHECK(contains(load, "hsl(212,70%,45%)"));
   CHECK(contains(load, "hsl(212,70%,95%)"));
 
+  // Tables fit the page: each in a box that scrolls on a narrow screen, a key may
+  // break between its parts, a number never.
+  CHECK(count(load, "<div class=\"table-box\"><table") == count(load, "<table"));
+  CHECK(contains(load, "<td>get<wbr>[clients=1,<wbr>transactions=50]</td>"));
+  CHECK(contains(load, "<td class=\"num\">27.2 k transactions/s</td>"));
+
+  // min_time sizes a repeated step's batches; a load run has none, so its header leaves
+  // it out, while a run of steps keeps it.
+  CHECK_FALSE(contains(load, "<dt>min_time</dt>"));
+  const std::string steps = report::render_report(result_fixture("golden/result-v1.json"),
+                                                  report::ReportFormat::html, kFakeHtmlAssets);
+  CHECK(contains(steps, "<dt>min_time</dt><dd>20.00 ms</dd>"));
+
   // The page inlines the library and its version, and needs nothing from the network.
   CHECK(contains(load, kFakeHtmlAssets.chart_js));
   CHECK(contains(load, "Chart.js 3.9.1"));

@@ -76,8 +76,9 @@ std::string trend_figure(const std::vector<const Series*>& group,
                         {"seconds", is_time(first)},
                         {"unit", first.unit},
                         {"series", std::move(series_json)}},
-                       fmt::format("{}: the median of each commit's run, oldest first; "
-                                   "triangles mark change points",
+                       fmt::format("{}: the median of each commit's run, oldest first, on an "
+                                   "axis from zero (so run-to-run noise looks as small as it "
+                                   "is); triangles mark change points",
                                    first.metric),
                        280);
 }

@@ -33,24 +33,48 @@ std::string html_escape(std::string_view text) {
   return out;
 }
 
+namespace {
+
+// Escaped cell text with a line break allowed (<wbr>) after each ',' and '/' and before
+// each '[': a long metric key or path then wraps between its parts to fit the page,
+// while words and numbers stay whole.
+std::string breakable_cell(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '[') out += "<wbr>";
+    out += html_escape(std::string_view(&c, 1));
+    if (c == ',' || c == '/') out += "<wbr>";
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string html_table(const std::vector<Column>& columns, const Rows& rows) {
-  auto open_cell = [&](std::string_view tag, std::size_t column) {
-    const bool number = column < columns.size() && columns[column].align == Align::right;
-    return fmt::format("<{}{}>", tag, number ? " class=\"num\"" : "");
+  auto is_number = [&](std::size_t column) {
+    return column < columns.size() && columns[column].align == Align::right;
   };
-  std::string out = "<table>\n<thead><tr>";
+  auto open_cell = [&](std::string_view tag, std::size_t column) {
+    return fmt::format("<{}{}>", tag, is_number(column) ? " class=\"num\"" : "");
+  };
+  // A number with its unit stays on one line (<wbr> would break it even there);
+  // headers, file names among them, may break.
+  auto cell_text = [&](std::string_view text, std::size_t column) {
+    return is_number(column) ? html_escape(text) : breakable_cell(text);
+  };
+  std::string out = std::string(kTableBoxOpen) + "<table>\n<thead><tr>";
   for (std::size_t c = 0; c < columns.size(); ++c) {
-    out += open_cell("th", c) + html_escape(columns[c].header) + "</th>";
+    out += open_cell("th", c) + breakable_cell(columns[c].header) + "</th>";
   }
   out += "</tr></thead>\n<tbody>\n";
   for (const auto& row : rows) {
     out += "<tr>";
     for (std::size_t c = 0; c < columns.size(); ++c) {
-      out += open_cell("td", c) + (c < row.size() ? html_escape(row[c]) : "") + "</td>";
+      out += open_cell("td", c) + (c < row.size() ? cell_text(row[c], c) : "") + "</td>";
     }
     out += "</tr>\n";
   }
-  return out + "</tbody>\n</table>\n";
+  return out + "</tbody>\n</table>" + kTableBoxClose;
 }
 
 std::string script_json(const nlohmann::json& value) {

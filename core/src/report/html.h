@@ -24,8 +24,14 @@ namespace storh::report {
 // Text safe in HTML content and in quoted attribute values: & < > " ' escaped.
 std::string html_escape(std::string_view text);
 
-// A <table> with a header row; right-aligned columns get class "num". Cells are
-// escaped text.
+// Every table of a page sits in this box (report.css): its text cells wrap so it fits
+// the page, and on a screen too narrow even for that, the box scrolls sideways rather
+// than the page.
+inline constexpr const char* kTableBoxOpen = "<div class=\"table-box\">";
+inline constexpr const char* kTableBoxClose = "</div>\n";
+
+// A <table> with a header row, in a table box; right-aligned columns get class "num".
+// Cells are escaped text.
 std::string html_table(const std::vector<Column>& columns, const Rows& rows);
 
 // JSON text safe inside a <script> element: every '<' (which JSON allows only inside

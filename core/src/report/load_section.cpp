@@ -187,7 +187,7 @@ std::string heat_map(const Group& group) {
     highest = first ? tps : std::max(highest, tps);
     first = false;
   }
-  std::string out = "<table class=\"heat-map\">\n<thead><tr>";
+  std::string out = std::string(kTableBoxOpen) + "<table class=\"heat-map\">\n<thead><tr>";
   for (const Column& column : columns_of(group)) {
     out += fmt::format("<th>{}</th>", html_escape(column.header));
   }
@@ -207,7 +207,7 @@ std::string heat_map(const Group& group) {
     }
     out += "</tr>\n";
   }
-  return out + "</tbody>\n</table>\n";
+  return out + "</tbody>\n</table>" + kTableBoxClose;
 }
 
 // The latency percentiles of each cell, for a grouped bar chart (kind "latency").

@@ -35,6 +35,13 @@ std::string definitions(const std::vector<std::pair<std::string, std::string>>& 
   return out + "</dl>\n";
 }
 
+// A load run's metrics only: min_time (how long a repeated step's batch lasts) never
+// applies to them, so its header leaves it out.
+bool all_load(const ResultFile& result) {
+  return !result.metrics.empty() && std::all_of(result.metrics.begin(), result.metrics.end(),
+                                                [](const Metric& m) { return m.load.has_value(); });
+}
+
 std::string experiment_section(const ResultFile& result) {
   const result::Experiment& x = result.experiment;
   std::vector<std::pair<std::string, std::string>> items = {
@@ -44,7 +51,9 @@ std::string experiment_section(const ResultFile& result) {
       {"durability", or_unknown(x.durability)},
       {"fingerprint", or_unknown(x.fingerprint)},
       {"time", or_unknown(result.environment.time)}};
-  if (x.min_time_seconds) items.push_back({"min_time", format_seconds(*x.min_time_seconds)});
+  if (x.min_time_seconds && !all_load(result)) {
+    items.push_back({"min_time", format_seconds(*x.min_time_seconds)});
+  }
   return fmt::format("<header>\n<h1>storh-host report: {}</h1>\n{}</header>\n", e(x.suite),
                      definitions(items));
 }

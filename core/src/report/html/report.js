@@ -31,19 +31,94 @@
     return seconds(value).replace(/\.?0+ /, ' ');
   }
 
-  // Log axes: label only the powers of ten and their 2x / 5x, in time units.
-  function logTimeAxis(title) {
-    return {
+  // Log axes choose their own ticks (niceLogTicks): Chart.js 3 puts one at every 1..9 x
+  // 10^k and its auto-skip then hides the labelled ones, leaving two labels over two
+  // decades, and at the bounds it adds ticks that overlap their neighbours (x0.67 over
+  // x0.70).
+
+  // Tick values a reader knows, per decade (x 10^k), coarse to fine.
+  const decadeLadders = [[1], [1, 3], [1, 2, 5], [1, 1.5, 2, 3, 5, 7],
+                         [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9]];
+
+  // Each ladder's ticks in [min, max]; for wide ranges every 2nd, 3rd or 5th power of
+  // ten; for narrow ones even steps (0.95, 1, 1.05 ...): 1, 2, 2.5 or 5 x 10^k apart.
+  function tickCandidates(min, max) {
+    const clean = (value) => Number(value.toPrecision(6));
+    const candidates = [2, 3, 5].map(function (every) {
+      const ticks = [];
+      for (let k = Math.ceil(Math.log10(min) / every - 1e-9) * every; Math.pow(10, k) <= max; k += every) {
+        ticks.push(clean(Math.pow(10, k)));
+      }
+      return ticks;
+    });
+    decadeLadders.forEach(function (ladder) {
+      const ticks = [];
+      for (let k = Math.floor(Math.log10(min)) - 1; Math.pow(10, k) <= max; k += 1) {
+        ladder.forEach(function (m) {
+          const value = clean(m * Math.pow(10, k));
+          if (value >= min && value <= max) ticks.push(value);
+        });
+      }
+      candidates.push(ticks);
+    });
+    for (let k = Math.floor(Math.log10(max - min)) - 2; k <= Math.floor(Math.log10(max)); k += 1) {
+      [1, 2, 2.5, 5].forEach(function (m) {
+        const step = m * Math.pow(10, k);
+        if ((max - min) / step > 60) return;
+        const ticks = [];
+        for (let i = Math.ceil(min / step - 1e-9); i * step <= max * (1 + 1e-9); i += 1) {
+          if (i > 0) ticks.push(clean(i * step));
+        }
+        candidates.push(ticks);
+      });
+    }
+    return candidates;
+  }
+
+  // Ticks for a log axis from min to max with room for `slots` labels: of the
+  // candidates (containing `include` when it is in range, x1 on a ratio axis), the one
+  // with the most ticks whose closest two are still 3/4 of a slot apart, so labels never
+  // crowd, Chart.js hides none, and no stretch of the axis goes without one.
+  function niceLogTicks(min, max, slots, include) {
+    if (!(min > 0) || !(max > min)) return null;
+    const room = 0.75 * Math.log(max / min) / slots;
+    let best = null;
+    tickCandidates(min, max).forEach(function (ticks) {
+      if (include >= min && include <= max && !ticks.includes(include)) return;
+      for (let i = 1; i < ticks.length; i += 1) {
+        if (Math.log(ticks[i] / ticks[i - 1]) < room) return;
+      }
+      if (best === null || ticks.length > best.length) best = ticks;
+    });
+    return best;
+  }
+
+  // A number without float noise or trailing zeros: 0.96, 1.04, 20.
+  const plainNumber = (value) => String(Number(Number(value).toPrecision(6)));
+
+  // A log axis whose ticks niceLogTicks chooses over the range Chart.js settled on
+  // (or min .. max, when given), labelled by `label`.
+  function logAxis(title, label, bounds) {
+    const axis = {
       type: 'logarithmic',
       title: { display: true, text: title },
-      ticks: {
-        callback: function (value) {
-          const mantissa = value / Math.pow(10, Math.floor(Math.log10(value) + 1e-9));
-          const round = Math.round(mantissa);
-          return Math.abs(mantissa - round) < 1e-6 && [1, 2, 5].includes(round) ? compactSeconds(value) : '';
-        },
+      afterBuildTicks: function (scale) {
+        // A slot per 60 px across (a label such as "x0.96" or "20 ms" is about 40) or
+        // 25 px up (one line), 3 to 12 of them: fewer labels on a phone, not crowded ones.
+        const horizontal = scale.isHorizontal();
+        const length = horizontal ? scale.maxWidth : scale.maxHeight;
+        const slots = Math.max(3, Math.min(12, Math.floor(length / (horizontal ? 60 : 25))));
+        const ticks = niceLogTicks(scale.min, scale.max, slots, bounds && bounds.include);
+        if (ticks) scale.ticks = ticks.map((value) => ({ value: value }));
       },
+      ticks: { callback: label },
     };
+    if (bounds) Object.assign(axis, { min: bounds.min, max: bounds.max });
+    return axis;
+  }
+
+  function logTimeAxis(title) {
+    return logAxis(title, compactSeconds);
   }
 
   // Options every chart shares (drawn at once: no animation), its scales, the text of
@@ -59,16 +134,14 @@
   }
 
   // A log axis of ratios spanning `values` and 1, with a little room on both sides
-  // (Chart.js would widen it to whole powers of ten).
+  // (Chart.js would widen it to whole powers of ten), x1 among its ticks.
   function ratioAxis(values, title) {
     const finite = values.filter((v) => v !== null && isFinite(v) && v > 0).concat([1]);
-    return {
-      type: 'logarithmic',
+    return logAxis(title, (value) => 'x' + plainNumber(value), {
       min: Math.min.apply(null, finite) / 1.05,
       max: Math.max.apply(null, finite) * 1.05,
-      title: { display: true, text: title },
-      ticks: { callback: (value) => 'x' + Number(value).toPrecision(2) },
-    };
+      include: 1,
+    });
   }
 
   // kind "metrics": labels, median, min, max, runs (one entry per operation).
@@ -135,7 +208,7 @@
       }
     });
     const chartOptions = options({
-      x: { type: 'logarithmic', title: { display: true, text: 'dataset size (n)' } },
+      x: logAxis('dataset size (n)', plainNumber),
       y: logTimeAxis('median time of one step'),
     }, (item) => item.dataset.label + ': n=' + item.parsed.x + ', ' + seconds(item.parsed.y));
     chartOptions.plugins.legend.labels = {
@@ -261,8 +334,11 @@
       data: { labels: spec.labels, datasets: datasets },
       options: options({
         x: { title: { display: true, text: 'run (commit)' } },
+        // From zero, not zoomed to the data: zoomed, a few percent of noise fills the
+        // chart and looks like a trend.
         y: {
-          title: { display: true, text: spec.seconds ? 'median time of one step' : spec.unit },
+          min: 0,
+          title: { display: true, text: (spec.seconds ? 'median time of one step' : spec.unit) + ' (axis from 0)' },
           ticks: { callback: (value) => (spec.seconds ? compactSeconds(value) : value) },
         },
       }, (item) => item.dataset.label + ': ' + show(item.parsed.y)),

@@ -1,0 +1,108 @@
+// Appended by html_browser_test.sh to a copy of each page, after the page's own script
+// (core/src/report/html/report.js) drew its charts: checks what a reader sees and writes
+// each problem found, joined by " | ", or "ok", into <pre id="storh-probe">.
+//
+// - Every axis: drawn tick labels do not overlap (horizontal labels by their measured
+//   width, vertical ones by their line height).
+// - Every log axis: at least 4 labels, and no stretch of more than 30% of the axis
+//   without one (counting from its ends), so each half of a ratio axis is labelled and
+//   a value such as a 40-60 ms p99 can be read off. On a phone (the URL's fragment is
+//   #narrow), where fewer labels fit, at least 3 and no stretch of more than 50%.
+// - Trend charts (history): the y axis starts at zero, and its title and the caption say so.
+// - Tables (with every <details> opened): none ends right of the page's content box,
+//   and the page does not scroll sideways. On a phone a table may scroll in its box,
+//   but the page must not.
+(function () {
+  'use strict';
+  const problems = [];
+  const narrow = location.hash === '#narrow';
+  const fewestLabels = narrow ? 3 : 4;
+  const widestGap = narrow ? 0.5 : 0.3;
+  const specs = JSON.parse(document.getElementById('storh-data').textContent).charts;
+  const context = document.createElement('canvas').getContext('2d');
+
+  // The labels the scale drew, after Chart.js skipped any (3.9 keeps them in
+  // _labelItems once drawn; it has no public getter yet).
+  function labelsOf(scale) {
+    const items = scale._labelItems || scale._computeLabelItems(scale.chart.chartArea);
+    return items.filter((item) => String(item.label) !== '');
+  }
+
+  function checkOverlap(name, scale, items) {
+    const horizontal = scale.isHorizontal();
+    const boxes = items.map(function (item) {
+      context.font = item.font.string;
+      const size = horizontal ? context.measureText(String(item.label)).width : item.font.lineHeight;
+      const at = item.translation[horizontal ? 0 : 1];
+      return { label: String(item.label), low: at - size / 2, high: at + size / 2 };
+    }).sort((a, b) => a.low - b.low);
+    if (horizontal && items.some((item) => item.rotation !== 0)) return;  // measured upright only
+    for (let i = 1; i < boxes.length; i += 1) {
+      if (boxes[i].low < boxes[i - 1].high) {
+        problems.push(name + ': tick labels "' + boxes[i - 1].label + '" and "' + boxes[i].label + '" overlap');
+      }
+    }
+  }
+
+  function checkLogAxis(name, scale, items) {
+    const labels = items.map((item) => String(item.label));
+    if (items.length < fewestLabels) {
+      problems.push(name + ': log axis has ' + items.length + ' labels (' + labels.join(', ') + ')');
+    }
+    const horizontal = scale.isHorizontal();
+    const ends = horizontal ? [scale.left, scale.right] : [scale.top, scale.bottom];
+    const stops = items.map((item) => item.translation[horizontal ? 0 : 1]).concat(ends)
+      .sort((a, b) => a - b);
+    let widest = 0;
+    for (let i = 1; i < stops.length; i += 1) widest = Math.max(widest, stops[i] - stops[i - 1]);
+    const share = widest / (ends[1] - ends[0]);
+    if (share > widestGap) {
+      problems.push(name + ': ' + Math.round(share * 100) + '% of the log axis has no label (' +
+        labels.join(', ') + ')');
+    }
+  }
+
+  function checkTrend(name, chart, canvas) {
+    const y = chart.scales.y;
+    if (y.min !== 0) problems.push(name + ': the y axis starts at ' + y.min + ', not at zero');
+    if (!/from 0/.test(y.options.title.text)) {
+      problems.push(name + ': the y axis title "' + y.options.title.text + '" does not say it starts at 0');
+    }
+    const caption = canvas.closest('figure').querySelector('figcaption').textContent;
+    if (!/from zero/.test(caption)) problems.push(name + ': the caption does not say the axis starts at zero');
+  }
+
+  document.querySelectorAll('canvas[data-chart]').forEach(function (canvas) {
+    const spec = specs[Number(canvas.dataset.chart)];
+    const chart = Chart.getChart(canvas);
+    const name = 'chart ' + canvas.dataset.chart + ' (' + spec.kind + ')';
+    Object.values(chart.scales).forEach(function (scale) {
+      const items = labelsOf(scale);
+      checkOverlap(name + ' axis ' + scale.id, scale, items);
+      if (scale.type === 'logarithmic') checkLogAxis(name + ' axis ' + scale.id, scale, items);
+    });
+    if (spec.kind === 'trend') checkTrend(name, chart, canvas);
+  });
+
+  document.querySelectorAll('details').forEach((details) => { details.open = true; });
+  const style = getComputedStyle(document.body);
+  const contentRight = document.body.getBoundingClientRect().right - parseFloat(style.paddingRight);
+  document.querySelectorAll('table').forEach(function (table, i) {
+    if (narrow) return;
+    const right = table.getBoundingClientRect().right;
+    if (right > contentRight + 0.5) {
+      const head = table.querySelector('th');
+      problems.push('table ' + i + ' (' + (head ? head.textContent : '') + ') is ' +
+        Math.round(right - contentRight) + 'px wider than the page');
+    }
+  });
+  const page = document.scrollingElement;
+  if (page.scrollWidth > page.clientWidth) {
+    problems.push('the page scrolls sideways (' + page.scrollWidth + 'px in ' + page.clientWidth + 'px)');
+  }
+
+  const out = document.createElement('pre');
+  out.id = 'storh-probe';
+  out.textContent = problems.length > 0 ? problems.join(' | ') : 'ok';
+  document.body.appendChild(out);
+})();
