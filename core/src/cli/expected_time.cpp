@@ -1,22 +1,14 @@
 #include "cli/expected_time.h"
 
-#include <cmath>
 #include <system_error>
 
 #include <fmt/format.h>
 
 #include "result/json.h"
+#include "run/progress_line.h"
 
 namespace storh::cli {
 namespace {
-
-// "8m52s", "42s", "1h03m".
-std::string minutes_text(double seconds) {
-  const long long whole = std::llround(seconds);
-  if (whole < 60) return fmt::format("{}s", whole);
-  if (whole < 3600) return fmt::format("{}m{:02}s", whole / 60, whole % 60);
-  return fmt::format("{}h{:02}m", whole / 3600, whole % 3600 / 60);
-}
 
 // The worker runs' wall time of the last complete, unsharded run of this plan at the
 // suite's output, or 0 when there is none.
@@ -37,7 +29,7 @@ double last_run_seconds(const Prepared& prepared) {
 
 std::string expected_time(const Prepared& prepared) {
   if (const double last = last_run_seconds(prepared); last > 0) {
-    return fmt::format("about {} (the last run of this plan, {})", minutes_text(last),
+    return fmt::format("about {} (the last run of this plan, {})", run::duration_text(last),
                        prepared.suite.output.string());
   }
   const plan::Plan& plan = prepared.plan;
@@ -49,7 +41,8 @@ std::string expected_time(const Prepared& prepared) {
   }
   const std::size_t runs = plan.cells.size() * (plan.repeat + plan.warmup);
   return fmt::format("at least {} (the timed phases of {} duration-bound run(s))",
-                     minutes_text(timed * static_cast<double>(plan.repeat + plan.warmup)), runs);
+                     run::duration_text(timed * static_cast<double>(plan.repeat + plan.warmup)),
+                     runs);
 }
 
 }  // namespace storh::cli

@@ -6,12 +6,16 @@
 
 namespace storh::run {
 
+std::string duration_text(double seconds) {
+  const long long whole = std::llround(seconds);
+  if (whole < 60) return fmt::format("{}s", whole);
+  if (whole < 3600) return fmt::format("{}m{:02}s", whole / 60, whole % 60);
+  return fmt::format("{}h{:02}m", whole / 3600, whole % 3600 / 60);
+}
+
 std::string eta_text(std::optional<double> seconds_left) {
   if (!seconds_left || !(*seconds_left >= 0)) return "";
-  const auto seconds = static_cast<long long>(std::llround(*seconds_left));
-  if (seconds < 60) return fmt::format("eta {}s", seconds);
-  if (seconds < 3600) return fmt::format("eta {}m{:02}s", seconds / 60, seconds % 60);
-  return fmt::format("eta {}h{:02}m", seconds / 3600, seconds % 3600 / 60);
+  return "eta " + duration_text(*seconds_left);
 }
 
 double cell_units(std::size_t operations, std::uint64_t dataset, std::uint64_t smallest_dataset) {

@@ -17,6 +17,9 @@
 
 namespace storh::run {
 
+// "1m05s", "42s", "2h03m": a span of time as a progress line or an estimate shows it.
+std::string duration_text(double seconds);
+
 // "eta 1m05s", "eta 42s", "eta 2h03m" for the seconds left; empty for nullopt.
 std::string eta_text(std::optional<double> seconds_left);
 
