@@ -89,3 +89,53 @@ TEST_CASE("aggregate: without a floor a spread is flagged against the run's typi
   storh::stats::judge_run_spread(file);  // again: replaced, not added twice
   CHECK(file.environment.warnings.size() == 1);
 }
+
+TEST_CASE("aggregate: a floor is a yardstick, never flagged; its spread is said for the run",
+          "[run][aggregate]") {
+  Scenario s;
+  for (const char* op : {"a", "b", "c", "d", "e"}) s.add(op, {1.0, 1.01, 0.99});
+  s.add("put_floor", {1.0, 2.0, 1.0});  // cv 43.3%: the machine's fsyncs
+  CHECK(s.warning_of("put_floor").empty());
+  storh::result::ResultFile file;
+  file.metrics = storh::run::aggregate_metrics(s.plan, s.runs);
+  storh::stats::judge_run_spread(file);
+  REQUIRE(file.environment.warnings.size() == 1);
+  CHECK(contains(file.environment.warnings[0],
+                 "the in-run floors vary by up to 43.3% (doc.put_floor; 1 of 1 floors over "
+                 "10%)"));
+  CHECK(contains(file.environment.warnings[0], "more repeats (--repeat=10)"));
+}
+
+TEST_CASE(
+    "aggregate: an operation without a floor of its name is held to the floor nearest in time",
+    "[run][aggregate]") {
+  Scenario s;
+  for (const char* op : {"a", "b", "c", "d", "e"}) s.add(op, {1.0, 1.01, 0.99});
+  s.add("bulk_floor", {0.5, 1.0, 0.5});  // cv 43.3%, median 0.5 s
+  s.add("import", {1.0, 2.0, 1.0});      // as noisy, median 1 s: held to bulk_floor
+  s.add("scan_floor", {0.001, 0.001, 0.001});
+  s.add("query", {0.001, 0.002, 0.001});  // nearest floor: scan_floor, steady
+  CHECK(s.warning_of("import").empty());
+  CHECK(contains(s.warning_of("query"), "over 2 times its in-run floor doc.scan_floor's 0.0%"));
+}
+
+TEST_CASE("aggregate: one repeat far from the rest is an outlier said once, not a metric's spread",
+          "[run][aggregate]") {
+  Scenario s;
+  for (const char* op : {"a", "b", "c", "d", "e"}) s.add(op, {1.0, 1.01, 0.99, 1.0, 1.02});
+  s.add("paused", {1.0, 1.01, 0.99, 3.0, 1.0});  // one repeat 3x: the machine paused
+  s.add("wide", {1.0, 1.5, 0.7, 1.3, 0.9});      // every repeat differs: the metric's own
+  s.add("short", {1.0, 3.0, 1.0});               // three samples: no outlier can be told
+  CHECK(s.warning_of("paused").empty());
+  CHECK(contains(s.warning_of("wide"), "spread too wide to trust"));
+  CHECK(contains(s.warning_of("short"), "spread too wide to trust"));
+  storh::result::ResultFile file;
+  file.metrics = storh::run::aggregate_metrics(s.plan, s.runs);
+  storh::stats::judge_run_spread(file);
+  REQUIRE(file.environment.warnings.size() == 1);
+  CHECK(contains(file.environment.warnings[0],
+                 "one repeat far from the rest in 1 metric(s) (the farthest: doc.paused, 3.00x "
+                 "its median)"));
+  storh::stats::judge_run_spread(file);  // again: replaced, not added twice
+  CHECK(file.environment.warnings.size() == 1);
+}

@@ -1,6 +1,9 @@
 #include "stats/spread.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -10,6 +13,8 @@ namespace storh::stats {
 namespace {
 
 constexpr std::string_view kRunSpreadWarning = "this run's metrics vary by";
+constexpr std::string_view kFloorSpreadWarning = "the in-run floors vary by";
+constexpr std::string_view kOutlierWarning = "one repeat far from the rest";
 
 double variation(const result::Metric& metric) {
   return metric.seconds.runs >= 2 && metric.seconds.mean > 0
@@ -17,8 +22,18 @@ double variation(const result::Metric& metric) {
              : 0;
 }
 
+// stddev / mean of `values` (two or more).
+double variation_of(const std::vector<double>& values) {
+  const result::Summary summary = summarize(values);
+  return summary.mean > 0 ? summary.stddev / summary.mean : 0;
+}
+
 bool is_floor(const std::string& operation) {
   return operation == "floor" || operation.ends_with("_floor");
+}
+
+bool same_cell(const result::Metric& a, const result::Metric& b) {
+  return a.engine == b.engine && a.dataset == b.dataset && a.params == b.params;
 }
 
 // The median cv over the metrics of two or more samples, or nullopt when there are
@@ -31,27 +46,52 @@ std::optional<double> typical_variation(const std::vector<result::Metric>& metri
   }
   if (counted != nullptr) *counted = cvs.size();
   if (cvs.size() < kMinMetricsForTypical) return std::nullopt;
-  std::sort(cvs.begin(), cvs.end());
-  const std::size_t n = cvs.size();
-  return n % 2 == 1 ? cvs[n / 2] : (cvs[n / 2 - 1] + cvs[n / 2]) / 2;
+  return summarize(std::move(cvs)).median;
 }
 
-// The floor of `metric`'s cell named after the operation's first word (put_many ->
-// put_floor), else the engine's plain `floor`; nullptr when there is none.
+// The yardstick floor of `metric` (spread.h): the cell's floor named after the
+// operation's first word (put_many -> put_floor), else the plain `floor`, else the
+// floor nearest in median within kNearestFloorRatio; nullptr when there is none.
 const result::Metric* floor_of(const result::Metric& metric,
                                const std::vector<result::Metric>& metrics) {
   if (is_floor(metric.operation)) return nullptr;
   const std::string word = metric.operation.substr(0, metric.operation.find('_'));
   const result::Metric* plain = nullptr;
+  const result::Metric* nearest = nullptr;
+  double nearest_distance = std::log(kNearestFloorRatio);
   for (const result::Metric& other : metrics) {
-    if (!is_floor(other.operation) || other.engine != metric.engine ||
-        other.dataset != metric.dataset || other.params != metric.params) {
+    if (!is_floor(other.operation) || !same_cell(other, metric) || other.seconds.runs < 2) {
       continue;
     }
     if (other.operation.starts_with(word + "_")) return &other;
     if (other.operation == "floor") plain = &other;
+    if (other.seconds.median > 0 && metric.seconds.median > 0) {
+      const double distance = std::abs(std::log(other.seconds.median / metric.seconds.median));
+      if (distance <= nearest_distance) {
+        nearest_distance = distance;
+        nearest = &other;
+      }
+    }
   }
-  return plain;
+  return plain != nullptr ? plain : nearest;
+}
+
+// The sample farthest from the median, as a multiple of the median, when leaving it
+// out brings the metric's cv within `bar`; nullopt otherwise (or too few samples).
+std::optional<double> lone_outlier(const result::Metric& metric, double bar) {
+  if (metric.samples.size() < kMinSamplesForOutlier || !(metric.seconds.median > 0)) {
+    return std::nullopt;
+  }
+  std::vector<double> seconds;
+  for (const result::Sample& sample : metric.samples) seconds.push_back(sample.seconds);
+  const double median = metric.seconds.median;
+  const auto farthest = std::max_element(seconds.begin(), seconds.end(), [&](double a, double b) {
+    return std::abs(a - median) < std::abs(b - median);
+  });
+  const double ratio = *farthest / median;
+  seconds.erase(farthest);
+  if (variation_of(seconds) > bar) return std::nullopt;
+  return ratio;
 }
 
 std::string narrowing_advice(std::size_t runs) {
@@ -61,64 +101,142 @@ std::string narrowing_advice(std::size_t runs) {
                          : std::string());
 }
 
-}  // namespace
-
-void judge_spread(std::vector<result::Metric>& metrics) {
-  const std::optional<double> typical = typical_variation(metrics);
-  std::vector<std::string> judged(metrics.size());
-  for (std::size_t i = 0; i < metrics.size(); ++i) {
-    const result::Metric& metric = metrics[i];
-    const double cv = variation(metric);
-    if (!(cv > kMaxTrustedVariation)) continue;
-    const result::Metric* floor = floor_of(metric, metrics);
-    std::string against;
-    if (floor != nullptr && floor->seconds.runs >= 2) {
-      const double floor_cv = variation(*floor);
-      if (cv <= kOutlierSpreadFactor * floor_cv) continue;
-      against = fmt::format(
-          " and over {:g} times its in-run floor {}.{}'s {:.1f}%, so the "
-          "engine's own work varies",
-          kOutlierSpreadFactor, floor->engine, floor->operation, floor_cv * 100);
-    } else if (typical) {
-      if (cv <= kOutlierSpreadFactor * *typical) continue;
-      against = fmt::format(" and over {:g} times this run's typical {:.1f}%", kOutlierSpreadFactor,
-                            *typical * 100);
-    }
-    judged[i] =
-        fmt::format("{} {:.1f}% > {:.0f}%{}: {}", kSpreadWarning, cv * 100,
-                    kMaxTrustedVariation * 100, against, narrowing_advice(metric.seconds.runs));
-  }
-  for (std::size_t i = 0; i < metrics.size(); ++i) {
-    std::vector<std::string>& warnings = metrics[i].warnings;
-    std::erase_if(warnings, [](const std::string& w) { return w.starts_with(kSpreadWarning); });
-    if (!judged[i].empty()) warnings.insert(warnings.begin(), std::move(judged[i]));
-  }
-}
-
-std::optional<std::string> run_spread_warning(const std::vector<result::Metric>& metrics) {
-  std::size_t counted = 0;
-  const std::optional<double> typical = typical_variation(metrics, &counted);
-  if (!typical || !(*typical > kMaxTrustedVariation)) return std::nullopt;
+// The fewest samples of a metric that has two or more.
+std::size_t fewest_runs(const std::vector<result::Metric>& metrics) {
   std::size_t fewest = 0;
   for (const result::Metric& metric : metrics) {
     if (metric.seconds.runs >= 2 && (fewest == 0 || metric.seconds.runs < fewest)) {
       fewest = metric.seconds.runs;
     }
   }
+  return fewest;
+}
+
+struct Outlier {
+  std::string metric;
+  double ratio = 0;
+};
+
+// The flag of each metric (empty: trusted), and the outliers judged not to be spread.
+struct Judgement {
+  std::vector<std::string> flags;
+  std::vector<Outlier> outliers;
+};
+
+Judgement judge(const std::vector<result::Metric>& metrics) {
+  const std::optional<double> typical = typical_variation(metrics);
+  Judgement judgement{std::vector<std::string>(metrics.size()), {}};
+  for (std::size_t i = 0; i < metrics.size(); ++i) {
+    const result::Metric& metric = metrics[i];
+    const double cv = variation(metric);
+    if (!(cv > kMaxTrustedVariation) || is_floor(metric.operation)) continue;
+    double bar = kMaxTrustedVariation;
+    std::string against;
+    if (const result::Metric* floor = floor_of(metric, metrics)) {
+      const double floor_cv = variation(*floor);
+      bar = std::max(bar, kOutlierSpreadFactor * floor_cv);
+      against = fmt::format(
+          " and over {:g} times its in-run floor {}.{}'s {:.1f}%, so the "
+          "engine's own work varies",
+          kOutlierSpreadFactor, floor->engine, floor->operation, floor_cv * 100);
+    } else if (typical) {
+      bar = std::max(bar, kOutlierSpreadFactor * *typical);
+      against = fmt::format(" and over {:g} times this run's typical {:.1f}%", kOutlierSpreadFactor,
+                            *typical * 100);
+    }
+    if (cv <= bar) continue;
+    if (const std::optional<double> ratio = lone_outlier(metric, bar)) {
+      judgement.outliers.push_back({metric.engine + "." + metric.operation, *ratio});
+      continue;
+    }
+    judgement.flags[i] =
+        fmt::format("{} {:.1f}% > {:.0f}%{}: {}", kSpreadWarning, cv * 100,
+                    kMaxTrustedVariation * 100, against, narrowing_advice(metric.seconds.runs));
+  }
+  return judgement;
+}
+
+std::optional<std::string> typical_warning(const std::vector<result::Metric>& metrics) {
+  std::size_t counted = 0;
+  const std::optional<double> typical = typical_variation(metrics, &counted);
+  if (!typical || !(*typical > kMaxTrustedVariation)) return std::nullopt;
   return fmt::format(
       "{} {:.1f}% (the median coefficient of variation of {} metrics) "
       "> {:.0f}%: that is this machine's noise, and each median may move about that much "
       "between runs; {}; metrics marked ! vary over {:g} times as much",
       kRunSpreadWarning, *typical * 100, counted, kMaxTrustedVariation * 100,
-      narrowing_advice(fewest), kOutlierSpreadFactor);
+      narrowing_advice(fewest_runs(metrics)), kOutlierSpreadFactor);
+}
+
+std::optional<std::string> floor_warning(const std::vector<result::Metric>& metrics) {
+  const result::Metric* widest = nullptr;
+  std::size_t floors = 0;
+  std::size_t wide = 0;
+  for (const result::Metric& metric : metrics) {
+    if (!is_floor(metric.operation) || metric.seconds.runs < 2) continue;
+    ++floors;
+    if (!(variation(metric) > kMaxTrustedVariation)) continue;
+    ++wide;
+    if (widest == nullptr || variation(metric) > variation(*widest)) widest = &metric;
+  }
+  if (widest == nullptr) return std::nullopt;
+  const std::size_t runs = fewest_runs(metrics);
+  return fmt::format(
+      "{} up to {:.1f}% ({}.{}; {} of {} floors over {:.0f}%): a floor makes only the calls its "
+      "operation must make (fsync, stat, read), so that is how much this machine's own calls "
+      "vary between repeats; an operation measured against a floor is marked ! only beyond {:g} "
+      "times the floor's spread; {}a quieter machine and disk narrow it",
+      kFloorSpreadWarning, variation(*widest) * 100, widest->engine, widest->operation, wide,
+      floors, kMaxTrustedVariation * 100, kOutlierSpreadFactor,
+      runs < kRepeatsToNarrow ? fmt::format("more repeats (--repeat={}) or ", kRepeatsToNarrow)
+                              : std::string());
+}
+
+std::optional<std::string> outlier_warning(const std::vector<Outlier>& outliers) {
+  if (outliers.empty()) return std::nullopt;
+  const auto farthest =
+      std::max_element(outliers.begin(), outliers.end(), [](const Outlier& a, const Outlier& b) {
+        return std::abs(std::log(a.ratio)) < std::abs(std::log(b.ratio));
+      });
+  return fmt::format(
+      "{} in {} metric(s) (the farthest: {}, {:.2f}x its median): the rest of each metric's "
+      "repeats agree, so this is a pause of the machine, not the engine's work, and the "
+      "median shown barely moves with it; they are not marked !; a metric that has one again "
+      "in the next run is worth a look",
+      kOutlierWarning, outliers.size(), farthest->metric, farthest->ratio);
+}
+
+}  // namespace
+
+void judge_spread(std::vector<result::Metric>& metrics) {
+  Judgement judgement = judge(metrics);
+  for (std::size_t i = 0; i < metrics.size(); ++i) {
+    std::vector<std::string>& warnings = metrics[i].warnings;
+    std::erase_if(warnings, [](const std::string& w) { return w.starts_with(kSpreadWarning); });
+    if (!judgement.flags[i].empty()) {
+      warnings.insert(warnings.begin(), std::move(judgement.flags[i]));
+    }
+  }
+}
+
+std::vector<std::string> run_spread_warnings(const std::vector<result::Metric>& metrics) {
+  std::vector<std::string> warnings;
+  for (std::optional<std::string> warning : {typical_warning(metrics), floor_warning(metrics),
+                                             outlier_warning(judge(metrics).outliers)}) {
+    if (warning) warnings.push_back(std::move(*warning));
+  }
+  return warnings;
 }
 
 void judge_run_spread(result::ResultFile& result) {
   judge_spread(result.metrics);
   std::vector<std::string>& warnings = result.environment.warnings;
-  std::erase_if(warnings, [](const std::string& w) { return w.starts_with(kRunSpreadWarning); });
-  if (std::optional<std::string> run = run_spread_warning(result.metrics)) {
-    warnings.push_back(std::move(*run));
+  std::erase_if(warnings, [](const std::string& w) {
+    return w.starts_with(kRunSpreadWarning) || w.starts_with(kFloorSpreadWarning) ||
+           w.starts_with(kOutlierWarning);
+  });
+  for (std::string& warning : run_spread_warnings(result.metrics)) {
+    warnings.push_back(std::move(warning));
   }
 }
 

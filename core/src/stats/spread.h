@@ -6,18 +6,26 @@
 // a metric is flagged ("!") only when its coefficient of variation (stddev / mean, the
 // report's cv column) is above kMaxTrustedVariation AND more than
 // kOutlierSpreadFactor times its yardstick:
-//   - its in-run floor's cv, when the engine has one for the operation (an operation
-//     that makes only the calls the operation must make: doc.put_floor for doc.put,
-//     else the engine's plain `floor`, in the same cell);
+//   - its in-run floor's cv: a floor makes only the calls the operation must make, so
+//     it varies as the machine's calls do. The floor is the cell's one named after the
+//     operation's first word (doc.put_floor for doc.put_many), else the engine's plain
+//     `floor`, else the cell's floor whose median is nearest the metric's, within
+//     kNearestFloorRatio (fsync-bound doc.jsonl_import against doc.bulk_floor);
 //   - else the run's typical cv: the median over its metrics of two or more samples
 //     (only when there are at least kMinMetricsForTypical of them).
-// The machine's own noise is said once for the run instead (run_spread_warning).
+// Two kinds of spread are not the metric's own, and are said once for the run
+// instead (run_spread_warnings):
+//   - the machine's: the typical cv, and floors that vary (floors are yardsticks and
+//     are never flagged themselves);
+//   - one repeat far from the rest: with kMinSamplesForOutlier samples or more, a
+//     metric whose cv is within its bar once its single farthest sample is left out
+//     is not flagged. Its median, the figure the report shows, barely moves with one
+//     sample, so one paused repeat says nothing about the engine.
 // Too few samples for a significance test is not a run's concern: compare and gate say
 // so when they test.
 #pragma once
 
 #include <cstddef>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,18 +43,27 @@ inline constexpr double kOutlierSpreadFactor = 2.0;
 inline constexpr std::size_t kMinMetricsForTypical = 5;
 // Below this many samples the warnings suggest more repeats.
 inline constexpr std::size_t kRepeatsToNarrow = 10;
+// From this many samples one sample far from the rest is an outlier, not spread.
+inline constexpr std::size_t kMinSamplesForOutlier = 5;
+// A floor without a name in common with the operation is its yardstick only if their
+// medians are within this factor of each other.
+inline constexpr double kNearestFloorRatio = 10.0;
 
 // Replaces every metric's spread warning (other warnings stay) by the judgement
 // above. Call it on all the metrics of one run, after their summaries are set.
 void judge_spread(std::vector<result::Metric>& metrics);
 
-// "this run's metrics vary by 14.2% (the median coefficient of variation of 88
-// metrics) > 10%: ..." when the run's typical cv is above kMaxTrustedVariation, for the
-// result's environment warnings; nullopt otherwise.
-std::optional<std::string> run_spread_warning(const std::vector<result::Metric>& metrics);
+// What varies in the run as a whole, for the result's environment warnings, each
+// saying what to do about it (empty when nothing does):
+//   "this run's metrics vary by 14.2% (the median coefficient of variation of 88
+//    metrics) > 10%: ..."                 when the typical cv is above 10%;
+//   "the in-run floors vary by up to ..."  when a floor's cv is above 10%;
+//   "3 metrics had one repeat far from the rest ..." for the outliers judge_spread
+//    let pass.
+std::vector<std::string> run_spread_warnings(const std::vector<result::Metric>& metrics);
 
 // judge_spread on the file's metrics, and its environment warnings get the current
-// run_spread_warning in place of an earlier one.
+// run_spread_warnings in place of earlier ones.
 void judge_run_spread(result::ResultFile& result);
 
 }  // namespace storh::stats
