@@ -42,7 +42,7 @@ struct FloorRecords {
 // engine, over the record files of `records`, and checks its files afterwards; errors
 // are the returned Status. Each runs next to the operation it is the floor of, so both
 // see the same state of the filesystem (file creation slows down for minutes after
-// deletions: design.md, measurement hazards).
+// deletions: docs/architecture.md, measurement hazards).
 //
 //   put_floor     n x: open a temp file, write the record bytes, fsync it, rename it into
 //                 its shard, fsync the shard directory (put's protocol);

@@ -69,8 +69,8 @@
 #include "common/query/record_query.h"
 #include "common/record.h"
 #include "common/schema.h"
-#include "doc/function_ref.h"
 #include "doc/index_hooks.h"
+#include "storh/function_ref.h"
 
 namespace storh::engines {
 class MemoryCache;

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "common/record.h"
-#include "doc/function_ref.h"
+#include "storh/function_ref.h"
 
 namespace storh::engines::doc {
 

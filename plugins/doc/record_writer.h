@@ -24,7 +24,7 @@
 #include <unordered_map>
 
 #include "common/durable_io.h"
-#include "doc/function_ref.h"
+#include "storh/function_ref.h"
 
 namespace storh::engines::doc {
 

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -97,22 +98,27 @@ void SegmentedLog::roll_locked() {
   const fs::path index_path = segment_path(index_name);
   UniqueFd index_fd = open_or_throw(index_path, O_WRONLY | O_CREAT | O_TRUNC);
   write_all(index_fd.get(), encode_sparse_index(active_.sparse), index_path);
+  // The sealed segment's data was synced by its appends (its descriptor closes here);
+  // the index, segments/ (the index's and the new segment's entries) and the new
+  // manifest's temp file are synced together below, all before the rename makes the
+  // manifest name them.
+  start_next_segment_locked(index_name);
+  replace_manifest_after({{index_fd.get(), &index_path, false}});
+  index_fd.close_or_throw(index_path);
+}
+
+UniqueFd SegmentedLog::start_next_segment_locked(const std::string& index_name) {
   const std::uint64_t number = pick_next_segment_number();
   const std::string next_name = segment_file_name(number);
   UniqueFd next_fd = open_or_throw(segment_path(next_name), O_WRONLY | O_CREAT);
-  // The sealed segment's data was synced by its appends; the index, segments/ (the
-  // index's and the new segment's entries) and the new manifest's temp file are synced
-  // together below, all before the rename makes the manifest name them.
   active_.entry.index = index_name;
   sealed_.push_back(std::move(active_));
   active_ = SegmentState{};
   active_.file = file_id(next_name);
   active_.entry.file = next_name;
   next_segment_ = number + 1;
-  active_fd_ = std::move(next_fd);
   active_end_ = 0;
-  replace_manifest_after({{index_fd.get(), &index_path, false}});
-  index_fd.close_or_throw(index_path);
+  return std::exchange(active_fd_, std::move(next_fd));
 }
 
 std::vector<Record> SegmentedLog::append_many(std::vector<Json> rows) {
@@ -200,18 +206,9 @@ std::uint64_t SegmentedLog::append_rows_locked(const PairSource& next) {
     write_buffer();
     const std::string index_name = index_file_name(active_.entry.file);
     batch.write_file(segment_path(index_name), encode_sparse_index(active_.sparse));
-    const std::uint64_t number = pick_next_segment_number();
-    const std::string next_name = segment_file_name(number);
-    UniqueFd next_fd = open_or_throw(segment_path(next_name), O_WRONLY | O_CREAT);
-    batch.add(std::move(active_fd_), path_of(active_.file));
-    active_.entry.index = index_name;
-    sealed_.push_back(std::move(active_));
-    active_ = SegmentState{};
-    active_.file = file_id(next_name);
-    active_.entry.file = next_name;
-    next_segment_ = number + 1;
-    active_fd_ = std::move(next_fd);
-    active_end_ = 0;
+    const fs::path sealed_path = path_of(active_.file);
+    // The sealed segment is synced with the batch's next flush.
+    batch.add(start_next_segment_locked(index_name), sealed_path);
     rolled = true;
     --in_io;
   };

@@ -186,6 +186,12 @@ class SegmentedLog {
   Record append_one(std::string_view id, Json data, bool is_delete);
   void apply_line(std::string_view id, bool is_delete, Location location);
   void roll_locked();
+  // The one segment roll both write paths share: opens the next segment file (before
+  // any state changes, so a failure leaves the log as it was), moves the active segment
+  // to the sealed ones with `index_name` as its index file (written, or queued, by the
+  // caller), makes the new file the active segment, and returns the sealed segment's
+  // descriptor. The caller syncs what it must and writes the manifest.
+  UniqueFd start_next_segment_locked(const std::string& index_name);
   // Yields (id, data) pairs; an empty id asks for a generated one. `data` must stay
   // valid until the next call.
   using PairSource = std::function<bool(std::string_view& id, const Json*& data)>;

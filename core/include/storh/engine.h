@@ -20,6 +20,7 @@
 #include <variant>
 #include <vector>
 
+#include "storh/function_ref.h"
 #include "storh/status.h"
 
 namespace storh {
@@ -76,28 +77,6 @@ struct EngineInfo {
 // ---------------------------------------------------------------------------------
 // The run context
 // ---------------------------------------------------------------------------------
-
-// A non-owning reference to a callable, so a step crosses the boundary without an
-// allocation. Only valid during the call it is passed to.
-template <typename Signature>
-class FunctionRef;
-
-template <typename R, typename... Args>
-class FunctionRef<R(Args...)> {
- public:
-  template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, FunctionRef>>>
-  FunctionRef(F&& f) noexcept  // NOLINT(google-explicit-constructor): used like std::function
-      : object_(const_cast<void*>(static_cast<const void*>(&f))),
-        call_([](void* object, Args... args) -> R {
-          return (*static_cast<std::remove_reference_t<F>*>(object))(std::forward<Args>(args)...);
-        }) {}
-
-  R operator()(Args... args) const { return call_(object_, std::forward<Args>(args)...); }
-
- private:
-  void* object_;
-  R (*call_)(void*, Args...);
-};
 
 // Implemented by the host. Every function is noexcept: a host failure is reported
 // through the returned Status, never thrown into plugin code.

@@ -19,9 +19,7 @@ std::string median_text(const PairedMetric* paired, Side side) {
   if (paired == nullptr || paired->pairs.empty()) return "-";
   std::vector<double> values;
   for (const Pair& p : paired->pairs) values.push_back(side == Side::base ? p.base : p.head);
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  const double median = n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+  const double median = stats::median_of(std::move(values));
   if (paired->direction == Direction::lower_is_better) return report::format_seconds(median);
   return fmt::format("{:.4g}", median);
 }

@@ -6,6 +6,7 @@
 
 #include "compare/mann_whitney.h"
 #include "stats/paired.h"  // normal_quantile
+#include "stats/stats.h"
 
 namespace storh::compare {
 
@@ -51,8 +52,7 @@ std::optional<RatioInterval> ratio_interval(std::span<const double> base,
     k = static_cast<std::size_t>(std::max(1.0, std::floor(mn / 2 - z * sigma)));
     confidence = 1 - alpha;
   }
-  const double middle = count % 2 == 1 ? differences[count / 2]
-                                       : (differences[count / 2 - 1] + differences[count / 2]) / 2;
+  const double middle = stats::median_of_sorted(differences);
   return RatioInterval{std::exp(middle), std::exp(differences[k - 1]),
                        std::exp(differences[count - k]), confidence};
 }

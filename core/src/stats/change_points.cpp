@@ -5,6 +5,8 @@
 #include <limits>
 #include <numeric>
 
+#include "stats/stats.h"
+
 namespace storh::stats {
 namespace {
 
@@ -16,13 +18,6 @@ double variance_of(std::span<const double> values, double mean) {
   double sum = 0;
   for (const double v : values) sum += (v - mean) * (v - mean);
   return sum / static_cast<double>(values.size() - 1);
-}
-
-double median_of(std::span<const double> values) {
-  std::vector<double> sorted(values.begin(), values.end());
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t n = sorted.size();
-  return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
 
 // Continued fraction of the incomplete beta function (modified Lentz).
@@ -174,7 +169,8 @@ std::vector<ChangePoint> find_change_points(std::span<const double> series,
   for (std::size_t i = 0; i < found.size(); ++i) {
     const auto [before, after] = segments(i);
     points.push_back({found[i], welch_p_value(before, after), mean_of(before), mean_of(after),
-                      median_of(before), median_of(after)});
+                      median_of(std::vector<double>(before.begin(), before.end())),
+                      median_of(std::vector<double>(after.begin(), after.end()))});
   }
   return points;
 }

@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "stats/stats.h"
+
 namespace storh::stats {
 namespace {
 
@@ -29,17 +31,6 @@ double horner(const Polynomial& coefficients, double x) {
 
 double normal_cdf(double x) {
   return 0.5 * std::erfc(-x / std::sqrt(2.0));
-}
-
-double median_of_sorted(const std::vector<double>& sorted) {
-  const std::size_t n = sorted.size();
-  if (n == 0) return 0;
-  return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-}
-
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return median_of_sorted(values);
 }
 
 // |d| of the given differences, ranked with mid-ranks.

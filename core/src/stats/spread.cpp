@@ -46,7 +46,7 @@ std::optional<double> typical_variation(const std::vector<result::Metric>& metri
   }
   if (counted != nullptr) *counted = cvs.size();
   if (cvs.size() < kMinMetricsForTypical) return std::nullopt;
-  return summarize(std::move(cvs)).median;
+  return median_of(std::move(cvs));
 }
 
 // The yardstick floor of `metric` (spread.h): the cell's floor named after the

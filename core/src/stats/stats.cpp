@@ -32,6 +32,17 @@ std::optional<std::uint64_t> unsigned_of(const nlohmann::json& value) {
 
 }  // namespace
 
+double median_of_sorted(std::span<const double> sorted) {
+  const std::size_t n = sorted.size();
+  if (n == 0) return 0;
+  return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return median_of_sorted(values);
+}
+
 result::Summary summarize(std::vector<double> values) {
   result::Summary summary;
   if (values.empty()) return summary;
@@ -40,7 +51,7 @@ result::Summary summarize(std::vector<double> values) {
   summary.runs = n;
   summary.min = values.front();
   summary.max = values.back();
-  summary.median = n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+  summary.median = median_of_sorted(values);
   summary.mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(n);
   if (n > 1) {
     double squares = 0;
@@ -51,7 +62,7 @@ result::Summary summarize(std::vector<double> values) {
   deviations.reserve(n);
   for (double value : values) deviations.push_back(std::fabs(value - summary.median));
   std::sort(deviations.begin(), deviations.end());
-  summary.mad = n % 2 == 1 ? deviations[n / 2] : (deviations[n / 2 - 1] + deviations[n / 2]) / 2;
+  summary.mad = median_of_sorted(deviations);
   return summary;
 }
 

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,12 @@ namespace storh::stats {
 // Empty input gives runs = 0 and all zeros. Values must be finite.
 // Also the median absolute deviation (mad), robust to one outlier repeat.
 result::Summary summarize(std::vector<double> values);
+
+// The median of values sorted ascending: the middle one, or the mean of the two middle
+// ones for an even count; 0 for none. Every median in storh-host is this one.
+double median_of_sorted(std::span<const double> sorted);
+// The median of values in any order (a sorted copy); 0 for none.
+double median_of(std::vector<double> values);
 
 // A coefficient of variation above this makes a metric's median untrustworthy for a
 // gate at a 10% threshold (stats/spread.h judges it against the run's own noise).

@@ -1,13 +1,18 @@
-// function_ref.h: a non-owning reference to a callable, for callbacks that run only
-// during the call that receives them (scans, bulk sources). Cheaper than std::function:
-// it never allocates. The referenced callable must outlive the FunctionRef.
+// storh/function_ref.h: a non-owning reference to a callable, so a step or a callback
+// crosses a call without an allocation (cheaper than std::function, which may
+// allocate). Only valid during the call it is passed to: the referenced callable must
+// outlive the FunctionRef.
+//
+// ABI: RunContext's virtuals take it by value, so its layout (an object pointer, then
+// a function pointer) is part of the plugin ABI and never changes.
 #pragma once
 
 #include <memory>
 #include <type_traits>
 #include <utility>
 
-namespace storh::engines::doc {
+namespace storh {
+namespace detail {
 
 template <typename Signature>
 class FunctionRef;
@@ -31,4 +36,9 @@ class FunctionRef<R(Args...)> {
   R (*call_)(void*, Args...);
 };
 
-}  // namespace storh::engines::doc
+}  // namespace detail
+
+template <typename Signature>
+using FunctionRef = detail::FunctionRef<Signature>;
+
+}  // namespace storh
