@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ThreadSanitizer build of the concurrency tests (issue 17): the memory cache's shards,
+# ThreadSanitizer build of the concurrency tests: the memory cache's shards,
 # load mode's client threads (in the worker processes, which are the TSan-built host),
 # the queue's worker processes, the UUIDv7 generator and SharedText across threads.
 # Builds only what those tests need, in build-tsan/. A data race fails the test (TSan's exit code

@@ -124,8 +124,8 @@ std::vector<std::int64_t> take(std::vector<std::int64_t> rows, std::size_t count
 
 // A first_shared() answer as a list of no record or one (its data shared, not copied), as
 // get_shared() answers. The *_first operations time first_shared(): storh's first()
-// returns a copy-on-write PHP array, so it makes no deep copy of the data either (until
-// 2026-12-03 they timed first(), which copies; older results include that copy).
+// returns a copy-on-write PHP array, so it makes no deep copy of the data either (results
+// older than the change include a copy: docs/speed-vs-php.md).
 std::vector<engines::SharedRecord> first_of(std::optional<engines::SharedRecord> record) {
   std::vector<engines::SharedRecord> out;
   if (record) out.push_back(std::move(*record));

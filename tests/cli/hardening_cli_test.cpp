@@ -1,4 +1,4 @@
-// Bad input from the hardening campaign (issue 17): result files that crashed the
+// Bad input from the hardening campaign: result files that crashed the
 // readers, inputs with no size limit, output paths onto devices or into nowhere, empty
 // lists, huge values in messages and work directories a killed host left behind. Each
 // case failed (crash, hang, lost result or wrong exit code) before its fix.

@@ -1,4 +1,4 @@
-// The write-boundary fault harness (issue 17, "Hardening" B): runs an operation
+// The write-boundary fault harness: runs an operation
 // sequence against an engine with a fault injected at every write boundary it crosses
 // (common/fault_injection.h), in three modes, reopens the store and checks storh's
 // invariants:

@@ -6,7 +6,7 @@
 //
 // Work directories: each run gets a fresh directory under one work root. They are
 // all removed after the last run, not between runs: on ext4, files deleted just
-// before a run slow down the next run's creates (design.md, measurement hazards).
+// before a run slow down the next run's creates (docs/architecture.md, measurement hazards).
 #pragma once
 
 #include <atomic>
