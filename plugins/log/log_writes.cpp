@@ -21,6 +21,8 @@ namespace {
 
 // Batched appends sync at least once per this many bytes (storh's buffer size).
 constexpr std::uint64_t kChunkBytes = 1 << 20;
+// The write buffer: rows are encoded into it and written once it holds this much.
+constexpr std::size_t kWriteBufferBytes = std::size_t{64} * 1024;
 
 }  // namespace
 
@@ -168,7 +170,7 @@ std::uint64_t SegmentedLog::append_rows_locked(const PairSource& next) {
   if (end < 0) throw_errno("lseek", path_of(active_.file));
   SyncBatch batch(options_.sync);
   std::string buffer;
-  buffer.reserve(64 * 1024);
+  buffer.reserve(kWriteBufferBytes);
   // An open tail (section 13.1) gets its LF as the first byte of the first write.
   if (tail_needs_lf(static_cast<std::uint64_t>(end))) {
     buffer.push_back('\n');
@@ -238,7 +240,7 @@ std::uint64_t SegmentedLog::append_rows_locked(const PairSource& next) {
       cache_line(Location{active_.file, offset}, size, id, false, data);
       ++appended;
       if (active_end_ >= options_.max_segment_bytes) seal();
-      if (buffer.size() >= 64 * 1024) write_buffer();
+      if (buffer.size() >= kWriteBufferBytes) write_buffer();
       if (unsynced >= kChunkBytes) commit();
     }
     commit();
