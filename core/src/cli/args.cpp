@@ -6,6 +6,7 @@
 
 #include "util/did_you_mean.h"
 #include "util/shorten.h"
+#include "util/text.h"
 
 namespace storh::cli {
 
@@ -70,6 +71,21 @@ Expected<ParsedArgs> parse_args(const std::vector<std::string>& args,
     }
   }
   return parsed;
+}
+
+Expected<double> number_flag(const std::string& flag, const std::string& text) {
+  if (const std::optional<double> value = parse_decimal(text)) return *value;
+  return Error{fmt::format("--{}: \"{}\" is not a number", flag, shorten(text))};
+}
+
+Expected<std::uint64_t> whole_flag(const std::string& flag, const std::string& text,
+                                   std::uint64_t low, std::uint64_t high) {
+  const std::optional<std::uint64_t> value = parse_whole(text);
+  if (!value || *value < low || *value > high) {
+    return Error{fmt::format("--{}: expected a whole number from {} to {}, got \"{}\"", flag, low,
+                             high, shorten(text))};
+  }
+  return *value;
 }
 
 }  // namespace storh::cli

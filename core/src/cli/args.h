@@ -1,6 +1,7 @@
 // cli/args.h: splitting a command's arguments into positionals and --flags.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -26,5 +27,13 @@ struct ParsedArgs {
 Expected<ParsedArgs> parse_args(const std::vector<std::string>& args,
                                 const std::vector<std::string>& valued,
                                 const std::vector<std::string>& switches);
+
+// A flag's value as a number (util/text.h's parse_decimal): "10", "2.5", "1e-3". The
+// error names the flag: `--threshold: "x" is not a number`.
+Expected<double> number_flag(const std::string& flag, const std::string& text);
+// A flag's value as a whole number in [low, high]: `--pairs: expected a whole number
+// from 1 to 1000, got "0"`.
+Expected<std::uint64_t> whole_flag(const std::string& flag, const std::string& text,
+                                   std::uint64_t low, std::uint64_t high);
 
 }  // namespace storh::cli

@@ -55,28 +55,6 @@ bool take_switch(std::vector<std::string>& args, const std::string& name) {
   return args.size() != before;
 }
 
-Expected<double> number_flag(const std::string& flag, const std::string& text) {
-  double value = 0;
-  const char* end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, value);
-  if (text.empty() || error != std::errc() || stop != end || !std::isfinite(value)) {
-    return Error{fmt::format("--{}: \"{}\" is not a number", flag, text)};
-  }
-  return value;
-}
-
-Expected<std::uint64_t> whole_flag(const std::string& flag, const std::string& text,
-                                   std::uint64_t low, std::uint64_t high) {
-  std::uint64_t value = 0;
-  const char* end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, value);
-  if (text.empty() || error != std::errc() || stop != end || value < low || value > high) {
-    return Error{fmt::format("--{}: expected a whole number from {} to {}, got \"{}\"", flag, low,
-                             high, text)};
-  }
-  return value;
-}
-
 // What the A/B flags said; everything else goes to prepare() as a run's flags.
 struct AbFlags {
   std::optional<std::string> base_dir, head_dir;

@@ -17,6 +17,7 @@
 #include "history/render.h"
 #include "result/json.h"
 #include "run/aggregate.h"
+#include "util/text.h"
 
 namespace storh::cli {
 namespace {
@@ -45,15 +46,9 @@ Expected<gate::GateOptions> gate_options(const Prepared& prepared) {
 Expected<std::uint32_t> confirm_count(const Prepared& prepared) {
   std::uint32_t count = prepared.suite.gate.confirm;
   if (auto text = prepared.args.last("confirm")) {
-    try {
-      std::size_t used = 0;
-      const long value = std::stol(*text, &used);
-      if (used != text->size() || value < 0 || value > 100) throw std::out_of_range("range");
-      count = static_cast<std::uint32_t>(value);
-    } catch (const std::exception&) {
-      return Error{
-          fmt::format("--confirm: expected a whole number from 0 to 100, got \"{}\"", *text)};
-    }
+    Expected<std::uint64_t> value = whole_flag("confirm", *text, 0, 100);
+    if (!value) return Error{value.error()};
+    count = static_cast<std::uint32_t>(*value);
   }
   return count;
 }

@@ -22,17 +22,6 @@
 namespace storh::cli {
 namespace {
 
-// A whole-string decimal number ("10", "2.5", "1e-3"); the error names the flag.
-Expected<double> parse_number(const std::string& flag, const std::string& text) {
-  double value = 0;
-  const char* end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, value);
-  if (text.empty() || error != std::errc() || stop != end || !std::isfinite(value)) {
-    return Error{fmt::format("--{}: \"{}\" is not a number", flag, text)};
-  }
-  return value;
-}
-
 // --format; gate has no CSV form (its output is a verdict, not a table of numbers).
 // `also` names the formats the caller handles itself (compare's ", html").
 Expected<compare::OutputFormat> output_format(const ParsedArgs& args, bool allow_csv,
@@ -70,7 +59,7 @@ Expected<gate::GateOptions> apply_gate_flags(const ParsedArgs& args, gate::GateO
   for (const std::string& value : args.all("threshold")) {
     const std::size_t equals = value.rfind('=');
     const std::string number = equals == std::string::npos ? value : value.substr(equals + 1);
-    Expected<double> percent = parse_number("threshold", number);
+    Expected<double> percent = number_flag("threshold", number);
     if (!percent) return Error{percent.error()};
     if (equals == std::string::npos) {
       options.threshold_percent = *percent;
@@ -82,12 +71,12 @@ Expected<gate::GateOptions> apply_gate_flags(const ParsedArgs& args, gate::GateO
   if (args.has("significant")) options.require_significance = true;
   if (args.has("lenient-missing")) options.lenient_missing = true;
   if (auto alpha = args.last("alpha")) {
-    Expected<double> parsed = parse_number("alpha", *alpha);
+    Expected<double> parsed = number_flag("alpha", *alpha);
     if (!parsed) return Error{parsed.error()};
     options.alpha = *parsed;
   }
   if (auto effect = args.last("min-effect")) {
-    Expected<double> parsed = parse_number("min-effect", *effect);
+    Expected<double> parsed = number_flag("min-effect", *effect);
     if (!parsed) return Error{parsed.error()};
     options.min_effect_seconds = *parsed;
   }
@@ -97,7 +86,7 @@ Expected<gate::GateOptions> apply_gate_flags(const ParsedArgs& args, gate::GateO
     if (equals == std::string::npos || equals == 0) {
       return Error{fmt::format("--counter: expected NAME=PCT such as fsync=0, got \"{}\"", value)};
     }
-    Expected<double> percent = parse_number("counter", value.substr(equals + 1));
+    Expected<double> percent = number_flag("counter", value.substr(equals + 1));
     if (!percent) return Error{percent.error()};
     options.counter_tolerances.push_back({value.substr(0, equals), *percent});
   }
@@ -144,7 +133,7 @@ int compare_command(const std::vector<std::string>& raw_args, const CommandIo& i
   }
   compare::CompareOptions options;
   if (auto alpha = args->last("alpha")) {
-    Expected<double> parsed = parse_number("alpha", *alpha);
+    Expected<double> parsed = number_flag("alpha", *alpha);
     if (!parsed || !(*parsed > 0 && *parsed < 1)) {
       io.err << "storh-host compare: "
              << (parsed ? fmt::format("--alpha: {} is not in (0, 1), e.g. 0.05", *alpha)

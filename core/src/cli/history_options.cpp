@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "util/shorten.h"
+#include "util/text.h"
 
 namespace storh::cli {
 
@@ -26,34 +27,17 @@ Expected<std::string> history_db(const ParsedArgs& args, const std::string& flag
 Expected<stats::ChangePointOptions> change_point_options(const ParsedArgs& args) {
   stats::ChangePointOptions options;
   if (auto text = args.last("max-p")) {
-    std::size_t used = 0;
-    double value = 0;
-    try {
-      value = std::stod(*text, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != text->size() || !(value > 0 && value < 1)) {
+    const std::optional<double> value = parse_decimal(*text);
+    if (!value || !(*value > 0 && *value < 1)) {
       return Error{
           fmt::format("--max-p: expected a p-value between 0 and 1, got \"{}\"", shorten(*text))};
     }
-    options.max_p_value = value;
+    options.max_p_value = *value;
   }
   if (auto text = args.last("min-segment")) {
-    std::size_t used = 0;
-    long value = 0;
-    try {
-      value = std::stol(*text, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != text->size() || value < 2 || value > 1000) {
-      return Error{
-          fmt::format("--min-segment: expected a whole number of runs from 2 to 1000, "
-                      "got \"{}\"",
-                      shorten(*text))};
-    }
-    options.min_segment = static_cast<std::size_t>(value);
+    Expected<std::uint64_t> runs = whole_flag("min-segment", *text, 2, 1000);
+    if (!runs) return Error{runs.error()};
+    options.min_segment = static_cast<std::size_t>(*runs);
   }
   return options;
 }

@@ -1,8 +1,10 @@
 #include "plan/shard.h"
 
-#include <charconv>
+#include <limits>
 
 #include <fmt/format.h>
+
+#include "util/text.h"
 
 namespace storh::plan {
 namespace {
@@ -10,9 +12,10 @@ namespace {
 constexpr std::uint32_t kMaxShards = 10000;
 
 bool whole_number(std::string_view text, std::uint32_t& value) {
-  const char* end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, value);
-  return !text.empty() && error == std::errc() && stop == end;
+  const std::optional<std::uint64_t> number = parse_whole(text);
+  if (!number || *number > std::numeric_limits<std::uint32_t>::max()) return false;
+  value = static_cast<std::uint32_t>(*number);
+  return true;
 }
 
 }  // namespace

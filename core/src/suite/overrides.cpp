@@ -6,6 +6,7 @@
 
 #include "suite/parse.h"
 #include "suite/suite_internal.h"
+#include "util/text.h"
 
 namespace storh::suite {
 namespace {
@@ -22,13 +23,6 @@ class FlagErrors {
  private:
   std::vector<SuiteError>& errors_;
 };
-
-std::optional<std::uint64_t> parse_whole(std::string_view text) {
-  std::uint64_t number = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return number;
-}
 
 std::optional<std::uint32_t> parse_flag_count(FlagErrors& errors, std::string_view flag,
                                               const std::string& text, std::uint32_t min) {

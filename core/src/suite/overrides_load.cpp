@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "suite/suite_internal.h"
+#include "util/text.h"
 
 namespace storh::suite::detail {
 namespace {
@@ -47,10 +48,8 @@ std::optional<double> positive_seconds(std::string_view text) {
 }
 
 std::optional<double> positive_number(std::string_view text) {
-  double value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  if (!(value > 0) || !std::isfinite(value)) return std::nullopt;
+  const std::optional<double> value = parse_decimal(text);
+  if (!value || !(*value > 0)) return std::nullopt;
   return value;
 }
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "suite/suite_internal.h"
+#include "util/text.h"
 
 namespace storh::suite::detail {
 namespace {
@@ -19,10 +20,8 @@ constexpr std::string_view kPointShape =
 
 // A whole number in [1, max], digits only (no sign, no suffix, no spaces inside).
 std::optional<std::uint64_t> whole_number(std::string_view text, std::uint64_t max) {
-  std::uint64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  if (value < 1 || value > max) return std::nullopt;
+  const std::optional<std::uint64_t> value = parse_whole(text);
+  if (!value || *value < 1 || *value > max) return std::nullopt;
   return value;
 }
 

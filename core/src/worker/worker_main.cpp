@@ -21,6 +21,7 @@
 #include "result/engine_values.h"
 #include "stats/stats.h"
 #include "storh/version.h"
+#include "util/text.h"
 #include "worker/event.h"
 #include "worker/load_worker.h"
 
@@ -281,12 +282,8 @@ int worker_main(const std::vector<std::string>& args) {
   };
   const std::string plugin_file = get("plugin");
   if (plugin_file.empty()) return fail_input("--plugin is required");
-  std::uint64_t dataset = 0;
-  try {
-    dataset = std::stoull(get("dataset"));
-  } catch (...) {
-    return fail_input("--dataset must be a whole number");
-  }
+  const std::optional<std::uint64_t> dataset = parse_whole(get("dataset"));
+  if (!dataset) return fail_input("--dataset must be a whole number");
 
   Expected<std::unique_ptr<plugin::LoadedPlugin>> loaded =
       plugin::load_plugin(plugin_file, get("name"));
@@ -319,20 +316,16 @@ int worker_main(const std::vector<std::string>& args) {
     load_config = *config;
   }
 
-  WorkerContext context(dataset, std::move(*params), get("work-dir"), selected);
+  WorkerContext context(*dataset, std::move(*params), get("work-dir"), selected);
   if (const std::string slowdown = get("inject-slowdown"); !slowdown.empty()) {
-    try {
-      context.set_injected_slowdown(std::stod(slowdown));
-    } catch (...) {
-      return fail_input("--inject-slowdown must be a number");
-    }
+    const std::optional<double> factor = parse_decimal(slowdown);
+    if (!factor) return fail_input("--inject-slowdown must be a number");
+    context.set_injected_slowdown(*factor);
   }
   if (const std::string min_time = get("min-time"); !min_time.empty()) {
-    try {
-      context.set_min_time(std::stod(min_time));
-    } catch (...) {
-      return fail_input("--min-time must be a number of seconds");
-    }
+    const std::optional<double> seconds = parse_decimal(min_time);
+    if (!seconds) return fail_input("--min-time must be a number of seconds");
+    context.set_min_time(*seconds);
   }
   if (const std::string counting = get("count"); !counting.empty()) {
     const std::optional<count::Instrument> instrument = count::parse_instrument(counting);
