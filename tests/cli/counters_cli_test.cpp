@@ -73,6 +73,8 @@ params = { fsyncs = 3 }
   CHECK(put["write_calls"] == 1.0);
   CHECK(put["write_bytes"] == 8.0);
   CHECK(put["read_calls"] == 0.0);
+  CHECK(put["close"] == 1.0);
+  CHECK(put["getdents"] == 0.0);
   CHECK(put.contains("minor_faults"));
   const nlohmann::json& get = metric(result, "syscalls_fixture.get")["counters"];
   CHECK(get["fsync"] == 0.0);
@@ -80,6 +82,7 @@ params = { fsyncs = 3 }
   CHECK(get["creates"] == 0.0);
   CHECK(get["read_calls"] == 1.0);
   CHECK(get["read_bytes"] == 8.0);
+  CHECK(get["close"] == 1.0);
   // The counting run adds no samples: the timed repeat is the only one.
   CHECK(metric(result, "syscalls_fixture.put")["samples"].size() == 1);
 }

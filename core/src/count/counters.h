@@ -44,13 +44,18 @@ enum class Counter : std::size_t {
   read_bytes,
   write_calls,
   write_bytes,
+  close,
+  getdents,
+  mkdir,
+  mmap,
+  munmap,
   minor_faults,
   major_faults,
   voluntary_switches,
   involuntary_switches,
   instructions,
 };
-inline constexpr std::size_t kCounterCount = 16;
+inline constexpr std::size_t kCounterCount = 21;
 
 struct CounterInfo {
   Counter counter;
@@ -70,7 +75,9 @@ std::string unknown_counter_message(std::string_view name);
 // Counter values at one instant; instructions are never in a snapshot (callgrind
 // reports them in its dump files).
 struct Snapshot {
-  bool interposed = false;  // the syscall counters are present (the interposer is loaded)
+  // How many of the syscall counters (fsync .. munmap, in Counter order) the interposer
+  // filled: 0 when it is not loaded, fewer than all from an older library.
+  std::size_t interposed = 0;
   std::array<std::uint64_t, kCounterCount> values{};
 };
 
@@ -84,8 +91,8 @@ Snapshot take_snapshot() noexcept;
 // Whether storh_count_snapshot is in the process (the interposer was preloaded).
 bool interposer_loaded() noexcept;
 
-// after - before for every counter the snapshots hold: the syscall counters only
-// when both were interposed, the rusage counters always.
+// after - before for every counter the snapshots hold: the syscall counters both
+// snapshots have from the interposer, the rusage counters always.
 Deltas difference(const Snapshot& before, const Snapshot& after);
 
 // The interposer library for this host (symlinks such as /proc/self/exe resolved):

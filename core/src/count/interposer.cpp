@@ -10,12 +10,14 @@
 //     ENOSYS instead of recursing;
 //   - counts are calls, failed calls included; byte counts are what the calls
 //     returned. What this cannot see is in docs/counters.md.
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -52,6 +54,11 @@ enum Field {
   kReadBytes,
   kWriteCalls,
   kWriteBytes,
+  kClose,
+  kGetdents,
+  kMkdir,
+  kMmap,
+  kMunmap,
   kFieldCount
 };
 
@@ -161,6 +168,20 @@ STORH_SLOT(pwrite64);
 STORH_SLOT(writev);
 STORH_SLOT(pwritev);
 STORH_SLOT(pwritev64);
+STORH_SLOT(close);
+STORH_SLOT(opendir);
+STORH_SLOT(closedir);
+STORH_SLOT(getdents64);
+STORH_SLOT(readdir);
+STORH_SLOT(readdir64);
+STORH_SLOT(readdir_r);
+STORH_SLOT(readdir64_r);
+STORH_SLOT(mkdir);
+STORH_SLOT(mkdirat);
+STORH_SLOT(mmap);
+STORH_SLOT(mmap64);
+STORH_SLOT(munmap);
+STORH_SLOT(remove);
 
 extern "C" {
 
@@ -168,8 +189,10 @@ uint32_t storh_count_snapshot(storh_count_snapshot_v1* out) {
   storh_count_snapshot_v1 now;
   memset(&now, 0, sizeof now);
   uint64_t* const fields[kFieldCount] = {
-      &now.fsync, &now.fdatasync,  &now.opens,      &now.creates,     &now.renames,    &now.unlinks,
-      &now.stats, &now.read_calls, &now.read_bytes, &now.write_calls, &now.write_bytes};
+      &now.fsync,      &now.fdatasync,   &now.opens,       &now.creates,
+      &now.renames,    &now.unlinks,     &now.stats,       &now.read_calls,
+      &now.read_bytes, &now.write_calls, &now.write_bytes, &now.close,
+      &now.getdents,   &now.mkdir,       &now.mmap,        &now.munmap};
   for (int field = 0; field < kFieldCount; ++field) {
     *fields[field] = g_counts[field].load(std::memory_order_relaxed);
   }
@@ -257,6 +280,92 @@ int unlink(const char* path) noexcept {
 int unlinkat(int dirfd, const char* path, int flags) noexcept {
   add(kUnlinks);
   STORH_FORWARD(unlinkat, dirfd, path, flags);
+}
+
+// remove(3) unlinks a file (or removes an empty directory) through libc's internal
+// unlink, which no wrapper sees; std::filesystem::remove calls it.
+int remove(const char* path) noexcept {
+  add(kUnlinks);
+  STORH_FORWARD(remove, path);
+}
+
+int close(int fd) {
+  add(kClose);
+  STORH_FORWARD(close, fd);
+}
+
+int mkdir(const char* path, mode_t mode) noexcept {
+  add(kMkdir);
+  STORH_FORWARD(mkdir, path, mode);
+}
+
+int mkdirat(int dirfd, const char* path, mode_t mode) noexcept {
+  add(kMkdir);
+  STORH_FORWARD(mkdirat, dirfd, path, mode);
+}
+
+// opendir and closedir open and close the directory through libc's internal calls,
+// which no wrapper sees: they count as an open and a close here.
+DIR* opendir(const char* path) {
+  count_open(O_RDONLY);
+  auto function = STORH_REAL(opendir);
+  if (function == nullptr) {
+    errno = ENOSYS;
+    return nullptr;
+  }
+  return function(path);
+}
+
+int closedir(DIR* dir) {
+  add(kClose);
+  STORH_FORWARD(closedir, dir);
+}
+
+// readdir refills its buffer with libc's internal getdents64, which no wrapper sees,
+// so each readdir call (an entry, or the end) is one directory read.
+ssize_t getdents64(int fd, void* buf, size_t count) {
+  add(kGetdents);
+  STORH_FORWARD(getdents64, fd, buf, count);
+}
+
+#define STORH_READDIR(name, entry)    \
+  entry* name(DIR* dir) {             \
+    add(kGetdents);                   \
+    auto function = STORH_REAL(name); \
+    if (function == nullptr) {        \
+      errno = ENOSYS;                 \
+      return nullptr;                 \
+    }                                 \
+    return function(dir);             \
+  }
+
+STORH_READDIR(readdir, dirent)
+STORH_READDIR(readdir64, dirent64)
+
+void* mmap(void* address, size_t length, int protection, int flags, int fd, off_t offset) noexcept {
+  add(kMmap);
+  auto function = STORH_REAL(mmap);
+  if (function == nullptr) {
+    errno = ENOSYS;
+    return MAP_FAILED;
+  }
+  return function(address, length, protection, flags, fd, offset);
+}
+
+void* mmap64(void* address, size_t length, int protection, int flags, int fd,
+             off64_t offset) noexcept {
+  add(kMmap);
+  auto function = STORH_REAL(mmap64);
+  if (function == nullptr) {
+    errno = ENOSYS;
+    return MAP_FAILED;
+  }
+  return function(address, length, protection, flags, fd, offset);
+}
+
+int munmap(void* address, size_t length) noexcept {
+  add(kMunmap);
+  STORH_FORWARD(munmap, address, length);
 }
 
 int stat(const char* path, struct stat* buf) noexcept {
