@@ -85,6 +85,26 @@ const CounterInfo* find_counter(std::string_view name) {
   return nullptr;
 }
 
+std::vector<std::string> in_counter_order(const std::vector<std::string>& names) {
+  auto listed = [&](std::string_view name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  std::vector<std::string> ordered;
+  for (const CounterInfo& info : kCounters) {
+    if (listed(info.name)) ordered.emplace_back(info.name);
+  }
+  std::vector<std::string> unknown;
+  for (const std::string& name : names) {
+    if (find_counter(name) == nullptr &&
+        std::find(unknown.begin(), unknown.end(), name) == unknown.end()) {
+      unknown.push_back(name);
+    }
+  }
+  std::sort(unknown.begin(), unknown.end());
+  ordered.insert(ordered.end(), unknown.begin(), unknown.end());
+  return ordered;
+}
+
 std::string unknown_counter_message(std::string_view name) {
   std::vector<std::string> names;
   names.reserve(kCounters.size());
@@ -125,6 +145,15 @@ Snapshot take_snapshot() noexcept {
     snapshot.values[static_cast<std::size_t>(involuntary_switches)] = to_count(usage.ru_nivcsw);
   }
   return snapshot;
+}
+
+std::uint64_t children_activity() noexcept {
+  rusage usage{};
+  if (::getrusage(RUSAGE_CHILDREN, &usage) != 0) return 0;
+  return to_count(usage.ru_minflt) + to_count(usage.ru_majflt) + to_count(usage.ru_nvcsw) +
+         to_count(usage.ru_nivcsw) +
+         to_count(usage.ru_utime.tv_sec * 1000000 + usage.ru_utime.tv_usec) +
+         to_count(usage.ru_stime.tv_sec * 1000000 + usage.ru_stime.tv_usec);
 }
 
 Deltas difference(const Snapshot& before, const Snapshot& after) {

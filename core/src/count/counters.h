@@ -68,6 +68,10 @@ struct CounterInfo {
 std::span<const CounterInfo> counter_infos();
 // The counter with this name, or nullptr.
 const CounterInfo* find_counter(std::string_view name);
+// `names` in Counter order, then names of no counter (from a newer host) by name;
+// each name once.
+std::vector<std::string> in_counter_order(const std::vector<std::string>& names);
+
 // `unknown counter "fsyncs" (valid: ...); did you mean "fsync"?`: every counter name,
 // sorted, and the likely one.
 std::string unknown_counter_message(std::string_view name);
@@ -87,6 +91,11 @@ using Deltas = std::vector<std::pair<std::string, std::uint64_t>>;
 // The interposer's counters when it is preloaded (found with dlsym(RTLD_DEFAULT)),
 // plus getrusage(RUSAGE_SELF). Thread-safe; allocates nothing.
 Snapshot take_snapshot() noexcept;
+
+// A sum over getrusage(RUSAGE_CHILDREN) (faults, switches, CPU microseconds): it
+// changes when a child process that did any work is waited for. Children still running
+// or never waited for are not in it. Thread-safe; allocates nothing.
+std::uint64_t children_activity() noexcept;
 
 // Whether storh_count_snapshot is in the process (the interposer was preloaded).
 bool interposer_loaded() noexcept;
