@@ -119,6 +119,15 @@ void count_open(int flags) {
   if (function == nullptr) return missing(); \
   return function(__VA_ARGS__)
 
+// Forwards a call that reports failure with `failure` (a null or MAP_FAILED pointer).
+#define STORH_FORWARD_OR(failure, name, ...) \
+  auto function = STORH_REAL(name);          \
+  if (function == nullptr) {                 \
+    errno = ENOSYS;                          \
+    return failure;                          \
+  }                                          \
+  return function(__VA_ARGS__)
+
 #define STORH_FORWARD_BYTES(field, name, ...)   \
   auto function = STORH_REAL(name);             \
   if (function == nullptr) return missing();    \
@@ -308,12 +317,7 @@ int mkdirat(int dirfd, const char* path, mode_t mode) noexcept {
 // which no wrapper sees: they count as an open and a close here.
 DIR* opendir(const char* path) {
   count_open(O_RDONLY);
-  auto function = STORH_REAL(opendir);
-  if (function == nullptr) {
-    errno = ENOSYS;
-    return nullptr;
-  }
-  return function(path);
+  STORH_FORWARD_OR(nullptr, opendir, path);
 }
 
 int closedir(DIR* dir) {
@@ -328,39 +332,25 @@ ssize_t getdents64(int fd, void* buf, size_t count) {
   STORH_FORWARD(getdents64, fd, buf, count);
 }
 
-#define STORH_READDIR(name, entry)    \
-  entry* name(DIR* dir) {             \
-    add(kGetdents);                   \
-    auto function = STORH_REAL(name); \
-    if (function == nullptr) {        \
-      errno = ENOSYS;                 \
-      return nullptr;                 \
-    }                                 \
-    return function(dir);             \
-  }
+dirent* readdir(DIR* dir) {
+  add(kGetdents);
+  STORH_FORWARD_OR(nullptr, readdir, dir);
+}
 
-STORH_READDIR(readdir, dirent)
-STORH_READDIR(readdir64, dirent64)
+dirent64* readdir64(DIR* dir) {
+  add(kGetdents);
+  STORH_FORWARD_OR(nullptr, readdir64, dir);
+}
 
 void* mmap(void* address, size_t length, int protection, int flags, int fd, off_t offset) noexcept {
   add(kMmap);
-  auto function = STORH_REAL(mmap);
-  if (function == nullptr) {
-    errno = ENOSYS;
-    return MAP_FAILED;
-  }
-  return function(address, length, protection, flags, fd, offset);
+  STORH_FORWARD_OR(MAP_FAILED, mmap, address, length, protection, flags, fd, offset);
 }
 
 void* mmap64(void* address, size_t length, int protection, int flags, int fd,
              off64_t offset) noexcept {
   add(kMmap);
-  auto function = STORH_REAL(mmap64);
-  if (function == nullptr) {
-    errno = ENOSYS;
-    return MAP_FAILED;
-  }
-  return function(address, length, protection, flags, fd, offset);
+  STORH_FORWARD_OR(MAP_FAILED, mmap64, address, length, protection, flags, fd, offset);
 }
 
 int munmap(void* address, size_t length) noexcept {
