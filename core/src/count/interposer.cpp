@@ -28,7 +28,8 @@
 #include "count/count_abi.h"
 
 // glibc < 2.33 programs call these instead of stat/fstat/lstat/fstatat; newer headers
-// no longer declare them.
+// no longer declare them. Their names are glibc's, reserved identifiers included.
+// NOLINTBEGIN(bugprone-reserved-identifier,readability-identifier-naming)
 extern "C" {
 int __xstat(int version, const char* path, struct stat* buf);
 int __lxstat(int version, const char* path, struct stat* buf);
@@ -39,6 +40,7 @@ int __lxstat64(int version, const char* path, struct stat64* buf);
 int __fxstat64(int version, int fd, struct stat64* buf);
 int __fxstatat64(int version, int dirfd, const char* path, struct stat64* buf, int flags);
 }
+// NOLINTEND(bugprone-reserved-identifier,readability-identifier-naming)
 
 namespace {
 
