@@ -73,6 +73,8 @@ params = { fsyncs = 3 }
   CHECK(put["write_calls"] == 1.0);
   CHECK(put["write_bytes"] == 8.0);
   CHECK(put["read_calls"] == 0.0);
+  CHECK(put["close"] == 1.0);
+  CHECK(put["getdents"] == 0.0);
   CHECK(put.contains("minor_faults"));
   const nlohmann::json& get = metric(result, "syscalls_fixture.get")["counters"];
   CHECK(get["fsync"] == 0.0);
@@ -80,8 +82,37 @@ params = { fsyncs = 3 }
   CHECK(get["creates"] == 0.0);
   CHECK(get["read_calls"] == 1.0);
   CHECK(get["read_bytes"] == 8.0);
+  CHECK(get["close"] == 1.0);
   // The counting run adds no samples: the timed repeat is the only one.
   CHECK(metric(result, "syscalls_fixture.put")["samples"].size() == 1);
+}
+
+TEST_CASE("counters: a run with --counters=syscalls reports counters beside the times",
+          "[counters][report]") {
+  ScratchDir dir;
+  const auto run = run_suite(dir, R"(datasets = [20]
+[engines.syscalls_fixture]
+params = { fsyncs = 2 }
+)",
+                             {"--counters=syscalls"});
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 0);
+  // The run's own report, on stdout, and `report` of its file say the same.
+  for (const std::string& text : {run.out, cli({"report", (dir / "o.json").string()}).out,
+                                  cli({"report", (dir / "o.json").string(), "--format=md"}).out}) {
+    CHECK(contains(text, "ounters per item (counting pass):"));
+    CHECK(contains(text, "fsync 2, opens 1, creates 1, write_calls 1, write_bytes 8, close 1"));
+    CHECK(contains(text, "opens 1, read_calls 1, read_bytes 8, close 1"));
+    // The child's work is invisible to the counters: never reported as zero.
+    CHECK(contains(text, "not counted (its work ran in child processes"));
+  }
+  const nlohmann::json result = read_json(dir / "o.json");
+  const nlohmann::json& spawn = metric(result, "syscalls_fixture.spawn");
+  CHECK_FALSE(spawn.contains("counters"));
+  CHECK(contains(spawn["not_counted"].get<std::string>(), "child processes"));
+  const auto csv = cli({"report", (dir / "o.json").string(), "--format=csv"});
+  CHECK(contains(csv.out, ",fsync_per_item,"));
+  CHECK(contains(csv.out, "not counted"));
 }
 
 TEST_CASE("counters: a min_time step is counted for one call, so counters stay per call",

@@ -105,7 +105,7 @@ TEST_CASE("gate counters: unknown counter names are refused with the valid list"
   options.counter_tolerances = {{"fsyncs", 0}};
   const std::string problem = validate(options);
   CHECK(test::contains(problem, "--counter: unknown counter \"fsyncs\" (valid: "));
-  CHECK(test::contains(problem, "fdatasync, fsync, instructions"));
+  CHECK(test::contains(problem, "fdatasync, fsync, getdents, instructions"));
   CHECK(test::contains(problem, "; did you mean \"fsync\"?"));
   options.counter_tolerances = {{"fsync", -1}};
   CHECK(test::contains(validate(options), "is not a percentage >= 0"));
@@ -130,4 +130,21 @@ TEST_CASE("gate counters: the CLI takes --counter=NAME=PCT and rejects unknown n
   CHECK(unknown.code == 2);
   CHECK(test::contains(unknown.err, "unknown counter \"fsyncs\""));
   CHECK(test::cli({"gate", b, c, "--counter=fsync"}).code == 2);
+}
+
+TEST_CASE("gate counters: the call counters close, getdents, mkdir, mmap and munmap are gated",
+          "[gate]") {
+  for (const std::string name : {"close", "getdents", "mkdir", "mmap", "munmap"}) {
+    INFO(name);
+    const GateOutcome outcome = gate_of(with_counters({{name, 4}}, "base.json"),
+                                        with_counters({{name, 4.4}}, "current.json"), {{name, 0}});
+    CHECK_FALSE(outcome.passed());
+    REQUIRE(outcome.counter_checks.size() == 1);
+    CHECK(outcome.counter_checks[0].growth_percent == Approx(10));
+  }
+  GateOptions options;
+  options.counter_tolerances = {{"getdent", 0}};
+  CHECK(test::contains(validate(options), "; did you mean \"getdents\"?"));
+  options.counter_tolerances = {{"closes", 0}};
+  CHECK(test::contains(validate(options), "; did you mean \"close\"?"));
 }

@@ -42,6 +42,7 @@ TEST_CASE("worker event: every kind survives encode and decode", "[worker][event
   round_trips(ProgressEvent{"loaded 500 of 1000"});
   round_trips(CountersEvent{"put", 1000, {{"write_calls", 1000}, {"fsync", 2}}});
   round_trips(CountersEvent{"put", 1000, {}, 3});
+  round_trips(CountersEvent{"claim_concurrent", 8, {{"fsync", 0}}, std::nullopt, true});
   round_trips(LoadProgressEvent{"put_get", "progress: 5.0 s, 1200 tps"});
   round_trips(LoadEvent{"put_get", nlohmann::json{{"processed", 20}, {"failed", 0}}});
   round_trips(DoneEvent{});
@@ -60,6 +61,9 @@ TEST_CASE("worker event: the lines keep their wire form", "[worker][event]") {
         R"({"event":"counters","op":"put","items":2,"counters":{"write_calls":2,"fsync":1}})");
   CHECK(encode(CountersEvent{"put", 2, {}, 4}) ==
         R"({"event":"counters","op":"put","items":2,"dump":4})");
+  // Child processes ended during the step: said only when so.
+  CHECK(encode(CountersEvent{"put", 2, {}, 4, true}) ==
+        R"({"event":"counters","op":"put","items":2,"dump":4,"children":true})");
   CHECK(encode(DoneEvent{}) == R"({"event":"done","ok":true})");
   CHECK(encode(DoneEvent{false, "put", "no"}) ==
         R"({"event":"done","ok":false,"op":"put","message":"no"})");

@@ -55,6 +55,9 @@ struct ComparableMetric {
   // Deterministic counters per item (docs/counters.md), sorted by name; empty when
   // the file has none (PHP files never do).
   std::vector<std::pair<std::string, double>> counters;
+  // Why the metric has no counters although its file was counted (result::Metric's
+  // not_counted); empty otherwise.
+  std::string not_counted;
 };
 
 // A fact about how a file was produced, compared between files to warn when they

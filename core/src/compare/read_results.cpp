@@ -60,6 +60,7 @@ ComparableFile comparable_from_result(const result::ResultFile& result, const st
     metric.max = m.seconds.max;
     metric.runs = m.seconds.runs;
     metric.counters = m.counters;
+    metric.not_counted = m.not_counted;
     // A load cell compares by throughput (docs/load.md): its samples are the repeats'
     // tps excluding set-up, and more is better. Its seconds are not comparable: a
     // duration-bound cell always runs for about the same time.

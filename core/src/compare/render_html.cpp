@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "compare/counter_changes.h"
 #include "compare/ratio_interval.h"
 #include "compare/render.h"
 #include "report/html.h"
@@ -122,6 +123,11 @@ std::string render_pair_html(const PairComparison& c, const report::HtmlAssets& 
       "<p class=\"legend\">{} The interval is the confidence interval of "
       "new / base that goes with that test (Hodges-Lehmann).</p>\n</section>\n",
       html_escape(pair_explanation(c)));
+  if (const auto changes = counter_changes(c); !changes.empty()) {
+    const auto [counter_columns, counter_rows] = counter_changes_table(changes);
+    body += "<section><h2>Counters per item (counting pass)</h2>\n" +
+            report::html_table(counter_columns, counter_rows) + "</section>\n";
+  }
   body += "</main>\n";
   return report::html_page("storh-host compare: " + c.new_name + " vs " + c.base_name, body, charts,
                            assets);

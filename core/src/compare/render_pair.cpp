@@ -1,9 +1,12 @@
 // Rendering a two-file comparison in every format, and the number formats that all
 // compare and gate renderers share.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
+#include "compare/counter_changes.h"
 #include "compare/render.h"
 #include "report/format.h"
 #include "report/table.h"
@@ -79,6 +82,10 @@ std::string render_text(const PairComparison& c) {
                   c.new_name, file_kind_name(c.new_kind));
   out += report::text_table(pair_columns(), table_rows(c, false));
   out += skipped_note(c.geomean);
+  if (const auto changes = counter_changes(c); !changes.empty()) {
+    const auto [columns, rows] = counter_changes_table(changes);
+    out += "\ncounters per item (counting pass):\n" + report::text_table(columns, rows);
+  }
   return out;
 }
 
@@ -93,6 +100,10 @@ std::string render_markdown(const PairComparison& c) {
   out += report::markdown_table(pair_columns(), table_rows(c, true));
   out += fmt::format("\n{}\n", pair_explanation(c));
   if (c.geomean.skipped > 0) out += fmt::format("\n{}", skipped_note(c.geomean));
+  if (const auto changes = counter_changes(c); !changes.empty()) {
+    const auto [columns, rows] = counter_changes_table(changes, true);
+    out += "\nCounters per item (counting pass):\n\n" + report::markdown_table(columns, rows);
+  }
   return out;
 }
 
@@ -100,38 +111,110 @@ std::string number(double value) {
   return fmt::format("{}", value);
 }
 
+// The counter names of the changes, in the order they first appear (the stable
+// counter order within a metric).
+std::vector<std::string> change_names(const std::vector<CounterChange>& changes) {
+  std::vector<std::string> names;
+  for (const CounterChange& change : changes) {
+    if (change.counter != "-" &&
+        std::find(names.begin(), names.end(), change.counter) == names.end()) {
+      names.push_back(change.counter);
+    }
+  }
+  return names;
+}
+
+// A row's counter cells: base and new per counter, "not counted" for a side the
+// counters could not see, empty where a side has no such counter.
+std::vector<std::string> change_cells(const std::string& key,
+                                      const std::vector<CounterChange>& changes,
+                                      const std::vector<std::string>& names) {
+  std::vector<std::string> cells(names.size() * 2);
+  for (const CounterChange& change : changes) {
+    if (change.key != key) continue;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (change.counter == "-") {
+        cells[2 * i] = change.base_not_counted.empty() ? "" : "not counted";
+        cells[2 * i + 1] = change.next_not_counted.empty() ? "" : "not counted";
+      } else if (change.counter == names[i]) {
+        cells[2 * i] = change.base ? number(*change.base) : "";
+        cells[2 * i + 1] = change.next ? number(*change.next) : "";
+      }
+    }
+  }
+  return cells;
+}
+
 std::string render_csv(const PairComparison& c) {
-  std::string out = report::csv_line({"metric", "status", "unit", "direction", "base_median",
-                                      "new_median", "delta_percent", "noise_percent", "verdict",
-                                      "base_runs", "new_runs", "p_value", "significance"});
+  std::vector<std::string> header = {"metric",      "status",     "unit",          "direction",
+                                     "base_median", "new_median", "delta_percent", "noise_percent",
+                                     "verdict",     "base_runs",  "new_runs",      "p_value",
+                                     "significance"};
+  // Counter columns only when some metric was counted, so other comparisons keep their form.
+  const std::vector<CounterChange> changes = counter_changes(c);
+  const std::vector<std::string> names = change_names(changes);
+  for (const std::string& name : names) {
+    header.push_back(name + "_base");
+    header.push_back(name + "_new");
+  }
+  std::string out = report::csv_line(header);
+  const std::size_t width = header.size();
   for (const PairRow& row : c.rows) {
     const ComparableMetric& any = row.base ? *row.base : *row.next;
     const bool tested = row.significance && row.significance->test;
-    out += report::csv_line(
-        {row.key, row.status == RowStatus::both ? "both" : std::string(verdict_name(row.verdict)),
-         any.unit, result::direction_name(any.direction), row.base ? number(row.base->median) : "",
-         row.next ? number(row.next->median) : "",
-         row.status == RowStatus::both ? number(row.delta_percent) : "",
-         row.noise_percent ? number(*row.noise_percent) : "",
-         std::string(verdict_name(row.verdict)), row.base ? std::to_string(row.base->runs) : "",
-         row.next ? std::to_string(row.next->runs) : "",
-         tested ? number(row.significance->test->p_value) : "",
-         row.significance ? row.significance->text : ""});
+    std::vector<std::string> fields = {
+        row.key,
+        row.status == RowStatus::both ? "both" : std::string(verdict_name(row.verdict)),
+        any.unit,
+        result::direction_name(any.direction),
+        row.base ? number(row.base->median) : "",
+        row.next ? number(row.next->median) : "",
+        row.status == RowStatus::both ? number(row.delta_percent) : "",
+        row.noise_percent ? number(*row.noise_percent) : "",
+        std::string(verdict_name(row.verdict)),
+        row.base ? std::to_string(row.base->runs) : "",
+        row.next ? std::to_string(row.next->runs) : "",
+        tested ? number(row.significance->test->p_value) : "",
+        row.significance ? row.significance->text : ""};
+    const std::vector<std::string> cells = change_cells(row.key, changes, names);
+    fields.insert(fields.end(), cells.begin(), cells.end());
+    out += report::csv_line(fields);
   }
   const std::optional<double> ratio = c.geomean.ratio;
-  out += report::csv_line(
-      {"geomean", "summary", "", "", "", "", ratio ? number((*ratio - 1) * 100) : "", "",
-       ratio ? std::string(verdict_name(geomean_verdict(*ratio))) : "", "", "", "", ""});
+  std::vector<std::string> geomean = {
+      "geomean",
+      "summary",
+      "",
+      "",
+      "",
+      "",
+      ratio ? number((*ratio - 1) * 100) : "",
+      "",
+      ratio ? std::string(verdict_name(geomean_verdict(*ratio))) : "",
+      "",
+      "",
+      "",
+      ""};
+  geomean.resize(width);
+  out += report::csv_line(geomean);
   return out;
 }
 
 ordered_json side_json(const std::optional<ComparableMetric>& metric) {
   if (!metric) return nullptr;
-  return {{"median", metric->median},
-          {"min", metric->min},
-          {"max", metric->max},
-          {"runs", metric->runs},
-          {"samples", metric->samples}};
+  ordered_json side = {{"median", metric->median},
+                       {"min", metric->min},
+                       {"max", metric->max},
+                       {"runs", metric->runs},
+                       {"samples", metric->samples}};
+  // Only for counted files, so other comparisons keep their form.
+  if (!metric->counters.empty()) {
+    ordered_json counters = ordered_json::object();
+    for (const auto& [name, value] : metric->counters) counters[name] = value;
+    side["counters"] = std::move(counters);
+  }
+  if (!metric->not_counted.empty()) side["not_counted"] = metric->not_counted;
+  return side;
 }
 
 std::string render_json(const PairComparison& c) {

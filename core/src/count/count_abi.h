@@ -8,7 +8,9 @@
  * Versioning: the struct is append-only. The caller sets struct_size to the size it
  * knows; the library fills min(struct_size, its own size) bytes, sets struct_size to
  * what it filled, and returns its own size. Fields past what the library filled keep
- * the caller's values. Thread safety: callable from any thread at any time; each field
+ * the caller's values. Fields added later are marked with the size of the struct
+ * that first had them; a caller takes a field only when struct_size says it was
+ * filled (STORH_COUNT_SIZE_V1_1). Thread safety: callable from any thread at any time; each field
  * is read atomically, the set as a whole is not one instant. */
 #ifndef STORH_COUNT_ABI_H
 #define STORH_COUNT_ABI_H
@@ -35,7 +37,17 @@ typedef struct storh_count_snapshot_v1 {
   uint64_t read_bytes;  /* bytes those calls returned */
   uint64_t write_calls; /* write/pwrite/pwrite64/writev/pwritev(64) calls */
   uint64_t write_bytes; /* bytes those calls reported written */
+  /* Since STORH_COUNT_SIZE_V1_1: */
+  uint64_t close;    /* close/closedir calls */
+  uint64_t getdents; /* getdents64 and readdir/readdir64 calls */
+  uint64_t mkdir;    /* mkdir/mkdirat calls */
+  uint64_t mmap;     /* mmap/mmap64 calls */
+  uint64_t munmap;   /* munmap calls */
 } storh_count_snapshot_v1;
+
+/* The struct's size before close..munmap were appended, and with them. */
+#define STORH_COUNT_SIZE_V1_0 (2 * sizeof(uint32_t) + 11 * sizeof(uint64_t))
+#define STORH_COUNT_SIZE_V1_1 (STORH_COUNT_SIZE_V1_0 + 5 * sizeof(uint64_t))
 
 typedef uint32_t (*storh_count_snapshot_fn)(storh_count_snapshot_v1* out);
 

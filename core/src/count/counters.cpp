@@ -27,6 +27,12 @@ constexpr std::array<CounterInfo, kCounterCount> kCounters = {{
     {read_bytes, "read_bytes", "bytes the read calls returned", Instrument::syscalls},
     {write_calls, "write_calls", "write/pwrite/writev/pwritev calls", Instrument::syscalls},
     {write_bytes, "write_bytes", "bytes the write calls reported written", Instrument::syscalls},
+    {close, "close", "close/closedir calls", Instrument::syscalls},
+    {getdents, "getdents", "directory reads: getdents64 calls and readdir calls (one per entry)",
+     Instrument::syscalls},
+    {mkdir, "mkdir", "mkdir/mkdirat calls", Instrument::syscalls},
+    {mmap, "mmap", "mmap calls (libc's own, for malloc, not included)", Instrument::syscalls},
+    {munmap, "munmap", "munmap calls (libc's own, for free, not included)", Instrument::syscalls},
     {minor_faults, "minor_faults", "page faults served without I/O (getrusage)",
      Instrument::syscalls},
     {major_faults, "major_faults", "page faults that needed I/O (getrusage)", Instrument::syscalls},
@@ -79,6 +85,26 @@ const CounterInfo* find_counter(std::string_view name) {
   return nullptr;
 }
 
+std::vector<std::string> in_counter_order(const std::vector<std::string>& names) {
+  auto listed = [&](std::string_view name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  std::vector<std::string> ordered;
+  for (const CounterInfo& info : kCounters) {
+    if (listed(info.name)) ordered.emplace_back(info.name);
+  }
+  std::vector<std::string> unknown;
+  for (const std::string& name : names) {
+    if (find_counter(name) == nullptr &&
+        std::find(unknown.begin(), unknown.end(), name) == unknown.end()) {
+      unknown.push_back(name);
+    }
+  }
+  std::sort(unknown.begin(), unknown.end());
+  ordered.insert(ordered.end(), unknown.begin(), unknown.end());
+  return ordered;
+}
+
 std::string unknown_counter_message(std::string_view name) {
   std::vector<std::string> names;
   names.reserve(kCounters.size());
@@ -98,13 +124,18 @@ Snapshot take_snapshot() noexcept {
     storh_count_snapshot_v1 raw{};
     raw.struct_size = sizeof raw;
     function(&raw);
-    if (raw.struct_size == sizeof raw) {
-      snapshot.interposed = true;
-      const std::uint64_t fields[] = {
-          raw.fsync, raw.fdatasync,  raw.opens,      raw.creates,     raw.renames,    raw.unlinks,
-          raw.stats, raw.read_calls, raw.read_bytes, raw.write_calls, raw.write_bytes};
-      std::copy(std::begin(fields), std::end(fields), snapshot.values.begin());
+    const std::uint64_t fields[] = {
+        raw.fsync,    raw.fdatasync,  raw.opens,      raw.creates,     raw.renames,     raw.unlinks,
+        raw.stats,    raw.read_calls, raw.read_bytes, raw.write_calls, raw.write_bytes, raw.close,
+        raw.getdents, raw.mkdir,      raw.mmap,       raw.munmap};
+    static_assert(std::size(fields) == kFirstRusage);
+    // An older library fills the counters it knows; the rest are not reported.
+    if (raw.struct_size >= STORH_COUNT_SIZE_V1_1) {
+      snapshot.interposed = std::size(fields);
+    } else if (raw.struct_size >= STORH_COUNT_SIZE_V1_0) {
+      snapshot.interposed = static_cast<std::size_t>(close);
     }
+    std::copy(std::begin(fields), std::end(fields), snapshot.values.begin());
   }
   rusage usage{};
   if (::getrusage(RUSAGE_SELF, &usage) == 0) {
@@ -116,12 +147,21 @@ Snapshot take_snapshot() noexcept {
   return snapshot;
 }
 
+std::uint64_t children_activity() noexcept {
+  rusage usage{};
+  if (::getrusage(RUSAGE_CHILDREN, &usage) != 0) return 0;
+  return to_count(usage.ru_minflt) + to_count(usage.ru_majflt) + to_count(usage.ru_nvcsw) +
+         to_count(usage.ru_nivcsw) +
+         to_count(usage.ru_utime.tv_sec * 1000000 + usage.ru_utime.tv_usec) +
+         to_count(usage.ru_stime.tv_sec * 1000000 + usage.ru_stime.tv_usec);
+}
+
 Deltas difference(const Snapshot& before, const Snapshot& after) {
   Deltas deltas;
-  const bool syscalls = before.interposed && after.interposed;
+  const std::size_t interposed = std::min(before.interposed, after.interposed);
   for (const CounterInfo& info : kCounters) {
     const auto index = static_cast<std::size_t>(info.counter);
-    if (info.counter == instructions || (index < kFirstRusage && !syscalls)) continue;
+    if (info.counter == instructions || (index < kFirstRusage && index >= interposed)) continue;
     const std::uint64_t a = before.values[index];
     const std::uint64_t b = after.values[index];
     deltas.emplace_back(std::string(info.name), b >= a ? b - a : 0);

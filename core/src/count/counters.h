@@ -44,13 +44,18 @@ enum class Counter : std::size_t {
   read_bytes,
   write_calls,
   write_bytes,
+  close,
+  getdents,
+  mkdir,
+  mmap,
+  munmap,
   minor_faults,
   major_faults,
   voluntary_switches,
   involuntary_switches,
   instructions,
 };
-inline constexpr std::size_t kCounterCount = 16;
+inline constexpr std::size_t kCounterCount = 21;
 
 struct CounterInfo {
   Counter counter;
@@ -63,6 +68,10 @@ struct CounterInfo {
 std::span<const CounterInfo> counter_infos();
 // The counter with this name, or nullptr.
 const CounterInfo* find_counter(std::string_view name);
+// `names` in Counter order, then names of no counter (from a newer host) by name;
+// each name once.
+std::vector<std::string> in_counter_order(const std::vector<std::string>& names);
+
 // `unknown counter "fsyncs" (valid: ...); did you mean "fsync"?`: every counter name,
 // sorted, and the likely one.
 std::string unknown_counter_message(std::string_view name);
@@ -70,7 +79,9 @@ std::string unknown_counter_message(std::string_view name);
 // Counter values at one instant; instructions are never in a snapshot (callgrind
 // reports them in its dump files).
 struct Snapshot {
-  bool interposed = false;  // the syscall counters are present (the interposer is loaded)
+  // How many of the syscall counters (fsync .. munmap, in Counter order) the interposer
+  // filled: 0 when it is not loaded, fewer than all from an older library.
+  std::size_t interposed = 0;
   std::array<std::uint64_t, kCounterCount> values{};
 };
 
@@ -81,11 +92,16 @@ using Deltas = std::vector<std::pair<std::string, std::uint64_t>>;
 // plus getrusage(RUSAGE_SELF). Thread-safe; allocates nothing.
 Snapshot take_snapshot() noexcept;
 
+// A sum over getrusage(RUSAGE_CHILDREN) (faults, switches, CPU microseconds): it
+// changes when a child process that did any work is waited for. Children still running
+// or never waited for are not in it. Thread-safe; allocates nothing.
+std::uint64_t children_activity() noexcept;
+
 // Whether storh_count_snapshot is in the process (the interposer was preloaded).
 bool interposer_loaded() noexcept;
 
-// after - before for every counter the snapshots hold: the syscall counters only
-// when both were interposed, the rusage counters always.
+// after - before for every counter the snapshots hold: the syscall counters both
+// snapshots have from the interposer, the rusage counters always.
 Deltas difference(const Snapshot& before, const Snapshot& after);
 
 // The interposer library for this host (symlinks such as /proc/self/exe resolved):

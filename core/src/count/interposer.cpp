@@ -10,12 +10,14 @@
 //     ENOSYS instead of recursing;
 //   - counts are calls, failed calls included; byte counts are what the calls
 //     returned. What this cannot see is in docs/counters.md.
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -26,7 +28,8 @@
 #include "count/count_abi.h"
 
 // glibc < 2.33 programs call these instead of stat/fstat/lstat/fstatat; newer headers
-// no longer declare them.
+// no longer declare them. Their names are glibc's, reserved identifiers included.
+// NOLINTBEGIN(bugprone-reserved-identifier,readability-identifier-naming)
 extern "C" {
 int __xstat(int version, const char* path, struct stat* buf);
 int __lxstat(int version, const char* path, struct stat* buf);
@@ -37,6 +40,7 @@ int __lxstat64(int version, const char* path, struct stat64* buf);
 int __fxstat64(int version, int fd, struct stat64* buf);
 int __fxstatat64(int version, int dirfd, const char* path, struct stat64* buf, int flags);
 }
+// NOLINTEND(bugprone-reserved-identifier,readability-identifier-naming)
 
 namespace {
 
@@ -52,6 +56,11 @@ enum Field {
   kReadBytes,
   kWriteCalls,
   kWriteBytes,
+  kClose,
+  kGetdents,
+  kMkdir,
+  kMmap,
+  kMunmap,
   kFieldCount
 };
 
@@ -112,6 +121,15 @@ void count_open(int flags) {
   if (function == nullptr) return missing(); \
   return function(__VA_ARGS__)
 
+// Forwards a call that reports failure with `failure` (a null or MAP_FAILED pointer).
+#define STORH_FORWARD_OR(failure, name, ...) \
+  auto function = STORH_REAL(name);          \
+  if (function == nullptr) {                 \
+    errno = ENOSYS;                          \
+    return failure;                          \
+  }                                          \
+  return function(__VA_ARGS__)
+
 #define STORH_FORWARD_BYTES(field, name, ...)   \
   auto function = STORH_REAL(name);             \
   if (function == nullptr) return missing();    \
@@ -161,6 +179,20 @@ STORH_SLOT(pwrite64);
 STORH_SLOT(writev);
 STORH_SLOT(pwritev);
 STORH_SLOT(pwritev64);
+STORH_SLOT(close);
+STORH_SLOT(opendir);
+STORH_SLOT(closedir);
+STORH_SLOT(getdents64);
+STORH_SLOT(readdir);
+STORH_SLOT(readdir64);
+STORH_SLOT(readdir_r);
+STORH_SLOT(readdir64_r);
+STORH_SLOT(mkdir);
+STORH_SLOT(mkdirat);
+STORH_SLOT(mmap);
+STORH_SLOT(mmap64);
+STORH_SLOT(munmap);
+STORH_SLOT(remove);
 
 extern "C" {
 
@@ -168,8 +200,10 @@ uint32_t storh_count_snapshot(storh_count_snapshot_v1* out) {
   storh_count_snapshot_v1 now;
   memset(&now, 0, sizeof now);
   uint64_t* const fields[kFieldCount] = {
-      &now.fsync, &now.fdatasync,  &now.opens,      &now.creates,     &now.renames,    &now.unlinks,
-      &now.stats, &now.read_calls, &now.read_bytes, &now.write_calls, &now.write_bytes};
+      &now.fsync,      &now.fdatasync,   &now.opens,       &now.creates,
+      &now.renames,    &now.unlinks,     &now.stats,       &now.read_calls,
+      &now.read_bytes, &now.write_calls, &now.write_bytes, &now.close,
+      &now.getdents,   &now.mkdir,       &now.mmap,        &now.munmap};
   for (int field = 0; field < kFieldCount; ++field) {
     *fields[field] = g_counts[field].load(std::memory_order_relaxed);
   }
@@ -257,6 +291,73 @@ int unlink(const char* path) noexcept {
 int unlinkat(int dirfd, const char* path, int flags) noexcept {
   add(kUnlinks);
   STORH_FORWARD(unlinkat, dirfd, path, flags);
+}
+
+// remove(3) unlinks a file (or removes an empty directory) through libc's internal
+// unlink, which no wrapper sees; std::filesystem::remove calls it.
+int remove(const char* path) noexcept {
+  add(kUnlinks);
+  STORH_FORWARD(remove, path);
+}
+
+int close(int fd) {
+  add(kClose);
+  STORH_FORWARD(close, fd);
+}
+
+int mkdir(const char* path, mode_t mode) noexcept {
+  add(kMkdir);
+  STORH_FORWARD(mkdir, path, mode);
+}
+
+int mkdirat(int dirfd, const char* path, mode_t mode) noexcept {
+  add(kMkdir);
+  STORH_FORWARD(mkdirat, dirfd, path, mode);
+}
+
+// opendir and closedir open and close the directory through libc's internal calls,
+// which no wrapper sees: they count as an open and a close here.
+DIR* opendir(const char* path) {
+  count_open(O_RDONLY);
+  STORH_FORWARD_OR(nullptr, opendir, path);
+}
+
+int closedir(DIR* dir) {
+  add(kClose);
+  STORH_FORWARD(closedir, dir);
+}
+
+// readdir refills its buffer with libc's internal getdents64, which no wrapper sees,
+// so each readdir call (an entry, or the end) is one directory read.
+ssize_t getdents64(int fd, void* buf, size_t count) {
+  add(kGetdents);
+  STORH_FORWARD(getdents64, fd, buf, count);
+}
+
+dirent* readdir(DIR* dir) {
+  add(kGetdents);
+  STORH_FORWARD_OR(nullptr, readdir, dir);
+}
+
+dirent64* readdir64(DIR* dir) {
+  add(kGetdents);
+  STORH_FORWARD_OR(nullptr, readdir64, dir);
+}
+
+void* mmap(void* address, size_t length, int protection, int flags, int fd, off_t offset) noexcept {
+  add(kMmap);
+  STORH_FORWARD_OR(MAP_FAILED, mmap, address, length, protection, flags, fd, offset);
+}
+
+void* mmap64(void* address, size_t length, int protection, int flags, int fd,
+             off64_t offset) noexcept {
+  add(kMmap);
+  STORH_FORWARD_OR(MAP_FAILED, mmap64, address, length, protection, flags, fd, offset);
+}
+
+int munmap(void* address, size_t length) noexcept {
+  add(kMunmap);
+  STORH_FORWARD(munmap, address, length);
 }
 
 int stat(const char* path, struct stat* buf) noexcept {

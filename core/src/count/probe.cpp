@@ -25,6 +25,7 @@ std::size_t dumps_so_far() noexcept {
 
 Probe::Probe(ProbeMode mode) noexcept : mode_(mode) {
   if (!mode_.instrument) return;
+  children_before_ = children_activity();
   if (counting_instructions(mode_)) {
 #if defined(STORH_HAVE_CALLGRIND)
     CALLGRIND_ZERO_STATS;
@@ -46,9 +47,11 @@ std::optional<Counted> Probe::stop([[maybe_unused]] std::string_view operation,
   } else {
     after = take_snapshot();
   }
+  const bool children = children_activity() != children_before_;
   if (!report) return std::nullopt;
   try {
     Counted counted;
+    counted.children = children;
     if (counting_instructions(mode_)) {
 #if defined(STORH_HAVE_CALLGRIND)
       const std::string name(operation);

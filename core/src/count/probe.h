@@ -22,10 +22,12 @@ struct ProbeMode {
   std::optional<Instrument> instrument;
 };
 
-// What one reported step counted: deltas (syscalls) or a dump number (instructions).
+// What one reported step counted: deltas (syscalls) or a dump number (instructions),
+// and whether child processes ended during the step (their work is in neither).
 struct Counted {
   Deltas deltas;
   std::optional<std::size_t> dump;
+  bool children = false;
 };
 
 class Probe {
@@ -43,6 +45,7 @@ class Probe {
  private:
   ProbeMode mode_;
   Snapshot before_;
+  std::uint64_t children_before_ = 0;
 };
 
 // The next callgrind dump number of this process (1-based), advanced by each report.

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "report/bench_section.h"
+#include "report/counters_section.h"
 #include "report/format.h"
 #include "report/load_section.h"
 #include "report/range_section.h"
@@ -107,6 +108,7 @@ void render_text(const ResultFile& result, std::string& out) {
       line(fmt::format("  ! {}: {}", label_of(*metric),
                        one_line(fmt::format("{}", fmt::join(metric->warnings, "; ")))));
     }
+    out += counters_section(block.metrics, ReportFormat::text);
     if (ranged) out += range_section(block.name, block.metrics, ReportFormat::text);
     out += load_tables(result, block, ReportFormat::text);
   }
@@ -216,6 +218,7 @@ void render_markdown(const ResultFile& result, std::string& out) {
   }
   for (const auto& block : engine_blocks(result)) {
     render_engine_table(block, experiment.repeat, out);
+    out += counters_section(block.metrics, ReportFormat::markdown);
     if (ranged) out += range_section(block.name, block.metrics, ReportFormat::markdown);
     out += load_tables(result, block, ReportFormat::markdown);
   }

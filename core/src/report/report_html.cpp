@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "report/counters_section.h"
 #include "report/format.h"
 #include "report/html.h"
 #include "report/html_assets.h"
@@ -126,6 +127,11 @@ std::string engine_section(const EngineBlock& block, const ResultFile& result, b
                          e(fmt::format("{}", fmt::join(metric->warnings, "; "))));
     }
     out += "</ul>\n";
+  }
+  if (has_counted(block.metrics)) {
+    const auto [counter_columns, counter_rows] = counters_table(block.metrics);
+    out +=
+        "<h3>Counters per item (counting pass)</h3>\n" + html_table(counter_columns, counter_rows);
   }
   if (ranged) out += range_section_html(block.metrics, charts);
   out += load_section_html(block.name, block.metrics, charts);

@@ -103,6 +103,7 @@ ordered_json metric_json(const Metric& m) {
     for (const auto& [name, per_item] : m.counters) counters[name] = per_item;
     j["counters"] = counters;
   }
+  if (!m.not_counted.empty()) j["not_counted"] = m.not_counted;
   j["warnings"] = m.warnings;
   return j;
 }

@@ -193,6 +193,7 @@ Metric read_metric(const Node& n) {
     }
     std::sort(m.counters.begin(), m.counters.end());
   }
+  if (n.has("not_counted")) m.not_counted = n.at("not_counted").str();
   if (n.has("warnings")) {
     for (const Node& w : n.at("warnings").items()) m.warnings.push_back(w.str());
   }

@@ -101,6 +101,10 @@ struct Metric {
   // Deterministic counters from the counting pass (docs/counters.md): counter name ->
   // value per item (delta over the step / items), sorted by name; empty when not counted.
   std::vector<std::pair<std::string, double>> counters;
+  // Why the counting pass has no counters for this metric although it counted the
+  // step, e.g. its work ran in child processes the counters do not see; empty
+  // otherwise. When set, `counters` is empty: a report says "not counted", never 0.
+  std::string not_counted;
   // Reasons not to trust the numbers: a wide spread, too few samples (stats.h).
   std::vector<std::string> warnings;
 };

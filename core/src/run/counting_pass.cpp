@@ -6,6 +6,7 @@
 #include <chrono>
 #include <map>
 #include <optional>
+#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -51,6 +52,10 @@ struct CountingRun {
 // Sums over the steps of one metric: counter -> (delta, items).
 using MetricTotals = std::map<std::string, std::map<std::string, std::pair<double, double>>>;
 
+// What a metric's counters say when a step's work ran in child processes.
+constexpr std::string_view kChildrenNotCounted =
+    "its work ran in child processes, which the counters do not see";
+
 // Why a counting run failed, or nullopt when it ran cleanly.
 std::optional<std::string> failure_message(const process::ProcessOutcome& outcome,
                                            const CountingRun& run) {
@@ -83,7 +88,8 @@ std::vector<std::string> worker_argv(const plan::Cell& cell, const RunnerOptions
 // error is the failure's message.
 std::string count_cell(const plan::Cell& cell, std::size_t index, count::Instrument instrument,
                        const suite::Suite& suite, const RunnerOptions& options,
-                       const std::filesystem::path& root, MetricTotals& totals) {
+                       const std::filesystem::path& root, MetricTotals& totals,
+                       std::set<std::string>& in_children) {
   const std::string_view name = count::instrument_name(instrument);
   const std::filesystem::path work_dir =
       root / fmt::format("c{:03}-{}-{}", index, cell.engine, name);
@@ -125,7 +131,9 @@ std::string count_cell(const plan::Cell& cell, std::size_t index, count::Instrum
   if (std::optional<std::string> message = failure_message(outcome, run)) return *message;
 
   for (const worker::CountersEvent& step : run.steps) {
-    auto& metric = totals[plan::metric_key(cell, step.op)];
+    const std::string key = plan::metric_key(cell, step.op);
+    if (step.children) in_children.insert(key);
+    auto& metric = totals[key];
     const auto items = static_cast<double>(step.items);
     if (instrument == count::Instrument::syscalls) {
       for (const auto& [counter, delta] : step.counters) {
@@ -214,6 +222,7 @@ void run_counting_pass(const suite::Suite& suite, const plan::Plan& plan,
   const std::filesystem::path& root = made_root->path();
 
   MetricTotals totals;
+  std::set<std::string> in_children;
   for (std::size_t c = 0; c < plan.cells.size() && !result.interrupted; ++c) {
     const plan::Cell& cell = plan.cells[c];
     for (const count::Instrument instrument : instruments[c]) {
@@ -226,7 +235,8 @@ void run_counting_pass(const suite::Suite& suite, const plan::Plan& plan,
                                          count::instrument_name(instrument))
                           << std::flush;
       }
-      std::string message = count_cell(cell, c, instrument, suite, options, root, totals);
+      std::string message =
+          count_cell(cell, c, instrument, suite, options, root, totals, in_children);
       if (!message.empty()) {
         fail(cell,
              fmt::format("counting run ({}): {}", count::instrument_name(instrument), message));
@@ -236,6 +246,10 @@ void run_counting_pass(const suite::Suite& suite, const plan::Plan& plan,
   if (options.progress != nullptr) *options.progress << "\r\033[K" << std::flush;
 
   for (result::Metric& metric : result.metrics) {
+    if (in_children.contains(metric.key)) {
+      metric.not_counted = kChildrenNotCounted;
+      continue;
+    }
     const auto found = totals.find(metric.key);
     if (found == totals.end()) continue;
     for (const auto& [counter, sums] : found->second) {

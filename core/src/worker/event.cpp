@@ -39,6 +39,7 @@ ordered_json as_json(const CountersEvent& e) {
     for (const auto& [name, delta] : e.counters) counters[name] = delta;
     j["counters"] = std::move(counters);
   }
+  if (e.children) j["children"] = true;
   return j;
 }
 ordered_json as_json(const LoadProgressEvent& e) {
@@ -143,6 +144,7 @@ Event read_event(const std::string& kind, Fields& f) {
     } else {
       e.counters = f.deltas("counters");
     }
+    e.children = f.has("children") && f.flag("children");
     return e;
   }
   if (kind == "load_progress") return LoadProgressEvent{f.text("op"), f.text("line")};

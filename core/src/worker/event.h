@@ -11,7 +11,7 @@
 //                                      "calls" only when > 1; "latency" a LatencyHistogram
 //   {"event":"fail","op":"put","message":"..."}          the step returned an error
 //   {"event":"progress","message":"..."}                 the plugin's progress()
-//   {"event":"counters","op":"put","items":1000,"counters":{...}|"dump":N}
+//   {"event":"counters","op":"put","items":1000,"counters":{...}|"dump":N[,"children":true]}
 //                                                        counting pass only (count/probe.h)
 //   {"event":"load_progress","op":"put_get","line":"progress: 5.0 s, ..."}
 //   {"event":"load","op":"put_get","outcome":{...}}      load cells only (docs/load.md):
@@ -72,6 +72,9 @@ struct CountersEvent {
   std::uint64_t items = 0;
   count::Deltas counters{};           // syscalls: name -> delta over the step, in Counter order
   std::optional<std::size_t> dump{};  // instructions: the callgrind dump, instead of counters
+  // Child processes ended during the step: part of its work ran where neither
+  // instrument counts. Written only when true.
+  bool children = false;
   bool operator==(const CountersEvent&) const = default;
 };
 

@@ -163,7 +163,8 @@ class WorkerContext final : public RunContext {
                             std::optional<count::Counted> counted) noexcept {
     if (!counted) return;
     try {
-      emit(CountersEvent{std::string(operation), items, std::move(counted->deltas), counted->dump});
+      emit(CountersEvent{std::string(operation), items, std::move(counted->deltas), counted->dump,
+                         counted->children});
     } catch (...) {
       // Out of memory while building one line: the host sees no counters for this step.
     }

@@ -1,0 +1,62 @@
+#include "report/counters_section.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "count/counters.h"
+#include "report/report_parts.h"
+
+namespace storh::report {
+
+bool has_counted(const std::vector<const result::Metric*>& metrics) {
+  return std::any_of(metrics.begin(), metrics.end(), [](const result::Metric* m) {
+    return !m->counters.empty() || !m->not_counted.empty();
+  });
+}
+
+std::string counter_value_text(double value) {
+  if (std::fabs(value) >= 1e6) return fmt::format("{:.0f}", value);
+  return fmt::format("{:.6g}", value);
+}
+
+std::string counters_text(const result::Metric& metric) {
+  if (!metric.not_counted.empty()) return fmt::format("not counted ({})", metric.not_counted);
+  if (metric.counters.empty()) return kAbsent;
+  std::vector<std::string> names;
+  for (const auto& [counter, value] : metric.counters) names.push_back(counter);
+  std::vector<std::string> shown;
+  for (const std::string& name : count::in_counter_order(names)) {
+    const auto found = std::find_if(metric.counters.begin(), metric.counters.end(),
+                                    [&](const auto& c) { return c.first == name; });
+    if (found->second != 0) {
+      shown.push_back(fmt::format("{} {}", name, counter_value_text(found->second)));
+    }
+  }
+  if (shown.empty()) return "none nonzero";
+  return fmt::format("{}", fmt::join(shown, ", "));
+}
+
+std::pair<std::vector<Column>, Rows> counters_table(
+    const std::vector<const result::Metric*>& metrics) {
+  std::vector<Column> columns = {{"operation", Align::left}, {"counters per item", Align::left}};
+  Rows rows;
+  rows.reserve(metrics.size());
+  for (const result::Metric* metric : metrics) {
+    rows.push_back({label_of(*metric), counters_text(*metric)});
+  }
+  return {std::move(columns), std::move(rows)};
+}
+
+std::string counters_section(const std::vector<const result::Metric*>& metrics,
+                             ReportFormat format) {
+  if (!has_counted(metrics)) return "";
+  const auto [columns, rows] = counters_table(metrics);
+  if (format == ReportFormat::markdown) {
+    return "Counters per item (counting pass):\n\n" + markdown_table(columns, rows) + "\n";
+  }
+  return "  counters per item (counting pass):\n" + indent_lines(text_table(columns, rows), 4);
+}
+
+}  // namespace storh::report

@@ -1,0 +1,46 @@
+// report/counters_section.h: the counting pass's figures (docs/counters.md) beside the
+// times, in every report format.
+//
+// Per engine, when some metric of its block was counted (it has counters or a
+// not_counted reason), a table of one row per metric in report order: its label and
+// its counters per item, the nonzero ones in the stable counter order
+// (count::counter_infos) as "fsync 2, opens 2.05, stats 3"; "not counted (<reason>)"
+// for a metric whose work the counters could not see (never 0); "none nonzero" when
+// every counter was 0; "-" when the metric has no counters (its counting run failed,
+// or its engine was not counted). A block without counted metrics has no section, so
+// reports of results without counters are unchanged.
+//
+// Pure functions of their input, like the rest of the report.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report/report.h"
+#include "report/table.h"
+#include "result/result.h"
+
+namespace storh::report {
+
+// Whether some metric has counters or a not_counted reason.
+bool has_counted(const std::vector<const result::Metric*>& metrics);
+
+// "fsync 2, opens 2.05", "not counted (...)", "none nonzero" or "-", as above.
+std::string counters_text(const result::Metric& metric);
+
+// A counter's value per item: up to 6 significant digits, whole numbers of a million
+// or more without an exponent.
+std::string counter_value_text(double value);
+
+// Columns "operation" and "counters per item", one row per metric.
+std::pair<std::vector<Column>, Rows> counters_table(
+    const std::vector<const result::Metric*>& metrics);
+
+// Text: "  counters per item (counting pass):" and the table indented by four spaces.
+// Markdown: "Counters per item (counting pass):", a blank line, the table and a blank
+// line. Empty when no metric was counted. Text and Markdown only.
+std::string counters_section(const std::vector<const result::Metric*>& metrics,
+                             ReportFormat format);
+
+}  // namespace storh::report
