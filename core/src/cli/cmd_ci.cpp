@@ -61,18 +61,9 @@ Expected<std::uint32_t> confirm_count(const Prepared& prepared) {
 // The cells of `plan` with a metric among `keys`, each to run `repeat` more times.
 plan::Plan confirm_plan(const plan::Plan& plan, const std::set<std::string>& keys,
                         std::uint32_t repeat) {
-  plan::Plan subset = plan;
-  subset.cells.clear();
+  plan::Plan subset = plan::with_metrics(plan, keys);
   subset.repeat = repeat;
   subset.warmup = 0;
-  for (const plan::Cell& cell : plan.cells) {
-    const auto names = cell.operation_names();
-    if (std::any_of(names.begin(), names.end(), [&](const std::string& op) {
-          return keys.count(plan::metric_key(cell, op));
-        })) {
-      subset.cells.push_back(cell);
-    }
-  }
   return subset;
 }
 
