@@ -284,8 +284,9 @@ storh::result::Environment machine(const std::string& cpu, unsigned cores) {
   return e;
 }
 
-const storh::ab::Recalibration kHow{"storh-host calibrate s.toml --pairs=20 --calibration=c.json",
-                                    "about 2m00s at this run's pace"};
+const storh::ab::Recalibration how_to_calibrate{
+    "storh-host calibrate s.toml --pairs=20 --calibration=c.json",
+    "about 2m00s at this run's pace"};
 
 }  // namespace
 
@@ -293,13 +294,15 @@ TEST_CASE("calibrate: a calibration from another machine is not applied, and say
           "[ab][calibrate]") {
   storh::ab::Calibration c;
   c.environment = machine("AMD EPYC", 2);
-  CHECK(storh::ab::calibration_mismatch(c, "c.json", machine("AMD EPYC", 2), "run noise", kHow)
+  CHECK(storh::ab::calibration_mismatch(c, "c.json", machine("AMD EPYC", 2), "run noise",
+                                        how_to_calibrate)
             .empty());
   storh::result::Environment here = machine("Intel Xeon", 4);
   here.kernel = "Linux 6.18.0";
   here.work_dir_filesystem = "tmpfs";
   here.os = "another OS";  // not a reason: the noise does not depend on it
-  CHECK(storh::ab::calibration_mismatch(c, "c.json", here, "the run's own noise decides", kHow) ==
+  CHECK(storh::ab::calibration_mismatch(c, "c.json", here, "the run's own noise decides",
+                                        how_to_calibrate) ==
         "calibration c.json was measured on another machine (cpu_model \"AMD EPYC\" there, "
         "\"Intel Xeon\" here; cpu_count 2 there, 4 here; kernel \"Linux 6.1.0\" there, "
         "\"Linux 6.18.0\" here; work_dir_filesystem \"ext4\" there, \"tmpfs\" here): not applied, "
@@ -327,7 +330,8 @@ TEST_CASE("calibrate: a file without an environment is from an unknown machine",
   read = storh::ab::read_calibration(dir / "old.json");
   REQUIRE(read);
   CHECK_FALSE(read->environment);
-  CHECK(storh::ab::calibration_mismatch(*read, "old.json", machine("AMD EPYC", 2), "x", kHow)
+  CHECK(storh::ab::calibration_mismatch(*read, "old.json", machine("AMD EPYC", 2), "x",
+                                        how_to_calibrate)
             .starts_with("calibration old.json records no environment (written before "
                          "calibrations recorded one), so it is from an unknown machine: not "
                          "applied, x; calibrate this machine with `storh-host calibrate"));
