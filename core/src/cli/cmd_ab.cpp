@@ -520,8 +520,9 @@ std::optional<int> judge_ab_file(const std::string& command,
     io.err << fmt::format("storh-host {}: {}\n", command, resolved.error());
     return kExitBadInput;
   }
+  const std::string& suite_file = result->head.experiment.suite_file;
   const std::string calibration_warning =
-      apply_calibration(*resolved, *result, {result->head.experiment.suite_file});
+      apply_calibration(*resolved, *result, {suite_file.empty() ? "SUITE.toml" : suite_file});
   Expected<ab::AbOutcome> outcome = ab::judge(*result, resolved->gate);
   if (!outcome) {
     io.err << fmt::format("storh-host {}: {}\n", command, outcome.error());
