@@ -39,7 +39,7 @@ TEST_CASE("ab: a 10x slower head is a regression; the file pairs both sides ABBA
   INFO(run.out << run.err);
   CHECK(run.code == 1);
   CHECK(contains(run.out, "misbehave.first"));
-  CHECK(contains(run.out, "REGRESSION FAIL"));
+  CHECK(contains(run.out, "REGRESSION confirmed FAIL"));
   CHECK(contains(run.err, "A/B gate failed: 1 of 1 metric(s) regressed."));
   // The change column is the paired estimate, and the table says why it can disagree
   // with the medians beside it.
@@ -78,7 +78,7 @@ TEST_CASE("ab: a 10x slower head is a regression; the file pairs both sides ABBA
   CHECK(page.starts_with("<!DOCTYPE html>"));
   CHECK(contains(page, "\"kind\":\"ratios\""));
   CHECK(contains(page, "\"verdict\":[\"slower\"]"));
-  CHECK(contains(page, "<td>REGRESSION FAIL</td>"));
+  CHECK(contains(page, "<td>REGRESSION confirmed FAIL</td>"));
 }
 
 TEST_CASE("ab --format=html: the page on stdout, the result path on stderr", "[cli][ab]") {
@@ -134,7 +134,8 @@ TEST_CASE("ci --base runs the A/B mode with the suite's [gate.ab] settings", "[c
   CHECK(contains(run.out, "A/B gate passed"));
 }
 
-TEST_CASE("calibrate writes each metric's noise, and ab reads it", "[cli][ab][calibrate]") {
+TEST_CASE("calibrate writes each metric's noise and its machine, and ab applies it only there",
+          "[cli][ab][calibrate]") {
   ScratchDir dir;
   const std::string suite = write_suite(dir);
   const std::string calibration = (dir / "noise.json").string();
@@ -153,11 +154,139 @@ TEST_CASE("calibrate writes each metric's noise, and ab reads it", "[cli][ab][ca
   CHECK_FALSE(contains(run.out, "result: "));
 
   run = cli({"ab", suite, fixture_path_flag, "--head-set", "misbehave.cost=500",
-             "--calibration=" + calibration});
-  INFO(run.out << run.err);
-  CHECK(run.code == 0);
-  run = cli({"ab", suite, fixture_path_flag, "--head-set", "misbehave.cost=500",
              "--calibration=" + (dir / "missing.json").string()});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "storh-host calibrate SUITE"));
+
+  nlohmann::json machine = read_json(calibration);
+  REQUIRE(machine.contains("environment"));
+  const std::string here = machine["environment"]["cpu_model"];
+  CHECK(machine["environment"]["cpu_count"].get<unsigned>() > 0);
+  // A noise this large makes the calibration decide the threshold wherever it applies.
+  machine["metrics"][0]["noise"] = 5.0;
+  auto verdict_of = [&](const nlohmann::json& calibration_json, const std::string& name) {
+    const std::string path = (dir / name).string();
+    storh::test::write_text(path, calibration_json.dump());
+    auto ab = cli({"ab", suite, fixture_path_flag, "--head-set", "misbehave.cost=500",
+                   "--format=json", "--calibration=" + path});
+    INFO(ab.out << ab.err);
+    CHECK(ab.code == 0);
+    return std::pair{nlohmann::json::parse(ab.out.substr(0, ab.out.rfind("A/B gate"))), ab.err};
+  };
+
+  auto [same, same_err] = verdict_of(machine, "same.json");
+  CHECK(same["checks"][0]["threshold_from"] == "calibration");
+  CHECK_FALSE(contains(same_err, "not applied"));
+
+  machine["environment"]["cpu_model"] = "Another CPU";
+  const std::string other = (dir / "other.json").string();
+  auto [moved, moved_err] = verdict_of(machine, "other.json");
+  CHECK(moved["checks"][0]["threshold_from"] != "calibration");
+  const std::string warning =
+      "calibration " + other + " was measured on another machine (cpu_model \"Another CPU\" " +
+      "there, \"" + here + "\" here): not applied, each metric's threshold comes from this " +
+      "run's own paired noise; calibrate this machine with `storh-host calibrate " + suite + " " +
+      fixture_path_flag + " --pairs=8 --calibration=" + other + "` (about ";
+  CHECK(contains(moved_err, "warning: " + warning));
+  REQUIRE(moved["warnings"].size() >= 1);
+  CHECK(contains(moved["warnings"].back().get<std::string>(), warning));
+
+  // The stored-baseline gate checks the machine of the current file the same way.
+  REQUIRE(cli({"run", suite, fixture_path_flag}).code == 0);
+  const std::string stored = (dir / "ab.json").string();
+  auto gated = cli({"gate", stored, stored, "--calibration=" + other});
+  CHECK(gated.code == 0);
+  CHECK(contains(gated.err, "warning: calibration " + other +
+                                " was measured on another machine (cpu_model \"Another CPU\" "
+                                "there, \"" +
+                                here + "\" here): not applied, the configured thresholds apply; " +
+                                "calibrate this machine with `storh-host calibrate " + suite +
+                                " --pairs=8 --calibration=" + other + "` (about "));
+  gated = cli({"gate", stored, stored, "--calibration=" + (dir / "same.json").string()});
+  CHECK(gated.code == 0);
+  CHECK_FALSE(contains(gated.err, "not applied"));
+
+  machine.erase("environment");  // a calibration written before environments were recorded
+  auto [old, old_err] = verdict_of(machine, "old.json");
+  CHECK(old["checks"][0]["threshold_from"] != "calibration");
+  CHECK(contains(old_err,
+                 "records no environment (written before calibrations recorded one), so "
+                 "it is from an unknown machine: not applied"));
+}
+
+TEST_CASE("ab: a wall-time regression is confirmed by a fresh set of pairs before it fails",
+          "[cli][ab][confirm]") {
+  ScratchDir dir;
+  const auto run = cli({"ab", write_suite(dir), fixture_path_flag, "--inject-slowdown=9"});
+  INFO(run.out << run.err);
+  CHECK(run.code == 1);
+  CHECK(contains(run.err,
+                 "1 metric(s) regressed on wall time alone (misbehave.first); "
+                 "confirming with 8 fresh pair(s) of their cell(s)"));
+  CHECK(contains(run.out, "REGRESSION confirmed FAIL"));
+  CHECK(contains(run.out,
+                 "misbehave.first: confirmed: the confirmation set regressed too (8 "
+                 "fresh pair(s)"));
+  const auto file = read_json(dir / "ab-ab.json");
+  CHECK(file["ab"]["metrics"][0]["pairs"].size() == 8);
+  REQUIRE(file["ab"]["confirmation"].size() == 1);
+  CHECK(file["ab"]["confirmation"][0]["key"] == "misbehave.first");
+  CHECK(file["ab"]["confirmation"][0]["pairs"].size() == 8);
+  // Every worker run is recorded: 8 pairs, then 8 more.
+  CHECK(file["runs"].size() == 16);
+  CHECK(file["ab"]["base"]["runs"].size() == 16);
+  // Judged again from the file, the confirmation still decides.
+  const auto again = cli({"gate", (dir / "ab-ab.json").string(), "--format=md"});
+  CHECK(again.code == 1);
+  CHECK(contains(again.out, "Confirmation:\n\n- `misbehave.first`: confirmed"));
+}
+
+TEST_CASE("ab: a wall-time regression the confirmation set does not reproduce passes",
+          "[cli][ab][confirm]") {
+  ScratchDir dir;
+  // The head's first 8 runs (the first set) are 10x slower, the next 8 are not.
+  const auto run = cli({"ab", write_suite(dir), fixture_path_flag, "--head-set",
+                        "misbehave.slow_log=" + (dir / "runs.log").string(), "--head-set",
+                        "misbehave.slow_runs=8", "--format=md"});
+  INFO(run.out << run.err);
+  CHECK(run.code == 0);
+  CHECK(contains(run.err, "confirming with 8 fresh pair(s)"));
+  CHECK(contains(run.out, "| not confirmed |"));
+  CHECK(contains(run.out,
+                 "- `misbehave.first`: not confirmed: the confirmation set did not "
+                 "regress (8 fresh pair(s)"));
+  CHECK(contains(run.out, "A/B gate passed: 0 of 1 metric(s) regressed."));
+  const auto file = read_json(dir / "ab-ab.json");
+  REQUIRE(file["ab"]["confirmation"].size() == 1);
+  CHECK(file["ab"]["confirmation"][0]["pairs"].size() == 8);
+  CHECK(file["ab"]["metrics"][0]["analysis"]["ratio"].get<double>() > 2);
+  CHECK(file["ab"]["confirmation"][0]["analysis"]["ratio"].get<double>() < 2);
+}
+
+TEST_CASE("ab: a metric whose counter rose fails at once, without a confirmation set",
+          "[cli][ab][confirm][counters]") {
+  ScratchDir dir;
+  const auto suite = dir / "counted.toml";
+  storh::test::write_text(suite,
+                          "datasets = [5]\nrepeat = 8\ncounters = [\"syscalls\"]\n"
+                          "output = \"" +
+                              (dir / "counted.json").string() +
+                              "\"\n[engines.syscalls_fixture]\n"
+                              "[gate.ab]\nthreshold = 100\npairs = 8\n");
+  // One more fsync per put (a counter rise), and every step 10x slower.
+  const auto run = cli({"ab", suite.string(), fixture_path_flag, "--head-set",
+                        "syscalls_fixture.fsyncs=3", "--inject-slowdown=9", "--counter=fsync=0"});
+  INFO(run.out << run.err);
+  CHECK(run.code == 1);
+  CHECK(
+      contains(run.out, "syscalls_fixture.put fsync/item: base 2 head 3 (tolerance +0.00%) FAIL"));
+  CHECK(
+      contains(run.out, "syscalls_fixture.put: a counter rose: failed without a confirmation set"));
+  const auto file = read_json(dir / "counted-ab.json");
+  // Only get, whose counters are equal, needed a confirmation set.
+  if (file["ab"].contains("confirmation")) {
+    for (const auto& metric : file["ab"]["confirmation"]) {
+      CHECK(metric["key"] != "syscalls_fixture.put");
+    }
+  }
 }

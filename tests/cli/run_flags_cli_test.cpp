@@ -53,7 +53,7 @@ TEST_CASE("cli flags: --operation runs only the named operations", "[cli][flags]
       cli({"validate", "--engine=misbehave", fixture_path_flag, "--operation=latency,first"});
   INFO(validated.out << validated.err);
   REQUIRE(validated.code == 0);
-  CHECK(contains(validated.out, "items=10: first, latency\n"));
+  CHECK(contains(validated.out, "slow_runs=0: first, latency\n"));
 
   const auto unknown =
       cli({"validate", "--engine=misbehave", fixture_path_flag, "--operation=firs"});

@@ -272,3 +272,180 @@ TEST_CASE("calibrate: the stored-baseline gate is raised to each metric's calibr
   options.metric_thresholds = {{"doc.put", 40}};
   CHECK(storh::ab::raise_to_calibrated_floors(options, c).empty());
 }
+
+namespace {
+
+storh::result::Environment machine(const std::string& cpu, unsigned cores) {
+  storh::result::Environment e;
+  e.cpu_model = cpu;
+  e.cpu_count = cores;
+  e.kernel = "Linux 6.1.0";
+  e.work_dir_filesystem = "ext4";
+  return e;
+}
+
+const storh::ab::Recalibration how_to_calibrate{
+    "storh-host calibrate s.toml --pairs=20 --calibration=c.json",
+    "about 2m00s at this run's pace"};
+
+}  // namespace
+
+TEST_CASE("calibrate: a calibration from another machine is not applied, and says why",
+          "[ab][calibrate]") {
+  storh::ab::Calibration c;
+  c.environment = machine("AMD EPYC", 2);
+  CHECK(storh::ab::calibration_mismatch(c, "c.json", machine("AMD EPYC", 2), "run noise",
+                                        how_to_calibrate)
+            .empty());
+  storh::result::Environment here = machine("Intel Xeon", 4);
+  here.kernel = "Linux 6.18.0";
+  here.work_dir_filesystem = "tmpfs";
+  here.os = "another OS";  // not a reason: the noise does not depend on it
+  CHECK(storh::ab::calibration_mismatch(c, "c.json", here, "the run's own noise decides",
+                                        how_to_calibrate) ==
+        "calibration c.json was measured on another machine (cpu_model \"AMD EPYC\" there, "
+        "\"Intel Xeon\" here; cpu_count 2 there, 4 here; kernel \"Linux 6.1.0\" there, "
+        "\"Linux 6.18.0\" here; work_dir_filesystem \"ext4\" there, \"tmpfs\" here): not applied, "
+        "the run's own noise decides; calibrate this machine with `storh-host calibrate s.toml "
+        "--pairs=20 --calibration=c.json` (about 2m00s at this run's pace)");
+  // Without an estimate, no duration.
+  CHECK(storh::ab::calibration_mismatch(c, "c.json", machine("AMD EPYC", 4), "x",
+                                        {"storh-host calibrate s.toml", ""})
+            .ends_with("with `storh-host calibrate s.toml`"));
+}
+
+TEST_CASE("calibrate: a file without an environment is from an unknown machine",
+          "[ab][calibrate]") {
+  storh::test::ScratchDir dir;
+  storh::ab::Calibration c;
+  c.environment = machine("AMD EPYC", 2);
+  REQUIRE(storh::ab::write_calibration(dir / "c.json", c).empty());
+  auto read = storh::ab::read_calibration(dir / "c.json");
+  REQUIRE(read);
+  REQUIRE(read->environment);
+  CHECK(read->environment->cpu_count == 2);
+  nlohmann::json old = storh::test::read_json(dir / "c.json");
+  old.erase("environment");  // as written before calibrations recorded it
+  storh::test::write_text(dir / "old.json", old.dump());
+  read = storh::ab::read_calibration(dir / "old.json");
+  REQUIRE(read);
+  CHECK_FALSE(read->environment);
+  CHECK(storh::ab::calibration_mismatch(*read, "old.json", machine("AMD EPYC", 2), "x",
+                                        how_to_calibrate)
+            .starts_with("calibration old.json records no environment (written before "
+                         "calibrations recorded one), so it is from an unknown machine: not "
+                         "applied, x; calibrate this machine with `storh-host calibrate"));
+  old["environment"] = {{"cpu_model", 7}};
+  storh::test::write_text(dir / "bad.json", old.dump());
+  read = storh::ab::read_calibration(dir / "bad.json");
+  REQUIRE_FALSE(read);
+  CHECK(storh::test::contains(read.error(), "bad.json: /environment"));
+}
+
+TEST_CASE("calibrate: the time to calibrate scales this run's worker time to the pairs",
+          "[ab][calibrate]") {
+  storh::result::ResultFile base, head;
+  head.experiment.repeat = base.experiment.repeat = 10;  // pairs
+  head.experiment.warmup = base.experiment.warmup = 0;
+  for (int i = 0; i < 10; ++i) {
+    base.runs.push_back({"kv", 10, {}, i, true, 1.0, 0, 0});
+    head.runs.push_back({"kv", 10, {}, i, true, 1.0, 0, 0});
+  }
+  // 20 runs of 1 s for 10 pairs: 20 pairs take 40 s.
+  CHECK(storh::ab::calibration_seconds({&base, &head}, 20) == Approx(40));
+  // One run of 5 repeats (5 s): 20 pairs are 40 runs.
+  head.experiment.repeat = 5;
+  head.runs.resize(5);
+  CHECK(storh::ab::calibration_seconds({&head}, 20) == Approx(40));
+  CHECK(storh::ab::calibration_seconds({}, 20) == 0);
+}
+
+TEST_CASE("ab: a wall-time regression fails only when the confirmation set agrees", "[ab]") {
+  AbResult r = result_with({metric("kv.put", 12, 1.10)});
+  auto outcome = storh::ab::judge(r, {});
+  REQUIRE(outcome);
+  CHECK(only_check(*outcome).state == AbState::regression);
+  CHECK(storh::ab::unconfirmed_regressions(*outcome) == std::set<std::string>{"kv.put"});
+
+  r.confirmation = {metric("kv.put", 12, 1.10)};
+  outcome = storh::ab::judge(r, {});
+  REQUIRE(outcome);
+  const auto& confirmed = only_check(*outcome);
+  CHECK(confirmed.state == AbState::regression);
+  CHECK(confirmed.failed);
+  REQUIRE(confirmed.confirmation);
+  CHECK(confirmed.confirmation->agreed);
+  CHECK(storh::test::contains(confirmed.notes.at(0), "confirmed: the confirmation set regressed"));
+  CHECK(storh::ab::unconfirmed_regressions(*outcome).empty());
+  auto report = storh::ab::render(r, *outcome, storh::compare::OutputFormat::text, 0.01);
+  CHECK(storh::test::contains(report.out, "REGRESSION confirmed FAIL"));
+
+  r.confirmation = {metric("kv.put", 12, 1.0)};
+  outcome = storh::ab::judge(r, {});
+  REQUIRE(outcome);
+  const auto& unconfirmed = only_check(*outcome);
+  CHECK(unconfirmed.state == AbState::unconfirmed);
+  CHECK_FALSE(unconfirmed.failed);
+  CHECK(outcome->passed());
+  CHECK(storh::test::contains(unconfirmed.notes.at(0),
+                              "not confirmed: the confirmation set did "
+                              "not regress (12 fresh pair(s)"));
+  report = storh::ab::render(r, *outcome, storh::compare::OutputFormat::markdown, 0.01);
+  CHECK(storh::test::contains(report.out, "| not confirmed |"));
+  CHECK(storh::test::contains(report.out, "Confirmation:\n\n- `kv.put`: not confirmed"));
+  report = storh::ab::render(r, *outcome, storh::compare::OutputFormat::json, 0.01);
+  const auto verdict = nlohmann::json::parse(report.out.substr(0, report.out.rfind("A/B gate")));
+  CHECK(verdict["checks"][0]["state"] == "not confirmed");
+  CHECK(verdict["checks"][0]["confirmation"]["agreed"] == false);
+  CHECK(verdict["checks"][0]["confirmation"]["pairs"] == 12);
+}
+
+TEST_CASE("ab: a metric whose counter rose fails at once, without confirmation", "[ab]") {
+  AbResult r = result_with({metric("kv.put", 12, 1.10)});
+  storh::result::Metric put;
+  put.key = "kv.put";
+  put.engine = "kv";
+  put.operation = "put";
+  put.counters = {{"fsync", 1}};
+  r.base.metrics.push_back(put);
+  put.counters = {{"fsync", 2}};
+  r.head.metrics.push_back(put);
+  storh::ab::AbGateOptions options;
+  options.counter_tolerances = {{"fsync", 0}};
+  auto outcome = storh::ab::judge(r, options);
+  REQUIRE(outcome);
+  const auto& check = only_check(*outcome);
+  CHECK(check.state == AbState::regression);
+  CHECK(check.counters_rose);
+  CHECK(check.failed);
+  CHECK(outcome->failures == 2);  // the time and the counter
+  CHECK(storh::ab::unconfirmed_regressions(*outcome).empty());
+  CHECK(storh::test::contains(check.notes.at(0), "a counter rose: failed without a confirmation"));
+  // A set that would not confirm changes nothing: the counter decided.
+  r.confirmation = {metric("kv.put", 12, 1.0)};
+  outcome = storh::ab::judge(r, options);
+  REQUIRE(outcome);
+  CHECK(only_check(*outcome).failed);
+  CHECK_FALSE(only_check(*outcome).confirmation);
+}
+
+TEST_CASE("ab: the confirmation set round-trips through the file, and older files read", "[ab]") {
+  AbResult r = result_with({metric("kv.put", 8, 1.1)});
+  const nlohmann::json without = storh::ab::to_json(r, 0.01);
+  CHECK_FALSE(without["ab"].contains("confirmation"));  // an older file looks the same
+  auto read = storh::ab::ab_from_json(without, "ab.json");
+  REQUIRE(read);
+  CHECK(read->confirmation.empty());
+  r.confirmation = {metric("kv.put", 8, 1.0)};
+  nlohmann::json with = storh::ab::to_json(r, 0.01);
+  CHECK(with["ab"]["confirmation"][0]["key"] == "kv.put");
+  CHECK(with["ab"]["confirmation"][0]["analysis"]["pairs"] == 8);
+  read = storh::ab::ab_from_json(with, "ab.json");
+  REQUIRE(read);
+  REQUIRE(read->confirmation.size() == 1);
+  CHECK(read->confirmation[0].pairs[5].head == r.confirmation[0].pairs[5].head);
+  with["ab"]["confirmation"] = 3;
+  read = storh::ab::ab_from_json(with, "ab.json");
+  REQUIRE_FALSE(read);
+  CHECK(storh::test::contains(read.error(), "/ab/confirmation: expected an array"));
+}

@@ -137,6 +137,12 @@ ordered_json to_json(const AbResult& r, double alpha) {
                 {"head_setup", setup_json(r.head_setup)},
                 {"metrics", metrics},
                 {"base", result::to_json(r.base)}};
+  // Only when a confirmation ran, so files without one keep their bytes.
+  if (!r.confirmation.empty()) {
+    ordered_json confirmation = ordered_json::array();
+    for (const PairedMetric& m : r.confirmation) confirmation.push_back(metric_json(m, alpha));
+    file["ab"]["confirmation"] = confirmation;
+  }
   return file;
 }
 
@@ -171,6 +177,14 @@ Expected<AbResult> ab_from_json(const json& j, const std::string& origin) {
     if (!metrics.is_array()) throw BadAbValue{"/ab/metrics: expected an array"};
     for (std::size_t i = 0; i < metrics.size(); ++i) {
       r.metrics.push_back(read_metric(metrics[i], fmt::format("/ab/metrics/{}", i)));
+    }
+    if (ab.contains("confirmation")) {  // absent in files without one, and older files
+      const json& confirmation = ab.at("confirmation");
+      if (!confirmation.is_array()) throw BadAbValue{"/ab/confirmation: expected an array"};
+      for (std::size_t i = 0; i < confirmation.size(); ++i) {
+        r.confirmation.push_back(
+            read_metric(confirmation[i], fmt::format("/ab/confirmation/{}", i)));
+      }
     }
     Expected<result::ResultFile> base =
         result::from_json(member(ab, "base", "/ab"), origin + " (ab/base)");

@@ -63,6 +63,10 @@ struct AbResult {
   std::uint64_t seed = 0;             // for Order::random
   std::uint32_t pairs = 0;            // pairs asked for per cell
   std::vector<PairedMetric> metrics;  // sorted by key
+  // The confirmation set: a fresh set of pairs of the cells whose metrics regressed on
+  // wall time alone in `metrics`, for those metrics only (sorted by key). Empty when no
+  // confirmation ran; its worker runs and failures are in each side's runs and failures.
+  std::vector<PairedMetric> confirmation;
 };
 
 // The file's JSON: head's result with "ab" added. `alpha` sets the confidence of the

@@ -168,7 +168,8 @@ Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan
             : "each run had a fresh directory; all were removed after the last run";
     side->result.metrics = run::aggregate_metrics(*side->plan, side->runs);
     stats::judge_run_spread(side->result);
-    if (!interrupted) run::run_counting_pass(suite, *side->plan, options.runner, side->result);
+    if (!interrupted && options.counting_pass)
+      run::run_counting_pass(suite, *side->plan, options.runner, side->result);
   }
   for (std::size_t c = 0; c < cells; ++c) {
     const plan::Cell& cell = head_plan.cells[c];
@@ -191,6 +192,23 @@ Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan
   out.seed = options.seed;
   out.pairs = options.pairs;
   return out;
+}
+
+std::string confirm(const suite::Suite& suite, const plan::Plan& base, const plan::Plan& head,
+                    AbRunOptions options, const std::set<std::string>& keys, AbResult& result) {
+  options.counting_pass = false;
+  Expected<AbResult> again =
+      run_ab(suite, plan::with_metrics(base, keys), plan::with_metrics(head, keys), options);
+  if (!again) return again.error();
+  for (PairedMetric& metric : again->metrics) {
+    if (keys.count(metric.key) > 0) result.confirmation.push_back(std::move(metric));
+  }
+  for (auto [to, from] : {std::pair{&result.base, &again->base}, {&result.head, &again->head}}) {
+    to->runs.insert(to->runs.end(), from->runs.begin(), from->runs.end());
+    to->failures.insert(to->failures.end(), from->failures.begin(), from->failures.end());
+    to->interrupted = to->interrupted || from->interrupted;
+  }
+  return {};
 }
 
 }  // namespace storh::ab

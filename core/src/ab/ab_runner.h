@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 
 #include "ab/ab_result.h"
 #include "plan/plan.h"
@@ -35,6 +36,7 @@ struct AbRunOptions {
   // Extra worker arguments per side, e.g. the power harness's injected slowdown.
   std::vector<std::string> base_worker_args;
   std::vector<std::string> head_worker_args;
+  bool counting_pass = true;  // run the suite's counters after the pairs
 };
 
 // Whether the plans can be paired; empty when they can, else why not.
@@ -44,6 +46,14 @@ std::string check_pairable(const plan::Plan& base, const plan::Plan& head);
 // or no work directory can be made; worker failures are in each side's failures.
 Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base, const plan::Plan& head,
                           const AbRunOptions& options);
+
+// Confirms wall-time regressions (verdict.h): runs a fresh set of `options.pairs` pairs
+// of the cells holding `keys`, without a counting pass, and records the pairs of `keys`
+// in result.confirmation. Its worker runs and failures join each side's; an interrupt
+// marks both sides interrupted. Empty on success, else why it could not run (as
+// run_ab fails).
+std::string confirm(const suite::Suite& suite, const plan::Plan& base, const plan::Plan& head,
+                    AbRunOptions options, const std::set<std::string>& keys, AbResult& result);
 
 // The pairs of one metric from the two sides' runs of one cell (runs by pair index;
 // a run that lacks the operation's sample breaks only its own pair).

@@ -8,6 +8,7 @@
 
 #include "ab/verdict.h"
 #include "report/format.h"
+#include "result/json.h"
 #include "util/files.h"
 #include "util/json_input.h"
 
@@ -62,6 +63,7 @@ Calibration calibrate(const AbResult& aa, double alpha) {
   c.cpu_model = aa.head.environment.cpu_model;
   c.kernel = aa.head.environment.kernel;
   c.time = aa.head.environment.time;
+  c.environment = aa.head.environment;
   c.pairs = aa.pairs;
   c.alpha = alpha;
   for (const PairedMetric& paired : aa.metrics) {
@@ -117,16 +119,17 @@ std::string write_calibration(const std::filesystem::path& file, const Calibrati
                        {"baseline_detectable_percent", m.baseline_detectable_percent},
                        {"warnings", m.warnings}});
   }
-  const ordered_json j = {{"format", "storh-calibration"},
-                          {"version", 1},
-                          {"suite", c.suite},
-                          {"fingerprint", c.fingerprint},
-                          {"cpu_model", c.cpu_model},
-                          {"kernel", c.kernel},
-                          {"time", c.time},
-                          {"pairs", c.pairs},
-                          {"alpha", c.alpha},
-                          {"metrics", metrics}};
+  ordered_json j = {{"format", "storh-calibration"},
+                    {"version", 1},
+                    {"suite", c.suite},
+                    {"fingerprint", c.fingerprint},
+                    {"cpu_model", c.cpu_model},
+                    {"kernel", c.kernel},
+                    {"time", c.time},
+                    {"pairs", c.pairs},
+                    {"alpha", c.alpha},
+                    {"metrics", metrics}};
+  if (c.environment) j["environment"] = result::environment_json(*c.environment);
   return write_file_atomically(file, j.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }
 
@@ -172,10 +175,58 @@ Expected<Calibration> read_calibration(const std::filesystem::path& file) {
       }
       c.metrics.push_back(std::move(cm));
     }
+    if (j.contains("environment")) {
+      Expected<result::Environment> environment =
+          result::environment_from_json(j.at("environment"), "/environment");
+      if (!environment) return Error{fmt::format("{}: {}", file.string(), environment.error())};
+      c.environment = std::move(*environment);
+    }
     return c;
   } catch (const json::exception& e) {
     return Error{fmt::format("{}: bad calibration file: {}", file.string(), e.what())};
   }
+}
+
+std::string calibration_mismatch(const Calibration& calibration, const std::string& file,
+                                 const result::Environment& here, std::string_view instead,
+                                 const Recalibration& how) {
+  std::string why;
+  if (!calibration.environment) {
+    why =
+        "records no environment (written before calibrations recorded one), so it is from an "
+        "unknown machine";
+  } else {
+    const result::Environment& there = *calibration.environment;
+    std::vector<std::string> differences;
+    auto differ = [&](const char* field, const std::string& a, const std::string& b) {
+      if (a != b) differences.push_back(fmt::format("{} \"{}\" there, \"{}\" here", field, a, b));
+    };
+    differ("cpu_model", there.cpu_model, here.cpu_model);
+    if (there.cpu_count != here.cpu_count) {
+      differences.push_back(
+          fmt::format("cpu_count {} there, {} here", there.cpu_count, here.cpu_count));
+    }
+    differ("kernel", there.kernel, here.kernel);
+    differ("work_dir_filesystem", there.work_dir_filesystem, here.work_dir_filesystem);
+    if (differences.empty()) return {};
+    why = fmt::format("was measured on another machine ({})", fmt::join(differences, "; "));
+  }
+  return fmt::format("calibration {} {}: not applied, {}; calibrate this machine with `{}`{}", file,
+                     why, instead, how.command,
+                     how.duration.empty() ? "" : fmt::format(" ({})", how.duration));
+}
+
+double calibration_seconds(const std::vector<const result::ResultFile*>& sides,
+                           std::uint32_t pairs) {
+  if (sides.empty()) return 0;
+  double wall = 0;
+  for (const result::ResultFile* side : sides) {
+    for (const result::Run& run : side->runs) wall += run.wall_seconds;
+  }
+  const result::Experiment& e = sides.front()->experiment;
+  const double runs_per_cell = static_cast<double>(sides.size()) * (e.repeat + e.warmup);
+  if (runs_per_cell <= 0) return 0;
+  return wall * 2 * (pairs + e.warmup) / runs_per_cell;
 }
 
 std::map<std::string, double> noise_by_key(const Calibration& calibration) {

@@ -13,12 +13,18 @@
 //               detect if the machine did not drift between them (it does: drift
 //               between sessions is invisible to a single session, so this is a
 //               lower bound, and A/B mode is the recommendation).
-// The file is JSON, written deterministically ("storh-calibration" version 1).
+// The file is JSON, written deterministically ("storh-calibration" version 1). It
+// records the environment it was measured on (the result file's `environment`
+// object): noise belongs to a machine, so a calibration applies only where the CPU
+// model, core count, kernel and work-directory filesystem are the same. Files written
+// before the environment was recorded have none and apply nowhere.
 #pragma once
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ab/ab_result.h"
@@ -49,7 +55,31 @@ struct Calibration {
   std::uint32_t pairs = 0;
   double alpha = 0;
   std::vector<CalibratedMetric> metrics;  // sorted by key
+  // Where it was measured; nullopt in a file written before it was recorded.
+  std::optional<result::Environment> environment;
 };
+
+// How to calibrate the machine at hand, for the warning when a calibration is not
+// applied: the full command, and roughly how long it takes (empty when unknown).
+struct Recalibration {
+  std::string command;
+  std::string duration;
+};
+
+// Empty when `calibration` was measured on a machine like `here` (same CPU model, core
+// count, kernel and work-directory filesystem), so it applies. Else the warning: which
+// fields differ (both values; or that the file records no environment), that it is not
+// applied and what decides instead (`instead`), and how to calibrate here.
+std::string calibration_mismatch(const Calibration& calibration, const std::string& file,
+                                 const result::Environment& here, std::string_view instead,
+                                 const Recalibration& how);
+
+// Roughly how long `storh-host calibrate` with `pairs` A/A pairs per cell takes on this
+// machine, in seconds, from the worker runs of `sides` (one run's result file, or both
+// sides of an A/B run) of the same plan: calibrating runs each cell 2 x (pairs +
+// warm-ups) times. 0 when the runs say nothing (none recorded).
+double calibration_seconds(const std::vector<const result::ResultFile*>& sides,
+                           std::uint32_t pairs);
 
 // From an A/A run (ab::run_ab with the same plugins on both sides).
 Calibration calibrate(const AbResult& aa, double alpha);

@@ -45,6 +45,7 @@ AbRow row_of(const AbResult& result, const AbCheck& check) {
   }
   if (t.p_value) row.p = fmt::format("{:.3g}", *t.p_value);
   if (check.threshold_from != "threshold") row.threshold += " (" + check.threshold_from + ")";
+  if (check.confirmation && check.confirmation->agreed) row.verdict += " confirmed";
   if (check.failed) row.verdict += " FAIL";
   return row;
 }
@@ -138,6 +139,20 @@ ordered_json json_of(const AbResult& result, const AbOutcome& outcome, double al
                       {"threshold_percent", c.threshold_percent},
                       {"threshold_from", c.threshold_from},
                       {"notes", c.notes}});
+    if (c.confirmation) {
+      const AbConfirmation& again = *c.confirmation;
+      const stats::PairedTest& ct = again.summary.test;
+      checks.back()["confirmation"] = {
+          {"pairs", ct.pairs},
+          {"ratio", ct.ratio},
+          {"slowdown_percent", again.summary.slowdown_percent},
+          {"ci_low", ct.ci_low},
+          {"ci_high", ct.ci_high},
+          {"p_value", ct.p_value ? ordered_json(*ct.p_value) : ordered_json(nullptr)},
+          {"threshold_percent", again.threshold_percent},
+          {"threshold_from", again.threshold_from},
+          {"agreed", again.agreed}};
+    }
   }
   ordered_json counter_checks = ordered_json::array();
   for (const gate::CounterCheck& c : outcome.counter_checks) {
@@ -167,8 +182,16 @@ AbReport render(const AbResult& result, const AbOutcome& outcome, compare::Outpu
         fmt::format("{} {}/item: base {:.6g} head {:.6g} (tolerance {:+.2f}%){}\n", c.key,
                     c.counter, c.base, c.current, c.tolerance_percent, c.failed ? " FAIL" : "");
   }
+  std::string confirmations;  // Markdown: the confirmation notes, which decide verdicts
   for (const AbCheck& check : outcome.checks) {
     for (const std::string& note : check.notes) notes += fmt::format("{}: {}\n", check.key, note);
+    if (check.confirmation) {
+      for (const std::string& note : check.notes) {
+        if (note.find("confirm") != std::string::npos) {
+          confirmations += fmt::format("- `{}`: {}\n", check.key, note);
+        }
+      }
+    }
   }
   switch (format) {
     case compare::OutputFormat::json:
@@ -177,6 +200,7 @@ AbReport render(const AbResult& result, const AbOutcome& outcome, compare::Outpu
     case compare::OutputFormat::markdown: {
       report.out = "### " + header_line(result, alpha) + "\n\n" + markdown_table(rows);
       if (!counters.empty()) report.out += "\nCounters per item:\n\n```\n" + counters + "```\n";
+      if (!confirmations.empty()) report.out += "\nConfirmation:\n\n" + confirmations;
       report.out += "\n" + std::string(kPairedChangeLegend) + "\n";
       for (const std::string& w : outcome.warnings) report.out += "\n> warning: " + w + "\n";
       report.out += "\n**" + verdict_line(outcome) + "**\n";

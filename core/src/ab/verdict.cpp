@@ -35,47 +35,111 @@ std::vector<std::string> all_keys(const AbResult& result) {
   return {keys.begin(), keys.end()};
 }
 
-AbCheck check_metric(const AbResult& result, const std::string& key, const AbGateOptions& options) {
-  AbCheck check;
-  check.key = key;
+const PairedMetric* find_in(const std::vector<PairedMetric>& metrics, const std::string& key) {
+  for (const PairedMetric& m : metrics) {
+    if (m.key == key) return &m;
+  }
+  return nullptr;
+}
+
+// One set of pairs judged: its summary, the threshold that applied and the state
+// (no_change, regression, improvement or too_few_pairs).
+struct PairsVerdict {
+  PairedSummary summary;
+  double threshold_percent = 0;
+  std::string threshold_from;
+  AbState state = AbState::no_change;
+};
+
+// The configured threshold of `key` and where it came from.
+std::pair<double, std::string> configured_threshold(const std::string& key,
+                                                    const AbGateOptions& options) {
   gate::GateOptions thresholds;
   thresholds.threshold_percent = options.threshold_percent;
   thresholds.metric_thresholds = options.metric_thresholds;
-  bool custom = false;
-  std::tie(check.threshold_percent, custom) = gate::threshold_for(thresholds, key);
-  check.threshold_from = custom ? "metric threshold" : "threshold";
+  const auto [percent, custom] = gate::threshold_for(thresholds, key);
+  return {percent, custom ? "metric threshold" : "threshold"};
+}
 
+PairsVerdict judge_pairs(const PairedMetric& paired, const AbGateOptions& options) {
+  PairsVerdict v;
+  std::tie(v.threshold_percent, v.threshold_from) = configured_threshold(paired.key, options);
+  std::optional<double> calibrated;
+  if (auto it = options.calibrated_noise.find(paired.key); it != options.calibrated_noise.end()) {
+    calibrated = it->second;
+  }
+  v.summary = summarize(paired, options.alpha, calibrated);
+  const PairedSummary& s = v.summary;
+  if (s.noise_floor_percent > v.threshold_percent) {
+    v.threshold_percent = s.noise_floor_percent;
+    v.threshold_from = calibrated ? "calibration" : "noise floor";
+  }
+  if (!s.test.p_value) {
+    v.state = AbState::too_few_pairs;
+    return v;
+  }
+  const bool significant = *s.test.p_value < options.alpha;
+  if (significant && s.slowdown_percent > v.threshold_percent) {
+    v.state = AbState::regression;
+  } else if (significant && -s.slowdown_percent > v.threshold_percent) {
+    v.state = AbState::improvement;
+  }
+  return v;
+}
+
+// A first-set regression against its confirmation set: fails only when both agree.
+void apply_confirmation(AbCheck& check, const PairedMetric& again, const AbGateOptions& options) {
+  const PairsVerdict v = judge_pairs(again, options);
+  check.confirmation = AbConfirmation{v.summary, v.threshold_percent, v.threshold_from,
+                                      v.state == AbState::regression};
+  const std::string figures =
+      fmt::format("{} fresh pair(s) {:+.2f}%, p {}, threshold {:.2f}%", v.summary.test.pairs,
+                  v.summary.slowdown_percent,
+                  v.summary.test.p_value ? fmt::format("{:.3g}", *v.summary.test.p_value) : "-",
+                  v.threshold_percent);
+  if (check.confirmation->agreed) {
+    check.notes.push_back("confirmed: the confirmation set regressed too (" + figures + ")");
+    return;
+  }
+  check.state = AbState::unconfirmed;
+  check.failed = false;
+  check.notes.push_back("not confirmed: the confirmation set did not regress (" + figures +
+                        "): not a failure");
+}
+
+AbCheck check_metric(const AbResult& result, const std::string& key, const AbGateOptions& options,
+                     bool counters_rose) {
+  AbCheck check;
+  check.key = key;
+  check.counters_rose = counters_rose;
   const PairedMetric* paired = find_paired(result, key);
   if (paired == nullptr || paired->pairs.empty()) {
+    std::tie(check.threshold_percent, check.threshold_from) = configured_threshold(key, options);
     check.state = AbState::missing;
     check.failed = !options.lenient_too_few;
     check.notes.push_back("no pair: the metric is missing on one side or every pair failed");
     return check;
   }
   check.unit = paired->unit;
-  std::optional<double> calibrated;
-  if (auto it = options.calibrated_noise.find(key); it != options.calibrated_noise.end()) {
-    calibrated = it->second;
-  }
-  check.summary = summarize(*paired, options.alpha, calibrated);
+  const PairsVerdict v = judge_pairs(*paired, options);
+  check.summary = v.summary;
+  check.threshold_percent = v.threshold_percent;
+  check.threshold_from = v.threshold_from;
+  check.state = v.state;
   const PairedSummary& s = check.summary;
-  if (s.noise_floor_percent > check.threshold_percent) {
-    check.threshold_percent = s.noise_floor_percent;
-    check.threshold_from = calibrated ? "calibration" : "noise floor";
-  }
-  if (!s.test.p_value) {
-    check.state = AbState::too_few_pairs;
+  if (v.state == AbState::too_few_pairs) {
     check.failed = !options.lenient_too_few;
     check.notes.push_back(s.test.note);
-    return check;
-  }
-  const bool significant = *s.test.p_value < options.alpha;
-  if (significant && s.slowdown_percent > check.threshold_percent) {
-    check.state = AbState::regression;
+  } else if (v.state == AbState::regression) {
     check.failed = true;
-  } else if (significant && -s.slowdown_percent > check.threshold_percent) {
-    check.state = AbState::improvement;
-  } else if (significant && s.slowdown_percent > 0) {
+    const PairedMetric* again = find_in(result.confirmation, key);
+    if (counters_rose) {
+      check.notes.push_back("a counter rose: failed without a confirmation set");
+    } else if (again != nullptr && !again->pairs.empty()) {
+      apply_confirmation(check, *again, options);
+    }
+  } else if (v.state == AbState::no_change && s.test.p_value && *s.test.p_value < options.alpha &&
+             s.slowdown_percent > 0) {
     check.notes.push_back(fmt::format("significant but within the threshold {:.2f}% ({})",
                                       check.threshold_percent, check.threshold_from));
   }
@@ -85,10 +149,7 @@ AbCheck check_metric(const AbResult& result, const std::string& key, const AbGat
 }  // namespace
 
 const PairedMetric* find_paired(const AbResult& result, const std::string& key) {
-  for (const PairedMetric& m : result.metrics) {
-    if (m.key == key) return &m;
-  }
-  return nullptr;
+  return find_in(result.metrics, key);
 }
 
 PairedSummary summarize(const PairedMetric& metric, double alpha,
@@ -120,6 +181,8 @@ const char* ab_state_name(AbState state) {
       return "too few pairs";
     case AbState::missing:
       return "missing";
+    case AbState::unconfirmed:
+      return "not confirmed";
   }
   return "?";
 }
@@ -140,6 +203,16 @@ std::string validate(const AbGateOptions& options) {
   return {};
 }
 
+std::set<std::string> unconfirmed_regressions(const AbOutcome& outcome) {
+  std::set<std::string> keys;
+  for (const AbCheck& check : outcome.checks) {
+    if (check.state == AbState::regression && !check.counters_rose && !check.confirmation) {
+      keys.insert(check.key);
+    }
+  }
+  return keys;
+}
+
 Expected<AbOutcome> judge(const AbResult& result, const AbGateOptions& options) {
   if (std::string error = validate(options); !error.empty()) return Error{error};
   const std::vector<std::string> known = all_keys(result);
@@ -151,16 +224,9 @@ Expected<AbOutcome> judge(const AbResult& result, const AbGateOptions& options) 
     }
   }
   AbOutcome outcome;
-  for (const std::string& key : keys) {
-    AbCheck check = check_metric(result, key, options);
-    if (check.failed) ++outcome.failures;
-    if (check.state == AbState::too_few_pairs && options.lenient_too_few) {
-      outcome.warnings.push_back(fmt::format("{}: {}: not gated", key, check.summary.test.note));
-    }
-    outcome.checks.push_back(std::move(check));
-  }
+  std::set<std::string> counters_rose;
   if (!options.counter_tolerances.empty()) {
-    // Only the counters: wall time is judged from the pairs above.
+    // Only the counters: wall time is judged from the pairs below.
     gate::GateOptions counters;
     counters.threshold_percent = 1e12;
     counters.metrics = keys;
@@ -171,12 +237,23 @@ Expected<AbOutcome> judge(const AbResult& result, const AbGateOptions& options) 
                        compare::comparable_from_result(result.head, "head"), counters);
     if (!counted) return Error{counted.error()};
     for (const gate::CounterCheck& check : counted->counter_checks) {
-      if (check.failed) ++outcome.failures;
+      if (check.failed) {
+        ++outcome.failures;
+        counters_rose.insert(check.key);
+      }
       outcome.counter_checks.push_back(check);
     }
     for (const std::string& warning : counted->warnings) {
       if (warning.find("counter") != std::string::npos) outcome.warnings.push_back(warning);
     }
+  }
+  for (const std::string& key : keys) {
+    AbCheck check = check_metric(result, key, options, counters_rose.count(key) > 0);
+    if (check.failed) ++outcome.failures;
+    if (check.state == AbState::too_few_pairs && options.lenient_too_few) {
+      outcome.warnings.push_back(fmt::format("{}: {}: not gated", key, check.summary.test.note));
+    }
+    outcome.checks.push_back(std::move(check));
   }
   for (const auto* side : {&result.base, &result.head}) {
     const char* name = side == &result.base ? "base" : "head";

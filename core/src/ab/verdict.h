@@ -19,11 +19,18 @@
 //   improvement = the same, faster;
 //   otherwise "no change", with the interval shown. Too few pairs for the test to
 //   reach alpha at all is "too few pairs", a failure unless lenient.
+// Confirmation: a regression on wall time alone (no gated counter of the metric rose
+// beyond its tolerance) is judged again on a fresh set of pairs of its cell
+// (AbResult::confirmation, run by ab::confirm) and fails only when that set regresses
+// too; when it does not, the verdict is "not confirmed", which passes. A metric whose
+// counter rose fails at once: counters do not vary, so there is nothing to confirm. A
+// regression with no confirmation set (none ran, e.g. a file judged again) fails.
 // `detectable` (reported per metric) is the slowdown found with 80% power.
 #pragma once
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -63,8 +70,16 @@ struct AbGateOptions {
   std::vector<gate::CounterTolerance> counter_tolerances;
 };
 
-enum class AbState { no_change, regression, improvement, too_few_pairs, missing };
+enum class AbState { no_change, regression, improvement, too_few_pairs, missing, unconfirmed };
 const char* ab_state_name(AbState state);  // "no change", "REGRESSION", ...
+
+// The confirmation set's verdict on a metric that regressed in the first set.
+struct AbConfirmation {
+  PairedSummary summary;
+  double threshold_percent = 0;
+  std::string threshold_from;
+  bool agreed = false;  // this set also regressed beyond its threshold
+};
 
 struct AbCheck {
   std::string key;
@@ -74,6 +89,8 @@ struct AbCheck {
   std::string threshold_from;    // "threshold", "noise floor", "calibration"
   AbState state = AbState::no_change;
   bool failed = false;
+  bool counters_rose = false;                  // a gated counter of this metric failed
+  std::optional<AbConfirmation> confirmation;  // when a confirmation set has the metric
   std::vector<std::string> notes;
 };
 
@@ -91,6 +108,10 @@ std::string validate(const AbGateOptions& options);
 // Judges every metric (or options.metrics, each of which must exist on both sides:
 // a name in neither is an error with did-you-mean).
 Expected<AbOutcome> judge(const AbResult& result, const AbGateOptions& options);
+
+// The metrics to confirm before they fail: regressions on wall time alone that no
+// confirmation set has judged yet, sorted.
+std::set<std::string> unconfirmed_regressions(const AbOutcome& outcome);
 
 // Text (aligned), Markdown (a pull-request comment) or JSON; the verdict line last.
 struct AbReport {

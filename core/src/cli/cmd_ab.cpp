@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -14,6 +15,7 @@
 #include "cli/execute.h"
 #include "cli/output.h"
 #include "publish/junit.h"
+#include "run/progress_line.h"
 #include "util/files.h"
 #include "util/json_input.h"
 
@@ -145,7 +147,37 @@ struct Resolved {
   compare::OutputFormat format = compare::OutputFormat::text;
   std::optional<report::HtmlAssets> html;  // --format=html: the page's library
   std::optional<std::string> junit;        // --junit=FILE: the verdict as JUnit XML too
+  // --calibration or [gate.ab] calibration, applied once the run's machine is known.
+  std::optional<ab::Calibration> calibration;
+  std::string calibration_file;
 };
+
+// `storh-host calibrate ...` for the suite and plugins at hand, writing `file`.
+std::string calibrate_command_line(std::vector<std::string> run_args, std::uint32_t pairs,
+                                   const std::string& file) {
+  run_args.insert(run_args.begin(), {"storh-host", "calibrate"});
+  run_args.push_back(fmt::format("--pairs={}", pairs));
+  run_args.push_back("--calibration=" + file);
+  return fmt::format("{}", fmt::join(run_args, " "));
+}
+
+// Gives the gate the calibrated noise when the calibration was measured on the machine
+// `result` ran on. Else the gate keeps the run's own paired noise and the returned
+// warning says why and how to calibrate here (empty when it applies, or there is none).
+std::string apply_calibration(Resolved& resolved, const ab::AbResult& result,
+                              const std::vector<std::string>& run_args) {
+  if (!resolved.calibration) return {};
+  const ab::Calibration& calibration = *resolved.calibration;
+  const double seconds = ab::calibration_seconds({&result.base, &result.head}, calibration.pairs);
+  const ab::Recalibration how{
+      calibrate_command_line(run_args, calibration.pairs, resolved.calibration_file),
+      seconds > 0 ? fmt::format("about {} at this run's pace", run::duration_text(seconds)) : ""};
+  std::string warning = ab::calibration_mismatch(
+      calibration, resolved.calibration_file, result.head.environment,
+      "each metric's threshold comes from this run's own paired noise", how);
+  if (warning.empty()) resolved.gate.calibrated_noise = ab::noise_by_key(calibration);
+  return warning;
+}
 
 // Writes the verdict's JUnit file when --junit asked for one; `origin` names what was
 // judged (the A/B result file). kExitOk, or the write's failure code.
@@ -175,6 +207,7 @@ Expected<Resolved> resolve(const AbFlags& flags, const Prepared& head, const AbC
     r.run.pairs = static_cast<std::uint32_t>(*pairs);
   }
   r.run.warmup = head.suite.warmup;
+  r.run.counting_pass = !s.calibrating;  // noise is about time: counts add nothing
   if (flags.order) {
     if (*flags.order != "abba" && *flags.order != "random") {
       return Error{
@@ -238,7 +271,8 @@ Expected<Resolved> resolve(const AbFlags& flags, const Prepared& head, const AbC
   if (calibration && !s.calibrating) {
     Expected<ab::Calibration> loaded = ab::read_calibration(*calibration);
     if (!loaded) return Error{loaded.error() + " (make one with: storh-host calibrate SUITE)"};
-    r.gate.calibrated_noise = ab::noise_by_key(*loaded);
+    r.calibration = std::move(*loaded);
+    r.calibration_file = *calibration;
   }
   if (std::string problem = ab::validate(r.gate); !problem.empty()) return Error{problem};
   if (flags.junit && s.calibrating) {
@@ -270,6 +304,24 @@ Expected<Resolved> resolve(const AbFlags& flags, const Prepared& head, const AbC
       flags.head_sets};
   if (flags.inject) r.run.head_setup.sets.push_back("inject-slowdown=" + *flags.inject);
   return r;
+}
+
+// Before the verdict: the metrics that regressed on wall time alone get a fresh set of
+// pairs of their cells (ab::confirm), so one noisy set cannot fail them. Empty when
+// done or nothing needed it, else why the confirmation could not run.
+std::string confirm_wall_time(const std::string& command, const Prepared& head,
+                              const Prepared& base, const Resolved& resolved, ab::AbResult& result,
+                              const CommandIo& io) {
+  if (result.head.interrupted) return {};
+  Expected<ab::AbOutcome> first = ab::judge(result, resolved.gate);
+  if (!first) return {};  // the verdict reports it
+  const std::set<std::string> doubtful = ab::unconfirmed_regressions(*first);
+  if (doubtful.empty()) return {};
+  io.err << fmt::format(
+      "storh-host {}: {} metric(s) regressed on wall time alone ({}); confirming with {} fresh "
+      "pair(s) of their cell(s)\n",
+      command, doubtful.size(), fmt::join(doubtful, ", "), resolved.run.pairs);
+  return ab::confirm(head.suite, base.plan, head.plan, resolved.run, doubtful, result);
 }
 
 }  // namespace
@@ -307,6 +359,23 @@ int run_ab_command(const std::vector<std::string>& raw_args, const CommandIo& io
   if (!result) {
     io.err << fmt::format("storh-host {}: {}\n", settings.command, result.error());
     return kExitBadInput;
+  }
+  std::string calibration_warning;
+  if (!settings.calibrating) {
+    // calibrate ... as this command was given: its suite and run flags, head's plugins.
+    std::vector<std::string> calibrate_args = args;
+    if (flags.head_dir)
+      calibrate_args.insert(calibrate_args.begin(), "--plugin-path=" + *flags.head_dir);
+    if (head->args.positional.empty()) {
+      calibrate_args.insert(calibrate_args.begin(), head->suite.file.string());
+    }
+    calibration_warning = apply_calibration(*resolved, *result, calibrate_args);
+    if (const std::string error =
+            confirm_wall_time(settings.command, *head, *base, *resolved, *result, io);
+        !error.empty()) {
+      io.err << fmt::format("storh-host {}: {}\n", settings.command, error);
+      return kExitBadInput;
+    }
   }
   // calibrate keeps its A/A pairs only when asked (--output): its product is the
   // calibration file.
@@ -349,6 +418,7 @@ int run_ab_command(const std::vector<std::string>& raw_args, const CommandIo& io
     io.err << fmt::format("storh-host {}: {}\n", settings.command, outcome.error());
     return kExitBadInput;
   }
+  if (!calibration_warning.empty()) outcome->warnings.push_back(calibration_warning);
   const ab::AbReport report = render_verdict(*result, *outcome, *resolved);
   io.out << report.out;
   io.err << report.err;
@@ -428,11 +498,15 @@ std::optional<int> judge_ab_file(const std::string& command,
     io.err << fmt::format("storh-host {}: {}\n", command, resolved.error());
     return kExitBadInput;
   }
+  const std::string& suite_file = result->head.experiment.suite_file;
+  const std::string calibration_warning =
+      apply_calibration(*resolved, *result, {suite_file.empty() ? "SUITE.toml" : suite_file});
   Expected<ab::AbOutcome> outcome = ab::judge(*result, resolved->gate);
   if (!outcome) {
     io.err << fmt::format("storh-host {}: {}\n", command, outcome.error());
     return kExitBadInput;
   }
+  if (!calibration_warning.empty()) outcome->warnings.push_back(calibration_warning);
   const ab::AbReport report = render_verdict(*result, *outcome, *resolved);
   io.err << report.err;
   if (const int code = write_junit_if_asked(command, *resolved, *outcome, files[0], io);

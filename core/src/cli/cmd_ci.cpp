@@ -56,18 +56,9 @@ Expected<std::uint32_t> confirm_count(const Prepared& prepared) {
 // The cells of `plan` with a metric among `keys`, each to run `repeat` more times.
 plan::Plan confirm_plan(const plan::Plan& plan, const std::set<std::string>& keys,
                         std::uint32_t repeat) {
-  plan::Plan subset = plan;
-  subset.cells.clear();
+  plan::Plan subset = plan::with_metrics(plan, keys);
   subset.repeat = repeat;
   subset.warmup = 0;
-  for (const plan::Cell& cell : plan.cells) {
-    const auto names = cell.operation_names();
-    if (std::any_of(names.begin(), names.end(), [&](const std::string& op) {
-          return keys.count(plan::metric_key(cell, op));
-        })) {
-      subset.cells.push_back(cell);
-    }
-  }
   return subset;
 }
 
@@ -161,21 +152,26 @@ int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
     io.err << "storh-host ci: " << (!options ? options.error() : confirm.error()) << '\n';
     return kExitBadInput;
   }
-  // [gate.ab] calibration also protects the stored-baseline gate from its noise.
-  if (const auto& file = prepared->suite.gate.ab.calibration;
-      file && !prepared->args.has("update-baseline") && !prepared->args.has("calibration")) {
-    Expected<ab::Calibration> calibration = ab::read_calibration(file->value);
-    if (!calibration) {
-      io.err << "storh-host ci: [gate.ab] calibration: " << calibration.error() << '\n';
+  // --calibration, else [gate.ab] calibration, protects the stored-baseline gate from
+  // its noise once the run shows it belongs to this machine; read now, so a bad file
+  // costs no run.
+  std::optional<ab::Calibration> calibration;
+  std::string calibration_file;
+  if (prepared->args.has("calibration")) {
+    calibration_file = *prepared->args.last("calibration");
+  } else if (const auto& file = prepared->suite.gate.ab.calibration; file) {
+    calibration_file = file->value;
+  }
+  if (!calibration_file.empty() && !prepared->args.has("update-baseline")) {
+    Expected<ab::Calibration> loaded = ab::read_calibration(calibration_file);
+    if (!loaded) {
+      io.err << fmt::format(
+          "storh-host ci: {}: {}\n",
+          prepared->args.has("calibration") ? "--calibration" : "[gate.ab] calibration",
+          loaded.error());
       return kExitBadInput;
     }
-    const std::vector<std::string> raised = ab::raise_to_calibrated_floors(*options, *calibration);
-    if (!raised.empty()) {
-      io.err << fmt::format(
-          "storh-host ci: {} metric(s) gated at their calibrated noise instead of the threshold "
-          "({}); thresholds from {}\n",
-          raised.size(), fmt::join(raised, ", "), file->value);
-    }
+    calibration = std::move(*loaded);
   }
   Expected<std::optional<HistorySetting>> history = open_history(*prepared);
   if (!history) {
@@ -226,6 +222,18 @@ int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
     return kExitOk;
   }
 
+  std::string calibration_warning;
+  if (calibration) {
+    const StoredCalibration applied = apply_stored_calibration(
+        *calibration, calibration_file, prepared->suite.file.string(), *result, *options);
+    calibration_warning = applied.warning;
+    if (!applied.raised.empty()) {
+      io.err << fmt::format(
+          "storh-host ci: {} metric(s) gated at their calibrated noise instead of the threshold "
+          "({}); thresholds from {}\n",
+          applied.raised.size(), fmt::join(applied.raised, ", "), calibration_file);
+    }
+  }
   Expected<gate::GateOutcome> outcome = gate_against(*baseline, *result, *prepared, *options);
   if (!outcome) {
     io.err << "storh-host ci: " << outcome.error() << '\n';
@@ -262,6 +270,7 @@ int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
       if (!outcome) return kExitBadInput;
     }
   }
+  if (!calibration_warning.empty()) outcome->warnings.push_back(calibration_warning);
   const gate::GateReport report = gate::render_gate(*outcome, compare::OutputFormat::text);
   io.out << report.out;
   io.err << report.err;

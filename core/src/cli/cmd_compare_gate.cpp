@@ -18,6 +18,8 @@
 #include "gate/gate.h"
 #include "gate/render_gate.h"
 #include "publish/junit.h"
+#include "result/json.h"
+#include "run/progress_line.h"
 
 namespace storh::cli {
 namespace {
@@ -91,13 +93,24 @@ Expected<gate::GateOptions> apply_gate_flags(const ParsedArgs& args, gate::GateO
     options.counter_tolerances.push_back({value.substr(0, equals), *percent});
   }
   if (std::string problem = gate::validate(options); !problem.empty()) return Error{problem};
-  // Last, so it sees every threshold it may raise.
-  if (auto file = args.last("calibration")) {
-    Expected<ab::Calibration> calibration = ab::read_calibration(*file);
-    if (!calibration) return Error{fmt::format("--calibration: {}", calibration.error())};
-    ab::raise_to_calibrated_floors(options, *calibration);
-  }
   return options;
+}
+
+StoredCalibration apply_stored_calibration(const ab::Calibration& calibration,
+                                           const std::string& file, const std::string& suite_file,
+                                           const result::ResultFile& current,
+                                           gate::GateOptions& options) {
+  const double seconds = ab::calibration_seconds({&current}, calibration.pairs);
+  const ab::Recalibration how{
+      fmt::format("storh-host calibrate {} --pairs={} --calibration={}",
+                  suite_file.empty() ? "SUITE.toml" : suite_file, calibration.pairs, file),
+      seconds > 0 ? fmt::format("about {} at this run's pace", run::duration_text(seconds)) : ""};
+  StoredCalibration applied;
+  applied.warning = ab::calibration_mismatch(calibration, file, current.environment,
+                                             "the configured thresholds apply", how);
+  if (applied.warning.empty())
+    applied.raised = ab::raise_to_calibrated_floors(options, calibration);
+  return applied;
 }
 
 int compare_command(const std::vector<std::string>& raw_args, const CommandIo& io) {
@@ -207,11 +220,27 @@ int gate_command(const std::vector<std::string>& raw_args, const CommandIo& io) 
     io.err << "storh-host gate: " << files.error() << '\n';
     return kExitBadInput;
   }
+  std::string calibration_warning;
+  if (auto file = args->last("calibration")) {
+    Expected<ab::Calibration> calibration = ab::read_calibration(*file);
+    if (!calibration) {
+      io.err << "storh-host gate: --calibration: " << calibration.error() << '\n';
+      return kExitBadInput;
+    }
+    // The machine the current file was measured on; a file of another tool records
+    // none, so no calibration matches it.
+    Expected<result::ResultFile> current = result::read_result_file(args->positional[1]);
+    calibration_warning =
+        apply_stored_calibration(*calibration, *file, current ? current->experiment.suite_file : "",
+                                 current ? *current : result::ResultFile{}, *options)
+            .warning;
+  }
   Expected<gate::GateOutcome> outcome = gate::run_gate((*files)[0], (*files)[1], *options);
   if (!outcome) {
     io.err << "storh-host gate: " << outcome.error() << '\n';
     return kExitBadInput;
   }
+  if (!calibration_warning.empty()) outcome->warnings.push_back(calibration_warning);
   const gate::GateReport report = gate::render_gate(*outcome, *format);
   io.out << report.out;
   io.err << report.err;

@@ -277,7 +277,8 @@ Options:
   --lenient-missing         a missing metric is a warning, not a failure
   --calibration=FILE        no metric's threshold below the noise this
                             calibration file (storh-host calibrate) measured for
-                            a stored-baseline comparison
+                            a stored-baseline comparison, when NEW.json ran on
+                            the machine it was measured on (else a warning)
   --counter=NAME=PCT        a counter per item may grow by at most PCT percent
                             (fsync=0: must not grow; instructions=2), repeatable;
                             a counter on one side only is a warning

@@ -26,7 +26,9 @@ first alternates (ABBA), so drift of a shared machine cancels in the ratio.
   --metric=ENGINE.OP       gate only these (repeatable)
   --alpha=A                significance level of the signed-rank test (default 0.01)
   --calibration=FILE       noise per metric from `storh-host calibrate`: no
-                           threshold goes below what that noise supports
+                           threshold goes below what that noise supports; applied
+                           only on the machine it was measured on (CPU model,
+                           cores, kernel, filesystem), else a warning says why
   --lenient                too few pairs or a missing metric warns, not fails
   --format=FORMAT          the verdict: text, md, json, or html (one self-contained
                            page with ratio charts, on stdout; the result path and the
@@ -39,7 +41,11 @@ first alternates (ABBA), so drift of a shared machine cancels in the ratio.
 
 A metric regresses when the Wilcoxon signed-rank test on the log ratios is
 significant at alpha and the Hodges-Lehmann ratio is slower than the threshold,
-which is never below the metric's own noise floor. `storh-host gate AB.json` and
+which is never below the metric's own noise floor. A regression on wall time
+alone (no gated counter rose) is re-run with a fresh set of pairs of its cell
+before the verdict and fails only when that set regresses too ("REGRESSION
+confirmed"; else "not confirmed", a pass); a metric whose counter rose fails at
+once. `storh-host gate AB.json` and
 `storh-host compare AB.json` judge a written A/B file again, with these flags
 (--format=html too), where --output=FILE or -o FILE is the rendered verdict's file.
 docs/compare-gate.md.
@@ -55,8 +61,10 @@ Runs A/A pairs (both sides the same plugins) of the suite on this machine and
 writes each metric's noise: the spread of its paired log ratios, the smallest
 slowdown an A/B run can call significant (the threshold floor), what it detects
 with 80% power, the within-run cv, and warnings for metrics too short or too noisy
-to gate a 5% change, with the fix. `ab` and `ci --base` read the file
-(--calibration, or [gate.ab] calibration) so a threshold never goes below it.
+to gate a 5% change, with the fix, and the environment it was measured on. `ab`
+and `ci --base` read the file (--calibration, or [gate.ab] calibration) so a
+threshold never goes below it, on a machine with the same CPU model, core count,
+kernel and work-directory filesystem; elsewhere it is not applied.
 
   --pairs=N            A/A pairs per cell (default 20)
   --calibration=FILE   where to write it (default: [gate.ab] calibration, else the

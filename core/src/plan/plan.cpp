@@ -167,6 +167,19 @@ std::string metric_key(const Cell& cell, const std::string& operation) {
   return result::MetricKey{cell.engine, operation, cell.qualifiers}.to_string();
 }
 
+Plan with_metrics(const Plan& plan, const std::set<std::string>& keys) {
+  Plan subset = plan;
+  subset.cells.clear();
+  for (const Cell& cell : plan.cells) {
+    const auto names = cell.operation_names();
+    if (std::any_of(names.begin(), names.end(),
+                    [&](const std::string& op) { return keys.count(metric_key(cell, op)) > 0; })) {
+      subset.cells.push_back(cell);
+    }
+  }
+  return subset;
+}
+
 Plan expand_plan(const suite::Suite& suite,
                  const std::map<std::string, plugin::Description>& descriptions) {
   Plan plan;

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -69,5 +70,9 @@ Plan expand_plan(const suite::Suite& suite,
 
 // "doc.put" or "cache.cold[n=1000,validation=hash]" (result/metric_key.h).
 std::string metric_key(const Cell& cell, const std::string& operation);
+
+// `plan` narrowed to its cells that have a metric among `keys` (re-running only what a
+// gate doubts); every other setting, fingerprint included, stays.
+Plan with_metrics(const Plan& plan, const std::set<std::string>& keys);
 
 }  // namespace storh::plan

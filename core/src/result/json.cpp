@@ -183,21 +183,6 @@ ordered_json experiment_json(const Experiment& e) {
   return j;
 }
 
-ordered_json environment_json(const Environment& v) {
-  return {{"os", v.os},
-          {"kernel", v.kernel},
-          {"cpu_model", v.cpu_model},
-          {"cpu_count", v.cpu_count},
-          {"memory_bytes", v.memory_bytes},
-          {"work_dir_filesystem", v.work_dir_filesystem},
-          {"compiler", v.compiler},
-          {"build_type", v.build_type},
-          {"build_flags", v.build_flags},
-          {"cpu_governor", v.cpu_governor},
-          {"time", v.time},
-          {"warnings", v.warnings}};
-}
-
 ordered_json failure_json(const Failure& f) {
   return {{"engine", f.engine},
           {"dataset", f.dataset},
@@ -236,6 +221,21 @@ ordered_json flat_results(const ResultFile& r) {
 }
 
 }  // namespace
+
+ordered_json environment_json(const Environment& v) {
+  return {{"os", v.os},
+          {"kernel", v.kernel},
+          {"cpu_model", v.cpu_model},
+          {"cpu_count", v.cpu_count},
+          {"memory_bytes", v.memory_bytes},
+          {"work_dir_filesystem", v.work_dir_filesystem},
+          {"compiler", v.compiler},
+          {"build_type", v.build_type},
+          {"build_flags", v.build_flags},
+          {"cpu_governor", v.cpu_governor},
+          {"time", v.time},
+          {"warnings", v.warnings}};
+}
 
 ordered_json to_json(const ResultFile& r) {
   ordered_json metrics = ordered_json::array();

@@ -22,6 +22,12 @@ std::string to_json_text(const ResultFile& result);
 Expected<ResultFile> from_json(const nlohmann::json& json, const std::string& origin);
 Expected<ResultFile> read_result_file(const std::filesystem::path& file);
 
+// The `environment` object alone, as a result file holds it; other files that record
+// where they were measured (calibrations) embed the same object. Errors name `path`
+// and the bad value's place under it.
+nlohmann::ordered_json environment_json(const Environment& environment);
+Expected<Environment> environment_from_json(const nlohmann::json& json, const std::string& path);
+
 // Writes atomically (temporary file, fsync, rename, directory fsync). Empty on success.
 std::string write_result_file(const std::filesystem::path& file, const ResultFile& result);
 

@@ -340,6 +340,14 @@ Run read_run(const Node& n) {
 
 }  // namespace
 
+Expected<Environment> environment_from_json(const json& j, const std::string& path) {
+  try {
+    return read_environment(Node(j, path));
+  } catch (const BadValue& bad) {
+    return Error{bad.message};
+  }
+}
+
 Expected<ResultFile> from_json(const json& j, const std::string& origin) {
   try {
     const Node root(j, "");
