@@ -52,7 +52,7 @@ FLOORS = [
     ("log.append", "log.append_floor+log.roll_floor"),
     ("log.bulk_append", "log.bulk_floor"),
     ("queue.enqueue", "queue.append_floor"),
-    ("queue.bulk_enqueue", "queue.bulk_floor"),
+    ("queue.bulk_enqueue", "queue.bulk_rows_floor"),
     ("queue.bulk_claim", "queue.bulk_floor"),
     ("queue.bulk_complete", "queue.bulk_floor"),
     ("cache.warm", "cache.stat_floor"),

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "mirror/sqlite.h"
+
 namespace storh::engines::mirror {
 namespace {
 
@@ -82,6 +84,7 @@ void DirectTable::create(const std::filesystem::path& path, std::string_view jou
     fail(fmt::format("journal_mode {}", journal_mode));
   }
   mode.reset();
+  exec(std::string(kPageCacheSql));
   exec("BEGIN IMMEDIATE");
   for (const std::string& sql : schema_) exec(sql);
   exec("COMMIT");

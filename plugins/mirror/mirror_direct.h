@@ -5,7 +5,8 @@
 // A DirectTable is a copy of one mirror table, taken after a push: the table's layout (the
 // same CREATE TABLE, CREATE INDEX, INSERT and DELETE text SqlMirror runs) and every row's
 // column values, in rowid order. It then writes them into a database of its own, with the
-// same journal mode and SQLite's other defaults (synchronous FULL), through the C API: one
+// same journal mode and page cache (kPageCacheSql) and SQLite's other defaults
+// (synchronous FULL), through the C API: one
 // prepared statement per kind of change and one immediate transaction, as SqlMirror does,
 // without the document store, the canonical encoding or the row hashes.
 //

@@ -168,6 +168,7 @@ Database::Database(const std::filesystem::path& path) : path_(path) {
   }
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, kBusyTimeoutMs);
+  exec(kPageCacheSql);
 }
 
 Database::~Database() {

@@ -99,12 +99,13 @@ class LogQueue {
   std::string enqueue(const Json& payload, std::optional<std::string_view> id = std::nullopt);
   // One event per job, one timestamp, one sync. A job is {"id"?: string, "payload"?:
   // object} or a bare payload (section 1.1 envelope rules with the key "payload"). All
-  // ids are validated before anything is written: the batch's lines are encoded first,
-  // then written per kChunkBytes chunk and synced once. Returns the ids in input order.
+  // ids are validated; the lines are written per kChunkBytes chunk as they are encoded and
+  // synced once. A call that throws (an invalid id, a failed write or sync) leaves the
+  // log as it was: lines it wrote are truncated away first. Returns the ids in order.
   std::vector<std::string> enqueue_many(std::vector<Json> jobs);
   // The same for jobs pulled from `next_job` (nullopt ends the batch), as storh's
   // enqueueMany takes a lazy iterable: each job is encoded and released as it arrives.
-  // The lock is held while the source runs. Memory: the batch's encoded lines.
+  // The lock is held while the source runs. Memory: one chunk of encoded lines.
   // `expected_jobs` (a hint, 0 = unknown) sizes the buffers and the job table once.
   using JobSource = std::function<std::optional<Json>()>;
   std::vector<std::string> enqueue_many(const JobSource& next_job, std::size_t expected_jobs = 0);
@@ -160,6 +161,8 @@ class LogQueue {
   std::string read_from(std::uint64_t offset, std::uint64_t size);
   void cut_bad_tail();
   void write_lines(std::string_view lines);
+  // Truncates the log back to `batch_start` (and syncs it): a failed batch's lines.
+  void undo_writes(std::uint64_t batch_start);
   std::vector<std::string> enqueue_rows(const JobSource& next_job, std::size_t hint);
   void reserve_batch(std::size_t bytes);
   void flush_chunk_if_full();

@@ -15,6 +15,9 @@
 //   bulk_complete     complete_many(ids): n
 //   bulk_floor        n enqueue lines appended in the MiB chunks of enqueue_many and
 //                     fdatasynced once, no engine: the floor of the bulk calls
+//   bulk_rows_floor   bulk_floor's bytes after building the n rows bulk_enqueue's source
+//                     builds (and dropping each): bulk_enqueue's floor, as its rows are
+//                     built inside its timing (storh's harness passes a generator)
 //   claim_concurrent  `workers` forked processes, each with its own LogQueue, claim and
 //                     complete n jobs (enqueued untimed) until the queue is empty; every
 //                     job must be claimed exactly once
@@ -126,6 +129,8 @@ class QueueEngine final : public storh::Engine {
         op("bulk_complete", "complete_many(ids)"),
         {"bulk_floor", "lines", storh::Direction::lower_is_better,
          "n enqueue lines in 1 MiB appends + one fdatasync, no engine (bulk_enqueue's I/O)"},
+        {"bulk_rows_floor", "lines", storh::Direction::lower_is_better,
+         "bulk_floor after building the n rows bulk_enqueue's source builds: its floor"},
         op("claim_concurrent", "`workers` processes claim + complete n jobs until empty"),
     };
     return info;
@@ -161,8 +166,8 @@ class QueueEngine final : public storh::Engine {
         ctx.selected("bulk_complete")) {
       STORH_TRY(batch_calls(ctx, n, sync));
     }
-    if (ctx.selected("bulk_floor")) {
-      STORH_TRY(bulk_floor(ctx, n, sync));
+    if (ctx.selected("bulk_floor") || ctx.selected("bulk_rows_floor")) {
+      STORH_TRY(bulk_floors(ctx, n, sync));
     }
     if (ctx.selected("claim_concurrent")) {
       return claim_concurrent(ctx, n, sync, static_cast<std::size_t>(workers));
@@ -190,13 +195,24 @@ class QueueEngine final : public storh::Engine {
 
   // bulk_floor: n enqueue lines in the chunked writes and the one fdatasync of
   // enqueue_many. claim_many and complete_many write shorter lines the same way.
-  static Status bulk_floor(storh::RunContext& ctx, std::uint64_t n, engines::Sync sync) {
+  // bulk_rows_floor: the same after building bench_source(n)'s rows, each dropped as
+  // enqueue_many drops it once encoded.
+  static Status bulk_floors(storh::RunContext& ctx, std::uint64_t n, engines::Sync sync) {
     const std::string line = enqueue_line();
     std::string bytes;
     bytes.reserve(line.size() * n);
     for (std::uint64_t i = 0; i < n; ++i) bytes += line;
-    return engines::bench::measure_bulk_append_floor(ctx, ctx.work_dir() / "bulk-floor.log", n,
-                                                     bytes, LogQueue::kChunkBytes, sync);
+    if (ctx.selected("bulk_floor")) {
+      STORH_TRY(engines::bench::measure_bulk_append_floor(ctx, ctx.work_dir() / "bulk-floor.log", n,
+                                                          bytes, LogQueue::kChunkBytes, sync));
+    }
+    if (!ctx.selected("bulk_rows_floor")) return {};
+    return engines::bench::measure_bulk_append_floor(
+        ctx, "bulk_rows_floor", ctx.work_dir() / "bulk-rows-floor.log", n, bytes,
+        LogQueue::kChunkBytes, sync, [n] {
+          const LogQueue::JobSource rows = bench_source(n);
+          while (std::optional<engines::Json> row = rows()) storh::do_not_optimize(*row);
+        });
   }
 
   static Status single_calls(storh::RunContext& ctx, std::uint64_t n, engines::Sync sync) {

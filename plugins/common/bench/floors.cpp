@@ -39,8 +39,16 @@ Status measure_append_floor(RunContext& ctx, const std::filesystem::path& path, 
 Status measure_bulk_append_floor(RunContext& ctx, const std::filesystem::path& path,
                                  std::uint64_t items, std::string_view bytes, std::size_t chunk,
                                  Sync sync) {
+  return measure_bulk_append_floor(ctx, "bulk_floor", path, items, bytes, chunk, sync, [] {});
+}
+
+Status measure_bulk_append_floor(RunContext& ctx, std::string_view operation,
+                                 const std::filesystem::path& path, std::uint64_t items,
+                                 std::string_view bytes, std::size_t chunk, Sync sync,
+                                 const std::function<void()>& build_input) {
   UniqueFd fd = open_or_throw(path, O_WRONLY | O_CREAT | O_APPEND);
-  Status timed = storh::measure(ctx, "bulk_floor", std::max<std::uint64_t>(items, 1), [&] {
+  Status timed = storh::measure(ctx, operation, std::max<std::uint64_t>(items, 1), [&] {
+    build_input();
     std::string_view rest = bytes;
     while (!rest.empty()) {
       // As the queue cuts its batch: a chunk ends with the line that reaches `chunk`.
@@ -52,7 +60,7 @@ Status measure_bulk_append_floor(RunContext& ctx, const std::filesystem::path& p
     sync_data(fd.get(), path, sync);
   });
   if (!timed.ok()) return timed;
-  return expect_file_size("bulk_floor", path, bytes.size());
+  return expect_file_size(operation, path, bytes.size());
 }
 
 }  // namespace storh::engines::bench

@@ -28,4 +28,12 @@ Status measure_bulk_append_floor(RunContext& ctx, const std::filesystem::path& p
                                  std::uint64_t items, std::string_view bytes, std::size_t chunk,
                                  Sync sync);
 
+// The same append, timed as `operation` after `build_input()` runs inside the timer:
+// the floor of an engine call whose caller builds its input as it goes (a row source),
+// so that the engine is judged against the same input work plus the I/O alone.
+Status measure_bulk_append_floor(RunContext& ctx, std::string_view operation,
+                                 const std::filesystem::path& path, std::uint64_t items,
+                                 std::string_view bytes, std::size_t chunk, Sync sync,
+                                 const std::function<void()>& build_input);
+
 }  // namespace storh::engines::bench

@@ -280,3 +280,11 @@ TEST_CASE("sqlite errors carry SQLite's message and the statement", "[mirror][sq
         "SQL mirror statement failed: no such table: missing_table (SELECT * FROM missing_table)");
   CHECK_THROWS_WITH(f.db.prepare("SELEC 1"), Catch::Contains("syntax error"));
 }
+
+TEST_CASE("a mirror connection keeps a 64 MiB page cache and SQLite's durability defaults",
+          "[mirror][sqlite]") {
+  Fixture f;
+  CHECK(f.db.query_int64("PRAGMA cache_size") == -65536);
+  CHECK(f.db.query_int64("PRAGMA synchronous") == 2);  // FULL
+  CHECK(f.db.journal_mode() == "delete");
+}

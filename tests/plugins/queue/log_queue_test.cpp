@@ -144,8 +144,8 @@ TEST_CASE("queue: enqueue_many from a source writes the same log as from a vecto
 
 TEST_CASE("queue: an invalid id late in a batch leaves the log and the state untouched",
           "[queue]") {
-  // Regression guard for the encode-first batch: the rows before the bad id were already
-  // applied in memory, so the instance must rebuild its state from the (unchanged) log.
+  // The chunks before the bad id were already written and applied in memory: the log
+  // is cut back to where the batch began and the instance rebuilds its state from it.
   ScratchDir dir;
   LogQueue queue(dir.path(), "q");
   const std::string first = queue.enqueue(payload_of(1));
