@@ -63,7 +63,7 @@ class DocClient final : public storh::Client {
   Status get(std::uint64_t sequence) {
     if (ids_.empty()) return Status::error("get: the dataset is empty");
     // Spread the clients over the dataset; any record, any order.
-    const std::uint64_t i = (sequence * 7919 + index_ * 104729) % ids_.size();
+    const std::uint64_t i = (sequence * 7919 + std::uint64_t{index_} * 104729) % ids_.size();
     const std::optional<engines::Record> read = store_.get(ids_[i]);
     if (!read || read->data != engines::bench_row(i)) {
       return Status::error("get: record " + ids_[i] + " (row " + std::to_string(i) +

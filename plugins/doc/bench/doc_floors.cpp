@@ -1,4 +1,4 @@
-#include "doc/doc_floors.h"
+#include "doc/bench/doc_floors.h"
 
 #include <dirent.h>
 #include <fcntl.h>

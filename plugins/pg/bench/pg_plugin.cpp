@@ -14,8 +14,8 @@
 
 #include <optional>
 
+#include "pg/bench/pg_params.h"
 #include "pg/bench_database.h"
-#include "pg/pg_params.h"
 #include "pg/pgbench_script.h"
 #include "pg/pgbench_tables.h"
 #include "storh/plugin.h"

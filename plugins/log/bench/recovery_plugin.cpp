@@ -1,7 +1,7 @@
 // The recovery plugin: storh's `recovery` workload (engine-spec.md section 11.4), a timed
 // reopen of a log whose active segment ends in garbage. The same step runs as
 // `log.recover`; this plugin exists so that compare matches storh's recovery.recover.
-#include "log/log_workload.h"
+#include "log/bench/log_workload.h"
 #include "storh/plugin.h"
 
 namespace {

@@ -1,4 +1,4 @@
-#include "pg/pg_params.h"
+#include "pg/bench/pg_params.h"
 
 #include <fmt/format.h>
 

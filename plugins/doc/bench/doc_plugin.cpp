@@ -37,7 +37,7 @@
 #include "common/bench/durability.h"
 #include "common/canonical_json.h"
 #include "common/uuid_v7.h"
-#include "doc/doc_floors.h"
+#include "doc/bench/doc_floors.h"
 #include "doc/doc_store.h"
 #include "doc/index_manager.h"
 #include "doc/query.h"

@@ -2,7 +2,7 @@
 // plus `append_floor` (the same lines with no engine: what one fdatasync per append
 // costs here) and `recover` (section 11.4). The workload itself is log_workload.cpp,
 // shared with the recovery plugin.
-#include "log/log_workload.h"
+#include "log/bench/log_workload.h"
 #include "storh/plugin.h"
 
 namespace {

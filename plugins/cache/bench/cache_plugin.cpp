@@ -198,7 +198,7 @@ class CacheEngine final : public storh::Engine {
       return {};
     });
     if (!status.ok()) return status;
-    std::vector<char> buffer(64 * 1024);
+    std::vector<char> buffer(std::size_t{64} * 1024);
     return storh::measure(ctx, "read_floor", ids.size(), [&]() -> Status {
       struct stat info {};
       for (const auto& [dir, name] : floor.files) {

@@ -127,7 +127,7 @@ class UuidEngine final : public storh::Engine {
     const std::string_view odd = upper;
 
     if (ctx.selected("validate")) {
-      const Status status = storh::measure_repeated(ctx, "validate", n, [&]() -> Status {
+      Status status = storh::measure_repeated(ctx, "validate", n, [&]() -> Status {
         std::uint64_t valid = 0;
         for (std::uint64_t i = 0; i < n; ++i) valid += uuid_v7::is_valid(i % 2 == 0 ? even : odd);
         if (valid != n) {

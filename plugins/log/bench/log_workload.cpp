@@ -1,4 +1,4 @@
-#include "log/log_workload.h"
+#include "log/bench/log_workload.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -13,7 +13,7 @@
 #include "common/bench/floors.h"
 #include "common/durable_io.h"
 #include "common/uuid_v7.h"
-#include "log/log_floors.h"
+#include "log/bench/log_floors.h"
 #include "log/segment_line.h"
 #include "log/segmented_log.h"
 

@@ -1,4 +1,4 @@
-#include "log/log_floors.h"
+#include "log/bench/log_floors.h"
 
 #include <fcntl.h>
 
