@@ -123,8 +123,7 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
       }
 
       const auto run_start = std::chrono::steady_clock::now();
-      WorkerRunOutcome ran =
-          run_worker(suite, {&cell, repeat, work_dir, {}}, options, &progress, where);
+      WorkerRunOutcome ran = run_worker(suite, {cell, repeat, work_dir}, options, &progress, where);
       eta.finished(
           c, std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count());
       result.runs.push_back(ran.record);
