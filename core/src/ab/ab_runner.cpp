@@ -6,6 +6,7 @@
 #include "run/aggregate.h"
 #include "run/counting_pass.h"
 #include "run/progress_line.h"
+#include "run/work_root.h"
 #include "run/worker_run.h"
 #include "stats/spread.h"
 
@@ -110,12 +111,9 @@ Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan
     const std::filesystem::path work_dir =
         work_root / fmt::format("c{:03}-{}-{}-{}{}", c, cell.engine, side_name(which),
                                 repeat < 0 ? "w" : "p", repeat < 0 ? -repeat : repeat);
-    std::error_code ec;
-    if (!std::filesystem::create_directories(work_dir, ec)) {
-      side.result.failures.push_back(
-          {cell.engine, cell.dataset, cell.params, repeat, "", "exit",
-           fmt::format("{}: cannot create the work directory: {}", work_dir.string(), ec.message()),
-           std::nullopt, std::nullopt, ""});
+    if (std::string error = run::create_run_dir(work_dir); !error.empty()) {
+      side.result.failures.push_back(result::make_failure(
+          cell.failed_run(repeat), result::Failure::Kind::exit, std::move(error)));
       if (repeat >= 0) side.runs[c].push_back({});
       return true;
     }
@@ -124,7 +122,7 @@ Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan
     run::WorkerRunOutcome ran = run::run_worker(suite, spec, options.runner, &progress, where);
     side.result.runs.push_back(ran.record);
     if (ran.failure) {
-      if (ran.failure->kind == "interrupted") interrupted = true;
+      if (ran.failure->kind == result::Failure::Kind::interrupted) interrupted = true;
       side.result.failures.push_back(std::move(*ran.failure));
     }
     if (repeat >= 0) side.runs[c].push_back(std::move(ran.run));

@@ -72,10 +72,7 @@ std::string count_cell(const plan::Cell& cell, std::size_t index, count::Instrum
   const std::string_view name = count::instrument_name(instrument);
   const std::filesystem::path work_dir =
       root / fmt::format("c{:03}-{}-{}", index, cell.engine, name);
-  std::error_code ec;
-  if (!std::filesystem::create_directories(work_dir, ec)) {
-    return fmt::format("{}: cannot create the work directory: {}", work_dir.string(), ec.message());
-  }
+  if (std::string error = create_run_dir(work_dir); !error.empty()) return error;
   const std::filesystem::path dumps = root / fmt::format("callgrind-c{:03}.out", index);
   WorkerRunSpec spec(cell, 0, work_dir);
   spec.count = instrument;
@@ -193,8 +190,8 @@ void run_counting_pass(const suite::Suite& suite, const plan::Plan& plan,
   }
   if (result.experiment.counters.empty() || result.interrupted) return;
   auto fail = [&](const plan::Cell& cell, std::string message) {
-    result.failures.push_back({cell.engine, cell.dataset, cell.params, 0, "", "counters",
-                               std::move(message), std::nullopt, std::nullopt, ""});
+    result.failures.push_back(result::make_failure(
+        cell.failed_run(0), result::Failure::Kind::counters, std::move(message)));
   };
   Expected<WorkRoot> made_root = WorkRoot::create(suite, "count", options.warnings);
   if (!made_root) {

@@ -86,48 +86,50 @@ class EventCollector {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
+struct WhyFailed {
+  result::Failure::Kind kind;
+  std::string message;
+};
+
+// Why a worker that did not run cleanly failed, from how it ended and what it said.
+WhyFailed why_failed(const process::ProcessOutcome& outcome, const CellRun& run,
+                     const RunnerOptions& options) {
+  using Kind = result::Failure::Kind;
+  if (!outcome.started) return {Kind::exit, outcome.error};
+  if (outcome.cancelled || (options.cancel != nullptr && options.cancel->load())) {
+    return {Kind::interrupted, "stopped by the user (interrupt)"};
+  }
+  if (outcome.timed_out) {
+    return {Kind::timeout, fmt::format("worker timed out after {:.6g} s", outcome.wall_seconds)};
+  }
+  if (outcome.memory_exceeded) {
+    return {Kind::memory, fmt::format("worker exceeded the memory limit (resident {} MiB)",
+                                      outcome.peak_rss_bytes >> 20)};
+  }
+  if (outcome.signal) {
+    return {Kind::crashed, fmt::format("worker killed by {}", describe_signal(*outcome.signal))};
+  }
+  if (!run.loaded) {
+    std::string tail = process::tail_lines(outcome.stderr_tail, 3);
+    return {Kind::load, tail.empty() ? "the worker exited before loading the plugin" : tail};
+  }
+  if (!run.failure_message.empty()) return {Kind::failed, run.failure_message};
+  return {Kind::exit, fmt::format("worker exited with code {} before finishing",
+                                  outcome.exit_code.value_or(-1))};
+}
+
 // Turns a worker's exit into a Failure, or nullopt when it ran cleanly.
 std::optional<result::Failure> failure_of(const plan::Cell& cell, int repeat,
                                           const process::ProcessOutcome& outcome,
                                           const CellRun& run, const RunnerOptions& options) {
   if (outcome.succeeded() && run.done && run.failure_message.empty()) return std::nullopt;
-  result::Failure f;
-  f.engine = cell.engine;
-  f.dataset = cell.dataset;
-  f.params = cell.params;
-  f.repeat = repeat;
-  f.operation = !run.failed_operation.empty() ? run.failed_operation : run.current_operation;
+  WhyFailed why = why_failed(outcome, run, options);
+  result::FailedRun failed = cell.failed_run(repeat);
+  failed.operation = !run.failed_operation.empty() ? run.failed_operation : run.current_operation;
+  result::Failure f = result::make_failure(std::move(failed), why.kind, std::move(why.message));
   f.signal = outcome.signal;
   f.exit_code = outcome.exit_code;
   f.stderr_tail = outcome.stderr_tail;
-  if (!outcome.started) {
-    f.kind = "exit";
-    f.message = outcome.error;
-  } else if (outcome.cancelled || (options.cancel != nullptr && options.cancel->load())) {
-    f.kind = "interrupted";
-    f.message = "stopped by the user (interrupt)";
-  } else if (outcome.timed_out) {
-    f.kind = "timeout";
-    f.message = fmt::format("worker timed out after {:.6g} s", outcome.wall_seconds);
-  } else if (outcome.memory_exceeded) {
-    f.kind = "memory";
-    f.message = fmt::format("worker exceeded the memory limit (resident {} MiB)",
-                            outcome.peak_rss_bytes >> 20);
-  } else if (outcome.signal) {
-    f.kind = "crashed";
-    f.message = fmt::format("worker killed by {}", describe_signal(*outcome.signal));
-  } else if (!run.loaded) {
-    f.kind = "load";
-    f.message = process::tail_lines(outcome.stderr_tail, 3);
-    if (f.message.empty()) f.message = "the worker exited before loading the plugin";
-  } else if (!run.failure_message.empty()) {
-    f.kind = "failed";
-    f.message = run.failure_message;
-  } else {
-    f.kind = "exit";
-    f.message =
-        fmt::format("worker exited with code {} before finishing", outcome.exit_code.value_or(-1));
-  }
   return f;
 }
 
