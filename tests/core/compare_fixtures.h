@@ -68,7 +68,7 @@ inline result::ResultFile make_result(const std::vector<MetricSpec>& metrics,
     f.dataset = 1000;
     f.repeat = static_cast<int>(i);
     f.operation = "recover";
-    f.kind = "failed";
+    f.kind = storh::result::Failure::Kind::failed;
     f.message = "recover: counted 3 records, expected 4";
     r.failures.push_back(f);
   }

@@ -7,6 +7,7 @@
 
 using storh::run::FailFast;
 using storh::test::contains;
+using Kind = storh::result::Failure::Kind;
 
 namespace {
 
@@ -25,7 +26,7 @@ storh::plan::Plan two_cells(std::uint32_t repeat, std::uint32_t warmup) {
   return plan;
 }
 
-storh::result::Failure failure(const std::string& kind, int repeat) {
+storh::result::Failure failure(Kind kind, int repeat) {
   storh::result::Failure f;
   f.engine = "doc";
   f.dataset = 100;
@@ -43,13 +44,13 @@ TEST_CASE("fail-fast: a timeout skips the cell's remaining repeats, not other ce
   const storh::plan::Plan plan = two_cells(3, 0);
   FailFast fail_fast(plan, true);
   CHECK_FALSE(fail_fast.skip(0, 0).has_value());
-  const std::string note = fail_fast.record(0, failure("timeout", 0));
+  const std::string note = fail_fast.record(0, failure(Kind::timeout, 0));
   CHECK(contains(note, "doc n=100 mode=hang: repeat 1 failed (timeout: worker timed out"));
   CHECK(contains(note, "skipping its 2 remaining run(s) (--no-fail-fast runs them)"));
 
   const auto skipped = fail_fast.skip(0, 1);
   REQUIRE(skipped.has_value());
-  CHECK(skipped->kind == "skipped");
+  CHECK(skipped->kind == Kind::skipped);
   CHECK(skipped->repeat == 1);
   CHECK(skipped->engine == "doc");
   CHECK(skipped->operation == "get");
@@ -61,12 +62,12 @@ TEST_CASE("fail-fast: a timeout skips the cell's remaining repeats, not other ce
 TEST_CASE("fail-fast: crashes, wrong answers and memory stop a cell; other kinds do not",
           "[run][fail-fast]") {
   const storh::plan::Plan plan = two_cells(3, 0);
-  for (const char* kind : {"crashed", "failed", "memory"}) {
+  for (const Kind kind : {Kind::crashed, Kind::failed, Kind::memory}) {
     FailFast fail_fast(plan, true);
     CHECK_FALSE(fail_fast.record(0, failure(kind, 0)).empty());
     CHECK(fail_fast.skip(0, 1).has_value());
   }
-  for (const char* kind : {"exit", "load", "interrupted"}) {
+  for (const Kind kind : {Kind::exit, Kind::load, Kind::interrupted}) {
     FailFast fail_fast(plan, true);
     CHECK(fail_fast.record(0, failure(kind, 0)).empty());
     CHECK_FALSE(fail_fast.skip(0, 1).has_value());
@@ -77,18 +78,18 @@ TEST_CASE("fail-fast: a failed warm-up skips the rest; the last repeat has nothi
           "[run][fail-fast]") {
   const storh::plan::Plan plan = two_cells(2, 1);
   FailFast warm(plan, true);
-  CHECK(contains(warm.record(0, failure("crashed", -1)), "warm-up 1 failed"));
-  CHECK(warm.record(0, failure("crashed", -1)).empty());  // one note per cell
+  CHECK(contains(warm.record(0, failure(Kind::crashed, -1)), "warm-up 1 failed"));
+  CHECK(warm.record(0, failure(Kind::crashed, -1)).empty());  // one note per cell
   CHECK(warm.skip(0, 0).has_value());
   CHECK(warm.skip(0, 1).has_value());
 
   FailFast last(plan, true);
-  CHECK(last.record(0, failure("timeout", 1)).empty());
+  CHECK(last.record(0, failure(Kind::timeout, 1)).empty());
 }
 
 TEST_CASE("fail-fast: disabled (--no-fail-fast) it never skips", "[run][fail-fast]") {
   const storh::plan::Plan plan = two_cells(3, 0);
   FailFast fail_fast(plan, false);
-  CHECK(fail_fast.record(0, failure("timeout", 0)).empty());
+  CHECK(fail_fast.record(0, failure(Kind::timeout, 0)).empty());
   CHECK_FALSE(fail_fast.skip(0, 1).has_value());
 }

@@ -87,7 +87,7 @@ result::ResultFile range_result() {
   failure.params = {{"capacity", std::int64_t{100}}, {"validation", std::string("hash")}};
   failure.repeat = 1;
   failure.operation = "warm";
-  failure.kind = "crashed";
+  failure.kind = storh::result::Failure::Kind::crashed;
   failure.signal = 11;
   file.failures.push_back(failure);
   return file;
@@ -193,7 +193,7 @@ TEST_CASE("range: an engine that failed to load gets a file of its failures", "[
   result::Failure load;
   load.engine = "queue";
   load.dataset = 1000;
-  load.kind = "load";
+  load.kind = storh::result::Failure::Kind::load;
   file.failures.push_back(load);
   file.experiment.engines.push_back({"queue", "", "", {}});
   auto slices = range::split_ranges(file);

@@ -112,7 +112,7 @@ TEST_CASE("html report: warnings, failures and the interrupted mark are in plain
   result::Failure failure;
   failure.engine = result.metrics.front().engine;
   failure.dataset = 1000;
-  failure.kind = "crashed";
+  failure.kind = storh::result::Failure::Kind::crashed;
   failure.signal = 11;
   failure.message = "worker died";
   failure.stderr_tail = "line one\nsegfault here\n";

@@ -108,7 +108,7 @@ result::ResultFile sample_result() {
   crash.params = {stat};
   crash.repeat = 2;
   crash.operation = "cold";
-  crash.kind = "crashed";
+  crash.kind = storh::result::Failure::Kind::crashed;
   crash.message = "worker killed | core dumped";
   crash.signal = 11;
   crash.stderr_tail = "one\ntwo\nthree\nfour\nfive\nsix\nseven\n\n";
@@ -117,7 +117,7 @@ result::ResultFile sample_result() {
   load.engine = "uuid";
   load.dataset = 1000;
   load.repeat = -1;
-  load.kind = "exit";
+  load.kind = storh::result::Failure::Kind::exit;
   load.message = "plugin refused";
   load.exit_code = 3;
   file.failures.push_back(load);

@@ -61,7 +61,7 @@ ResultFile sample_result() {
   f.dataset = 10000;
   f.repeat = 1;
   f.operation = "spread";
-  f.kind = "crashed";
+  f.kind = Failure::Kind::crashed;
   f.message = "worker killed by signal 11 (Segmentation fault)";
   f.signal = 11;
   f.stderr_tail = "line one\nline \"two\"";
@@ -70,7 +70,7 @@ ResultFile sample_result() {
   return r;
 }
 
-const std::string kGolden =
+const std::string kGolden =  // NOLINT(readability-identifier-naming): a constant, if not constexpr
     std::string(STORH_TEST_SOURCE_DIR) + "/tests/fixtures/golden/result-v1.json";
 
 }  // namespace
@@ -164,10 +164,40 @@ TEST_CASE("result json: a wrong type names the JSON path", "[result]") {
   CHECK(parsed.error() == "x.json: /experiment: missing key \"fingerprint\"");
 }
 
+TEST_CASE("result json: every failure kind keeps its name; an unknown one is refused", "[result]") {
+  const std::vector<std::pair<Failure::Kind, std::string>> names = {
+      {Failure::Kind::failed, "failed"},
+      {Failure::Kind::crashed, "crashed"},
+      {Failure::Kind::timeout, "timeout"},
+      {Failure::Kind::memory, "memory"},
+      {Failure::Kind::exit, "exit"},
+      {Failure::Kind::load, "load"},
+      {Failure::Kind::interrupted, "interrupted"},
+      {Failure::Kind::skipped, "skipped"},
+      {Failure::Kind::counters, "counters"}};
+  for (const auto& [kind, name] : names) {
+    ResultFile r = sample_result();
+    r.failures[0].kind = kind;
+    const nlohmann::ordered_json j = to_json(r);
+    CHECK(j["failures"][0]["kind"] == name);
+    const auto parsed = from_json(nlohmann::json::parse(j.dump()), "x.json");
+    REQUIRE(parsed.ok());
+    CHECK(parsed->failures[0].kind == kind);
+  }
+
+  nlohmann::json j = nlohmann::json::parse(storh::test::read_text(kGolden));
+  j["failures"][0]["kind"] = "exploded";
+  const auto parsed = from_json(j, "x.json");
+  REQUIRE_FALSE(parsed.ok());
+  CHECK(parsed.error() ==
+        "x.json: /failures/0/kind: unknown failure kind \"exploded\" (valid: failed, crashed, "
+        "timeout, memory, exit, load, interrupted, skipped, counters)");
+}
+
 TEST_CASE("result json: the command line, host name and git commit are recorded", "[result]") {
   const nlohmann::ordered_json j = to_json(sample_result());
   CHECK(j["experiment"]["command_line"] ==
-        nlohmann::json::array({"storh-host", "run", "suites/golden.toml", "--repeat=2"}));
+        nlohmann::ordered_json::array({"storh-host", "run", "suites/golden.toml", "--repeat=2"}));
   CHECK(j["experiment"]["hostname"] == "bench-1");
   CHECK(j["experiment"]["git_commit"] == "0123456789abcdef0123456789abcdef01234567");
 

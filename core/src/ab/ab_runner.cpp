@@ -6,6 +6,7 @@
 #include "run/aggregate.h"
 #include "run/counting_pass.h"
 #include "run/progress_line.h"
+#include "run/work_root.h"
 #include "run/worker_run.h"
 #include "stats/spread.h"
 
@@ -38,7 +39,7 @@ struct SideRuns {
   const plan::Plan* plan = nullptr;
   std::vector<run::CellRuns> runs;  // per cell, by pair index (failed runs included)
   result::ResultFile result;
-  const std::vector<std::string>* worker_args = nullptr;
+  std::optional<double> inject_slowdown;  // asked of every worker of this side
 };
 
 }  // namespace
@@ -84,14 +85,11 @@ Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan
   if (!made_root) return Error{made_root.error()};
   const std::filesystem::path work_root = made_root->path();
 
-  SideRuns base{&base_plan,
-                std::vector<run::CellRuns>(base_plan.cells.size()),
-                {},
-                &options.base_worker_args};
+  SideRuns base{&base_plan, std::vector<run::CellRuns>(base_plan.cells.size()), {}, std::nullopt};
   SideRuns head{&head_plan,
                 std::vector<run::CellRuns>(head_plan.cells.size()),
                 {},
-                &options.head_worker_args};
+                options.head_inject_slowdown};
   result::Environment environment = env::capture_environment(work_root);
   run::check_load(options.runner, "at the start of the run", environment);
   run::ProgressLine progress(options.runner.progress);
@@ -113,20 +111,18 @@ Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan
     const std::filesystem::path work_dir =
         work_root / fmt::format("c{:03}-{}-{}-{}{}", c, cell.engine, side_name(which),
                                 repeat < 0 ? "w" : "p", repeat < 0 ? -repeat : repeat);
-    std::error_code ec;
-    if (!std::filesystem::create_directories(work_dir, ec)) {
-      side.result.failures.push_back(
-          {cell.engine, cell.dataset, cell.params, repeat, "", "exit",
-           fmt::format("{}: cannot create the work directory: {}", work_dir.string(), ec.message()),
-           std::nullopt, std::nullopt, ""});
+    if (std::string error = run::create_run_dir(work_dir); !error.empty()) {
+      side.result.failures.push_back(result::make_failure(
+          cell.failed_run(repeat), result::Failure::Kind::exit, std::move(error)));
       if (repeat >= 0) side.runs[c].push_back({});
       return true;
     }
-    run::WorkerRunOutcome ran = run::run_worker(suite, {&cell, repeat, work_dir, *side.worker_args},
-                                                options.runner, &progress, where);
+    run::WorkerRunSpec spec(cell, repeat, work_dir);
+    spec.inject_slowdown = side.inject_slowdown;
+    run::WorkerRunOutcome ran = run::run_worker(suite, spec, options.runner, &progress, where);
     side.result.runs.push_back(ran.record);
     if (ran.failure) {
-      if (ran.failure->kind == "interrupted") interrupted = true;
+      if (ran.failure->kind == result::Failure::Kind::interrupted) interrupted = true;
       side.result.failures.push_back(std::move(*ran.failure));
     }
     if (repeat >= 0) side.runs[c].push_back(std::move(ran.run));

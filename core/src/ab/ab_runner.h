@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <set>
 
 #include "ab/ab_result.h"
@@ -33,9 +34,8 @@ struct AbRunOptions {
   std::uint32_t warmup = 0;  // untimed runs per side and cell
   SideSetup base_setup;
   SideSetup head_setup;
-  // Extra worker arguments per side, e.g. the power harness's injected slowdown.
-  std::vector<std::string> base_worker_args;
-  std::vector<std::string> head_worker_args;
+  // The power harness's injected slowdown of the head side's workers (--inject-slowdown).
+  std::optional<double> head_inject_slowdown;
   bool counting_pass = true;  // run the suite's counters after the pairs
 };
 

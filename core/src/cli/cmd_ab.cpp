@@ -226,7 +226,7 @@ Expected<Resolved> resolve(const AbFlags& flags, const Prepared& head, const AbC
     if (*fraction < 0 || *fraction > 10) {
       return Error{"--inject-slowdown: a fraction from 0 to 10 (0.05 = 5% slower)"};
     }
-    r.run.head_worker_args.push_back("--inject-slowdown=" + *flags.inject);
+    r.run.head_inject_slowdown = *fraction;
   }
   if (suite_ab.threshold) r.gate.threshold_percent = *suite_ab.threshold;
   if (suite_ab.alpha) r.gate.alpha = *suite_ab.alpha;

@@ -26,21 +26,6 @@ void on_interrupt(int) {
   g_interrupted.store(true);
 }
 
-// One failure per (engine, dataset) for an engine whose plugin could not be loaded.
-void add_load_failures(const Prepared& prepared, result::ResultFile& result) {
-  for (const auto& [engine, message] : prepared.load_errors) {
-    for (const auto& dataset : prepared.suite.datasets) {
-      result::Failure f;
-      f.engine = engine;
-      f.dataset = dataset.value;
-      f.kind = "load";
-      f.message = message;
-      result.failures.push_back(std::move(f));
-    }
-    result.experiment.engines.push_back({engine, "", "", {}});
-  }
-}
-
 // The storh range layout next to the combined file, when the suite asks for it.
 // Returns false (after printing why) when a file cannot be written.
 bool write_range_files(const Prepared& prepared, const result::ResultFile& result,
@@ -101,12 +86,9 @@ Expected<result::ResultFile> execute(const Prepared& prepared, const plan::Plan&
   options.log = &io.err;
   options.warnings = &io.err;
   options.shard = shard;
-  Expected<result::ResultFile> ran = run::run_plan(prepared.suite, plan, options);
-  // An engine that did not load fails every dataset of the whole plan: recorded by one
-  // shard only, so that merging the shards does not repeat it.
-  if (ran && (!shard || shard->index == 1)) add_load_failures(prepared, *ran);
-  if (ran) ran->experiment.command_line = prepared.command_line;
-  return ran;
+  options.command_line = prepared.command_line;
+  options.load_errors = prepared.load_errors;
+  return run::run_plan(prepared.suite, plan, options);
 }
 
 bool write_and_report(const Prepared& prepared, const result::ResultFile& result,

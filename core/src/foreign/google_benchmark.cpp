@@ -159,7 +159,7 @@ void read_entry(const json& entry, const std::string& path, const std::string& e
     failure.engine = engine;
     failure.operation = name;
     failure.repeat = static_cast<int>(optional_number(entry, "repetition_index", path).value_or(0));
-    failure.kind = "failed";
+    failure.kind = result::Failure::Kind::failed;
     failure.message = optional_string(entry, "error_message", path).value_or("");
     failures.push_back(std::move(failure));
     return;

@@ -163,6 +163,10 @@ std::vector<std::string> Cell::operation_names() const {
   return names;
 }
 
+result::FailedRun Cell::failed_run(int repeat) const {
+  return {.engine = engine, .dataset = dataset, .params = params, .repeat = repeat};
+}
+
 std::string metric_key(const Cell& cell, const std::string& operation) {
   return result::MetricKey{cell.engine, operation, cell.qualifiers}.to_string();
 }

@@ -48,6 +48,8 @@ struct Cell {
   std::optional<load::LoadConfig> load;
 
   std::vector<std::string> operation_names() const;
+  // Run `repeat` of this cell (negative: a warm-up) as a Failure names it.
+  result::FailedRun failed_run(int repeat) const;
 };
 
 struct Plan {

@@ -22,7 +22,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr int kEventFd = 3;
 constexpr int kPollMillis = 5;
 
 struct Pipe {

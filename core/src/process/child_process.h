@@ -15,6 +15,11 @@
 
 namespace storh::process {
 
+// The descriptor a child writes its event lines to (worker/event.h). Defined here
+// once, for both sides: the host's end of the pipe is put there before exec, and the
+// worker writes to it.
+inline constexpr int kEventFd = 3;
+
 struct ProcessOptions {
   // argv[0] is the executable path; no shell is involved.
   std::vector<std::string> argv;
@@ -28,7 +33,7 @@ struct ProcessOptions {
   // gets SIGKILL. Checked by polling, so a very fast allocation can overshoot
   // briefly before it is stopped.
   std::optional<std::uint64_t> memory_limit_bytes;
-  // The child writes event lines to file descriptor 3; each complete line is passed
+  // The child writes event lines to kEventFd; each complete line is passed
   // here, in order, on the calling thread.
   std::function<void(std::string_view line)> on_event_line;
   bool capture_stdout = false;

@@ -116,7 +116,8 @@ void render_text(const ResultFile& result, std::string& out) {
   if (result.failures.empty()) return;
   line(fmt::format("failures ({}):", result.failures.size()));
   for (const Failure& failure : result.failures) {
-    std::string text = "  " + failure_context(failure) + ": " + failure.kind;
+    std::string text = "  " + failure_context(failure) + ": " +
+                       std::string(result::failure_kind_name(failure.kind));
     if (const std::string status = status_text(failure); !status.empty()) {
       text += " (" + status + ")";
     }
@@ -233,7 +234,8 @@ void render_markdown(const ResultFile& result, std::string& out) {
         row({cell(failure.engine), std::to_string(failure.dataset),
              failure.params.empty() ? "-" : cell(params_text(failure.params)),
              repeat_text(failure.repeat), cell(failure.operation.empty() ? "-" : failure.operation),
-             cell(failure.kind), status.empty() ? "-" : status, cell(failure.message)});
+             cell(std::string(result::failure_kind_name(failure.kind))),
+             status.empty() ? "-" : status, cell(failure.message)});
   }
   out += '\n';
   for (const Failure& failure : result.failures) {

@@ -151,7 +151,8 @@ std::string failures_section(const ResultFile& result) {
     rows.push_back({failure.engine, std::to_string(failure.dataset),
                     failure.params.empty() ? "-" : params_text(failure.params),
                     repeat_text(failure.repeat),
-                    failure.operation.empty() ? "-" : failure.operation, failure.kind,
+                    failure.operation.empty() ? "-" : failure.operation,
+                    std::string(result::failure_kind_name(failure.kind)),
                     status.empty() ? "-" : status, one_line(failure.message)});
     const auto lines = tail_lines(failure.stderr_tail);
     if (lines.empty()) continue;

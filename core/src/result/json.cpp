@@ -189,7 +189,7 @@ ordered_json failure_json(const Failure& f) {
           {"params", params_json(f.params)},
           {"repeat", f.repeat},
           {"operation", f.operation},
-          {"kind", f.kind},
+          {"kind", std::string(failure_kind_name(f.kind))},
           {"message", f.message},
           {"signal", optional_json(f.signal)},
           {"exit_code", optional_json(f.exit_code)},

@@ -316,7 +316,14 @@ Failure read_failure(const Node& n) {
   f.params = read_params(n.at("params"));
   f.repeat = static_cast<int>(n.at("repeat").integer());
   f.operation = n.at("operation").str();
-  f.kind = n.at("kind").str();
+  const Node kind = n.at("kind");
+  const std::string name = kind.str();
+  const std::optional<Failure::Kind> known = parse_failure_kind(name);
+  if (!known) {
+    kind.refuse(
+        fmt::format("unknown failure kind \"{}\" (valid: {})", name, failure_kind_choices()));
+  }
+  f.kind = *known;
   f.message = n.at("message").str();
   auto integer = [](const Node& x) { return static_cast<int>(x.integer()); };
   f.signal = optional_of<int>(n.at("signal"), integer);

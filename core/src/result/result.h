@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -111,17 +112,52 @@ struct Metric {
 
 // One worker run that did not complete cleanly.
 struct Failure {
+  // Why it failed. Result files write each as its name (failure_kind_name), and
+  // docs/results.md says what each means.
+  enum class Kind {
+    failed,       // the engine returned an error, e.g. a wrong answer
+    crashed,      // a signal ended the worker
+    timeout,      // past the suite's timeout
+    memory,       // resident set over the suite's limit
+    exit,         // exited early with a code, or could not start
+    load,         // the plugin could not be loaded or described
+    interrupted,  // the user stopped the run
+    skipped,      // not run: an earlier run of the cell failed (run/fail_fast.h)
+    counters,     // the cell's counting run failed (run/counting_pass.h)
+  };
+
   std::string engine;
   std::uint64_t dataset = 0;
   std::vector<Param> params;
   int repeat = 0;         // 0-based; -1 for a warm-up run
   std::string operation;  // empty when not known (crash before the first step)
-  std::string kind;       // "failed", "crashed", "timeout", "memory", "exit", "load", "interrupted"
+  Kind kind = Kind::failed;
   std::string message;
   std::optional<int> signal;  // terminating signal
   std::optional<int> exit_code;
   std::string stderr_tail;  // the last lines of the worker's stderr
 };
+
+// "failed", "crashed", ...: a kind as result files write it.
+std::string_view failure_kind_name(Failure::Kind kind);
+// The kind a result file names; nullopt for a name that is none of them.
+std::optional<Failure::Kind> parse_failure_kind(std::string_view name);
+// Every kind's name, in declaration order: "failed, crashed, ..., counters".
+std::string failure_kind_choices();
+
+// Which run failed, by name: a cell's engine, dataset and parameters, its repeat, and
+// the operation when one is known.
+struct FailedRun {
+  std::string engine{};
+  std::uint64_t dataset = 0;
+  std::vector<Param> params{};
+  int repeat = 0;  // 0-based; negative for a warm-up
+  std::string operation{};
+};
+
+// The one way a Failure is made: which run, why and what happened. How the process
+// ended (signal, exit code, stderr) is set afterwards by whoever watched it.
+Failure make_failure(FailedRun run, Failure::Kind kind, std::string message);
 
 // One worker run, successful or not.
 struct Run {

@@ -9,20 +9,17 @@
 #include <set>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "count/callgrind.h"
 #include "count/counters.h"
 #include "process/child_process.h"
-#include "result/engine_values.h"
 #include "run/work_root.h"
+#include "run/worker_run.h"
 #include "util/files.h"
 #include "worker/event.h"
 
 namespace storh::run {
 namespace {
-
-using nlohmann::json;
 
 // Valgrind runs a worker some 20-50 times slower; the suite's timeout is for native runs.
 constexpr double kValgrindTimeoutFactor = 50;
@@ -33,16 +30,13 @@ struct CountingRun {
   bool done_ok = false;
   std::string message;  // the first failure's
 
-  // Only counters and how the run ended matter here; a line that does not decode is
-  // ignored, as one the worker never finished.
-  void on_line(std::string_view line) {
-    Expected<worker::Event> event = worker::decode(line);
-    if (!event) return;
-    if (auto* counters = std::get_if<worker::CountersEvent>(&*event)) {
-      steps.push_back(std::move(*counters));
-    } else if (const auto* fail = std::get_if<worker::FailEvent>(&*event)) {
+  // Only counters and how the run ended matter here.
+  void on_event(const worker::Event& event) {
+    if (const auto* counters = std::get_if<worker::CountersEvent>(&event)) {
+      steps.push_back(*counters);
+    } else if (const auto* fail = std::get_if<worker::FailEvent>(&event)) {
       if (message.empty()) message = fail->message;
-    } else if (const auto* done = std::get_if<worker::DoneEvent>(&*event)) {
+    } else if (const auto* done = std::get_if<worker::DoneEvent>(&event)) {
       done_ok = done->ok;
       if (!done_ok && message.empty()) message = done->message;
     }
@@ -69,21 +63,6 @@ std::optional<std::string> failure_message(const process::ProcessOutcome& outcom
   return tail.empty() ? fmt::format("exited with code {}", outcome.exit_code.value_or(-1)) : tail;
 }
 
-// The worker's arguments, as the runner gives them to a timed repeat.
-std::vector<std::string> worker_argv(const plan::Cell& cell, const RunnerOptions& options,
-                                     const std::filesystem::path& work_dir) {
-  json chosen = json::object();
-  for (const auto& [name, value] : cell.chosen) chosen[name] = result::param_value_json(value);
-  return {options.host_executable.string(),
-          "__worker",
-          "--plugin=" + cell.plugin.string(),
-          "--name=" + cell.engine,
-          fmt::format("--dataset={}", cell.dataset),
-          "--work-dir=" + work_dir.string(),
-          fmt::format("--ops={}", fmt::join(cell.operation_names(), ",")),
-          "--params=" + chosen.dump()};
-}
-
 // Runs one cell under one instrument and adds what it counted to `totals`; the
 // error is the failure's message.
 std::string count_cell(const plan::Cell& cell, std::size_t index, count::Instrument instrument,
@@ -93,41 +72,41 @@ std::string count_cell(const plan::Cell& cell, std::size_t index, count::Instrum
   const std::string_view name = count::instrument_name(instrument);
   const std::filesystem::path work_dir =
       root / fmt::format("c{:03}-{}-{}", index, cell.engine, name);
-  std::error_code ec;
-  if (!std::filesystem::create_directories(work_dir, ec)) {
-    return fmt::format("{}: cannot create the work directory: {}", work_dir.string(), ec.message());
-  }
-  process::ProcessOptions process;
-  process.argv = worker_argv(cell, options, work_dir);
-  process.argv.push_back(fmt::format("--count={}", name));
-  process.cancel = options.cancel;
+  if (std::string error = create_run_dir(work_dir); !error.empty()) return error;
   const std::filesystem::path dumps = root / fmt::format("callgrind-c{:03}.out", index);
+  WorkerRunSpec spec(cell, 0, work_dir);
+  spec.count = instrument;
+  // The worker runs as a timed repeat does, with the instrument around it.
   if (instrument == count::Instrument::syscalls) {
     const std::optional<std::filesystem::path> interposer =
         count::find_interposer(options.host_executable);
     if (!interposer) return "libstorh_count.so not found (see docs/counters.md)";
-    process.environment.push_back("LD_PRELOAD=" + interposer->string());
+    spec.adjust_process = [preload = "LD_PRELOAD=" +
+                                     interposer->string()](process::ProcessOptions& process) {
+      process.environment.push_back(preload);
 #if defined(STORH_UBSAN)
-    // An ASan host wants its runtime first; the interposer only forwards to it.
-    process.environment.push_back("ASAN_OPTIONS=verify_asan_link_order=0");
+      // An ASan host wants its runtime first; the interposer only forwards to it.
+      process.environment.push_back("ASAN_OPTIONS=verify_asan_link_order=0");
 #endif
-    process.timeout_seconds = suite.timeout_seconds;
-    process.memory_limit_bytes = suite.memory_limit_bytes;
+    };
   } else {
     const std::optional<std::filesystem::path> valgrind = count::find_valgrind();
     if (!valgrind) return "valgrind is not on PATH";
-    // valgrind starts its argument as a new program, and there /proc/self/exe (the
-    // CLI's host path) names valgrind itself: give it the binary's real path.
-    std::error_code resolved;
-    const std::filesystem::path host = std::filesystem::canonical(process.argv.front(), resolved);
-    if (!resolved) process.argv.front() = host.string();
-    process.argv = count::callgrind_command(*valgrind, dumps, process.argv);
-    if (suite.timeout_seconds)
-      process.timeout_seconds = *suite.timeout_seconds * kValgrindTimeoutFactor;
+    spec.adjust_process = [&dumps, valgrind = *valgrind](process::ProcessOptions& process) {
+      // valgrind starts its argument as a new program, and there /proc/self/exe (the
+      // CLI's host path) names valgrind itself: give it the binary's real path.
+      std::error_code resolved;
+      const std::filesystem::path host = std::filesystem::canonical(process.argv.front(), resolved);
+      if (!resolved) process.argv.front() = host.string();
+      process.argv = count::callgrind_command(valgrind, dumps, process.argv);
+      process.memory_limit_bytes.reset();  // the header says why
+      if (process.timeout_seconds) *process.timeout_seconds *= kValgrindTimeoutFactor;
+    };
   }
   CountingRun run;
-  process.on_event_line = [&](std::string_view line) { run.on_line(line); };
-  const process::ProcessOutcome outcome = process::run_process(process);
+  spec.on_event = [&](const worker::Event& event) { run.on_event(event); };
+  const process::ProcessOutcome outcome =
+      run_worker(suite, spec, options, nullptr, std::string()).process;
   if (std::optional<std::string> message = failure_message(outcome, run)) return *message;
 
   for (const worker::CountersEvent& step : run.steps) {
@@ -211,8 +190,8 @@ void run_counting_pass(const suite::Suite& suite, const plan::Plan& plan,
   }
   if (result.experiment.counters.empty() || result.interrupted) return;
   auto fail = [&](const plan::Cell& cell, std::string message) {
-    result.failures.push_back({cell.engine, cell.dataset, cell.params, 0, "", "counters",
-                               std::move(message), std::nullopt, std::nullopt, ""});
+    result.failures.push_back(result::make_failure(
+        cell.failed_run(0), result::Failure::Kind::counters, std::move(message)));
   };
   Expected<WorkRoot> made_root = WorkRoot::create(suite, "count", options.warnings);
   if (!made_root) {

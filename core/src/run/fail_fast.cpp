@@ -25,8 +25,10 @@ std::string cell_name(const plan::Cell& cell) {
 
 }  // namespace
 
-bool repeats_would_repeat(const std::string& kind) {
-  return kind == "timeout" || kind == "crashed" || kind == "failed" || kind == "memory";
+bool repeats_would_repeat(result::Failure::Kind kind) {
+  using Kind = result::Failure::Kind;
+  return kind == Kind::timeout || kind == Kind::crashed || kind == Kind::failed ||
+         kind == Kind::memory;
 }
 
 std::string FailFast::record(std::size_t cell, const result::Failure& failure) {
@@ -38,27 +40,22 @@ std::string FailFast::record(std::size_t cell, const result::Failure& failure) {
   return fmt::format(
       "storh-host: {}: {} failed ({}: {}); skipping its {} remaining run(s) "
       "(--no-fail-fast runs them)",
-      cell_name(plan_.cells[cell]), run_name(plan_, failure.repeat), failure.kind, failure.message,
-      remaining);
+      cell_name(plan_.cells[cell]), run_name(plan_, failure.repeat),
+      result::failure_kind_name(failure.kind), failure.message, remaining);
 }
 
 std::optional<result::Failure> FailFast::skip(std::size_t cell, int repeat) const {
   const auto stopped = stopped_.find(cell);
   if (stopped == stopped_.end() || repeat <= stopped->second.repeat) return std::nullopt;
   const result::Failure& cause = stopped->second;
-  const plan::Cell& planned = plan_.cells[cell];
-  result::Failure skipped;
-  skipped.engine = planned.engine;
-  skipped.dataset = planned.dataset;
-  skipped.params = planned.params;
-  skipped.repeat = repeat;
+  result::FailedRun skipped = plan_.cells[cell].failed_run(repeat);
   skipped.operation = cause.operation;
-  skipped.kind = "skipped";
-  skipped.message = fmt::format(
-      "not run: {} failed ({}: {}), so repeating it would only repeat that "
-      "(--no-fail-fast runs every repeat)",
-      run_name(plan_, cause.repeat), cause.kind, cause.message);
-  return skipped;
+  return result::make_failure(
+      std::move(skipped), result::Failure::Kind::skipped,
+      fmt::format("not run: {} failed ({}: {}), so repeating it would only repeat that "
+                  "(--no-fail-fast runs every repeat)",
+                  run_name(plan_, cause.repeat), result::failure_kind_name(cause.kind),
+                  cause.message));
 }
 
 }  // namespace storh::run

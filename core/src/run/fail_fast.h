@@ -39,8 +39,8 @@ class FailFast {
   std::map<std::size_t, result::Failure> stopped_;  // cell -> the failure that stopped it
 };
 
-// Whether a failure of this kind ("timeout", "crashed", "failed", "memory") would
-// only happen again in the cell's next run.
-bool repeats_would_repeat(const std::string& kind);
+// Whether a failure of this kind (timeout, crashed, failed, memory) would only happen
+// again in the cell's next run.
+bool repeats_would_repeat(result::Failure::Kind kind);
 
 }  // namespace storh::run

@@ -57,6 +57,19 @@ EtaEstimate estimate_for(const plan::Plan& plan) {
                      std::vector<std::size_t>(plan.cells.size(), plan.repeat + plan.warmup));
 }
 
+// An engine whose plugin did not load fails every dataset of the suite, and is listed
+// among the experiment's engines without a version or plugin.
+void add_load_failures(const suite::Suite& suite, const RunnerOptions& options,
+                       result::ResultFile& result) {
+  for (const auto& [engine, message] : options.load_errors) {
+    for (const auto& dataset : suite.datasets) {
+      result.failures.push_back(result::make_failure({.engine = engine, .dataset = dataset.value},
+                                                     result::Failure::Kind::load, message));
+    }
+    result.experiment.engines.push_back({engine, "", "", {}});
+  }
+}
+
 }  // namespace
 
 void check_load(const RunnerOptions& options, std::string_view when, result::Environment& env) {
@@ -75,7 +88,6 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
   Expected<WorkRoot> made_root = WorkRoot::create(suite, "", options.warnings);
   if (!made_root) return Error{made_root.error()};
   const std::filesystem::path work_root = made_root->path();
-  std::error_code ec;
 
   std::vector<CellRuns> all_runs(plan.cells.size());
   result::ResultFile result;
@@ -113,23 +125,20 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
           work_root / (repeat < 0
                            ? fmt::format("c{:03}-{}-warmup{}", c, cell.engine, repeat - first)
                            : fmt::format("c{:03}-{}-r{}", c, cell.engine, repeat));
-      if (!std::filesystem::create_directories(work_dir, ec)) {
-        result.failures.push_back({cell.engine, cell.dataset, cell.params, repeat, "", "exit",
-                                   fmt::format("{}: cannot create the work directory: {}",
-                                               work_dir.string(), ec.message()),
-                                   std::nullopt, std::nullopt, ""});
+      if (std::string error = create_run_dir(work_dir); !error.empty()) {
+        result.failures.push_back(result::make_failure(
+            cell.failed_run(repeat), result::Failure::Kind::exit, std::move(error)));
         eta.dropped(c);
         continue;
       }
 
       const auto run_start = std::chrono::steady_clock::now();
-      WorkerRunOutcome ran =
-          run_worker(suite, {&cell, repeat, work_dir, {}}, options, &progress, where);
+      WorkerRunOutcome ran = run_worker(suite, {cell, repeat, work_dir}, options, &progress, where);
       eta.finished(
           c, std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count());
       result.runs.push_back(ran.record);
       if (ran.failure) {
-        if (ran.failure->kind == "interrupted") result.interrupted = true;
+        if (ran.failure->kind == result::Failure::Kind::interrupted) result.interrupted = true;
         if (std::string note = fail_fast.record(c, *ran.failure); !note.empty() && options.log) {
           progress.clear();
           *options.log << note << '\n';
@@ -164,6 +173,9 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
   result.metrics = aggregate_metrics(plan, all_runs);
   stats::judge_run_spread(result);
   run_counting_pass(suite, plan, options, result);
+  // Recorded by one shard only, so that merging the shards does not repeat them.
+  if (!options.shard || options.shard->index == 1) add_load_failures(suite, options, result);
+  result.experiment.command_line = options.command_line;
   return result;
 }
 

@@ -14,7 +14,10 @@
 #include <functional>
 #include <optional>
 #include <ostream>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "env/provenance.h"
 
@@ -43,6 +46,11 @@ struct RunnerOptions {
   // Run only this shard's cells (plan/shard.h); the experiment still describes the
   // whole plan, and records the shard.
   std::optional<plan::ShardSpec> shard;
+  // The result's experiment.command_line: "storh-host", the command, its arguments.
+  std::vector<std::string> command_line;
+  // Engines of the suite whose plugin could not be loaded or described, with why: each
+  // fails every dataset of the suite (kind "load"), in the first shard's result only.
+  std::vector<std::pair<std::string, std::string>> load_errors;
 };
 
 // Adds the busy-machine warning to `env` when the load average is above the CPU
@@ -51,9 +59,10 @@ struct RunnerOptions {
 // and after the last.
 void check_load(const RunnerOptions& options, std::string_view when, result::Environment& env);
 
-// Runs every cell and returns the complete result (environment included, and the
-// experiment's hostname and git_commit; command_line is the caller's). Fails only
-// when the work directory cannot be created; everything a cell does is a Failure.
+// Runs every cell and returns the finished result file: the environment, the
+// experiment (hostname, git_commit and options.command_line included), every metric,
+// and the failures, options.load_errors' among them. Fails only when the work
+// directory cannot be created; everything a cell does is a Failure.
 Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Plan& plan,
                                       const RunnerOptions& options);
 

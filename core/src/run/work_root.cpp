@@ -120,4 +120,10 @@ WorkRoot::~WorkRoot() {
   if (lock_fd_ >= 0) ::close(lock_fd_);
 }
 
+std::string create_run_dir(const std::filesystem::path& dir) {
+  std::error_code ec;
+  if (std::filesystem::create_directories(dir, ec)) return "";
+  return fmt::format("{}: cannot create the work directory: {}", dir.string(), ec.message());
+}
+
 }  // namespace storh::run

@@ -47,6 +47,11 @@ class WorkRoot {
   bool removed_ = false;
 };
 
+// Creates the directory of one run in a root (with its parents). "" when done, else
+// "DIR: cannot create the work directory: why". A run's directory is never reused:
+// one that exists already is an error too.
+std::string create_run_dir(const std::filesystem::path& dir);
+
 // Removes every root in `parent` whose owner is gone; returns the removed paths.
 std::vector<std::filesystem::path> sweep_stale_work_roots(const std::filesystem::path& parent);
 

@@ -8,16 +8,11 @@
 #include <functional>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
-#include "process/child_process.h"
-#include "result/engine_values.h"
-#include "worker/event.h"
+#include "worker/request.h"
 
 namespace storh::run {
 namespace {
-
-using nlohmann::json;
 
 std::string describe_signal(int signal) {
   const char* name = ::strsignal(signal);
@@ -29,16 +24,21 @@ class EventCollector {
  public:
   // on_progress gets the plugin's progress messages and, as "<op>", each operation
   // the worker begins to time.
+  // on_event (may be empty) sees each event first.
   EventCollector(CellRun& run, std::function<void(const std::string&)> on_progress,
-                 std::function<void(const std::string&)> on_load_progress)
+                 std::function<void(const std::string&)> on_load_progress,
+                 std::function<void(const worker::Event&)> on_event)
       : run_(run),
         on_progress_(std::move(on_progress)),
-        on_load_progress_(std::move(on_load_progress)) {}
+        on_load_progress_(std::move(on_load_progress)),
+        on_event_(std::move(on_event)) {}
 
   // A line that does not decode is ignored, as one the worker never finished.
   void on_line(std::string_view line) {
     Expected<worker::Event> event = worker::decode(line);
-    if (event) std::visit([this](auto& e) { on(e); }, *event);
+    if (!event) return;
+    if (on_event_) on_event_(*event);
+    std::visit([this](auto& e) { on(e); }, *event);
   }
 
  private:
@@ -77,65 +77,87 @@ class EventCollector {
   void on(worker::LoadProgressEvent& e) {
     if (on_load_progress_) on_load_progress_(e.line);
   }
-  void on(worker::CountersEvent&) {}  // the counting pass's (run/counting_pass.cpp)
+  void on(worker::CountersEvent&) {}  // the counting pass's, through on_event
 
   CellRun& run_;
   std::function<void(const std::string&)> on_progress_;
   std::function<void(const std::string&)> on_load_progress_;
+  std::function<void(const worker::Event&)> on_event_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
+
+struct WhyFailed {
+  result::Failure::Kind kind;
+  std::string message;
+};
+
+// Why a worker that did not run cleanly failed, from how it ended and what it said.
+WhyFailed why_failed(const process::ProcessOutcome& outcome, const CellRun& run,
+                     const RunnerOptions& options) {
+  using Kind = result::Failure::Kind;
+  if (!outcome.started) return {Kind::exit, outcome.error};
+  if (outcome.cancelled || (options.cancel != nullptr && options.cancel->load())) {
+    return {Kind::interrupted, "stopped by the user (interrupt)"};
+  }
+  if (outcome.timed_out) {
+    return {Kind::timeout, fmt::format("worker timed out after {:.6g} s", outcome.wall_seconds)};
+  }
+  if (outcome.memory_exceeded) {
+    return {Kind::memory, fmt::format("worker exceeded the memory limit (resident {} MiB)",
+                                      outcome.peak_rss_bytes >> 20)};
+  }
+  if (outcome.signal) {
+    return {Kind::crashed, fmt::format("worker killed by {}", describe_signal(*outcome.signal))};
+  }
+  if (!run.loaded) {
+    std::string tail = process::tail_lines(outcome.stderr_tail, 3);
+    return {Kind::load, tail.empty() ? "the worker exited before loading the plugin" : tail};
+  }
+  if (!run.failure_message.empty()) return {Kind::failed, run.failure_message};
+  return {Kind::exit, fmt::format("worker exited with code {} before finishing",
+                                  outcome.exit_code.value_or(-1))};
+}
 
 // Turns a worker's exit into a Failure, or nullopt when it ran cleanly.
 std::optional<result::Failure> failure_of(const plan::Cell& cell, int repeat,
                                           const process::ProcessOutcome& outcome,
                                           const CellRun& run, const RunnerOptions& options) {
   if (outcome.succeeded() && run.done && run.failure_message.empty()) return std::nullopt;
-  result::Failure f;
-  f.engine = cell.engine;
-  f.dataset = cell.dataset;
-  f.params = cell.params;
-  f.repeat = repeat;
-  f.operation = !run.failed_operation.empty() ? run.failed_operation : run.current_operation;
+  WhyFailed why = why_failed(outcome, run, options);
+  result::FailedRun failed = cell.failed_run(repeat);
+  failed.operation = !run.failed_operation.empty() ? run.failed_operation : run.current_operation;
+  result::Failure f = result::make_failure(std::move(failed), why.kind, std::move(why.message));
   f.signal = outcome.signal;
   f.exit_code = outcome.exit_code;
   f.stderr_tail = outcome.stderr_tail;
-  if (!outcome.started) {
-    f.kind = "exit";
-    f.message = outcome.error;
-  } else if (outcome.cancelled || (options.cancel != nullptr && options.cancel->load())) {
-    f.kind = "interrupted";
-    f.message = "stopped by the user (interrupt)";
-  } else if (outcome.timed_out) {
-    f.kind = "timeout";
-    f.message = fmt::format("worker timed out after {:.6g} s", outcome.wall_seconds);
-  } else if (outcome.memory_exceeded) {
-    f.kind = "memory";
-    f.message = fmt::format("worker exceeded the memory limit (resident {} MiB)",
-                            outcome.peak_rss_bytes >> 20);
-  } else if (outcome.signal) {
-    f.kind = "crashed";
-    f.message = fmt::format("worker killed by {}", describe_signal(*outcome.signal));
-  } else if (!run.loaded) {
-    f.kind = "load";
-    f.message = process::tail_lines(outcome.stderr_tail, 3);
-    if (f.message.empty()) f.message = "the worker exited before loading the plugin";
-  } else if (!run.failure_message.empty()) {
-    f.kind = "failed";
-    f.message = run.failure_message;
-  } else {
-    f.kind = "exit";
-    f.message =
-        fmt::format("worker exited with code {} before finishing", outcome.exit_code.value_or(-1));
-  }
   return f;
+}
+
+worker::ParamValues chosen_values(const plan::Cell& cell) {
+  return {cell.chosen.begin(), cell.chosen.end()};
+}
+
+// What the worker is asked for one run of the cell.
+worker::WorkerRequest request_for(const suite::Suite& suite, const WorkerRunSpec& spec) {
+  const plan::Cell& cell = *spec.cell;
+  worker::WorkerRequest request;
+  request.plugin = cell.plugin;
+  request.name = cell.engine;
+  request.dataset = cell.dataset;
+  request.work_dir = spec.work_dir;
+  request.operations = cell.operation_names();
+  request.params = chosen_values(cell);
+  request.load = cell.load;
+  if (!cell.load) request.min_time = suite.min_time_seconds;
+  request.inject_slowdown = spec.inject_slowdown;
+  request.count = spec.count;
+  return request;
 }
 
 }  // namespace
 
 std::string params_argument(const plan::Cell& cell) {
-  json chosen = json::object();
-  for (const auto& [name, value] : cell.chosen) chosen[name] = result::param_value_json(value);
-  return chosen.dump();
+  return worker::params_to_json(chosen_values(cell));
 }
 
 WorkerRunOutcome run_worker(const suite::Suite& suite, const WorkerRunSpec& spec,
@@ -157,27 +179,17 @@ WorkerRunOutcome run_worker(const suite::Suite& suite, const WorkerRunSpec& spec
         progress->print(
             fmt::format("{}{}: {}: {}", cell.engine, load_label, run.current_operation, line));
         progress->show(where);
-      });
+      },
+      spec.on_event);
   process::ProcessOptions process;
-  process.argv = {options.host_executable.string(),
-                  "__worker",
-                  "--plugin=" + cell.plugin.string(),
-                  "--name=" + cell.engine,
-                  fmt::format("--dataset={}", cell.dataset),
-                  "--work-dir=" + spec.work_dir.string(),
-                  fmt::format("--ops={}", fmt::join(cell.operation_names(), ",")),
-                  "--params=" + params_argument(cell)};
-  if (cell.load) {
-    process.argv.push_back("--load=" + load::to_json(*cell.load).dump());
-  } else {
-    process.argv.push_back(fmt::format("--min-time={}", suite.min_time_seconds));
-  }
-  process.argv.insert(process.argv.end(), spec.extra_args.begin(), spec.extra_args.end());
+  process.argv = request_for(suite, spec).to_argv(options.host_executable);
   process.timeout_seconds = suite.timeout_seconds;
   process.memory_limit_bytes = suite.memory_limit_bytes;
   process.cancel = options.cancel;
+  if (spec.adjust_process) spec.adjust_process(process);
   process.on_event_line = [&](std::string_view line) { collector.on_line(line); };
-  const process::ProcessOutcome outcome = process::run_process(process);
+  result.process = process::run_process(process);
+  const process::ProcessOutcome& outcome = result.process;
 
   result.failure = failure_of(cell, spec.repeat, outcome, run, options);
   result.record = {cell.engine,

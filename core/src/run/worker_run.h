@@ -1,17 +1,19 @@
 // run/worker_run.h: one worker process for one run of a cell, start to finish.
 //
 // Shared by every way of running cells (the timed runner, the A/B runner, counting
-// passes): builds the worker's command line, collects its event lines into a
-// CellRun, and turns the way it ended into a result::Run and, when it did not end
-// cleanly, a result::Failure.
+// passes): asks the worker for the cell (worker/request.h), collects its event lines
+// into a CellRun, and turns the way it ended into a result::Run and, when it did not
+// end cleanly, a result::Failure.
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
-#include <vector>
 
+#include "count/counters.h"
 #include "plan/plan.h"
+#include "process/child_process.h"
 #include "result/result.h"
 #include "run/aggregate.h"
 #include "run/progress_line.h"
@@ -19,21 +21,34 @@
 #include "run/work_root.h"
 #include "suite/suite.h"
 #include "util/expected.h"
+#include "worker/event.h"
 
 namespace storh::run {
 
 struct WorkerRunSpec {
-  const plan::Cell* cell = nullptr;  // must outlive the call
-  int repeat = 0;                    // 0-based; negative for a warm-up
-  std::filesystem::path work_dir;    // created by the caller, empty
-  // Appended to the worker's own arguments, e.g. "--count=syscalls".
-  std::vector<std::string> extra_args;
+  WorkerRunSpec(const plan::Cell& run_cell, int run_repeat, std::filesystem::path run_work_dir)
+      : cell(&run_cell), repeat(run_repeat), work_dir(std::move(run_work_dir)) {}
+
+  const plan::Cell* cell;          // must outlive the call
+  int repeat;                      // 0-based; negative for a warm-up
+  std::filesystem::path work_dir;  // created by the caller, empty
+  // Asked of the worker beyond its cell: the A/B head side's injected slowdown, the
+  // counting pass's instrument.
+  std::optional<double> inject_slowdown;
+  std::optional<count::Instrument> count;
+  // Given every event the worker sends, before the CellRun takes it (the counting
+  // pass's counters). May be empty.
+  std::function<void(const worker::Event&)> on_event;
+  // Changes the process after it is set up from the suite (timeout, memory limit):
+  // the counting pass's interposer or valgrind and their limits. May be empty.
+  std::function<void(process::ProcessOptions&)> adjust_process;
 };
 
 struct WorkerRunOutcome {
   CellRun run;                             // what the worker's events said
   result::Run record;                      // for result.runs
   std::optional<result::Failure> failure;  // set when the run did not end cleanly
+  process::ProcessOutcome process;         // how the process ended
 };
 
 // The cell's chosen parameters as the worker's --params JSON (and __preflight's).

@@ -1,9 +1,9 @@
 // worker/event.h: what a worker process tells the host, as typed events.
 //
 // A worker (`storh-host __worker`, worker/worker_main.h) writes one JSON object per line
-// on file descriptor 3; the host (run/worker_run.h, run/counting_pass.h) reads them.
-// Both sides go through encode() and decode() here, so the two cannot drift apart.
-// The lines, in the order a worker writes them:
+// on file descriptor 3 (process::kEventFd); the host (run/worker_run.h, run/counting_pass.h) reads
+// them. Both sides go through encode() and decode() here, so the two cannot drift apart. The lines,
+// in the order a worker writes them:
 //
 //   {"event":"loaded"}                                   plugin loaded, run() begins
 //   {"event":"begin","op":"put"}                         a timed step starts

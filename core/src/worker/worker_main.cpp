@@ -18,19 +18,17 @@
 #include "count/probe.h"
 #include "plugin/describe.h"
 #include "plugin/loader.h"
-#include "result/engine_values.h"
+#include "process/child_process.h"
 #include "stats/stats.h"
 #include "storh/version.h"
-#include "util/text.h"
 #include "worker/event.h"
 #include "worker/load_worker.h"
+#include "worker/request.h"
 
 namespace storh::worker {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-constexpr int kEventFd = 3;
 
 void emit(const Event& event) {
   std::string line = encode(event);
@@ -39,7 +37,7 @@ void emit(const Event& event) {
   while (!rest.empty()) {
     // A raw system call: the counting interposer must not see the host's own events.
     const auto written =
-        static_cast<ssize_t>(::syscall(SYS_write, kEventFd, rest.data(), rest.size()));
+        static_cast<ssize_t>(::syscall(SYS_write, process::kEventFd, rest.data(), rest.size()));
     if (written < 0) {
       if (errno == EINTR) continue;
       return;  // the host is gone; nothing useful left to do with events
@@ -233,7 +231,7 @@ class WorkerContext final : public RunContext {
   ::_exit(code);
 }
 
-// "--key=value" arguments into a map; anything else is an error.
+// `__preflight`'s "--key=value" arguments into a map; anything else is an error.
 std::optional<std::map<std::string, std::string>> parse_flags(const std::vector<std::string>& args,
                                                               std::size_t first) {
   std::map<std::string, std::string> flags;
@@ -252,106 +250,54 @@ int fail_input(const std::string& message) {
 }
 
 // Parameters for the run: the declared defaults, overridden by the host's choices.
-std::optional<std::map<std::string, ParamValue, std::less<>>> build_params(
-    const EngineInfo& info, const std::string& params_json, std::string& error) {
-  std::map<std::string, ParamValue, std::less<>> params;
+ParamValues build_params(const EngineInfo& info, const ParamValues& chosen) {
+  ParamValues params;
   for (const ParamSpec& spec : info.params) params[spec.name] = spec.default_value;
-  const nlohmann::json chosen = nlohmann::json::parse(params_json, nullptr, false);
-  if (chosen.is_discarded() || !chosen.is_object()) {
-    error = "--params must be a JSON object";
-    return std::nullopt;
-  }
-  for (const auto& [name, value] : chosen.items()) {
-    Expected<ParamValue> typed = result::param_value_from_json(value);
-    if (!typed) {
-      error = fmt::format("--params: value of \"{}\" is not a scalar", name);
-      return std::nullopt;
-    }
-    params[name] = std::move(*typed);
-  }
+  for (const auto& [name, value] : chosen) params[name] = value;
   return params;
+}
+
+// Why this worker cannot count with `instrument`, or "" when it can.
+std::string counting_problem(count::Instrument instrument) {
+  if (instrument == count::Instrument::syscalls && !count::interposer_loaded()) {
+    return "--count=syscalls: libstorh_count.so is not preloaded (LD_PRELOAD)";
+  }
+  if (instrument == count::Instrument::instructions && !count::callgrind_supported()) {
+    return "--count=instructions: this host was built without valgrind/callgrind.h";
+  }
+  return "";
 }
 
 }  // namespace
 
 int worker_main(const std::vector<std::string>& args) {
-  const auto flags = parse_flags(args, 1);
-  if (!flags) return fail_input("arguments must be --key=value");
-  auto get = [&](const char* key) -> std::string {
-    auto it = flags->find(key);
-    return it == flags->end() ? std::string() : it->second;
-  };
-  const std::string plugin_file = get("plugin");
-  if (plugin_file.empty()) return fail_input("--plugin is required");
-  const std::optional<std::uint64_t> dataset = parse_whole(get("dataset"));
-  if (!dataset) return fail_input("--dataset must be a whole number");
-
+  Expected<WorkerRequest> request = WorkerRequest::from_argv(args);
+  if (!request) return fail_input(request.error());
   Expected<std::unique_ptr<plugin::LoadedPlugin>> loaded =
-      plugin::load_plugin(plugin_file, get("name"));
+      plugin::load_plugin(request->plugin, request->name);
   if (!loaded) return fail_input(loaded.error());
   Engine& engine = (*loaded)->engine();
   const EngineInfo info = engine.describe();
 
-  std::string error;
-  auto params = build_params(info, get("params").empty() ? "{}" : get("params"), error);
-  if (!params) return fail_input(error);
-  std::set<std::string, std::less<>> selected;
-  std::string_view ops =
-      get("ops").empty() ? std::string_view() : std::string_view(flags->at("ops"));
-  while (!ops.empty()) {
-    const std::size_t comma = ops.find(',');
-    selected.emplace(ops.substr(0, comma));
-    ops = comma == std::string_view::npos ? std::string_view() : ops.substr(comma + 1);
-  }
+  std::set<std::string, std::less<>> selected(request->operations.begin(),
+                                              request->operations.end());
   if (selected.empty()) {
     for (const OperationSpec& op : info.operations) selected.insert(op.name);
   }
-
-  // A load cell: --load carries its configuration (load/config.h).
-  std::optional<load::LoadConfig> load_config;
-  if (const std::string text = get("load"); !text.empty()) {
-    const nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
-    if (parsed.is_discarded()) return fail_input("--load must be JSON");
-    Expected<load::LoadConfig> config = load::config_from_json(parsed);
-    if (!config) return fail_input(config.error());
-    load_config = *config;
-  }
-
-  WorkerContext context(*dataset, std::move(*params), get("work-dir"), selected);
-  if (const std::string slowdown = get("inject-slowdown"); !slowdown.empty()) {
-    const std::optional<double> factor = parse_decimal(slowdown);
-    if (!factor) return fail_input("--inject-slowdown must be a number");
-    context.set_injected_slowdown(*factor);
-  }
-  if (const std::string min_time = get("min-time"); !min_time.empty()) {
-    const std::optional<double> seconds = parse_decimal(min_time);
-    if (!seconds) return fail_input("--min-time must be a number of seconds");
-    context.set_min_time(*seconds);
-  }
-  if (const std::string counting = get("count"); !counting.empty()) {
-    const std::optional<count::Instrument> instrument = count::parse_instrument(counting);
-    if (!instrument) {
-      return fail_input(fmt::format("--count: unknown instrument \"{}\" (valid: {})", counting,
-                                    count::instrument_choices()));
+  WorkerContext context(request->dataset, build_params(info, request->params), request->work_dir,
+                        selected);
+  if (request->inject_slowdown) context.set_injected_slowdown(*request->inject_slowdown);
+  if (request->min_time) context.set_min_time(*request->min_time);
+  if (request->count) {
+    if (std::string problem = counting_problem(*request->count); !problem.empty()) {
+      return fail_input(problem);
     }
-    if (*instrument == count::Instrument::syscalls && !count::interposer_loaded()) {
-      return fail_input("--count=syscalls: libstorh_count.so is not preloaded (LD_PRELOAD)");
-    }
-    if (*instrument == count::Instrument::instructions && !count::callgrind_supported()) {
-      return fail_input("--count=instructions: this host was built without valgrind/callgrind.h");
-    }
-    context.count_with({instrument});
+    context.count_with({request->count});
   }
   emit(LoadedEvent{});
-  if (load_config) {
-    std::vector<std::string> names;
-    std::string_view list = get("ops").empty() ? std::string_view() : flags->at("ops");
-    while (!list.empty()) {
-      const std::size_t comma = list.find(',');
-      names.emplace_back(list.substr(0, comma));
-      list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
-    }
-    finish_worker(run_load_cell(**loaded, context, names, *load_config,
+  // A load cell: its configuration says how its clients run (load/config.h).
+  if (request->load) {
+    finish_worker(run_load_cell(**loaded, context, request->operations, *request->load,
                                 [](const Event& event) { emit(event); }));
   }
   const Status status = engine.run(context);
@@ -414,11 +360,10 @@ int preflight_main(const std::vector<std::string>& args) {
   if (!loaded) return fail_input(loaded.error());
   if ((*loaded)->manifest().abi_minor < storh::kPreflightAbiMinor) return kWorkerExitOk;
   const Engine& engine = (*loaded)->engine();
-  std::string error;
-  const auto params =
-      build_params(engine.describe(), get("params").empty() ? "{}" : get("params"), error);
-  if (!params) return fail_input(error);
-  const Status status = engine.preflight({params->begin(), params->end()});
+  Expected<ParamValues> chosen = params_from_json(get("params"));
+  if (!chosen) return fail_input("--params: " + chosen.error());
+  const ParamValues params = build_params(engine.describe(), *chosen);
+  const Status status = engine.preflight({params.begin(), params.end()});
   if (!status.ok()) {
     std::cerr << status.message() << '\n';
     return kWorkerExitBadInput;
