@@ -34,7 +34,9 @@ Validation parse_validation(std::string_view name) {
   if (name == "hash") return Validation::hash;
   if (name == "stat") return Validation::stat;
   if (name == "trust") return Validation::trust;
-  throw StoreError(fmt::format("unknown cache validation \"{}\" (valid: hash, stat, trust)", name));
+  if (name == "notify") return Validation::notify;
+  throw StoreError(
+      fmt::format("unknown cache validation \"{}\" (valid: hash, stat, trust, notify)", name));
 }
 
 std::string_view validation_name(Validation validation) noexcept {
@@ -45,6 +47,8 @@ std::string_view validation_name(Validation validation) noexcept {
       return "stat";
     case Validation::trust:
       return "trust";
+    case Validation::notify:
+      return "notify";
   }
   return "stat";
 }
@@ -113,6 +117,7 @@ void DocStore::State::remember(std::string_view id, std::shared_ptr<const Json> 
   CachedRecord record;
   record.data = std::move(data);
   record.stamp = stamp;
+  record.seen = watch_tick();
   if (options.validation == Validation::hash) {
     record.hash = hash_bytes(bytes);
     record.has_hash = true;
@@ -157,6 +162,7 @@ std::optional<SharedJson> DocStore::State::from_shared_cache(std::string_view id
           CachedRecord record;
           record.data = shared;
           record.stamp = cached;
+          record.seen = watch_tick();
           if (hash_mode) {
             record.hash = hash_bytes(bytes);
             record.has_hash = true;
@@ -186,6 +192,12 @@ DocStore::DocStore(fs::path root, std::string collection, DocStoreOptions option
   state_ = std::make_unique<State>(std::move(root), std::move(collection), std::move(options),
                                    make_writer_prefix(), data_missing);
   state_->hooks = make_index_hooks(*this);
+  if (state_->options.validation == Validation::notify) {
+    // Armed lazily (the first call, or the write that makes data/), so an open stays cheap.
+    state_->watch.emplace(state_->data_dir, state_->prefix);
+    state_->dirs.on_made(
+        [state = state_.get()](std::string_view shard) { state->shard_made(shard); });
+  }
   if (state_->options.schema) {
     std::vector<IndexDefinition> definitions;
     for (const SchemaField& field : state_->options.schema->indexed_fields()) {
@@ -212,6 +224,7 @@ Record DocStore::put(Json data, std::optional<std::string> id) {
   State& s = *state_;
   require_record_data(data);
   FileLock::Guard guard(write_lock());
+  s.sync_watch();
   const bool supplied = id.has_value();
   std::string record_id = supplied ? std::move(*id) : s.new_id();
   if (supplied) require_valid_id(record_id);
@@ -221,9 +234,11 @@ Record DocStore::put(Json data, std::optional<std::string> id) {
   if (active && supplied) old = find(record_id);
   if (active) s.hooks->check_unique(record_id, data);
   const std::string bytes = encode_record(record_id, data);
+  s.begin_own_write();
   const FileStamp stamp = s.writer.write(record_id, bytes);
   auto stored = std::make_shared<const Json>(std::move(data));
   s.remember(record_id, stored, stamp, bytes, true);
+  s.end_own_write();
   if (active) s.hooks->on_put(record_id, old.get(), *stored);
   return Record{std::move(record_id), *stored};
 }
@@ -237,6 +252,7 @@ std::optional<Record> DocStore::get(std::string_view id) {
 SharedJson DocStore::find(std::string_view id) {
   State& s = *state_;
   const Validation mode = s.options.validation;
+  if (mode == Validation::notify) s.sync_watch();
   // A TRUST get is a shared-cache hit: its index bucket starts loading before the id is
   // validated, so that miss overlaps the check. Only for an id of the right length: an
   // invalid one of that length is hashed for nothing, a longer one never copied.
@@ -279,18 +295,26 @@ SharedJson DocStore::find(std::string_view id) {
   const std::string& name = s.file_name_for(id);
   if (mode != Validation::trust) {
     int dir = -1;
+    bool stat_done = false;
     bool stated = false;
     const auto stat_file = [&] {
+      stat_done = true;
       dir = s.dirs.get(shard, false);
       stated = dir >= 0 && ::fstatat(dir, name.c_str(), &info, 0) == 0;
     };
+    // NOTIFY: 0 unless the shard is watched; then an entry checked since needs no stat.
+    const std::uint32_t since = s.watch_since(shard);
     const bool likely_cached = s.cache.prefetch_entry(id, id_hash);
-    if (likely_cached) stat_file();
+    if (likely_cached && since == 0) stat_file();
     if (CachedRecord* record = s.cache.find(id, id_hash);
         record != nullptr && record->stamp.size >= 0) {
-      if (!likely_cached) stat_file();
+      if (since != 0 && record->seen >= since) return record->data;
+      if (!stat_done) stat_file();
       if (stated && stamp_of(info) == record->stamp) {
-        if (mode == Validation::stat) return record->data;
+        if (mode != Validation::hash) {
+          record->seen = s.watch_tick();  // the watch reports every change from now on
+          return record->data;
+        }
         std::string bytes;
         if (read_file_at(dir, name, bytes, info, [&] { return fs::path(name); }) &&
             stamp_of(info) == record->stamp && hash_bytes(bytes) == record->hash) {
@@ -332,14 +356,18 @@ bool DocStore::remove(std::string_view id) {
   // behind us, as find() does).
   const std::string name = record_file_name(id);
   const std::string_view shard = shard_of(id);
+  s.sync_watch();
+  s.begin_own_write();
   const int err = s.dirs.at_name(
       shard, name, [&](int dir) { return ::unlinkat(dir, name.c_str(), 0) == 0 ? 0 : errno; });
   const bool removed = err == 0;
+  if (removed && s.watch) s.watch->expect_own_delete(shard, name);
   if (!removed && err != ENOENT) {
     throw StoreError(fmt::format("Could not delete storage record {}: {}",
                                  (s.dirs.shard_path(shard) / name).string(), std::strerror(err)));
   }
   s.remember_missing(id);
+  s.end_own_write();
   if (active && old) s.hooks->on_delete(id, *old);
   return removed;
 }
@@ -347,8 +375,16 @@ bool DocStore::remove(std::string_view id) {
 bool DocStore::fast_path_valid() {
   State& s = *state_;
   if (!s.cache.complete()) return false;
-  if (s.options.validation == Validation::trust) return true;
-  return cache_matches_disk(s.data_dir, s.cache, s.options.validation == Validation::hash);
+  const Validation mode = s.options.validation;
+  if (mode == Validation::trust) return true;
+  if (mode == Validation::notify) {
+    s.sync_watch();
+    if (s.fast_ok) return true;
+  }
+  const bool valid = cache_matches_disk(s.data_dir, s.cache, mode == Validation::hash);
+  // Every change after this walk's start is queued for the next drain.
+  if (valid && s.watch && s.watch->armed() && s.scanning == 0) s.fast_ok = true;
+  return valid;
 }
 
 std::optional<std::size_t> DocStore::fast_count() {
@@ -376,6 +412,12 @@ void DocStore::scan(const RecordQuery& query, ScanCallback callback,
   const auto& order = s.cache.ordered();
   const auto& upper = query.upper_id();
   const bool filters_data = query.filters_data();
+  // A find() from the callback must not drain: an erase would move `order` under us.
+  ++s.scanning;
+  struct Leave {
+    int& depth;
+    ~Leave() { --depth; }
+  } leave{s.scanning};
   for (std::size_t i = start; i < order.size(); ++i) {
     const RecordCache::Entry& entry = *order[i];
     if (upper && entry.id() > *upper) break;
@@ -506,6 +548,9 @@ const std::shared_ptr<MemoryCache>& DocStore::shared_cache() const noexcept {
 }
 std::size_t DocStore::cached_records() const noexcept {
   return state_->cache.size();
+}
+const std::string& DocStore::notify_fallback_reason() const noexcept {
+  return state_->notify_fallback;
 }
 
 }  // namespace storh::engines::doc

@@ -35,19 +35,27 @@
 //     has seen every write since; then scans run from memory (the fast path) after a
 //     revalidation: STAT walks data/ and fstatat()s each file (file set, size and mtime
 //     must match what this instance wrote or read), HASH also re-reads and hashes each
-//     file, TRUST skips the check. A failed revalidation falls back to the slow path
-//     (walk, sort, read, parse) and leaves the caches as they are. No size cap.
+//     file, TRUST skips the check, NOTIFY walks only when a change event (or a lost
+//     watch) since the last passing walk may have touched the file set. A failed
+//     revalidation falls back to the slow path (walk, sort, read, parse) and leaves the
+//     caches as they are. No size cap.
 //   * ordered scans use the insertion order while every insert came in increasing id
 //     order, else a sorted id list built lazily.
 //   * get() (STAT/HASH) uses entries with a known (mtime, size[, hash]); TRUST returns
-//     data it knows without touching the filesystem.
+//     data it knows without touching the filesystem; NOTIFY returns an entry its watches
+//     vouch for without a stat, and stat-checks the others as STAT does.
+//   * NOTIFY drains its inotify queue at the start of each public call (one read(2) when
+//     nothing happened): another process's change is seen by the first call that starts
+//     after that process's call returned (C1). Its own writes update the caches as in
+//     STAT and the events they cause are recognised (change_watch.h).
 // Decision (section 13.6): mtime is compared to the nanosecond (storh: whole seconds),
 // so STAT misses only a same-size rewrite that also keeps the exact mtime (a rewrite
 // within one kernel timestamp tick, or a restored mtime); HASH catches those.
 //
 // SHARED CACHE (section 4.6, optional, options.cache): key doc:<collection>:<id>, value
 // [exists, scope, mtime_ns, size, hash, payload] with payload the canonical JSON text
-// (STAT/HASH) or the data itself (TRUST); negative entries [false, scope, 0, -1, ""].
+// (STAT/HASH/NOTIFY; a shared tuple is always stat-checked) or the data itself (TRUST); negative
+// entries [false, scope, 0, -1, ""].
 //
 // Failure: every operation throws StoreError saying what and where (an invalid id:
 // "Invalid UUIDv7 value."; a schema violation before anything is written; a unique
@@ -78,9 +86,15 @@ class MemoryCache;
 
 namespace storh::engines::doc {
 
-// How cached reads are checked against the files (section 4.6).
-enum class Validation { hash, stat, trust };
-// "hash" | "stat" | "trust"; throws StoreError naming the valid choices otherwise.
+// How cached reads are checked against the files (section 4.6). NOTIFY is STAT plus
+// inotify: a cached entry whose shard directory has been watched since the entry was
+// last checked, with no event for its name, is returned without a stat, and the fast
+// path skips the revalidation walk while no event touched the file set. Where watches
+// cannot be set it is STAT (notify_fallback_reason() says why). docs/engines/doc.md says
+// which changes inotify does not see (use STAT there).
+enum class Validation { hash, stat, trust, notify };
+// "hash" | "stat" | "trust" | "notify"; throws StoreError naming the valid choices
+// otherwise.
 Validation parse_validation(std::string_view name);
 std::string_view validation_name(Validation validation) noexcept;
 
@@ -239,6 +253,10 @@ class DocStore {
   const std::shared_ptr<MemoryCache>& shared_cache() const noexcept;
   // Entries in the in-process record cache (for memory reports and tests).
   std::size_t cached_records() const noexcept;
+  // NOTIFY only: empty while the watches work (or are not set up yet); once they could not
+  // be set, why ("inotify_add_watch <path>: <reason>"), and the store validates as STAT
+  // from then on. Set once, never cleared.
+  const std::string& notify_fallback_reason() const noexcept;
 
  private:
   friend class BatchWriter;

@@ -71,12 +71,21 @@ class BatchWriter {
     if (pending_.empty()) return;
     items_.clear();
     for (const PendingRecord& record : pending_) items_.push_back({record.id, record.bytes, {}});
+    // NOTIFY: the previous batch's events leave the queue before this batch adds its own
+    // (about five per record), so a long stream does not overflow it.
+    state_.sync_watch();
+    state_.begin_own_write();
     state_.writer.write_batch(items_);
     for (std::size_t i = 0; i < pending_.size(); ++i) {
       PendingRecord& record = pending_[i];
       state_.remember(record.id, record.data, items_[i].stamp, record.bytes, record.canonical,
                       in_process_);
-      if (active_) state_.hooks->on_put(record.id, record.old.get(), *record.data);
+    }
+    state_.end_own_write();
+    if (active_) {
+      for (const PendingRecord& record : pending_) {
+        state_.hooks->on_put(record.id, record.old.get(), *record.data);
+      }
     }
     pending_.clear();
   }

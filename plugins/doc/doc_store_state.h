@@ -7,10 +7,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "common/file_lock.h"
 #include "common/memory_cache.h"
 #include "common/writer_markers.h"
+#include "doc/change_watch.h"
 #include "doc/disk_scan.h"
 #include "doc/doc_store.h"
 #include "doc/record_cache.h"
@@ -38,6 +40,15 @@ struct DocStore::State {
   RecordWriter writer;
   RecordCache cache;
   std::unique_ptr<IndexHooks> hooks;
+
+  // NOTIFY (doc_store_notify.cpp). `watch` is null in other modes and after a fallback.
+  std::optional<ChangeWatch> watch;
+  std::string notify_fallback;
+  // The complete cache matched the disk at a walk since which every change to the file
+  // set was reported and applied: the fast path needs no walk.
+  bool fast_ok = false;
+  bool fast_held = false;  // fast_ok during an own write (see begin_own_write)
+  int scanning = 0;        // > 0 while a fast-path scan iterates the cache: no drain
 
   State(std::filesystem::path root_dir, std::string name, DocStoreOptions opts,
         std::string writer_prefix, bool data_missing);
@@ -81,6 +92,23 @@ struct DocStore::State {
   // (no tuple, or a stale or foreign one, which is removed). Fills the in-process cache.
   std::optional<SharedJson> from_shared_cache(std::string_view id, std::string_view shard,
                                               const std::string& name);
+  // NOTIFY: drains the watch and applies what it reports, (re)arming it when needed.
+  // A no-op in other modes, after a fallback and inside a fast-path scan.
+  void sync_watch();
+  // The ShardDirs hook: data/<shard> was just made by this instance.
+  void shard_made(std::string_view shard);
+  // Gives up the watches for good (STAT from now on), keeping `error` as the reason.
+  void fall_back(const WatchError& error);
+  // Anything that may leave the complete cache unlike the disk.
+  void invalidate_fast() noexcept { fast_ok = fast_held = false; }
+  // Around an own write and its cache update: a write that throws half-way (a file
+  // renamed, the cache not updated) leaves fast_ok false.
+  void begin_own_write() noexcept { fast_held = std::exchange(fast_ok, false); }
+  void end_own_write() noexcept { fast_ok = std::exchange(fast_held, false); }
+  std::uint32_t watch_tick() const noexcept { return watch ? watch->tick() : 0; }
+  std::uint32_t watch_since(std::string_view shard) const noexcept {
+    return watch ? watch->since(shard) : 0;
+  }
   void shared_set(std::string_view id, const std::shared_ptr<const Json>& data,
                   const FileStamp& stamp, std::string_view bytes);
 };

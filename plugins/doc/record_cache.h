@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,6 +37,9 @@ struct CachedRecord {
   FileStamp stamp;  // size -1: stamp unknown (not validated)
   Hash128 hash;     // valid when has_hash
   bool has_hash = false;
+  // NOTIFY: the change-watch tick at which the stamp was last known to hold (written,
+  // read or stat-checked); trusted without a stat while >= the shard watch's since().
+  std::uint32_t seen = 0;
   std::string bytes;  // canonical file bytes when written by this instance, else empty
 };
 

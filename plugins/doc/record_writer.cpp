@@ -102,6 +102,7 @@ int ShardDirs::get(std::string_view shard, bool create) {
   int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0 && errno == ENOENT && create) {
     create_directories(path);
+    if (on_made_) on_made_(shard);
     fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   }
   if (fd < 0) {

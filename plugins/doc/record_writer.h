@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -54,13 +55,15 @@ class ShardDirs {
   // more. Returns the last result; ENOENT when the shard does not exist.
   int at_name(std::string_view shard, const std::string& name, FunctionRef<int(int)> op);
   void clear();
+  // Called with the shard name after get(shard, true) made data/<shard> (and data/ when
+  // missing), before anything is written in it: the notify validation watches it there.
+  void on_made(std::function<void(std::string_view shard)> hook) { on_made_ = std::move(hook); }
   const std::filesystem::path& data_dir() const noexcept { return data_dir_; }
   std::filesystem::path shard_path(std::string_view shard) const;
-
- private:
-  // The index in hex_fds_ of a two-lower-case-hex-digit shard, else nullopt.
+  // 0-255 for a two-lower-case-hex-digit shard (the shards a store makes), else nullopt.
   static std::optional<std::size_t> hex_index(std::string_view shard) noexcept;
 
+ private:
   std::filesystem::path data_dir_;
   // A store's shards are two lower-case hex digits of the id (shard_of), so their
   // descriptors sit in a table indexed by those digits: a get() on the read path is an
@@ -68,6 +71,7 @@ class ShardDirs {
   // made by a store, but allowed) are kept in the map.
   std::array<UniqueFd, 256> hex_fds_;
   std::unordered_map<std::uint32_t, UniqueFd> other_fds_;
+  std::function<void(std::string_view)> on_made_;
 };
 
 // Reads <name> in `dir_fd` whole. Returns false when it does not exist; fills `info` from

@@ -3,7 +3,8 @@
 //
 // Setup (untimed): a plain writer stores bench_row(i) under cache_bench_id(i) for all n
 // (put_stream: the same files a loop of puts makes), and is dropped; a new store opens
-// with MemoryCache(n + 10) and the `validation` mode. data/ exists, so the store's own
+// with MemoryCache(n + 10) and the `validation` mode (a notify store that fell back to stat
+// says why in a progress message). data/ exists, so the store's own
 // caches start unknown.
 //   cold  get(cache_bench_id(i)), i = 0..n-1, through the fresh instance
 //   warm  the same n gets again
@@ -86,9 +87,10 @@ class CacheEngine final : public storh::Engine {
         {"validation",
          storh::ParamType::string,
          std::string("stat"),
-         {std::string("hash"), std::string("stat"), std::string("trust")},
+         {std::string("hash"), std::string("stat"), std::string("trust"), std::string("notify")},
          "how cached reads are checked: hash (stat + re-read + xxh128), stat (size, mtime, "
-         "inode), trust (no filesystem access)"},
+         "inode), trust (no filesystem access), notify (stat until inotify vouches for the "
+         "entry)"},
         engines::bench::durability_param("fsync the untimed setup writes (durable) or not (none)"),
     };
     info.operations = {
@@ -160,6 +162,9 @@ class CacheEngine final : public storh::Engine {
     });
     if (!status.ok()) return status;
     STORH_TRY(check_results("warm", results, ids));
+    if (const std::string& why = store.notify_fallback_reason(); !why.empty()) {
+      ctx.progress("cache: " + why);
+    }
     return floors(ctx, store, ids);
   }
 

@@ -22,7 +22,9 @@
 // timed step pays for finding and checking the records, not for a deep copy of each.
 //
 // Params: durability = durable | none (skip every fsync, to measure their cost);
-// validation = stat | hash | trust (section 4.6, the store's cache validation).
+// validation = stat | hash | trust | notify (section 4.6, the store's cache validation;
+// notify is stat plus inotify, docs/engines/doc.md). A notify store that had to fall back
+// to stat says why in a progress message.
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -155,6 +157,7 @@ class Scenario {
     STORH_TRY(writes_and_reads(*store));
     STORH_TRY(indexed_queries(*store));
     STORH_TRY(scans_and_reopen(*store));
+    report_fallback(*store);
     store.reset();
     STORH_TRY(bulk());
     return doc::measure_put_and_scan_floors(ctx_, root_ / "floor", floor_records(), options_.sync);
@@ -167,6 +170,11 @@ class Scenario {
                           std::forward<F>(fn));
   }
   doc::DocQuery q(doc::DocStore& store) const { return doc::DocQuery(store); }
+  void report_fallback(const doc::DocStore& store) {
+    if (const std::string& why = store.notify_fallback_reason(); !why.empty()) {
+      ctx_.progress("doc: " + why);
+    }
+  }
   // The record files of rows 0..n-1 the floors write, built once.
   const doc::FloorRecords& floor_records() {
     if (!floor_records_) floor_records_.emplace(static_cast<std::uint64_t>(n_));
@@ -422,6 +430,7 @@ class Scenario {
       return Status::error("jsonl_export: wrote " + std::to_string(bytes) + " bytes, expected " +
                            std::to_string(expected_bytes));
     }
+    report_fallback(bulk_store);
     doc::DocStore imported(root_, "docs-jsonl-import", options_);
     return step("jsonl_import", n_, [&] {
       return expect_count("jsonl_import", imported.import_jsonl(file),
@@ -450,7 +459,7 @@ class DocEngine final : public storh::Engine {
         {"validation",
          storh::ParamType::string,
          std::string("stat"),
-         {std::string("stat"), std::string("hash"), std::string("trust")},
+         {std::string("stat"), std::string("hash"), std::string("trust"), std::string("notify")},
          "how cached records are checked against their files (engine-spec.md 4.6)"},
     };
     info.operations = operations();

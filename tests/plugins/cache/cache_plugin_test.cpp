@@ -11,7 +11,7 @@ using storh_test::LoadedPlugin;
 
 TEST_CASE("cache plugin: cold and warm gets are measured in every validation mode",
           "[cache][plugin]") {
-  const std::string mode = GENERATE("hash", "stat", "trust");
+  const std::string mode = GENERATE("hash", "stat", "trust", "notify");
   storh::test::ScratchDir dir;
   LoadedPlugin plugin(STORH_TEST_CACHE_PLUGIN);
   FakeRunContext ctx(100);
@@ -45,5 +45,5 @@ TEST_CASE("cache plugin: an unknown validation mode fails with the choices", "[c
   ctx.set_param("validation", std::string("sometimes")).set_work_dir(dir.path());
   const storh::Status status = plugin.engine->run(ctx);
   CHECK_FALSE(status.ok());
-  CHECK(status.message().find("hash, stat, trust") != std::string::npos);
+  CHECK(status.message().find("hash, stat, trust, notify") != std::string::npos);
 }

@@ -83,7 +83,8 @@ TEST_CASE("doc plugin: every operation answers correctly", "[doc_plugin]") {
 
 TEST_CASE("doc plugin: durable writes and other validation modes", "[doc_plugin]") {
   LoadedPlugin plugin(STORH_TEST_DOC_PLUGIN);
-  const std::string mode = GENERATE(std::string("hash"), std::string("trust"), std::string("stat"));
+  const std::string mode = GENERATE(std::string("hash"), std::string("trust"), std::string("stat"),
+                                    std::string("notify"));
   TempDir dir;
   FakeRunContext ctx(120);
   ctx.set_work_dir(dir.path()).set_param("validation", mode);

@@ -1,6 +1,12 @@
 // Cache validation modes (engine-spec.md 4.5, 4.6, 10.5: C1-C4) with and without a shared
 // MemoryCache.
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
 #include "common/memory_cache.h"
+#include "doc/change_watch.h"
 #include "doc/record_file.h"
 #include "doc_test_util.h"
 
@@ -251,4 +257,225 @@ TEST_CASE("doc cache: one instance reads a large record and then small ones (col
   CHECK(again.get(records[0].id)->data["big"] == std::string(200000, 'x'));
   CHECK(again.get(records[3].id)->data == Json::array({1, 2}));
   CHECK(again.get(records[2].id)->data["big"] == std::string(70000, 'y'));
+}
+
+// ---- NOTIFY: every outside change, made by another process that has exited before the
+// read starts, is seen by that first read (C1).
+namespace {
+
+using storh::engines::doc::set_change_watch_fault;
+
+// The child's side: plain syscalls, an exception (exit code 1) on failure.
+void must(bool ok, const char* what) {
+  if (!ok) throw std::runtime_error(what);
+}
+
+// Writes `text` into `file` in place (same inode when it exists).
+void write_in_place(const fs::path& file, const std::string& text) {
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  must(fd >= 0, "open");
+  must(::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()), "write");
+  must(::close(fd) == 0, "close");
+}
+
+// Another writer's atomic replace: a temp file of its own renamed over `file`.
+void rename_over(const fs::path& file, const std::string& text) {
+  const fs::path temp = file.parent_path() / ".other.1.tmp";
+  write_in_place(temp, text);
+  must(::rename(temp.c_str(), file.c_str()) == 0, "rename");
+}
+
+// Runs `body` in a forked child and waits for it: the change is complete, and its
+// process gone, before the caller's next read starts.
+void by_another_process(const std::function<void()>& body) {
+  REQUIRE(wait_child(fork_child(body)) == 0);
+}
+
+std::size_t max_queued_events() {
+  std::size_t value = 0;
+  std::ifstream("/proc/sys/fs/inotify/max_queued_events") >> value;
+  return value;
+}
+
+// Resets the watch fault hook when a test ends, however it ends.
+struct WatchFault {
+  explicit WatchFault(int error_number) { set_change_watch_fault(error_number); }
+  ~WatchFault() { set_change_watch_fault(0); }
+  WatchFault(const WatchFault&) = delete;
+  WatchFault& operator=(const WatchFault&) = delete;
+};
+
+}  // namespace
+
+TEST_CASE("NOTIFY: another process's change is seen by the first read", "[doc][cache][notify]") {
+  const bool shared = GENERATE(false, true);
+  ScratchDir dir;
+  DocStore store(
+      dir.path(), "docs",
+      options_for(Validation::notify, shared ? std::make_shared<MemoryCache>(100) : nullptr));
+  const std::string a = id_in_shard("3a", 1);
+  const std::string b = id_in_shard("4b", 2);
+  store.put(Json{{"v", "one"}}, a);
+  store.put(Json{{"v", "two"}}, b);
+  const fs::path file_a = record_file(dir.path(), "docs", a);
+  REQUIRE(store.get(a)->data["v"] == "one");
+  REQUIRE(store.count() == 2);
+  REQUIRE(store.fast_path_valid());
+
+  SECTION("rename over a record") {
+    by_another_process([&] { rename_over(file_a, record_text(a, R"({"v":"new"})")); });
+    CHECK(store.get(a)->data["v"] == "new");
+    CHECK(store.stream_all()[0].data["v"] == "new");
+  }
+  SECTION("unlink") {
+    by_another_process([&] { must(::unlink(file_a.c_str()) == 0, "unlink"); });
+    CHECK_FALSE(store.get(a));
+    CHECK(ids_of(store.stream_all()) == std::vector<std::string>{b});
+  }
+  SECTION("touch (mtime only)") {
+    by_another_process(
+        [&] { must(::utimensat(AT_FDCWD, file_a.c_str(), nullptr, 0) == 0, "touch"); });
+    // The first read no longer vouches for the cached stamp (the walk re-checks it).
+    CHECK_FALSE(store.fast_path_valid());
+    CHECK(store.get(a)->data["v"] == "one");
+    CHECK(store.fast_path_valid());
+  }
+  SECTION("same-size rewrite in place with the mtime kept (STAT's blind spot)") {
+    const struct timespec before = mtime_of(file_a);
+    by_another_process([&] {
+      write_in_place(file_a, record_text(a, R"({"v":"ONE"})"));
+      const struct timespec times[2] = {before, before};
+      must(::utimensat(AT_FDCWD, file_a.c_str(), times, 0) == 0, "utimensat");
+    });
+    CHECK(store.get(a)->data["v"] == "ONE");
+    CHECK(store.stream_all()[0].data["v"] == "ONE");
+  }
+  SECTION("a new record file") {
+    const std::string c = id_in_shard("3a", 3);
+    by_another_process(
+        [&] { rename_over(record_file(dir.path(), "docs", c), record_text(c, R"({"v":"c"})")); });
+    CHECK(store.count() == 3);
+    CHECK(store.get(c)->data["v"] == "c");
+  }
+  SECTION("a new record file in a new shard directory") {
+    const std::string c = id_in_shard("5c", 3);
+    by_another_process([&] {
+      const fs::path file = record_file(dir.path(), "docs", c);
+      must(::mkdir(file.parent_path().c_str(), 0755) == 0, "mkdir");
+      write_in_place(file, record_text(c, R"({"v":"c"})"));
+    });
+    CHECK(store.count() == 3);
+    CHECK(store.get(c)->data["v"] == "c");
+    // The new shard is watched now: a second change there is seen too.
+    by_another_process(
+        [&] { must(::unlink(record_file(dir.path(), "docs", c).c_str()) == 0, "rm"); });
+    CHECK_FALSE(store.get(c));
+    CHECK(store.count() == 2);
+  }
+  SECTION("a shard directory removed and made again") {
+    by_another_process([&] {
+      must(::unlink(file_a.c_str()) == 0, "unlink");
+      must(::rmdir(file_a.parent_path().c_str()) == 0, "rmdir");
+      must(::mkdir(file_a.parent_path().c_str(), 0755) == 0, "mkdir");
+      write_in_place(file_a, record_text(a, R"({"v":"again"})"));
+    });
+    CHECK(store.get(a)->data["v"] == "again");
+    CHECK(store.count() == 2);
+    // Watched again after the re-arm.
+    by_another_process([&] { rename_over(file_a, record_text(a, R"({"v":"third"})")); });
+    CHECK(store.get(a)->data["v"] == "third");
+  }
+  SECTION("queue overflow") {
+    const std::size_t limit = max_queued_events();
+    if (limit == 0 || limit > (std::size_t{1} << 20)) {
+      WARN("fs.inotify.max_queued_events is " << limit << ": overflow not generated");
+      return;
+    }
+    const fs::path noise = file_a.parent_path() / "noise.txt";
+    write_text(noise, "x");
+    CHECK(store.get(a)->data["v"] == "one");
+    by_another_process([&] {
+      // Alternating names: the kernel merges only identical consecutive events.
+      const fs::path file_b = record_file(dir.path(), "docs", b);
+      for (std::size_t i = 0; i < limit / 2 + 16; ++i) {
+        must(::utimensat(AT_FDCWD, noise.c_str(), nullptr, 0) == 0, "touch");
+        must(::utimensat(AT_FDCWD, file_b.c_str(), nullptr, 0) == 0, "touch");
+      }
+      // Past the overflow: this change's events are dropped.
+      rename_over(file_a, record_text(a, R"({"v":"lost"})"));
+    });
+    CHECK(store.get(a)->data["v"] == "lost");
+    CHECK(store.count() == 2);
+    CHECK(store.notify_fallback_reason().empty());  // overflow re-arms, it is no fallback
+    by_another_process([&] { rename_over(file_a, record_text(a, R"({"v":"after"})")); });
+    CHECK(store.get(a)->data["v"] == "after");
+  }
+  CHECK(store.notify_fallback_reason().empty());
+}
+
+TEST_CASE("NOTIFY: a store opened on an existing collection sees outside changes",
+          "[doc][cache][notify]") {
+  ScratchDir dir;
+  std::vector<std::string> ids;
+  {
+    DocStore writer(dir.path(), "docs");
+    for (int i = 0; i < 20; ++i) ids.push_back(writer.put(Json{{"i", i}}).id);
+  }
+  DocStore store(dir.path(), "docs",
+                 options_for(Validation::notify, std::make_shared<MemoryCache>(100)));
+  for (int i = 0; i < 20; ++i) REQUIRE(store.get(ids[i])->data["i"] == i);
+  for (int i = 0; i < 20; ++i) REQUIRE(store.get(ids[i])->data["i"] == i);  // trusted now
+  const fs::path file = record_file(dir.path(), "docs", ids[7]);
+  const struct timespec before = mtime_of(file);
+  by_another_process([&] {
+    write_in_place(file, record_text(ids[7], R"({"i":9})"));  // same size, in place
+    const struct timespec times[2] = {before, before};
+    must(::utimensat(AT_FDCWD, file.c_str(), times, 0) == 0, "utimensat");
+  });
+  CHECK(store.get(ids[7])->data["i"] == 9);
+  by_another_process([&] { must(::unlink(file.c_str()) == 0, "unlink"); });
+  CHECK_FALSE(store.get(ids[7]));
+}
+
+TEST_CASE("NOTIFY: the store's own writes keep its caches and fast path", "[doc][cache][notify]") {
+  ScratchDir dir;
+  DocStoreOptions options = with_mode(Validation::notify);
+  options.batch_size = 512;
+  options.sync = storh::engines::Sync::none;
+  DocStore store(dir.path(), "docs", options);
+  std::vector<Json> rows;
+  rows.reserve(3000);
+  for (int i = 0; i < 3000; ++i) rows.push_back(Json{{"i", i}});
+  const std::size_t stored = store.put_stream(std::move(rows));  // six batches, drained between
+  REQUIRE(stored == 3000);
+  const Record first = store.put(Json{{"i", -1}});
+  store.put(Json{{"i", -2}}, first.id);
+  CHECK(store.remove(store.first()->id));
+  CHECK(store.fast_path_valid());
+  CHECK(store.count() == 3000);
+  CHECK(store.cached_records() == 3000);
+  CHECK(store.get(first.id)->data["i"] == -2);
+  CHECK(store.notify_fallback_reason().empty());
+}
+
+TEST_CASE("NOTIFY: without watches it says why once and validates as STAT",
+          "[doc][cache][notify]") {
+  const int error_number = GENERATE(ENOSPC, EMFILE);
+  WatchFault fault(error_number);
+  ScratchDir dir;
+  DocStore store(dir.path(), "docs", with_mode(Validation::notify));
+  const Record record = store.put(Json{{"v", "one"}});
+  CHECK(store.get(record.id)->data["v"] == "one");
+  const std::string reason = store.notify_fallback_reason();
+  INFO(reason);
+  CHECK(reason.find("falls back to stat") != std::string::npos);
+  CHECK(reason.find(std::strerror(error_number)) != std::string::npos);
+  const fs::path file = record_file(dir.path(), "docs", record.id);
+  by_another_process([&] { rename_over(file, record_text(record.id, R"({"v":"two"})")); });
+  CHECK(store.get(record.id)->data["v"] == "two");
+  CHECK(store.stream_all()[0].data["v"] == "two");
+  by_another_process([&] { must(::unlink(file.c_str()) == 0, "unlink"); });
+  CHECK_FALSE(store.get(record.id));
+  CHECK(store.count() == 0);
+  CHECK(store.notify_fallback_reason() == reason);  // said once, kept
 }
