@@ -99,7 +99,7 @@ class MirrorEngine final : public storh::Engine {
         {"validation",
          storh::ParamType::string,
          std::string("stat"),
-         {std::string("hash"), std::string("stat"), std::string("trust")},
+         {std::string("hash"), std::string("stat"), std::string("trust"), std::string("notify")},
          "document store cache validation (storh's --cache-validation)"},
     };
     info.operations = {
