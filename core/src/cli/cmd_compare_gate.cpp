@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "ab/calibration.h"
+#include "ab/stored_calibration.h"
 #include "cli/ab_command.h"
 #include "cli/args.h"
 #include "cli/commands.h"
@@ -19,7 +20,6 @@
 #include "gate/render_gate.h"
 #include "publish/junit.h"
 #include "result/json.h"
-#include "run/progress_line.h"
 
 namespace storh::cli {
 namespace {
@@ -94,23 +94,6 @@ Expected<gate::GateOptions> apply_gate_flags(const ParsedArgs& args, gate::GateO
   }
   if (std::string problem = gate::validate(options); !problem.empty()) return Error{problem};
   return options;
-}
-
-StoredCalibration apply_stored_calibration(const ab::Calibration& calibration,
-                                           const std::string& file, const std::string& suite_file,
-                                           const result::ResultFile& current,
-                                           gate::GateOptions& options) {
-  const double seconds = ab::calibration_seconds({&current}, calibration.pairs);
-  const ab::Recalibration how{
-      fmt::format("storh-host calibrate {} --pairs={} --calibration={}",
-                  suite_file.empty() ? "SUITE.toml" : suite_file, calibration.pairs, file),
-      seconds > 0 ? fmt::format("about {} at this run's pace", run::duration_text(seconds)) : ""};
-  StoredCalibration applied;
-  applied.warning = ab::calibration_mismatch(calibration, file, current.environment,
-                                             "the configured thresholds apply", how);
-  if (applied.warning.empty())
-    applied.raised = ab::raise_to_calibrated_floors(options, calibration);
-  return applied;
 }
 
 int compare_command(const std::vector<std::string>& raw_args, const CommandIo& io) {
@@ -230,10 +213,10 @@ int gate_command(const std::vector<std::string>& raw_args, const CommandIo& io) 
     // The machine the current file was measured on; a file of another tool records
     // none, so no calibration matches it.
     Expected<result::ResultFile> current = result::read_result_file(args->positional[1]);
-    calibration_warning =
-        apply_stored_calibration(*calibration, *file, current ? current->experiment.suite_file : "",
-                                 current ? *current : result::ResultFile{}, *options)
-            .warning;
+    calibration_warning = ab::apply_stored_calibration(
+                              *calibration, *file, current ? current->experiment.suite_file : "",
+                              current ? *current : result::ResultFile{}, *options)
+                              .warning;
   }
   Expected<gate::GateOutcome> outcome = gate::run_gate((*files)[0], (*files)[1], *options);
   if (!outcome) {

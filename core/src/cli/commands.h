@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "ab/calibration.h"
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "gate/gate.h"
@@ -35,20 +34,6 @@ int history_command(const std::vector<std::string>& args, const CommandIo& io);
 // --lenient-missing) applied on top of `options`; shared by `gate` (from the
 // defaults) and `ci` (from the suite's [gate] table).
 Expected<gate::GateOptions> apply_gate_flags(const ParsedArgs& args, gate::GateOptions options);
-
-// The stored-baseline gate on a calibration (`gate --calibration`, `ci`), applied after
-// every other threshold: when `calibration` (read from `file`) was measured on the
-// machine `current` ran on, raises each metric's threshold to its calibrated floor
-// (ab::raise_to_calibrated_floors) and lists the keys raised; else leaves `options` as
-// they are and says why, with the command that calibrates `suite_file` here.
-struct StoredCalibration {
-  std::vector<std::string> raised;
-  std::string warning;  // ab::calibration_mismatch's, or empty
-};
-StoredCalibration apply_stored_calibration(const ab::Calibration& calibration,
-                                           const std::string& file, const std::string& suite_file,
-                                           const result::ResultFile& current,
-                                           gate::GateOptions& options);
 
 // The help text of a command, or of the program for "".
 std::string help_text(const std::string& command);
