@@ -96,10 +96,8 @@ int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
   InterruptGuard guard;
   PrepareOptions prepare_options;
   prepare_options.command = "ci";
-  prepare_options.extra_valued = {"confirm",    "threshold", "metric",      "alpha",
-                                  "min-effect", "counter",   "calibration", "history",
-                                  "commit",     "branch",    "max-p",       "min-segment"};
-  prepare_options.extra_switches = {"update-baseline", "significant", "lenient-missing"};
+  prepare_options.extra_valued = command_flags("ci").valued;
+  prepare_options.extra_switches = command_flags("ci").switches;
   prepare_options.default_suite = kDefaultCiSuite;
   std::optional<Prepared> prepared = prepare(args, io, prepare_options);
   if (!prepared) return kExitBadInput;

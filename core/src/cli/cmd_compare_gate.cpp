@@ -98,7 +98,7 @@ Expected<gate::GateOptions> apply_gate_flags(const ParsedArgs& args, gate::GateO
 
 int compare_command(const std::vector<std::string>& raw_args, const CommandIo& io) {
   if (std::optional<int> code = judge_ab_file("compare", raw_args, io)) return *code;
-  Expected<ParsedArgs> args = parse_args(raw_args, {"format", "alpha", "output", "o"}, {});
+  Expected<ParsedArgs> args = parse_command_args("compare", raw_args);
   if (!args || args->positional.size() < 2) {
     io.err << "storh-host compare: "
            << (args ? "expected two or more result files (storh-host compare BASE.json "
@@ -170,10 +170,7 @@ int gate_command(const std::vector<std::string>& raw_args, const CommandIo& io) 
               "table)\n";
     return kExitBadInput;
   }
-  Expected<ParsedArgs> args = parse_args(
-      raw_args,
-      {"threshold", "metric", "format", "alpha", "min-effect", "counter", "calibration", "junit"},
-      {"significant", "lenient-missing"});
+  Expected<ParsedArgs> args = parse_command_args("gate", raw_args);
   if (!args || args->positional.size() != 2) {
     io.err << "storh-host gate: "
            << (args ? fmt::format("expected exactly two result files, got {} (storh-host gate "

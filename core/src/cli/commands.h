@@ -3,6 +3,7 @@
 
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/args.h"
@@ -35,7 +36,32 @@ int history_command(const std::vector<std::string>& args, const CommandIo& io);
 // defaults) and `ci` (from the suite's [gate] table).
 Expected<gate::GateOptions> apply_gate_flags(const ParsedArgs& args, gate::GateOptions options);
 
-// The help text of a command, or of the program for "".
+// A command's own flags: given to parse_args, or to prepare() on top of the run flags.
+struct CommandFlags {
+  std::vector<std::string> valued;
+  std::vector<std::string> switches;
+};
+
+// One entry per command (cli/command_table.cpp): dispatch, help and the flag checks
+// all read it, so a command is added in one place.
+struct Command {
+  std::string_view name;
+  int (*run)(const std::vector<std::string>& args, const CommandIo& io);
+  std::string (*help)();
+  CommandFlags flags;
+};
+
+// Every command, in the order the unknown-command error lists them.
+const std::vector<Command>& commands();
+// The entry named `name`, or nullptr.
+const Command* find_command(std::string_view name);
+// The flags of the command named `name` (none for a name not in the table).
+const CommandFlags& command_flags(std::string_view name);
+// `args` parsed with the flags of the command named `name` (parse_args).
+Expected<ParsedArgs> parse_command_args(std::string_view name,
+                                        const std::vector<std::string>& args);
+
+// The help text of a command, or of the program for a name not in the table ("").
 std::string help_text(const std::string& command);
 
 }  // namespace storh::cli
