@@ -23,9 +23,6 @@ struct AbCommandSettings {
 int run_ab_command(const std::vector<std::string>& args, const CommandIo& io,
                    const AbCommandSettings& settings);
 
-// Help for "ab" and "calibrate"; empty for any other command.
-std::string ab_help_text(const std::string& command);
-
 // `gate AB.json` and `compare AB.json`: when the arguments name exactly one file and
 // it is an A/B file, judges its pairs (gate: exit 1 on a regression) and returns the
 // exit code; nullopt when the arguments are not that (the command goes on as usual).

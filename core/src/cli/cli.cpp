@@ -11,9 +11,6 @@
 namespace storh::cli {
 namespace {
 
-constexpr const char* kCommands[] = {"run", "validate", "list",      "report", "compare", "gate",
-                                     "ci",  "ab",       "calibrate", "merge",  "history"};
-
 bool wants_help(const std::vector<std::string>& args) {
   return std::any_of(args.begin(), args.end(),
                      [](const std::string& a) { return a == "--help" || a == "-h"; });
@@ -49,32 +46,24 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     out << "storh-host " << STORH_VERSION << '\n';
     return kExitOk;
   }
-  const bool is_command =
-      std::find(std::begin(kCommands), std::end(kCommands), first) != std::end(kCommands);
-  const std::string command = is_command ? first : "run";
+  const Command* named = find_command(first);
+  const bool is_command = named != nullptr;
+  const Command& command = is_command ? *named : *find_command("run");
   const std::vector<std::string> rest(args.begin() + (is_command ? 1 : 0), args.end());
   if (wants_help(rest)) {
-    out << help_text(command);
+    out << command.help();
     return kExitOk;
   }
   if (!is_command && !first.ends_with(".toml") && !first.starts_with("-")) {
+    std::vector<std::string_view> names;
+    for (const Command& each : commands()) names.push_back(each.name);
     err << fmt::format(
         "storh-host: unknown command \"{}\" (commands: {}; or give a suite file "
         "ending in .toml)\n",
-        shorten(first), fmt::join(kCommands, ", "));
+        shorten(first), fmt::join(names, ", "));
     return kExitBadInput;
   }
-  if (command == "run") return run_command(rest, io);
-  if (command == "validate") return validate_command(rest, io);
-  if (command == "list") return list_command(rest, io);
-  if (command == "compare") return compare_command(rest, io);
-  if (command == "gate") return gate_command(rest, io);
-  if (command == "ci") return ci_command(rest, io);
-  if (command == "ab") return ab_command(rest, io);
-  if (command == "calibrate") return calibrate_command(rest, io);
-  if (command == "merge") return merge_command(rest, io);
-  if (command == "history") return history_command(rest, io);
-  return report_command(rest, io);
+  return command.run(rest, io);
 }
 
 }  // namespace storh::cli

@@ -1,23 +1,17 @@
-// `storh-host ci [SUITE.toml]`: run the CI suite, gate it against its committed
-// baseline, and confirm a regression by re-running the failing cells before failing.
+// `storh-host ci [SUITE.toml]`: reads ci's flags and the suite's [gate] table, runs
+// ci/ci.h with them and prints how it ended.
 #include <algorithm>
-#include <set>
 
 #include <fmt/format.h>
 
 #include "ab/calibration.h"
+#include "ci/ci.h"
 #include "cli/ab_command.h"
 #include "cli/execute.h"
 #include "cli/history_options.h"
-#include "compare/comparable.h"
-#include "env/environment.h"
 #include "gate/gate.h"
 #include "gate/render_gate.h"
-#include "history/record.h"
-#include "history/render.h"
-#include "result/json.h"
-#include "run/aggregate.h"
-#include "util/text.h"
+#include "history/store.h"
 
 namespace storh::cli {
 namespace {
@@ -53,37 +47,13 @@ Expected<std::uint32_t> confirm_count(const Prepared& prepared) {
   return count;
 }
 
-// The cells of `plan` with a metric among `keys`, each to run `repeat` more times.
-plan::Plan confirm_plan(const plan::Plan& plan, const std::set<std::string>& keys,
-                        std::uint32_t repeat) {
-  plan::Plan subset = plan::with_metrics(plan, keys);
-  subset.repeat = repeat;
-  subset.warmup = 0;
-  return subset;
-}
-
-Expected<gate::GateOutcome> gate_against(const compare::ComparableFile& baseline,
-                                         const result::ResultFile& current,
-                                         const Prepared& prepared,
-                                         const gate::GateOptions& options) {
-  const compare::ComparableFile file =
-      compare::comparable_from_result(current, prepared.suite.output.string());
-  return gate::run_gate(baseline, file, options);
-}
-
-// `--history=FILE|URI`: where the run goes, and how change points are found.
-struct HistorySetting {
-  std::unique_ptr<history::HistoryStore> store;
-  stats::ChangePointOptions options;
-};
-
 // Opens the history before the run, so a bad database or flag costs no run.
-Expected<std::optional<HistorySetting>> open_history(const Prepared& prepared) {
+Expected<std::optional<ci::HistoryTarget>> open_history(const Prepared& prepared) {
   if (!prepared.args.has("history")) {
     for (const char* flag : {"commit", "branch", "max-p", "min-segment"}) {
       if (prepared.args.has(flag)) return Error{fmt::format("--{} needs --history=FILE", flag)};
     }
-    return std::optional<HistorySetting>();
+    return std::optional<ci::HistoryTarget>();
   }
   Expected<std::string> location = history_db(prepared.args, "history");
   if (!location) return Error{location.error()};
@@ -92,32 +62,27 @@ Expected<std::optional<HistorySetting>> open_history(const Prepared& prepared) {
   Expected<std::unique_ptr<history::HistoryStore>> store =
       history::HistoryStore::open(*location, history::HistoryStore::Mode::create);
   if (!store) return Error{"--history: " + store.error()};
-  return std::optional<HistorySetting>(HistorySetting{std::move(*store), *options});
+  return std::optional<ci::HistoryTarget>(ci::HistoryTarget{
+      std::move(*store), *options, prepared.args.last("commit"), prepared.args.last("branch")});
 }
 
-// Adds the run to the history and prints the change points it made. Returns whether
-// one of them is for the worse (ci then fails), or why the run could not be added.
-Expected<bool> add_to_history(HistorySetting& setting, const result::ResultFile& result,
-                              const Prepared& prepared, const CommandIo& io) {
-  history::RunSource source{prepared.args.last("commit"), prepared.args.last("branch"),
-                            std::nullopt};
-  source.from_checkouts = true;  // the run just ended: the checkouts are what it ran
-  Expected<history::NewRun> run =
-      history::new_run(result, prepared.suite.output.string(), source,
-                       env::format_utc(std::chrono::system_clock::now()));
-  if (!run) return Error{run.error()};
-  Expected<std::int64_t> id = setting.store->add(run->run, run->points, run->result_json);
-  if (!id) return Error{id.error()};
-  Expected<history::ViewsAroundRun> views =
-      history::read_views_around(*setting.store, *id, setting.options);
-  if (!views) return Error{views.error()};
-  const std::vector<history::SeriesChange> added = history::new_changes(
-      views->before.changes, views->after.changes, setting.options.min_segment);
-  io.out << fmt::format("history: added run {} to {}; {} new change point(s)\n", *id,
-                        setting.store->location(), added.size());
-  io.out << history::new_changes_text(added);
-  return std::any_of(added.begin(), added.end(),
-                     [](const history::SeriesChange& change) { return change.worse(); });
+// Prints how ci ended, in the order ci::CiOutcome gives, and returns its exit code.
+int print_outcome(const ci::CiOutcome& outcome, const std::filesystem::path& baseline,
+                  const CommandIo& io) {
+  if (outcome.baseline_updated) io.out << "baseline updated: " << baseline.string() << '\n';
+  if (outcome.gate) {
+    const gate::GateReport report = gate::render_gate(*outcome.gate, compare::OutputFormat::text);
+    io.out << report.out;
+    io.err << report.err;
+  }
+  if (const auto& added = outcome.history) {
+    io.out << fmt::format("history: added run {} to {}; {} new change point(s)\n", added->run_id,
+                          added->location, added->new_changes);
+    io.out << added->changes_text;
+  }
+  if (!outcome.error.empty()) io.err << "storh-host ci: " << outcome.error << '\n';
+  if (outcome.history_failed) io.out << "history: a new change point for the worse; failing\n";
+  return outcome.exit_code;
 }
 
 }  // namespace
@@ -131,10 +96,8 @@ int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
   InterruptGuard guard;
   PrepareOptions prepare_options;
   prepare_options.command = "ci";
-  prepare_options.extra_valued = {"confirm",    "threshold", "metric",      "alpha",
-                                  "min-effect", "counter",   "calibration", "history",
-                                  "commit",     "branch",    "max-p",       "min-segment"};
-  prepare_options.extra_switches = {"update-baseline", "significant", "lenient-missing"};
+  prepare_options.extra_valued = command_flags("ci").valued;
+  prepare_options.extra_switches = command_flags("ci").switches;
   prepare_options.default_suite = kDefaultCiSuite;
   std::optional<Prepared> prepared = prepare(args, io, prepare_options);
   if (!prepared) return kExitBadInput;
@@ -152,17 +115,24 @@ int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
     io.err << "storh-host ci: " << (!options ? options.error() : confirm.error()) << '\n';
     return kExitBadInput;
   }
+  ci::CiOptions ci_options;
+  ci_options.plan = prepared->plan;
+  ci_options.baseline = baseline_path;
+  ci_options.output = prepared->suite.output;
+  ci_options.suite_file = prepared->suite.file.string();
+  ci_options.gate = std::move(*options);
+  ci_options.confirm = *confirm;
+  ci_options.update_baseline = prepared->args.has("update-baseline");
   // --calibration, else [gate.ab] calibration, protects the stored-baseline gate from
   // its noise once the run shows it belongs to this machine; read now, so a bad file
   // costs no run.
-  std::optional<ab::Calibration> calibration;
   std::string calibration_file;
   if (prepared->args.has("calibration")) {
     calibration_file = *prepared->args.last("calibration");
   } else if (const auto& file = prepared->suite.gate.ab.calibration; file) {
     calibration_file = file->value;
   }
-  if (!calibration_file.empty() && !prepared->args.has("update-baseline")) {
+  if (!calibration_file.empty() && !ci_options.update_baseline) {
     Expected<ab::Calibration> loaded = ab::read_calibration(calibration_file);
     if (!loaded) {
       io.err << fmt::format(
@@ -171,119 +141,20 @@ int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
           loaded.error());
       return kExitBadInput;
     }
-    calibration = std::move(*loaded);
+    ci_options.calibration = ci::CalibrationSetting{std::move(*loaded), calibration_file};
   }
-  Expected<std::optional<HistorySetting>> history = open_history(*prepared);
+  Expected<std::optional<ci::HistoryTarget>> history = open_history(*prepared);
   if (!history) {
     io.err << "storh-host ci: " << history.error() << '\n';
     return kExitBadInput;
   }
-  const bool update = prepared->args.has("update-baseline");
-  std::optional<compare::ComparableFile> baseline;
-  if (!update) {
-    Expected<compare::ComparableFile> loaded = compare::read_comparable(baseline_path);
-    if (!loaded) {
-      io.err << "storh-host ci: " << loaded.error()
-             << "\n(create the baseline with: storh-host ci --update-baseline)\n";
-      return kExitBadInput;
-    }
-    baseline = std::move(*loaded);
-  }
+  ci_options.history = std::move(*history);
 
-  Expected<result::ResultFile> result = execute(*prepared, prepared->plan, io);
-  if (!result) {
-    io.err << "storh-host ci: " << result.error() << '\n';
-    return kExitBadInput;
-  }
-  if (!write_and_report(*prepared, *result, io)) return kExitRunFailed;
-  if (result->interrupted) return kExitInterrupted;
-  if (!result->failures.empty()) {
-    io.err << fmt::format("storh-host ci: the run failed ({} failed run(s)); not gating\n",
-                          result->failures.size());
-    return kExitRunFailed;
-  }
-  // The finished run joins the history (if asked); true when that found a new change
-  // point for the worse.
-  auto record = [&]() -> Expected<bool> {
-    if (!*history) return false;
-    return add_to_history(**history, *result, *prepared, io);
-  };
-  if (update) {
-    if (std::string error = result::write_result_file(baseline_path, *result); !error.empty()) {
-      io.err << "storh-host ci: cannot write the baseline: " << error << '\n';
-      return kExitRunFailed;
-    }
-    io.out << "baseline updated: " << baseline_path.string() << '\n';
-    // A new baseline accepts its numbers: the history records them, and does not fail.
-    if (Expected<bool> recorded = record(); !recorded) {
-      io.err << "storh-host ci: history: " << recorded.error() << '\n';
-      return kExitRunFailed;
-    }
-    return kExitOk;
-  }
-
-  std::string calibration_warning;
-  if (calibration) {
-    const StoredCalibration applied = apply_stored_calibration(
-        *calibration, calibration_file, prepared->suite.file.string(), *result, *options);
-    calibration_warning = applied.warning;
-    if (!applied.raised.empty()) {
-      io.err << fmt::format(
-          "storh-host ci: {} metric(s) gated at their calibrated noise instead of the threshold "
-          "({}); thresholds from {}\n",
-          applied.raised.size(), fmt::join(applied.raised, ", "), calibration_file);
-    }
-  }
-  Expected<gate::GateOutcome> outcome = gate_against(*baseline, *result, *prepared, *options);
-  if (!outcome) {
-    io.err << "storh-host ci: " << outcome.error() << '\n';
-    return kExitBadInput;
-  }
-  if (!outcome->passed() && *confirm > 0) {
-    std::set<std::string> failing;
-    for (const gate::GateCheck& check : outcome->checks) {
-      if (check.failed && check.state == gate::CheckState::regression) failing.insert(check.key);
-    }
-    const plan::Plan again = confirm_plan(prepared->plan, failing, *confirm);
-    if (!again.cells.empty()) {
-      io.out << fmt::format(
-          "confirm: {} metric(s) over the threshold; re-running {} cell(s) {} "
-          "more time(s)\n",
-          failing.size(), again.cells.size(), *confirm);
-      Expected<result::ResultFile> extra = execute(*prepared, again, io);
-      if (!extra) {
-        io.err << "storh-host ci: " << extra.error() << '\n';
-        return kExitRunFailed;
-      }
-      if (extra->interrupted) return kExitInterrupted;
-      if (!extra->failures.empty()) {
-        io.err << "storh-host ci: a confirmation run failed; not gating\n";
-        return kExitRunFailed;
-      }
-      run::add_samples(*result, *extra);
-      const std::string error = result::write_result_file(prepared->suite.output, *result);
-      if (!error.empty()) {
-        io.err << "storh-host ci: cannot write the result: " << error << '\n';
-        return kExitRunFailed;
-      }
-      outcome = gate_against(*baseline, *result, *prepared, *options);
-      if (!outcome) return kExitBadInput;
-    }
-  }
-  if (!calibration_warning.empty()) outcome->warnings.push_back(calibration_warning);
-  const gate::GateReport report = gate::render_gate(*outcome, compare::OutputFormat::text);
-  io.out << report.out;
-  io.err << report.err;
-  Expected<bool> changed = record();
-  if (!changed) {
-    io.err << "storh-host ci: history: " << changed.error() << '\n';
-    return outcome->passed() ? kExitRunFailed : kExitRegression;
-  }
-  if (*changed) {
-    io.out << "history: a new change point for the worse; failing\n";
-    return kExitRegression;
-  }
-  return outcome->passed() ? kExitOk : kExitRegression;
+  const ci::CiRunner runner{
+      [&](const plan::Plan& plan) { return execute(*prepared, plan, io); },
+      [&](const result::ResultFile& result) { return write_and_report(*prepared, result, io); },
+      io.out, io.err};
+  return print_outcome(ci::run_ci(std::move(ci_options), runner), baseline_path, io);
 }
 
 }  // namespace storh::cli

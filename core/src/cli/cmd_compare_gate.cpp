@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "ab/calibration.h"
+#include "ab/stored_calibration.h"
 #include "cli/ab_command.h"
 #include "cli/args.h"
 #include "cli/commands.h"
@@ -19,7 +20,6 @@
 #include "gate/render_gate.h"
 #include "publish/junit.h"
 #include "result/json.h"
-#include "run/progress_line.h"
 
 namespace storh::cli {
 namespace {
@@ -96,26 +96,9 @@ Expected<gate::GateOptions> apply_gate_flags(const ParsedArgs& args, gate::GateO
   return options;
 }
 
-StoredCalibration apply_stored_calibration(const ab::Calibration& calibration,
-                                           const std::string& file, const std::string& suite_file,
-                                           const result::ResultFile& current,
-                                           gate::GateOptions& options) {
-  const double seconds = ab::calibration_seconds({&current}, calibration.pairs);
-  const ab::Recalibration how{
-      fmt::format("storh-host calibrate {} --pairs={} --calibration={}",
-                  suite_file.empty() ? "SUITE.toml" : suite_file, calibration.pairs, file),
-      seconds > 0 ? fmt::format("about {} at this run's pace", run::duration_text(seconds)) : ""};
-  StoredCalibration applied;
-  applied.warning = ab::calibration_mismatch(calibration, file, current.environment,
-                                             "the configured thresholds apply", how);
-  if (applied.warning.empty())
-    applied.raised = ab::raise_to_calibrated_floors(options, calibration);
-  return applied;
-}
-
 int compare_command(const std::vector<std::string>& raw_args, const CommandIo& io) {
   if (std::optional<int> code = judge_ab_file("compare", raw_args, io)) return *code;
-  Expected<ParsedArgs> args = parse_args(raw_args, {"format", "alpha", "output", "o"}, {});
+  Expected<ParsedArgs> args = parse_command_args("compare", raw_args);
   if (!args || args->positional.size() < 2) {
     io.err << "storh-host compare: "
            << (args ? "expected two or more result files (storh-host compare BASE.json "
@@ -187,10 +170,7 @@ int gate_command(const std::vector<std::string>& raw_args, const CommandIo& io) 
               "table)\n";
     return kExitBadInput;
   }
-  Expected<ParsedArgs> args = parse_args(
-      raw_args,
-      {"threshold", "metric", "format", "alpha", "min-effect", "counter", "calibration", "junit"},
-      {"significant", "lenient-missing"});
+  Expected<ParsedArgs> args = parse_command_args("gate", raw_args);
   if (!args || args->positional.size() != 2) {
     io.err << "storh-host gate: "
            << (args ? fmt::format("expected exactly two result files, got {} (storh-host gate "
@@ -230,10 +210,10 @@ int gate_command(const std::vector<std::string>& raw_args, const CommandIo& io) 
     // The machine the current file was measured on; a file of another tool records
     // none, so no calibration matches it.
     Expected<result::ResultFile> current = result::read_result_file(args->positional[1]);
-    calibration_warning =
-        apply_stored_calibration(*calibration, *file, current ? current->experiment.suite_file : "",
-                                 current ? *current : result::ResultFile{}, *options)
-            .warning;
+    calibration_warning = ab::apply_stored_calibration(
+                              *calibration, *file, current ? current->experiment.suite_file : "",
+                              current ? *current : result::ResultFile{}, *options)
+                              .warning;
   }
   Expected<gate::GateOutcome> outcome = gate::run_gate((*files)[0], (*files)[1], *options);
   if (!outcome) {

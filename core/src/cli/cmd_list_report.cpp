@@ -47,7 +47,7 @@ void print_description(const plugin::Description& d, std::ostream& out) {
 }  // namespace
 
 int list_command(const std::vector<std::string>& raw_args, const CommandIo& io) {
-  Expected<ParsedArgs> args = parse_args(raw_args, {"plugin-path", "format"}, {});
+  Expected<ParsedArgs> args = parse_command_args("list", raw_args);
   if (!args || !args->positional.empty()) {
     io.err << "storh-host list: " << (args ? "takes no positional arguments" : args.error())
            << '\n';
@@ -105,7 +105,7 @@ int list_command(const std::vector<std::string>& raw_args, const CommandIo& io) 
 }
 
 int report_command(const std::vector<std::string>& raw_args, const CommandIo& io) {
-  Expected<ParsedArgs> args = parse_args(raw_args, {"format", "output", "o"}, {});
+  Expected<ParsedArgs> args = parse_command_args("report", raw_args);
   if (!args || args->positional.size() != 1) {
     io.err << "storh-host report: "
            << (args ? "expected one result file (storh-host report RESULT.json)" : args.error())

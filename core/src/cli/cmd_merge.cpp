@@ -11,7 +11,7 @@
 namespace storh::cli {
 
 int merge_command(const std::vector<std::string>& raw_args, const CommandIo& io) {
-  Expected<ParsedArgs> args = parse_args(raw_args, {"output", "o"}, {});
+  Expected<ParsedArgs> args = parse_command_args("merge", raw_args);
   if (!args || args->positional.empty()) {
     io.err << "storh-host merge: "
            << (args ? "expected the shard result files (storh-host merge SHARD.json... -o FILE)"

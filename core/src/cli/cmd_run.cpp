@@ -131,7 +131,7 @@ std::string empty_shard_note(const plan::Plan& plan, const plan::ShardSpec& shar
 int run_command(const std::vector<std::string>& args, const CommandIo& io) {
   InterruptGuard guard;  // before describing plugins, so Ctrl-C never leaves a worker behind
   PrepareOptions options;
-  options.extra_valued = {"shard"};
+  options.extra_valued = command_flags("run").valued;
   std::optional<Prepared> prepared = prepare(args, io, options);
   if (!prepared) return kExitBadInput;
   const std::optional<std::optional<plan::ShardSpec>> flag = shard_flag(*prepared, io);
@@ -166,7 +166,7 @@ int run_command(const std::vector<std::string>& args, const CommandIo& io) {
 
 int validate_command(const std::vector<std::string>& args, const CommandIo& io) {
   PrepareOptions options;
-  options.extra_valued = {"shard"};
+  options.extra_valued = command_flags("validate").valued;
   options.command = "validate";
   std::optional<Prepared> prepared = prepare(args, io, options);
   if (!prepared) return kExitBadInput;

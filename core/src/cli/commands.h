@@ -3,9 +3,9 @@
 
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "ab/calibration.h"
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "gate/gate.h"
@@ -36,21 +36,32 @@ int history_command(const std::vector<std::string>& args, const CommandIo& io);
 // defaults) and `ci` (from the suite's [gate] table).
 Expected<gate::GateOptions> apply_gate_flags(const ParsedArgs& args, gate::GateOptions options);
 
-// The stored-baseline gate on a calibration (`gate --calibration`, `ci`), applied after
-// every other threshold: when `calibration` (read from `file`) was measured on the
-// machine `current` ran on, raises each metric's threshold to its calibrated floor
-// (ab::raise_to_calibrated_floors) and lists the keys raised; else leaves `options` as
-// they are and says why, with the command that calibrates `suite_file` here.
-struct StoredCalibration {
-  std::vector<std::string> raised;
-  std::string warning;  // ab::calibration_mismatch's, or empty
+// A command's own flags: given to parse_args, or to prepare() on top of the run flags.
+struct CommandFlags {
+  std::vector<std::string> valued;
+  std::vector<std::string> switches;
 };
-StoredCalibration apply_stored_calibration(const ab::Calibration& calibration,
-                                           const std::string& file, const std::string& suite_file,
-                                           const result::ResultFile& current,
-                                           gate::GateOptions& options);
 
-// The help text of a command, or of the program for "".
+// One entry per command (cli/command_table.cpp): dispatch, help and the flag checks
+// all read it, so a command is added in one place.
+struct Command {
+  std::string_view name;
+  int (*run)(const std::vector<std::string>& args, const CommandIo& io);
+  std::string (*help)();
+  CommandFlags flags;
+};
+
+// Every command, in the order the unknown-command error lists them.
+const std::vector<Command>& commands();
+// The entry named `name`, or nullptr.
+const Command* find_command(std::string_view name);
+// The flags of the command named `name` (none for a name not in the table).
+const CommandFlags& command_flags(std::string_view name);
+// `args` parsed with the flags of the command named `name` (parse_args).
+Expected<ParsedArgs> parse_command_args(std::string_view name,
+                                        const std::vector<std::string>& args);
+
+// The help text of a command, or of the program for a name not in the table ("").
 std::string help_text(const std::string& command);
 
 }  // namespace storh::cli

@@ -1,52 +1,11 @@
-#include "cli/ab_command.h"
-#include "cli/commands.h"
+// The help text of every command, one function each; cli/command_table.cpp names
+// them. Each text is what `storh-host COMMAND --help` prints, byte for byte.
+#include "cli/help.h"
 
 namespace storh::cli {
 
-std::string help_text(const std::string& command) {
-  if (std::string text = ab_help_text(command); !text.empty()) return text;
-  if (command == "ci") {
-    return R"(Usage: storh-host ci [SUITE.toml] [--confirm=N] [--update-baseline] [--threshold=PCT]
-                     [run options]
-
-Runs the CI suite (default suites/ci.toml) and gates its result against the
-baseline named in the suite's [gate] table, with the table's settings:
-
-  [gate]
-  baseline        = "suites/baselines/ci-1k.json"
-  threshold       = 10              # percent slower allowed (strictly more fails)
-  metrics         = ["uuid.monotonic"]   # default: every baseline metric
-  thresholds      = { "filter.record_range" = 25 }
-  significant     = true            # fail only if Mann-Whitney also says so
-  alpha           = 0.05
-  min_effect      = "2us"           # ignore smaller absolute differences
-  lenient_missing = false           # a missing metric warns instead of failing
-  confirm         = 2               # re-run failing cells twice before failing
-  counters        = { fsync = 0, instructions = 2 }   # per-item growth allowed, %
-
-  --base=DIR           A/B mode: run the suite's cells for the plugins in DIR (a base
-                       build) and this build in pairs, and gate on the paired
-                       ratios instead of the baseline file (see `storh-host ab
-                       --help`; the [gate.ab] table sets pairs, threshold, alpha,
-                       calibration)
-  --confirm=N          re-run the cells of failing metrics N more times, add their
-                       samples, and fail only if the metrics still regress
-  --update-baseline    run, then write the result as the new baseline (no gate)
-  --history=FILE|URI   add the run to the run history (an SQLite FILE or a
-                       postgresql:// URI; see `storh-host history --help`) and fail when it makes a new change point for the
-                       worse in one of its metrics; --commit=SHA, --branch=NAME,
-                       --max-p=P and --min-segment=N as for `history`
-  --threshold=PCT, --threshold=KEY=PCT, --metric=ENGINE.OP, --significant,
-  --alpha=A, --min-effect=SECONDS, --lenient-missing, --counter=NAME=PCT
-                       as for `gate`, on top of the table's settings
-
-Exit codes: 0 pass, 1 regression, 2 bad input (suite, baseline file), 3 the run
-itself failed (a cell failed; nothing was gated) or its result could not be
-written, 130 interrupted.
-)";
-  }
-  if (command == "run") {
-    return R"(Usage: storh-host [run] SUITE.toml [options]
+std::string run_help() {
+  return R"(Usage: storh-host [run] SUITE.toml [options]
        storh-host [run] --engine=NAME[,NAME...] [options]
 
 Runs every engine of the suite over its datasets and parameter matrix, each repeat
@@ -98,9 +57,10 @@ Exit codes: 0 all cells passed, 2 bad input (suite, arguments), 3 a cell failed
 (the result file is still written) or the result could not be written,
 130 interrupted (partial result written).
 )";
-  }
-  if (command == "validate") {
-    return R"(Usage: storh-host validate SUITE.toml [run options]
+}
+
+std::string validate_help() {
+  return R"(Usage: storh-host validate SUITE.toml [run options]
 
 Checks a suite without running it: syntax, keys, types, sizes and durations, then
 engines, operations and parameter values against the plugins found. Prints the cells
@@ -109,9 +69,10 @@ only the cells that shard would run.
 
 Exit codes: 0 valid, 2 invalid (every error names file:line:column).
 )";
-  }
-  if (command == "list") {
-    return R"(Usage: storh-host list [--plugin-path=DIR]... [--format=text|json]
+}
+
+std::string list_help() {
+  return R"(Usage: storh-host list [--plugin-path=DIR]... [--format=text|json]
 
 Lists the engine plugins found on the plugin path (--plugin-path, $STORH_PLUGIN_PATH,
 the build's plugin directory, the installed plugin directory), with their operations
@@ -119,67 +80,10 @@ and parameters.
 
 Exit codes: 0 every plugin loaded, 3 a plugin was refused or failed to load.
 )";
-  }
-  if (command == "history") {
-    return R"(Usage: storh-host history add RESULT.json... [--commit=SHA] [--branch=NAME] [--time=ISO]
-       storh-host history show [METRIC...] [--format=text|html] [-o FILE] [--max-p=P]
-                               [--min-segment=N]
-       storh-host history changes [METRIC...] [--max-p=0.001] [--min-segment=3] [-o FILE]
-       storh-host history export [--format=json|csv] [--results] [-o FILE]
-       storh-host history copy --from=FILE|URI --to=FILE|URI
-       (each but copy takes --db=FILE|URI; default $STORH_HISTORY, else
-       ./storh-history.db)
+}
 
-Keeps every run in an SQLite file, or in a PostgreSQL database that many CI jobs
-share (--db=postgresql://user@host/db, any libpq URI; a password in it is never
-printed), and finds where a metric changed.
-  add       stores a result file: its metrics' medians and spread, the commit and
-            branch (from the flags, else the git commit the result recorded; not
-            what is checked out now, which need not be what the result ran; `ci
-            --history` falls back to the checkout), the run time (environment.time, or
-            --time=YYYY-MM-DDTHH:MM:SSZ), the environment and the plan's fingerprint.
-            Refused, and nothing stored: a duplicate run, an interrupted run, one
-            shard (merge first), a file of another schema, a corrupt database.
-  show      without METRIC every series (one per suite, metric and environment) in
-            one table; with METRIC (a key or a glob such as "doc.*") each run of its
-            series; --format=html draws a trend chart per metric, one line per
-            environment; change points are marked as `changes` finds them
-  changes   the change points of every series: E-divisive means with Welch's t-test
-            (Hunter / Apache Otava): the metric, the commit of the first run after the
-            change, the medians before and after, their ratio and the p-value
-  export    every run and metric as JSON (--results also embeds each stored result
-            file) or CSV
-  copy      every run of one history into another (SQLite to PostgreSQL and back),
-            skipping those already there
-
-Series of different environments (CPU, memory, filesystem, kernel, OS, compiler,
-build type, durability) are never mixed.
-
-Exit codes: 0 done, 2 bad arguments, an unreadable or refused file, or an unusable
-or unreachable database, 3 the output could not be written.
-)";
-  }
-  if (command == "merge") {
-    return R"(Usage: storh-host merge SHARD.json... [-o FILE]
-
-Joins the result files of one suite's shards (storh-host run SUITE --shard=K/N, for
-K = 1..N, e.g. one per job of a CI matrix) into the result file an unsharded run of
-the same cells writes: the same experiment and metrics; runs and failures shard by
-shard. Refused, naming the files: a file that is not a shard, shards of different
-suites or fingerprints, different shard counts, a shard given twice or missing, and
-shards that overlap. The environment is the first shard's, with every shard's
-warnings and one when the shards ran on different CPU models, commits or plugin
-builds.
-
-Options:
-  --output=FILE, -o FILE   write the merged result to FILE (atomically) instead of stdout
-
-Exit codes: 0 merged, 2 a file is unreadable or the shards cannot be merged, 3 the
-output could not be written.
-)";
-  }
-  if (command == "report") {
-    return R"(Usage: storh-host report RESULT.json [--format=text|md|csv|json|html|bmf|...] [-o FILE]
+std::string report_help() {
+  return R"(Usage: storh-host report RESULT.json [--format=text|md|csv|json|html|bmf|...] [-o FILE]
 
 Prints the report of a result file: a storh-host result, or the JSON of a Google
 Benchmark binary (--benchmark_out=FILE, docs/integrations.md). The report is a pure
@@ -205,9 +109,10 @@ Options:
 Exit codes: 0 ok, 2 unreadable or invalid result file, a bad option, an output that
 cannot be created, or no Chart.js for html, 3 the output could not be written.
 )";
-  }
-  if (command == "compare") {
-    return R"(Usage: storh-host compare BASE.json NEW.json [MORE.json...] [--format=text|md|csv|json|html]
+}
+
+std::string compare_help() {
+  return R"(Usage: storh-host compare BASE.json NEW.json [MORE.json...] [--format=text|md|csv|json|html]
                           [-o FILE]
 
 Compares result files: storh-host results, storh PHP bench.php / repeat.php
@@ -246,9 +151,10 @@ Exit codes: 0 compared (whatever the deltas), 2 bad arguments or an unusable
 file (unreadable, not JSON, unknown schema_version, not a result file), 3 the
 output could not be written.
 )";
-  }
-  if (command == "gate") {
-    return R"(Usage: storh-host gate BASE.json CURRENT.json [--threshold=PCT] [--metric=ENGINE.OP]...
+}
+
+std::string gate_help() {
+  return R"(Usage: storh-host gate BASE.json CURRENT.json [--threshold=PCT] [--metric=ENGINE.OP]...
 
 Fails when CURRENT is slower than BASE, with the storh harness's rules: a metric
 fails when it is slower by strictly more than the threshold (percent; faster
@@ -294,7 +200,110 @@ Exit codes: 0 passed, 1 a metric regressed (or is missing), 2 bad arguments or
 an unusable file (unreadable, not JSON, unknown schema_version, a negative
 threshold, not exactly two files), 3 the output (A/B file, -o) could not be written.
 )";
-  }
+}
+
+std::string ci_help() {
+  return R"(Usage: storh-host ci [SUITE.toml] [--confirm=N] [--update-baseline] [--threshold=PCT]
+                     [run options]
+
+Runs the CI suite (default suites/ci.toml) and gates its result against the
+baseline named in the suite's [gate] table, with the table's settings:
+
+  [gate]
+  baseline        = "suites/baselines/ci-1k.json"
+  threshold       = 10              # percent slower allowed (strictly more fails)
+  metrics         = ["uuid.monotonic"]   # default: every baseline metric
+  thresholds      = { "filter.record_range" = 25 }
+  significant     = true            # fail only if Mann-Whitney also says so
+  alpha           = 0.05
+  min_effect      = "2us"           # ignore smaller absolute differences
+  lenient_missing = false           # a missing metric warns instead of failing
+  confirm         = 2               # re-run failing cells twice before failing
+  counters        = { fsync = 0, instructions = 2 }   # per-item growth allowed, %
+
+  --base=DIR           A/B mode: run the suite's cells for the plugins in DIR (a base
+                       build) and this build in pairs, and gate on the paired
+                       ratios instead of the baseline file (see `storh-host ab
+                       --help`; the [gate.ab] table sets pairs, threshold, alpha,
+                       calibration)
+  --confirm=N          re-run the cells of failing metrics N more times, add their
+                       samples, and fail only if the metrics still regress
+  --update-baseline    run, then write the result as the new baseline (no gate)
+  --history=FILE|URI   add the run to the run history (an SQLite FILE or a
+                       postgresql:// URI; see `storh-host history --help`) and fail when it makes a new change point for the
+                       worse in one of its metrics; --commit=SHA, --branch=NAME,
+                       --max-p=P and --min-segment=N as for `history`
+  --threshold=PCT, --threshold=KEY=PCT, --metric=ENGINE.OP, --significant,
+  --alpha=A, --min-effect=SECONDS, --lenient-missing, --counter=NAME=PCT
+                       as for `gate`, on top of the table's settings
+
+Exit codes: 0 pass, 1 regression, 2 bad input (suite, baseline file), 3 the run
+itself failed (a cell failed; nothing was gated) or its result could not be
+written, 130 interrupted.
+)";
+}
+
+std::string merge_help() {
+  return R"(Usage: storh-host merge SHARD.json... [-o FILE]
+
+Joins the result files of one suite's shards (storh-host run SUITE --shard=K/N, for
+K = 1..N, e.g. one per job of a CI matrix) into the result file an unsharded run of
+the same cells writes: the same experiment and metrics; runs and failures shard by
+shard. Refused, naming the files: a file that is not a shard, shards of different
+suites or fingerprints, different shard counts, a shard given twice or missing, and
+shards that overlap. The environment is the first shard's, with every shard's
+warnings and one when the shards ran on different CPU models, commits or plugin
+builds.
+
+Options:
+  --output=FILE, -o FILE   write the merged result to FILE (atomically) instead of stdout
+
+Exit codes: 0 merged, 2 a file is unreadable or the shards cannot be merged, 3 the
+output could not be written.
+)";
+}
+
+std::string history_help() {
+  return R"(Usage: storh-host history add RESULT.json... [--commit=SHA] [--branch=NAME] [--time=ISO]
+       storh-host history show [METRIC...] [--format=text|html] [-o FILE] [--max-p=P]
+                               [--min-segment=N]
+       storh-host history changes [METRIC...] [--max-p=0.001] [--min-segment=3] [-o FILE]
+       storh-host history export [--format=json|csv] [--results] [-o FILE]
+       storh-host history copy --from=FILE|URI --to=FILE|URI
+       (each but copy takes --db=FILE|URI; default $STORH_HISTORY, else
+       ./storh-history.db)
+
+Keeps every run in an SQLite file, or in a PostgreSQL database that many CI jobs
+share (--db=postgresql://user@host/db, any libpq URI; a password in it is never
+printed), and finds where a metric changed.
+  add       stores a result file: its metrics' medians and spread, the commit and
+            branch (from the flags, else the git commit the result recorded; not
+            what is checked out now, which need not be what the result ran; `ci
+            --history` falls back to the checkout), the run time (environment.time, or
+            --time=YYYY-MM-DDTHH:MM:SSZ), the environment and the plan's fingerprint.
+            Refused, and nothing stored: a duplicate run, an interrupted run, one
+            shard (merge first), a file of another schema, a corrupt database.
+  show      without METRIC every series (one per suite, metric and environment) in
+            one table; with METRIC (a key or a glob such as "doc.*") each run of its
+            series; --format=html draws a trend chart per metric, one line per
+            environment; change points are marked as `changes` finds them
+  changes   the change points of every series: E-divisive means with Welch's t-test
+            (Hunter / Apache Otava): the metric, the commit of the first run after the
+            change, the medians before and after, their ratio and the p-value
+  export    every run and metric as JSON (--results also embeds each stored result
+            file) or CSV
+  copy      every run of one history into another (SQLite to PostgreSQL and back),
+            skipping those already there
+
+Series of different environments (CPU, memory, filesystem, kernel, OS, compiler,
+build type, durability) are never mixed.
+
+Exit codes: 0 done, 2 bad arguments, an unreadable or refused file, or an unusable
+or unreachable database, 3 the output could not be written.
+)";
+}
+
+std::string program_help() {
   return R"(storh-host: a benchmark framework for storage-engine plugins.
 
 Usage:

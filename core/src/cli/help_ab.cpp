@@ -1,11 +1,10 @@
 // Help for the paired A/B commands: ab, calibrate, and ci's A/B mode.
-#include "cli/ab_command.h"
+#include "cli/help.h"
 
 namespace storh::cli {
 
-std::string ab_help_text(const std::string& command) {
-  if (command == "ab") {
-    return R"(Usage: storh-host ab SUITE.toml --base=DIR [--head=DIR] [options] [run options]
+std::string ab_help() {
+  return R"(Usage: storh-host ab SUITE.toml --base=DIR [--head=DIR] [options] [run options]
 
 Runs the suite's cells for two sides in pairs and judges every metric from the
 paired ratios head/base. A side is a plugin directory (two builds of the same
@@ -53,9 +52,10 @@ docs/compare-gate.md.
 Exit codes: 0 pass, 1 regression, 2 bad input, 3 a worker run failed or the A/B file
 could not be written, 130 interrupted.
 )";
-  }
-  if (command == "calibrate") {
-    return R"(Usage: storh-host calibrate SUITE.toml [--pairs=N] [--calibration=FILE] [run options]
+}
+
+std::string calibrate_help() {
+  return R"(Usage: storh-host calibrate SUITE.toml [--pairs=N] [--calibration=FILE] [run options]
 
 Runs A/A pairs (both sides the same plugins) of the suite on this machine and
 writes each metric's noise: the spread of its paired log ratios, the smallest
@@ -73,8 +73,6 @@ kernel and work-directory filesystem; elsewhere it is not applied.
                        otherwise)
   --format=text|md     the table
 )";
-  }
-  return {};
 }
 
 }  // namespace storh::cli
