@@ -6,28 +6,10 @@
 
 #include <fmt/format.h>
 
+#include "util/param_rules.h"
+
 namespace storh::plugin {
 namespace {
-
-bool is_identifier(const std::string& name) {
-  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-  });
-}
-
-bool has_type(const ParamValue& value, ParamType type) {
-  switch (type) {
-    case ParamType::integer:
-      return std::holds_alternative<std::int64_t>(value);
-    case ParamType::number:
-      return std::holds_alternative<double>(value) || std::holds_alternative<std::int64_t>(value);
-    case ParamType::string:
-      return std::holds_alternative<std::string>(value);
-    case ParamType::boolean:
-      return std::holds_alternative<bool>(value);
-  }
-  return false;
-}
 
 // `integer 3`, `string "hash"`: a value as the problem list shows it.
 std::string shown(const ParamValue& value) {
@@ -73,12 +55,12 @@ std::string check_description(const Description& description) {
   check_names(names, "parameter", problems);
 
   for (const ParamSpec& p : info.params) {
-    if (!has_type(p.default_value, p.type)) {
+    if (!has_param_type(p.default_value, p.type)) {
       problems.push_back(fmt::format("parameter \"{}\" is declared {} but its default is {}",
                                      p.name, param_type_name(p.type), shown(p.default_value)));
     }
     for (const ParamValue& allowed : p.allowed) {
-      if (!has_type(allowed, p.type)) {
+      if (!has_param_type(allowed, p.type)) {
         problems.push_back(fmt::format("parameter \"{}\" is declared {} but allows {}", p.name,
                                        param_type_name(p.type), shown(allowed)));
       }

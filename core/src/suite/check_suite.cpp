@@ -6,6 +6,7 @@
 
 #include "suite/parse.h"
 #include "suite/suite_internal.h"
+#include "util/param_rules.h"
 
 namespace storh::suite {
 namespace {
@@ -37,21 +38,6 @@ std::string_view type_name(ParamType type) {
       return "a boolean (true or false)";
   }
   return "a value";
-}
-
-// An integer is accepted where a number is declared, as written (no conversion).
-bool has_type(const ParamValue& value, ParamType type) {
-  switch (type) {
-    case ParamType::integer:
-      return std::holds_alternative<std::int64_t>(value);
-    case ParamType::number:
-      return std::holds_alternative<double>(value) || std::holds_alternative<std::int64_t>(value);
-    case ParamType::string:
-      return std::holds_alternative<std::string>(value);
-    case ParamType::boolean:
-      return std::holds_alternative<bool>(value);
-  }
-  return false;
 }
 
 std::optional<double> as_number(const ParamValue& value) {
@@ -100,7 +86,7 @@ void check_values(Checker& checker, const ParamSpec& spec, const std::string& en
   std::vector<std::string> allowed;
   for (const ParamValue& value : spec.allowed) allowed.push_back(param_value_text(value));
   for (const Located<ParamValue>& value : param.values) {
-    if (!has_type(value.value, spec.type)) {
+    if (!has_param_type(value.value, spec.type)) {
       checker.add(value.pos, fmt::format("parameter {} must be {}, got {}", full_name,
                                          type_name(spec.type), detail::describe(value.value)));
       continue;

@@ -6,6 +6,7 @@
 
 #include "suite/parse.h"
 #include "suite/suite_internal.h"
+#include "util/param_rules.h"
 #include "util/text.h"
 
 namespace storh::suite {
@@ -69,7 +70,7 @@ void apply_engines(FlagErrors& errors, const std::vector<std::string>& flags, Su
                                       "--engine=doc or --engine=doc,log)",
                                       in_quotes(flag)));
         ok = false;
-      } else if (!detail::is_engine_name(part)) {
+      } else if (!is_identifier(part)) {
         errors.add(kFlag,
                    fmt::format("{} is not an engine name (use a-z, 0-9 and _)", in_quotes(part)));
         ok = false;

@@ -7,6 +7,7 @@
 
 #include "count/counters.h"
 #include "suite/suite_internal.h"
+#include "util/param_rules.h"
 
 namespace storh::suite::detail {
 namespace {
@@ -123,7 +124,7 @@ void read_param(Reader& reader, const toml::key& key, const toml::node& node,
 
 void read_engine(Reader& reader, const toml::key& key, const toml::node& node, Suite& suite) {
   const std::string name(key.str());
-  if (!is_engine_name(name)) {
+  if (!is_identifier(name)) {
     reader.error(reader.pos(key),
                  fmt::format("engine name {} must use only a-z, 0-9 and _", in_quotes(name)));
     return;
@@ -158,7 +159,7 @@ void read_engine(Reader& reader, const toml::key& key, const toml::node& node, S
 
 bool is_metric_name(std::string_view metric) {
   const std::size_t dot = metric.find('.');
-  return dot != std::string_view::npos && is_engine_name(metric.substr(0, dot)) &&
+  return dot != std::string_view::npos && is_identifier(metric.substr(0, dot)) &&
          dot + 1 < metric.size() && metric.find('.', dot + 1) == std::string_view::npos;
 }
 

@@ -24,12 +24,6 @@ std::string line_col(const SourcePos& pos) {
   return fmt::format("{}:{}", pos.line, pos.column);
 }
 
-bool is_engine_name(std::string_view name) {
-  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-  });
-}
-
 std::vector<std::string_view> split_unquoted(std::string_view text, char separator) {
   std::vector<std::string_view> parts;
   char quote = 0;

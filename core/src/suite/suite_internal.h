@@ -43,9 +43,6 @@ const Located<T>* find_value(const std::vector<Located<T>>& items, const T& valu
   return nullptr;
 }
 
-// Engine names: [a-z0-9_]+.
-bool is_engine_name(std::string_view name);
-
 // The most clients a load point may have ([load] clients, [[load.bench]] points,
 // --clients): far beyond what one machine can run as threads or processes.
 inline constexpr std::uint64_t kMaxLoadClients = 4096;
