@@ -36,8 +36,17 @@ struct Scenario {
     }
   }
 
+  // The run's result file with its metrics aggregated and their spread judged, as the
+  // runner writes it.
+  storh::result::ResultFile judged_file() const {
+    storh::result::ResultFile file;
+    file.metrics = storh::run::aggregate_metrics(plan, runs);
+    storh::stats::judge_run_spread(file);
+    return file;
+  }
+
   std::string warning_of(const std::string& operation) const {
-    for (const auto& metric : storh::run::aggregate_metrics(plan, runs)) {
+    for (const auto& metric : judged_file().metrics) {
       if (metric.operation == operation) {
         return metric.warnings.empty() ? std::string() : metric.warnings.front();
       }
@@ -79,9 +88,7 @@ TEST_CASE("aggregate: without a floor a spread is flagged against the run's typi
   // The machine's noise is every metric's: said once, for the run.
   for (const char* op : {"a", "b", "c", "d", "e"}) CHECK(s.warning_of(op).empty());
   CHECK(contains(s.warning_of("wild"), "69.3% > 10% and over 2 times this run's typical 15.7%"));
-  storh::result::ResultFile file;
-  file.metrics = storh::run::aggregate_metrics(s.plan, s.runs);
-  storh::stats::judge_run_spread(file);
+  storh::result::ResultFile file = s.judged_file();
   REQUIRE(file.environment.warnings.size() == 1);
   CHECK(contains(file.environment.warnings[0],
                  "this run's metrics vary by 15.7% (the median coefficient of variation of 6 "
@@ -96,9 +103,7 @@ TEST_CASE("aggregate: a floor is a yardstick, never flagged; its spread is said 
   for (const char* op : {"a", "b", "c", "d", "e"}) s.add(op, {1.0, 1.01, 0.99});
   s.add("put_floor", {1.0, 2.0, 1.0});  // cv 43.3%: the machine's fsyncs
   CHECK(s.warning_of("put_floor").empty());
-  storh::result::ResultFile file;
-  file.metrics = storh::run::aggregate_metrics(s.plan, s.runs);
-  storh::stats::judge_run_spread(file);
+  storh::result::ResultFile file = s.judged_file();
   REQUIRE(file.environment.warnings.size() == 1);
   CHECK(contains(file.environment.warnings[0],
                  "the in-run floors vary by up to 43.3% (doc.put_floor; 1 of 1 floors over "
@@ -129,9 +134,7 @@ TEST_CASE("aggregate: one repeat far from the rest is an outlier said once, not 
   CHECK(s.warning_of("paused").empty());
   CHECK(contains(s.warning_of("wide"), "spread too wide to trust"));
   CHECK(contains(s.warning_of("short"), "spread too wide to trust"));
-  storh::result::ResultFile file;
-  file.metrics = storh::run::aggregate_metrics(s.plan, s.runs);
-  storh::stats::judge_run_spread(file);
+  storh::result::ResultFile file = s.judged_file();
   REQUIRE(file.environment.warnings.size() == 1);
   CHECK(contains(file.environment.warnings[0],
                  "one repeat far from the rest in 1 metric(s) (the farthest: doc.paused, 3.00x "

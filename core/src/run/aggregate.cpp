@@ -15,7 +15,7 @@
 namespace storh::run {
 namespace {
 
-// Summary and rate from the samples (at least one); stats::judge_spread warns.
+// Summary and rate from the samples (at least one); stats::judge_run_spread warns.
 void summarize_metric(result::Metric& metric) {
   std::vector<double> seconds;
   for (const result::Sample& s : metric.samples) seconds.push_back(s.seconds);
@@ -122,7 +122,6 @@ std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
   std::sort(metrics.begin(), metrics.end(), [](const result::Metric& a, const result::Metric& b) {
     return natural_less(a.key, b.key);  // transactions=50 before 200
   });
-  stats::judge_spread(metrics);
   return metrics;
 }
 

@@ -48,7 +48,8 @@ using CellRuns = std::vector<CellRun>;  // the timed repeats of one cell
 // One metric per (cell, selected operation) that has at least one sample, sorted by
 // key. Samples keep repeat order; the rate is items / median seconds. A load cell's
 // metric has one sample per repeat (seconds of the timed phase, transactions
-// processed), its `load` block, and the mean tps excluding set-up as its rate.
+// processed), its `load` block, and the mean tps excluding set-up as its rate. Their
+// spread is not judged here: the caller judges the whole run once (stats::judge_run_spread).
 std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
                                               const std::vector<CellRuns>& runs);
 

@@ -208,35 +208,24 @@ std::optional<std::string> outlier_warning(const std::vector<Outlier>& outliers)
 
 }  // namespace
 
-void judge_spread(std::vector<result::Metric>& metrics) {
-  Judgement judgement = judge(metrics);
-  for (std::size_t i = 0; i < metrics.size(); ++i) {
-    std::vector<std::string>& warnings = metrics[i].warnings;
+void judge_run_spread(result::ResultFile& result) {
+  Judgement judgement = judge(result.metrics);
+  for (std::size_t i = 0; i < result.metrics.size(); ++i) {
+    std::vector<std::string>& warnings = result.metrics[i].warnings;
     std::erase_if(warnings, [](const std::string& w) { return w.starts_with(kSpreadWarning); });
     if (!judgement.flags[i].empty()) {
       warnings.insert(warnings.begin(), std::move(judgement.flags[i]));
     }
   }
-}
-
-std::vector<std::string> run_spread_warnings(const std::vector<result::Metric>& metrics) {
-  std::vector<std::string> warnings;
-  for (std::optional<std::string> warning : {typical_warning(metrics), floor_warning(metrics),
-                                             outlier_warning(judge(metrics).outliers)}) {
-    if (warning) warnings.push_back(std::move(*warning));
-  }
-  return warnings;
-}
-
-void judge_run_spread(result::ResultFile& result) {
-  judge_spread(result.metrics);
   std::vector<std::string>& warnings = result.environment.warnings;
   std::erase_if(warnings, [](const std::string& w) {
     return w.starts_with(kRunSpreadWarning) || w.starts_with(kFloorSpreadWarning) ||
            w.starts_with(kOutlierWarning);
   });
-  for (std::string& warning : run_spread_warnings(result.metrics)) {
-    warnings.push_back(std::move(warning));
+  for (std::optional<std::string> warning :
+       {typical_warning(result.metrics), floor_warning(result.metrics),
+        outlier_warning(judgement.outliers)}) {
+    if (warning) warnings.push_back(std::move(*warning));
   }
 }
 

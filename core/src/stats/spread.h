@@ -14,7 +14,7 @@
 //   - else the run's typical cv: the median over its metrics of two or more samples
 //     (only when there are at least kMinMetricsForTypical of them).
 // Two kinds of spread are not the metric's own, and are said once for the run
-// instead (run_spread_warnings):
+// instead (environment warnings, judge_run_spread):
 //   - the machine's: the typical cv, and floors that vary (floors are yardsticks and
 //     are never flagged themselves);
 //   - one repeat far from the rest: with kMinSamplesForOutlier samples or more, a
@@ -49,21 +49,15 @@ inline constexpr std::size_t kMinSamplesForOutlier = 5;
 // medians are within this factor of each other.
 inline constexpr double kNearestFloorRatio = 10.0;
 
-// Replaces every metric's spread warning (other warnings stay) by the judgement
-// above. Call it on all the metrics of one run, after their summaries are set.
-void judge_spread(std::vector<result::Metric>& metrics);
-
-// What varies in the run as a whole, for the result's environment warnings, each
-// saying what to do about it (empty when nothing does):
+// Judges a run's metrics once (after their summaries are set): replaces every metric's
+// spread warning (other warnings stay) by the judgement above, and the file's
+// environment warnings about the run's spread by the current ones, each saying what to
+// do about it:
 //   "this run's metrics vary by 14.2% (the median coefficient of variation of 88
 //    metrics) > 10%: ..."                 when the typical cv is above 10%;
 //   "the in-run floors vary by up to ..."  when a floor's cv is above 10%;
-//   "3 metrics had one repeat far from the rest ..." for the outliers judge_spread
-//    let pass.
-std::vector<std::string> run_spread_warnings(const std::vector<result::Metric>& metrics);
-
-// judge_spread on the file's metrics, and its environment warnings get the current
-// run_spread_warnings in place of earlier ones.
+//   "3 metrics had one repeat far from the rest ..." for the outliers let pass.
+// Judging again (after more samples were added) replaces, never adds twice.
 void judge_run_spread(result::ResultFile& result);
 
 }  // namespace storh::stats
