@@ -11,6 +11,8 @@
 #include <cstring>
 #include <system_error>
 
+#include "common/run_clock.h"
+
 namespace storh::engines {
 namespace {
 
@@ -213,10 +215,13 @@ void ensure_fork_handler() {
 
 }  // namespace
 
+// The fork generation of the process that loaded this code, before any fork.
+constexpr std::uint64_t kFirstForkGeneration = 1;
+
 // Bumped in every forked child, so an instance whose fork_generation_ differs knows its
 // key and buffer were inherited. Starts at 1: 0 marks an instance that never drew a key.
 // Only a child writes it, while single-threaded, hence relaxed loads suffice.
-std::atomic<std::uint64_t> csprng_detail::g_fork_generation{1};
+std::atomic<std::uint64_t> csprng_detail::g_fork_generation{kFirstForkGeneration};
 
 void chacha20_block(std::span<const std::uint8_t, kChaChaKeySize> key, std::uint32_t counter,
                     std::span<const std::uint8_t, kChaChaNonceSize> nonce,
@@ -283,7 +288,11 @@ void Csprng::seed_for_tests(std::span<const std::uint8_t, kChaChaKeySize> key) {
 void Csprng::reseed() {
   ensure_fork_handler();
   const std::uint64_t generation = g_fork_generation.load(std::memory_order_relaxed);
-  getrandom_exactly(key_.data(), key_.size());
+  // In the host's counting runs the key is fixed (common/run_clock.h); a forked child
+  // always asks the kernel, so that it never repeats its parent's or a sibling's bytes.
+  if (!run_clock::fill_fixed_key(key_, generation != kFirstForkGeneration)) {
+    getrandom_exactly(key_.data(), key_.size());
+  }
   wipe(buffer_);
   available_ = 0;
   until_reseed_ = kReseedInterval;

@@ -15,6 +15,9 @@
 //     handler invalidates every instance of the process, so parent and child never
 //     share output. (A child made by a raw clone(2) system call bypasses the handler
 //     and is not detected.)
+//   * In the host's counting runs the keys are not random: common/run_clock.h derives
+//     them from a fixed seed, so that two counting runs make the same bytes (a forked
+//     child still asks the kernel).
 //
 // Costs (AMD EPYC, AVX2): the first fill() does one 32-byte getrandom and one refill
 // (plus the process's one-time costs: page faults, pthread_atfork); after that a refill

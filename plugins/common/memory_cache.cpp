@@ -6,13 +6,13 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <chrono>
 #include <limits>
 #include <mutex>
 #include <stdexcept>
 #include <vector>
 
 #include "common/flat_index.h"
+#include "common/run_clock.h"
 
 namespace storh::engines {
 namespace {
@@ -88,9 +88,7 @@ CacheValue tuple_json(const Entry& tuple) {
 }
 
 std::int64_t system_seconds() {
-  return std::chrono::duration_cast<std::chrono::seconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
+  return run_clock::wall_clock_seconds();
 }
 
 }  // namespace

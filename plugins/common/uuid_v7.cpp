@@ -4,7 +4,6 @@
 
 #include <array>
 #include <atomic>
-#include <chrono>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
@@ -12,6 +11,7 @@
 
 #include "common/csprng.h"
 #include "common/hex.h"
+#include "common/run_clock.h"
 
 namespace storh::engines::uuid_v7 {
 namespace {
@@ -133,8 +133,7 @@ std::uint64_t hex_digit_bytes(std::uint64_t word) noexcept {
 }  // namespace
 
 std::int64_t now_ms() {
-  const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
-  return std::chrono::floor<std::chrono::milliseconds>(since_epoch).count();
+  return run_clock::wall_clock_ms();
 }
 
 void generate_to(std::int64_t ts_ms, char* out) {

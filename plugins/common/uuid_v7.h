@@ -16,8 +16,9 @@
 // the state and the random bytes it inherited, so parent and child never repeat each
 // other's ids.
 //
-// Random bytes come from a common/csprng.h generator (ChaCha20 keyed from getrandom(2)),
-// so a new millisecond costs ~10 ns of keystream rather than a system call.
+// Random bytes come from a common/csprng.h generator (ChaCha20 keyed from getrandom(2),
+// or from a fixed seed in the host's counting runs: common/run_clock.h), so a new
+// millisecond costs ~10 ns of keystream rather than a system call.
 #pragma once
 
 #include <array>
@@ -34,7 +35,8 @@ inline constexpr std::size_t kEntropySize = 10;
 // Timestamps are 48-bit: 0 ... kMaxTimestampMs (year 10889).
 inline constexpr std::int64_t kMaxTimestampMs = (std::int64_t{1} << 48) - 1;
 
-// Wall-clock Unix time in milliseconds, rounded down.
+// Wall-clock Unix time in milliseconds, rounded down (common/run_clock.h: fixed in the
+// host's counting runs).
 std::int64_t now_ms();
 
 // A new id for `ts_ms` (default: now_ms()). Throws std::out_of_range if ts_ms is outside

@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <ctime>
 #include <exception>
 #include <stdexcept>
 #include <utility>
@@ -13,6 +12,7 @@
 #include "common/durable_io.h"
 #include "common/fast_json.h"
 #include "common/row_input.h"
+#include "common/run_clock.h"
 #include "common/store_error.h"
 #include "common/uuid_v7.h"
 #include "queue/log_replay.h"
@@ -27,7 +27,7 @@ using queue::JobStatus;
 namespace {
 
 std::int64_t now() {
-  return static_cast<std::int64_t>(::time(nullptr));
+  return run_clock::wall_clock_seconds();
 }
 
 // What a claim hands out for a pending job whose payload a purge event dropped (a log

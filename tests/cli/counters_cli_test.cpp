@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -273,4 +274,42 @@ params = { fsyncs = [1, 4] }
   CHECK(four > one);  // three more fsync calls per item, each some instructions
   CHECK(metric(result, "syscalls_fixture.get[fsyncs=1]")["counters"]["instructions"] > 0);
   CHECK_FALSE(metric(result, "syscalls_fixture.put[fsyncs=1]")["counters"].contains("fsync"));
+}
+
+// Counting runs fix the clock and the seeds engines read (docs/counters.md,
+// "Reproducible counts"), so doc's record ids, and with them its shard directories,
+// repeat: with random ids two runs of 100 records rarely make the same number of
+// shards, and every directory walk after that counts differently.
+TEST_CASE("counters: two counting runs of doc count the same system calls", "[counters][engines]") {
+  ScratchDir dir;
+  const std::string suite = std::string(STORH_TEST_SOURCE_DIR) + "/suites/ci.toml";
+  auto counted = [&](const std::string& name) {
+    const auto output = dir / name;
+    const auto run = cli({suite, "--engine=doc", "--dataset=100", "--repeat=1", "--warmup=0",
+                          "--min-time=0", "--counters=syscalls", "--output=" + output.string(),
+                          "--work-dir=" + dir.path().string()});
+    INFO(run.out << run.err);
+    REQUIRE(run.code == 0);
+    return read_json(output);
+  };
+  const nlohmann::json first = counted("first.json");
+  const nlohmann::json second = counted("second.json");
+  // The kernel's own figures (getrusage) depend on memory layout and load.
+  const std::set<std::string> from_kernel = {"minor_faults", "major_faults", "voluntary_switches",
+                                             "involuntary_switches"};
+  REQUIRE(first["metrics"].size() == second["metrics"].size());
+  std::size_t compared = 0;
+  for (std::size_t m = 0; m < first["metrics"].size(); ++m) {
+    const nlohmann::json& a = first["metrics"][m];
+    const nlohmann::json& b = second["metrics"][m];
+    REQUIRE(a["key"] == b["key"]);
+    REQUIRE(a.contains("counters"));
+    for (const auto& [name, value] : a["counters"].items()) {
+      if (from_kernel.contains(name)) continue;
+      INFO(a["key"].get<std::string>() << " " << name);
+      CHECK(b["counters"][name] == value);
+      ++compared;
+    }
+  }
+  CHECK(compared == std::size_t{10} * 16);  // every doc operation of the suite, every other counter
 }

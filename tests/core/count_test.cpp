@@ -2,12 +2,14 @@
 // dump parser (docs/counters.md).
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "count/callgrind.h"
 #include "count/counters.h"
+#include "count/fixed_run.h"
 #include "process/child_process.h"
 #include "test_support.h"
 
@@ -174,4 +176,18 @@ TEST_CASE("count: callgrind dump files are numbered after the out file", "[count
   CHECK(command == std::vector<std::string>{"/usr/bin/valgrind", "--tool=callgrind",
                                             "--collect-atstart=no", "--quiet",
                                             "--callgrind-out-file=/w/cg.out", "host", "x"});
+}
+
+TEST_CASE("count: a counting worker fixes the engines' clock and seed, any other clears them",
+          "[count]") {
+  ::setenv(count::kFixedRunVariable, "left by the user's shell", 1);
+  CHECK(count::apply_fixed_run(false).empty());
+  CHECK(std::getenv(count::kFixedRunVariable) == nullptr);
+  CHECK(count::apply_fixed_run(true).empty());
+  const char* value = std::getenv(count::kFixedRunVariable);
+  REQUIRE(value != nullptr);
+  CHECK(std::string(value) == count::fixed_run_value());
+  CHECK(count::fixed_run_value() == "1767225600000:8319396948828450420");
+  CHECK(count::apply_fixed_run(false).empty());
+  CHECK(std::getenv(count::kFixedRunVariable) == nullptr);
 }

@@ -1,8 +1,5 @@
 // Tests of common/csprng.h: ChaCha20 against RFC 8439, and the generator's key erasure,
 // reseed and fork rules.
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <array>
 #include <bit>
 #include <catch2/catch.hpp>
@@ -15,6 +12,7 @@
 #include <vector>
 
 #include "common/csprng.h"
+#include "forked_child.h"
 
 using storh::engines::chacha20_block;
 using storh::engines::chacha20_force_four_blocks_for_tests;
@@ -63,28 +61,6 @@ void on_both_simd_paths(Check check) {
     check();
   }
   chacha20_force_four_blocks_for_tests(false);
-}
-
-bool write_all(int fd, const void* data, std::size_t size) {
-  const auto* p = static_cast<const char*>(data);
-  while (size > 0) {
-    const ssize_t done = ::write(fd, p, size);
-    if (done <= 0) return false;
-    p += done;
-    size -= static_cast<std::size_t>(done);
-  }
-  return true;
-}
-
-bool read_all(int fd, void* data, std::size_t size) {
-  auto* p = static_cast<char*>(data);
-  while (size > 0) {
-    const ssize_t done = ::read(fd, p, size);
-    if (done <= 0) return false;
-    p += done;
-    size -= static_cast<std::size_t>(done);
-  }
-  return true;
 }
 
 }  // namespace
@@ -210,33 +186,18 @@ TEST_CASE("csprng: a forked child draws a new key and never repeats its parent's
   Csprng rng;
   (void)draw(rng, 10);
   REQUIRE(rng.seed_count() == 1);
-  int fds[2];
-  REQUIRE(::pipe(fds) == 0);
-  const pid_t child = ::fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {  // no Catch2 in the child: report through the pipe and exit
-    try {
-      const Bytes bytes = draw(rng, 64);
-      const std::uint64_t seeds = rng.seed_count();
-      const bool ok =
-          write_all(fds[1], bytes.data(), bytes.size()) && write_all(fds[1], &seeds, sizeof seeds);
-      ::_exit(ok ? 0 : 1);
-    } catch (...) {
-      ::_exit(2);
-    }
-  }
-  ::close(fds[1]);
+  const auto from_child = storh::test::bytes_from_forked_child(64 + 8, [&] {
+    Bytes bytes = draw(rng, 64);
+    const std::uint64_t seeds = rng.seed_count();
+    const auto* seed_bytes = reinterpret_cast<const std::uint8_t*>(&seeds);
+    bytes.insert(bytes.end(), seed_bytes, seed_bytes + sizeof seeds);
+    return bytes;
+  });
   const Bytes parent_bytes = draw(rng, 64);
-  Bytes child_bytes(64);
+  REQUIRE(from_child);
+  const Bytes child_bytes(from_child->begin(), from_child->begin() + 64);
   std::uint64_t child_seeds = 0;
-  const bool received = read_all(fds[0], child_bytes.data(), child_bytes.size()) &&
-                        read_all(fds[0], &child_seeds, sizeof child_seeds);
-  ::close(fds[0]);
-  int status = 0;
-  REQUIRE(::waitpid(child, &status, 0) == child);
-  REQUIRE(received);
-  CHECK(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);
+  std::memcpy(&child_seeds, from_child->data() + 64, sizeof child_seeds);
   CHECK(hex(child_bytes) != hex(parent_bytes));
   CHECK(child_seeds == 2);
   CHECK(rng.seed_count() == 1);  // the parent keeps its key

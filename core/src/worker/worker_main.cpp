@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "count/callgrind.h"
+#include "count/fixed_run.h"
 #include "count/probe.h"
 #include "plugin/describe.h"
 #include "plugin/loader.h"
@@ -273,6 +274,10 @@ std::string counting_problem(count::Instrument instrument) {
 int worker_main(const std::vector<std::string>& args) {
   Expected<WorkerRequest> request = WorkerRequest::from_argv(args);
   if (!request) return fail_input(request.error());
+  // Before the plugin loads: its static state may read the clock.
+  if (std::string error = count::apply_fixed_run(request->count.has_value()); !error.empty()) {
+    return fail_input(error);
+  }
   Expected<std::unique_ptr<plugin::LoadedPlugin>> loaded =
       plugin::load_plugin(request->plugin, request->name);
   if (!loaded) return fail_input(loaded.error());

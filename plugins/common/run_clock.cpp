@@ -1,0 +1,115 @@
+#include "common/run_clock.h"
+
+#include <charconv>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+
+namespace storh::engines::run_clock {
+namespace {
+
+constexpr std::int64_t kNsPerMs = 1'000'000;
+// Keeps origin_ms * kNsPerMs, and a long run's ticks after it, inside int64.
+constexpr std::int64_t kMaxOriginMs = std::int64_t{1} << 48;
+
+// splitmix64 (Steele, Lea, Flood 2014): a full-period 64-bit sequence whose outputs
+// are well mixed even for consecutive states.
+std::uint64_t splitmix64(std::uint64_t& state) noexcept {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
+  return z ^ (z >> 31);
+}
+
+template <typename T>
+bool parse_decimal(std::string_view text, T& out) noexcept {
+  const char* end = text.data() + text.size();
+  const auto [at, error] = std::from_chars(text.data(), end, out);
+  return !text.empty() && error == std::errc() && at == end;
+}
+
+// The process's counting-run state, made at first use from the environment.
+struct Process {
+  std::optional<FixedRun> run;
+  std::optional<FixedClock> clock;
+  std::optional<SeedStream> keys;
+
+  Process() { load(); }
+
+  void load() {
+    run.reset();
+    clock.reset();
+    keys.reset();
+    const char* value = std::getenv(kEnvironmentVariable);
+    if (value == nullptr) return;
+    run = parse_fixed_run(value);
+    if (!run) return;
+    clock.emplace(run->origin_ms * kNsPerMs);
+    keys.emplace(run->seed);
+  }
+};
+
+Process& process() noexcept {
+  static Process state;
+  return state;
+}
+
+}  // namespace
+
+std::optional<FixedRun> parse_fixed_run(std::string_view text) noexcept {
+  const std::size_t colon = text.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  FixedRun run;
+  if (!parse_decimal(text.substr(0, colon), run.origin_ms) ||
+      !parse_decimal(text.substr(colon + 1), run.seed)) {
+    return std::nullopt;
+  }
+  if (run.origin_ms < 0 || run.origin_ms > kMaxOriginMs) return std::nullopt;
+  return run;
+}
+
+void SeedStream::fill(std::span<std::uint8_t> out) noexcept {
+  std::uint64_t state = seed_;
+  const std::uint64_t index = fills_.fetch_add(1, std::memory_order_relaxed);
+  state = splitmix64(state) ^ index;
+  while (!out.empty()) {
+    const std::uint64_t word = splitmix64(state);
+    const std::size_t n = std::min(out.size(), sizeof word);
+    std::memcpy(out.data(), &word, n);
+    out = out.subspan(n);
+  }
+}
+
+void reload_for_tests() noexcept {
+  process().load();
+}
+
+const std::optional<FixedRun>& fixed_run() noexcept {
+  return process().run;
+}
+
+std::int64_t wall_clock_ns() noexcept {
+  if (std::optional<FixedClock>& fixed = process().clock) return fixed->next_ns();
+  const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(since_epoch).count();
+}
+
+std::int64_t wall_clock_ms() noexcept {
+  const std::int64_t ns = wall_clock_ns();
+  return ns / kNsPerMs - (ns % kNsPerMs < 0 ? 1 : 0);  // rounded down, as std::chrono::floor
+}
+
+std::int64_t wall_clock_seconds() noexcept {
+  constexpr std::int64_t kNsPerSecond = 1'000'000'000;
+  const std::int64_t ns = wall_clock_ns();
+  return ns / kNsPerSecond - (ns % kNsPerSecond < 0 ? 1 : 0);
+}
+
+bool fill_fixed_key(std::span<std::uint8_t> out, bool in_forked_child) noexcept {
+  std::optional<SeedStream>& keys = process().keys;
+  if (!keys || in_forked_child) return false;
+  keys->fill(out);
+  return true;
+}
+
+}  // namespace storh::engines::run_clock
