@@ -91,29 +91,43 @@ template <class Word>
   }
 }
 
-// Shuffle masks of the 4x4 transpose; an 8-lane vector is transposed as two 4-lane
+// The shuffles of the 4x4 transpose; an 8-lane vector is transposed as two 4-lane
 // halves (one instruction each with AVX2, whose shuffles stay within 128-bit halves).
+// __builtin_shufflevector (GCC 12 and clang alike) takes the lane indices as constants.
+// Vectors go by reference: an 8-lane vector passed or returned by value would change
+// the ABI of a function compiled without AVX.
+//
+// low, high = the 32-bit lanes of a and b interleaved: (a0 b0 a1 b1), (a2 b2 a3 b3).
 template <class Vec>
-struct TransposeMasks;
-template <>
-struct TransposeMasks<U32x4> {
-  static constexpr U32x4 kLow32{0, 4, 1, 5}, kHigh32{2, 6, 3, 7};
-  static constexpr U32x4 kLow64{0, 1, 4, 5}, kHigh64{2, 3, 6, 7};
-};
-#ifdef STORH_CSPRNG_AVX2
-template <>
-struct TransposeMasks<U32x8> {
-  static constexpr U32x8 kLow32{0, 8, 1, 9, 4, 12, 5, 13}, kHigh32{2, 10, 3, 11, 6, 14, 7, 15};
-  static constexpr U32x8 kLow64{0, 1, 8, 9, 4, 5, 12, 13}, kHigh64{2, 3, 10, 11, 6, 7, 14, 15};
-};
-#endif
+[[gnu::always_inline]] inline void interleave32(const Vec& a, const Vec& b, Vec& low,
+                                                Vec& high) noexcept {
+  if constexpr (sizeof(Vec) == 16) {
+    low = __builtin_shufflevector(a, b, 0, 4, 1, 5);
+    high = __builtin_shufflevector(a, b, 2, 6, 3, 7);
+  } else {
+    low = __builtin_shufflevector(a, b, 0, 8, 1, 9, 4, 12, 5, 13);
+    high = __builtin_shufflevector(a, b, 2, 10, 3, 11, 6, 14, 7, 15);
+  }
+}
+
+// low, high = the 64-bit halves of a and b paired: (a0 a1 b0 b1), (a2 a3 b2 b3).
+template <class Vec>
+[[gnu::always_inline]] inline void interleave64(const Vec& a, const Vec& b, Vec& low,
+                                                Vec& high) noexcept {
+  if constexpr (sizeof(Vec) == 16) {
+    low = __builtin_shufflevector(a, b, 0, 1, 4, 5);
+    high = __builtin_shufflevector(a, b, 2, 3, 6, 7);
+  } else {
+    low = __builtin_shufflevector(a, b, 0, 1, 8, 9, 4, 5, 12, 13);
+    high = __builtin_shufflevector(a, b, 2, 3, 10, 11, 6, 7, 14, 15);
+  }
+}
 
 // Blocks counter .. counter + lanes - 1 into out[0 .. lanes * 64).
 template <class Vec>
 [[gnu::always_inline]] inline void keystream_batch(const std::array<std::uint32_t, kWords>& state,
                                                    std::uint32_t counter,
                                                    std::uint8_t* out) noexcept {
-  using Masks = TransposeMasks<Vec>;
   constexpr std::size_t kLanes = sizeof(Vec) / sizeof(std::uint32_t);
   std::array<Vec, kWords> input;
   for (std::size_t i = 0; i < kWords; ++i) input[i] = Vec{} + state[i];
@@ -124,16 +138,12 @@ template <class Vec>
   // Transpose each group of four words so that each 16-byte half holds words
   // 4g .. 4g+3 of one block, and store those where they belong.
   for (std::size_t g = 0; g < kWords / 4; ++g) {
-    const Vec ab_low = __builtin_shuffle(x[4 * g], x[4 * g + 1], Masks::kLow32);
-    const Vec ab_high = __builtin_shuffle(x[4 * g], x[4 * g + 1], Masks::kHigh32);
-    const Vec cd_low = __builtin_shuffle(x[4 * g + 2], x[4 * g + 3], Masks::kLow32);
-    const Vec cd_high = __builtin_shuffle(x[4 * g + 2], x[4 * g + 3], Masks::kHigh32);
-    const std::array<Vec, 4> blocks = {
-        __builtin_shuffle(ab_low, cd_low, Masks::kLow64),
-        __builtin_shuffle(ab_low, cd_low, Masks::kHigh64),
-        __builtin_shuffle(ab_high, cd_high, Masks::kLow64),
-        __builtin_shuffle(ab_high, cd_high, Masks::kHigh64),
-    };
+    Vec ab_low, ab_high, cd_low, cd_high;
+    interleave32(x[4 * g], x[4 * g + 1], ab_low, ab_high);
+    interleave32(x[4 * g + 2], x[4 * g + 3], cd_low, cd_high);
+    std::array<Vec, 4> blocks;
+    interleave64(ab_low, cd_low, blocks[0], blocks[1]);
+    interleave64(ab_high, cd_high, blocks[2], blocks[3]);
     for (std::size_t half = 0; half < kLanes / 4; ++half) {
       for (std::size_t k = 0; k < 4; ++k) {
         std::memcpy(out + (4 * half + k) * kChaChaBlockSize + 16 * g,
