@@ -24,6 +24,7 @@
 #include <string_view>
 
 #include "common/record.h"
+#include "common/text_out.h"
 
 namespace storh::engines {
 
@@ -37,5 +38,10 @@ void append_pretty(std::string& out, const Json& value, int indent_level = 0);
 
 // Appends `text` as a JSON string literal, quotes included.
 void append_json_string(std::string& out, std::string_view text);
+
+// The same bytes written through a TextOut, for an encoder that writes a larger text
+// around JSON values (the queue's event lines) without a copy in between.
+void write_compact(TextOut& out, const Json& value);
+void write_json_string(TextOut& out, std::string_view text);
 
 }  // namespace storh::engines

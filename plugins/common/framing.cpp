@@ -1,12 +1,15 @@
 #include "common/framing.h"
 
 #include <charconv>
+#include <cstring>
 
 #include "common/hashes.h"
 #include "common/hex.h"
 
 namespace storh::engines {
 namespace {
+
+constexpr std::size_t kChecksumDigits = 8;
 
 std::size_t decimal_digits(std::size_t value) noexcept {
   std::size_t digits = 1;
@@ -19,23 +22,35 @@ std::size_t decimal_digits(std::size_t value) noexcept {
 
 }  // namespace
 
+std::size_t frame_head_size(std::size_t json_size) noexcept {
+  return decimal_digits(json_size) + 1 + kChecksumDigits + 1;
+}
+
 std::size_t frame_size(std::string_view json) noexcept {
-  return decimal_digits(json.size()) + 1 + 8 + 1 + json.size() + 1;
+  return frame_head_size(json.size()) + json.size() + 1;
+}
+
+std::size_t finish_frame(TextOut& text, std::size_t line_at, std::size_t json_at) {
+  const std::size_t json_size = text.size() - json_at;
+  const std::size_t head_size = frame_head_size(json_size);
+  if (line_at + head_size != json_at) {
+    const std::size_t moved_to = line_at + head_size;
+    if (moved_to > json_at) text.room(moved_to - json_at);
+    std::memmove(text.at(moved_to), text.at(json_at), json_size);
+    text.set_end(text.at(moved_to + json_size));
+    json_at = moved_to;
+  }
+  char* const head = text.at(line_at);
+  char* const tab = std::to_chars(head, head + head_size, json_size).ptr;
+  tab[0] = '\t';
+  xxh32_hex_to(xxh32({text.at(json_at), json_size}), tab + 1);
+  tab[1 + kChecksumDigits] = '\t';
+  text.put('\n');
+  return json_at;
 }
 
 void append_frame(std::string& out, std::string_view json) {
-  char length[24];
-  const auto [end, ec] = std::to_chars(length, length + sizeof length, json.size());
-  (void)ec;  // 24 characters hold any size_t
-  char checksum[8];
-  xxh32_hex_to(xxh32(json), checksum);
-  out.reserve(out.size() + frame_size(json));
-  out.append(length, end);
-  out.push_back('\t');
-  out.append(checksum, sizeof checksum);
-  out.push_back('\t');
-  out.append(json);
-  out.push_back('\n');
+  append_frame_with(out, json.size(), [json](TextOut& text) { text.put(json); });
 }
 
 std::string frame(std::string_view json) {

@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/text_out.h"
+
 namespace storh::engines {
 
 // Appends one framed line, LF included, to `out`.
@@ -23,6 +25,22 @@ void append_frame(std::string& out, std::string_view json);
 std::string frame(std::string_view json);
 // The size append_frame adds for `json`.
 std::size_t frame_size(std::string_view json) noexcept;
+
+// Appends one framed line, LF included, whose JSON write_json(TextOut&) writes straight
+// into its place in `out`: no copy of the JSON in between. Returns the offset of the
+// JSON in `out`. The length field is given room for the digits of `expected_json_size`;
+// a JSON whose length has another number of digits is moved once. If write_json
+// throws, `out` may hold part of the line.
+template <typename WriteJson>
+std::size_t append_frame_with(std::string& out, std::size_t expected_json_size,
+                              const WriteJson& write_json);
+
+// The parts of append_frame_with: the size of "<len>\t<xxh32>\t" for a JSON of
+// `json_size` bytes, and the completion of a line whose JSON was written at `json_at`
+// after `head_size` bytes of room from `line_at` (moving it when its head takes another
+// size); returns the JSON's final offset.
+std::size_t frame_head_size(std::size_t json_size) noexcept;
+std::size_t finish_frame(TextOut& text, std::size_t line_at, std::size_t json_at);
 
 enum class FrameStatus {
   ok,
@@ -42,5 +60,18 @@ DecodedFrame decode_frame(std::string_view line) noexcept;
 
 // Human text for a status, for error messages: "malformed line", "corrupt line".
 std::string_view describe(FrameStatus status) noexcept;
+
+template <typename WriteJson>
+std::size_t append_frame_with(std::string& out, std::size_t expected_json_size,
+                              const WriteJson& write_json) {
+  const std::size_t line_at = out.size();
+  TextOut text(out);
+  const std::size_t head_size = frame_head_size(expected_json_size);
+  text.room(head_size);
+  text.advance(head_size);  // filled in by finish_frame, once the JSON's length is known
+  const std::size_t json_at = text.size();
+  write_json(text);
+  return finish_frame(text, line_at, json_at);
+}
 
 }  // namespace storh::engines

@@ -21,4 +21,14 @@ struct RowInput {
 // that is not an object is taken whole as data with no id.
 RowInput split_row(Json row, std::string_view data_key = "data");
 
+// The same parts, in place: pointers into `row` (valid while it lives unchanged), found
+// in one pass over its keys, for a caller that only reads them (the queue encodes the
+// data straight into its log line). `id` is nullptr when there is none; `data` is never
+// nullptr.
+struct RowParts {
+  const std::string* id = nullptr;
+  const Json* data = nullptr;
+};
+RowParts row_parts(const Json& row, std::string_view data_key = "data");
+
 }  // namespace storh::engines

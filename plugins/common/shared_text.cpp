@@ -14,6 +14,21 @@ SharedText::SharedText(std::string_view text) : size_(text.size()) {
   chars_ = std::move(chars);
 }
 
+SharedText SharedTextArena::copy(std::string_view text) {
+  if (text.empty()) return {};
+  if (text.size() > kLargeText) return SharedText(text);
+  if (block_ == nullptr || kBlockBytes - used_ < text.size()) {
+    // The old block lives on in the texts made from it, and goes with the last of them.
+    block_ = std::make_shared_for_overwrite<char[]>(kBlockBytes);
+    used_ = 0;
+  }
+  char* const chars = block_.get() + used_;
+  std::memcpy(chars, text.data(), text.size());
+  used_ += text.size();
+  // Aliasing: this text's characters, the block's reference count.
+  return SharedText(std::shared_ptr<const char[]>(block_, chars), text.size());
+}
+
 std::ostream& operator<<(std::ostream& out, const SharedText& text) {
   return out << text.view();
 }

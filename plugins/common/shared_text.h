@@ -48,8 +48,8 @@ class SharedText {
   const char* data() const noexcept { return chars_.get(); }
   std::size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }
-  // Whether both share one allocation (a copy of the other), not only equal text; two
-  // empty texts share none.
+  // Whether both are the same characters in memory (one is a copy of the other), not
+  // only equal text; two empty texts share none.
   bool same_storage(const SharedText& other) const noexcept {
     return chars_ != nullptr && chars_ == other.chars_;
   }
@@ -60,8 +60,33 @@ class SharedText {
   }
 
  private:
+  friend class SharedTextArena;
+  SharedText(std::shared_ptr<const char[]> chars, std::size_t size) noexcept
+      : chars_(std::move(chars)), size_(size) {}
+
   std::shared_ptr<const char[]> chars_;
   std::size_t size_ = 0;
+};
+
+// Makes SharedTexts that share blocks of kBlockBytes instead of taking one allocation
+// each, for a table that takes thousands of texts in a row (the queue's job payloads):
+// a text then costs a copy and a reference count, not a malloc and later a free.
+//
+// Contract: a text made here is a SharedText like any other (immutable, shared by
+// reference count, valid after the arena is gone), but it keeps its whole block alive
+// while it or a copy of it lives: up to kBlockBytes for a text of a few bytes. A text
+// larger than kLargeText gets an allocation of its own. Not thread-safe (the texts it
+// makes are, as any SharedText).
+class SharedTextArena {
+ public:
+  static constexpr std::size_t kBlockBytes = 16 * 1024;
+  static constexpr std::size_t kLargeText = kBlockBytes / 8;
+
+  SharedText copy(std::string_view text);
+
+ private:
+  std::shared_ptr<char[]> block_;
+  std::size_t used_ = 0;  // bytes of block_ taken by texts
 };
 
 // Writes the text (test failure messages print it).

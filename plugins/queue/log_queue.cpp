@@ -221,7 +221,7 @@ std::string LogQueue::enqueue(const Json& payload, std::optional<std::string_vie
   queue::append_normalised_payload(payload_, payload);
 
   Mutation mutation(*this);
-  queue::append_enqueue_line(lines_, scratch_, job_id, payload_, now());
+  queue::append_enqueue_line(lines_, job_id, payload_, now());
   write_lines(lines_);
   state_.apply_enqueue(job_id, payload_);
   sync_data(log_.get(), log_path_, sync_);
@@ -261,17 +261,19 @@ std::vector<std::string> LogQueue::enqueue_rows(const JobSource& next_job, std::
   // it from the log.
   try {
     while (std::optional<Json> job = next_job()) {
-      RowInput input = split_row(std::move(*job), "payload");
-      if (input.id) {
-        uuid_v7::assert_valid(*input.id);
-        ids.push_back(std::move(*input.id));
+      // The row is read in place: its payload is encoded straight into the chunk buffer
+      // and the job table copies that text; the row itself is never copied or split.
+      const RowParts row = row_parts(*job, "payload");
+      if (row.id != nullptr) {
+        uuid_v7::assert_valid(*row.id);
+        ids.push_back(*row.id);
       } else {
-        ids.push_back(uuid_v7::generate());
+        ids.emplace_back(uuid_v7::kTextSize, '\0');
+        uuid_v7::generate_to(uuid_v7::now_ms(), ids.back().data());
       }
-      payload_.clear();
-      queue::append_normalised_payload(payload_, input.data);
-      queue::append_enqueue_line(lines_, scratch_, ids.back(), payload_, ts);
-      state_.apply_enqueue(ids.back(), payload_);
+      const std::string_view payload =
+          queue::encode_enqueue_line(lines_, ids.back(), *row.data, ts);
+      state_.apply_enqueue(ids.back(), payload);
       flush_chunk_if_full();
     }
     finish_batch();

@@ -182,8 +182,7 @@ class LogQueue {
   bool stale_ = false;            // a failed call left state_ ahead of the log
   bool batch_wrote_ = false;
   std::string lines_;    // event lines not yet written (keeps ~1 MiB after a large batch)
-  std::string scratch_;  // one event's JSON
-  std::string payload_;  // one payload's JSON
+  std::string payload_;  // one payload's JSON (enqueue)
 };
 
 }  // namespace storh::engines

@@ -1,6 +1,8 @@
 #include "queue/queue_event.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -14,11 +16,12 @@ namespace storh::engines::queue {
 namespace {
 
 constexpr std::size_t kIdSize = uuid_v7::kTextSize;
+constexpr std::size_t kMaxIntChars = 20;  // "-9223372036854775808"
 
 void append_int(std::string& out, std::int64_t value) {
-  char digits[24];
+  char digits[kMaxIntChars];
   const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
-  (void)ec;  // 24 characters hold any int64
+  (void)ec;  // 20 characters hold any int64
   out.append(digits, end);
 }
 
@@ -156,6 +159,36 @@ DecodeStatus decode_parsed_event(std::string_view json, std::int64_t now, QueueE
   return DecodeStatus::ok;
 }
 
+// The JSON size of a typical enqueue line (a payload of ~100 bytes): the frame leaves
+// room for the digits of this length; a line whose length has another number of digits
+// is moved once (append_frame_with).
+constexpr std::size_t kTypicalEnqueueJsonBytes = 180;
+
+// Appends the framed enqueue line for `id` and `ts`, with write_payload(out) writing the
+// payload's JSON in its place; returns the payload's text in `out`.
+template <typename WritePayload>
+std::string_view write_enqueue_line(std::string& out, std::string_view id, std::int64_t ts,
+                                    const WritePayload& write_payload) {
+  constexpr std::string_view kHead = "{\"op\":\"enqueue\",\"id\":\"";
+  constexpr std::string_view kPayloadKey = "\",\"payload\":";
+  constexpr std::string_view kTsKey = ",\"ts\":";
+  const std::size_t payload_in_json = kHead.size() + id.size() + kPayloadKey.size();
+  std::size_t payload_size = 0;
+  const std::size_t json_at = append_frame_with(out, kTypicalEnqueueJsonBytes, [&](TextOut& text) {
+    text.put(kHead);
+    text.put(id);
+    text.put(kPayloadKey);
+    const std::size_t payload_at = text.size();
+    write_payload(text);
+    payload_size = text.size() - payload_at;
+    text.put(kTsKey);
+    char* const ts_at = text.room(kMaxIntChars);
+    text.set_end(std::to_chars(ts_at, ts_at + kMaxIntChars, ts).ptr);
+    text.put('}');
+  });
+  return std::string_view(out).substr(json_at + payload_in_json, payload_size);
+}
+
 }  // namespace
 
 std::string_view op_name(EventOp op) noexcept {
@@ -174,16 +207,15 @@ std::string_view op_name(EventOp op) noexcept {
   return "enqueue";
 }
 
-void append_enqueue_line(std::string& out, std::string& scratch, std::string_view id,
-                         std::string_view payload_json, std::int64_t ts) {
-  scratch.assign("{\"op\":\"enqueue\",\"id\":\"");
-  scratch.append(id);
-  scratch.append("\",\"payload\":");
-  scratch.append(payload_json);
-  scratch.append(",\"ts\":");
-  append_int(scratch, ts);
-  scratch.push_back('}');
-  append_frame(out, scratch);
+void append_enqueue_line(std::string& out, std::string_view id, std::string_view payload_json,
+                         std::int64_t ts) {
+  write_enqueue_line(out, id, ts, [payload_json](TextOut& text) { text.put(payload_json); });
+}
+
+std::string_view encode_enqueue_line(std::string& out, std::string_view id, const Json& payload,
+                                     std::int64_t ts) {
+  return write_enqueue_line(out, id, ts,
+                            [&payload](TextOut& text) { write_normalised_payload(text, payload); });
 }
 
 IdLines::IdLines(EventOp op, std::int64_t ts, bool done) {
@@ -231,27 +263,29 @@ bool is_integer_like_key(std::string_view key) noexcept {
   return parse_int(key, value);
 }
 
-void append_normalised_payload(std::string& out, const Json& payload) {
+void write_normalised_payload(TextOut& out, const Json& payload) {
   if (!payload.is_object() || payload.empty()) {
-    out += "[]";
+    out.put("[]");
     return;
   }
-  bool has_integer_key = false;
-  for (const auto& item : payload.items()) {
-    if (is_integer_like_key(item.key())) {
-      has_integer_key = true;
-      break;
-    }
-  }
+  const Json::object_t& members = payload.get_ref<const Json::object_t&>();
+  const bool has_integer_key = std::any_of(members.begin(), members.end(), [](const auto& member) {
+    return is_integer_like_key(member.first);
+  });
   if (!has_integer_key) {
-    append_compact(out, payload);
+    write_compact(out, payload);
     return;
   }
   Json kept = Json::object();
-  for (const auto& item : payload.items()) {
-    if (!is_integer_like_key(item.key())) kept[item.key()] = item.value();
+  for (const auto& [key, value] : members) {
+    if (!is_integer_like_key(key)) kept[key] = value;
   }
-  append_compact(out, kept);  // an empty object is written "[]"
+  write_compact(out, kept);  // an empty object is written "[]"
+}
+
+void append_normalised_payload(std::string& out, const Json& payload) {
+  TextOut text(out);
+  write_normalised_payload(text, payload);
 }
 
 std::string normalised_payload(const Json& payload) {

@@ -29,6 +29,7 @@
 #include <string_view>
 
 #include "common/record.h"
+#include "common/text_out.h"
 
 namespace storh::engines::queue {
 
@@ -47,11 +48,22 @@ struct QueueEvent {
   std::string payload_storage;  // owns the payload text when it had to be re-encoded
 };
 
-// Appends one framed event line, LF included, to `out`. `scratch` is a reused buffer
-// for the JSON (so a hot loop allocates nothing). `payload_json` must be the canonical
-// text normalised_payload() returns.
-void append_enqueue_line(std::string& out, std::string& scratch, std::string_view id,
-                         std::string_view payload_json, std::int64_t ts);
+// Appends one framed event line, LF included, to `out`. `payload_json` must be the
+// canonical text normalised_payload() returns. The line is written straight into `out`;
+// `scratch` is not used (it stays for the callers of this older form).
+void append_enqueue_line(std::string& out, std::string_view id, std::string_view payload_json,
+                         std::int64_t ts);
+inline void append_enqueue_line(std::string& out, std::string& /*scratch*/, std::string_view id,
+                                std::string_view payload_json, std::int64_t ts) {
+  append_enqueue_line(out, id, payload_json, ts);
+}
+// The bytes append_enqueue_line writes for normalised_payload(payload), with the payload
+// value normalised and encoded straight into its place in the line: no copy of the payload's text
+// in between (enqueue_many's path). Returns the payload's text as it stands in `out`, valid until
+// `out` next changes. Throws std::invalid_argument for a payload JSON cannot encode (a NaN); `out`
+// may then hold part of the line.
+std::string_view encode_enqueue_line(std::string& out, std::string_view id, const Json& payload,
+                                     std::int64_t ts);
 
 // The lines of the events that carry only an id (claim, requeue, purge, and complete
 // with its `done`) for one op, `done` and ts, as a batch writes them: everything but the
@@ -80,6 +92,7 @@ void append_complete_line(std::string& out, std::string_view id, bool done, std:
 std::string normalised_payload(const Json& payload);
 // Same, appended to `out`.
 void append_normalised_payload(std::string& out, const Json& payload);
+void write_normalised_payload(TextOut& out, const Json& payload);
 
 // Whether PHP would turn this object key into an integer: "0", "-7", "123", within the
 // 64-bit range; not "007", "-0", "+1", "1.0" or " 1".

@@ -79,7 +79,7 @@ void QueueState::compact_order() {
 void QueueState::apply_enqueue(std::string_view id, std::string_view payload) {
   const auto placed = jobs_.emplace(id);
   JobEntry& job = placed.slot->value;
-  job.payload = SharedText(payload);
+  job.payload = payload_arena_.copy(payload);
   job.has_payload = true;
   job.ts = 0;
   push_pending(placed.index, job);

@@ -110,6 +110,10 @@ class QueueState {
   void compact_order();
 
   Jobs jobs_;
+  // The payloads' characters, in shared blocks rather than one allocation each: a job
+  // pins its block (16 KiB) until its payload is dropped everywhere; jobs leave in FIFO
+  // order, so blocks go whole.
+  SharedTextArena payload_arena_;
   std::deque<OrderEntry> order_;
   QueueCounts counts_;
   std::uint64_t next_seq_ = 1;

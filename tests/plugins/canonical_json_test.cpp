@@ -9,6 +9,8 @@
 
 #include "common/bench/bench_row.h"
 #include "common/canonical_json.h"
+#include "common/hashes.h"
+#include "random_json.h"
 
 using storh::engines::bench_row;
 using storh::engines::encode_compact;
@@ -101,6 +103,40 @@ TEST_CASE("canonical json: the pretty form indents by four spaces", "[json]") {
         "    ]\n"
         "}");
   CHECK(encode_pretty(Json("x")) == "\"x\"");
+}
+
+// 3,000 seeded random values (random_json.h): the digests of their encodings were
+// computed with the encoder of main 96d41ff, which appended to std::string piece by
+// piece, before TextOut.
+TEST_CASE("canonical json: random values encode to the bytes of the encoder before", "[json]") {
+  random_json::Generator generator(20261205);
+  std::string compact;
+  std::string pretty;
+  for (int i = 0; i < 3000; ++i) {
+    const Json value = i % 5 == 4 ? generator.value(4) : generator.object(4);
+    storh::engines::append_compact(compact, value);
+    compact += '\n';
+    storh::engines::append_pretty(pretty, value);
+    pretty += '\n';
+  }
+  CHECK(compact.size() == 333355);
+  CHECK(storh::engines::xxh32_hex(compact) == "1c3f0139");
+  CHECK(pretty.size() == 539873);
+  CHECK(storh::engines::xxh32_hex(pretty) == "ddd9d7f3");
+}
+
+TEST_CASE("canonical json: appending keeps what the string held; large text grows it", "[json]") {
+  std::string out = "prefix:";
+  const std::string long_text = std::string(100000, 'a') + "\"" + std::string(3, 'b');
+  storh::engines::append_json_string(out, long_text);
+  CHECK(out == "prefix:\"" + std::string(100000, 'a') + "\\\"bbb\"");
+  CHECK(out.size() == 7 + 100000 + 7);
+  storh::engines::append_compact(out, Json::array({1, "x"}));
+  CHECK(out.substr(out.size() - 11) == "bbb\"[1,\"x\"]");
+  std::string escapes;
+  storh::engines::append_json_string(escapes, std::string(5000, '\x01'));
+  CHECK(escapes.size() == 2 + 5000 * 6);
+  CHECK(escapes.substr(0, 13) == "\"\\u0001\\u0001");
 }
 
 TEST_CASE("canonical json: NaN and infinity cannot be encoded", "[json]") {

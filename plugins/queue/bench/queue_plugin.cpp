@@ -178,8 +178,7 @@ class QueueEngine final : public storh::Engine {
   // One enqueue line of bench_row(0), as the queue writes it.
   static std::string enqueue_line() {
     std::string line;
-    std::string scratch;
-    engines::queue::append_enqueue_line(line, scratch, "018bcfe5-6800-7000-8000-000000000000",
+    engines::queue::append_enqueue_line(line, "018bcfe5-6800-7000-8000-000000000000",
                                         engines::queue::normalised_payload(engines::bench_row(0)),
                                         1700000000);
     return line;

@@ -93,3 +93,29 @@ TEST_CASE("shared text: threads copy and drop copies of one text concurrently", 
   for (const std::size_t size : sizes) CHECK(size == 200);
   CHECK(text == std::string(200, 'q'));
 }
+
+TEST_CASE("shared text: an arena's texts share blocks and outlive the arena", "[shared_text]") {
+  using storh::engines::SharedTextArena;
+  std::vector<SharedText> texts;
+  {
+    SharedTextArena arena;
+    // More than a block's worth of small texts, then one too large for a block.
+    for (int i = 0; i < 2000; ++i) texts.push_back(arena.copy("text-" + std::to_string(i)));
+    texts.push_back(arena.copy(std::string(SharedTextArena::kLargeText + 1, 'L')));
+    CHECK(arena.copy("").empty());
+    CHECK(arena.copy("").data() == nullptr);
+    // Texts next to each other in one block are not the same storage; a copy is.
+    CHECK(texts[1].data() == texts[0].data() + texts[0].size());
+    CHECK_FALSE(texts[1].same_storage(texts[0]));
+    const SharedText copy = texts[1];  // NOLINT(performance-unnecessary-copy-initialization)
+    CHECK(copy.same_storage(texts[1]));
+  }
+  for (int i = 0; i < 2000; ++i) {
+    INFO(i);
+    CHECK(texts[static_cast<std::size_t>(i)] == "text-" + std::to_string(i));
+  }
+  CHECK(texts.back() == std::string(SharedTextArena::kLargeText + 1, 'L'));
+  // Dropping most texts keeps the others' blocks alive.
+  texts.erase(texts.begin(), texts.begin() + 1999);
+  CHECK(texts.front() == std::string_view("text-1999"));
+}

@@ -123,6 +123,30 @@ TEST_CASE("queue: enqueue_many follows the envelope rules with the key payload",
   CHECK(queue.counts() == QueueCounts{0, 3, 0});
 }
 
+// enqueue_many reads each row in place (row_parts) rather than splitting it: the same
+// envelope rules, including the cases where a key is there but does not count.
+TEST_CASE("queue: enqueue_many keeps rows whose id or payload key does not count whole",
+          "[queue]") {
+  ScratchDir dir;
+  LogQueue queue(dir.path(), "q");
+  const std::vector<std::string> ids = queue.enqueue_many(
+      {Json{{"id", 5}, {"payload", "text"}}, Json{{"payload", Json::array({1})}, {"id", kId}},
+       Json::array({1, 2}), Json{{"payload", Json::object()}}});
+  REQUIRE(ids.size() == 4);
+  CHECK(ids[0] != kId);
+  CHECK(ids[1] == kId);
+  const auto jobs = queue.claim_many(10);
+  REQUIRE(jobs.size() == 4);
+  CHECK(jobs[0].id == ids[0]);
+  CHECK(jobs[0].payload == R"({"id":5,"payload":"text"})");  // neither key counts: whole
+  CHECK(jobs[1].payload == "[]");                            // a list payload normalises to []
+  CHECK(jobs[2].payload == "[]");  // not an object: whole, and normalised to []
+  CHECK(jobs[3].payload == "[]");
+  LogQueue reopened(dir.path(), "q");
+  CHECK(reopened.verify().ok);
+  CHECK(reopened.counts() == QueueCounts{0, 4, 0});
+}
+
 TEST_CASE("queue: enqueue_many from a source writes the same log as from a vector", "[queue]") {
   ScratchDir dir;
   LogQueue from_vector(dir.path(), "vector");

@@ -4,8 +4,14 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
+#include "../random_json.h"
+#include "common/bench/bench_row.h"
 #include "common/framing.h"
+#include "common/hashes.h"
 #include "queue/queue_event.h"
 #include "queue_test_support.h"
 
@@ -149,6 +155,76 @@ TEST_CASE("queue event: payload normalisation drops integer-like keys, non-objec
   CHECK_FALSE(q::is_integer_like_key("1.0"));
   CHECK_FALSE(q::is_integer_like_key(" 1"));
   CHECK_FALSE(q::is_integer_like_key(""));
+}
+
+// enqueue_many encodes each payload value straight into its line (encode_enqueue_line);
+// enqueue and older callers frame the normalised text. Both must write the bytes the
+// queue wrote before the direct path existed.
+TEST_CASE("queue event: an enqueue line encoded from the payload value is the old bytes",
+          "[queue][event]") {
+  const auto line_of_text = [](const Json& payload, std::int64_t ts) {
+    return storh::engines::frame(std::string("{\"op\":\"enqueue\",\"id\":\"") + kId +
+                                 "\",\"payload\":" + q::normalised_payload(payload) +
+                                 ",\"ts\":" + std::to_string(ts) + "}");
+  };
+  Json tricky = Json::object();
+  tricky["0"] = "dropped";
+  tricky["nested"] = Json::parse(R"({"1":[1,-2,{"x":[]}],"e":{},"f":1.5e-7,"g":-0.0})");
+  tricky["quote\"\\"] = "ctl\x01\x1f\x7f\n\t/";
+  tricky["\xc3\xa9\xf0\x9f\x98\x80"] = "\xe2\x80\xa8\xe2\x80\xa9\xe2\x82\xac";
+  tricky["-7"] = 1;
+  tricky["big"] = Json::parse("[18446744073709551615,-9223372036854775808,1e20,0.1]");
+  const std::vector<std::pair<Json, std::string>> cases = {
+      {tricky, R"({"nested":{"1":[1,-2,{"x":[]}],"e":[],"f":1.5e-7,"g":-0.0},"quote\"\\":)"
+               R"("ctl\u0001\u001f)"
+               "\x7f"
+               R"(\n\t/",)"
+               "\"\xc3\xa9\xf0\x9f\x98\x80\":\"\\u2028\\u2029\xe2\x82\xac\","
+               R"("big":[18446744073709551615,-9223372036854775808,1.0e+20,0.1]})"},
+      {storh::engines::bench_row(3),
+       R"({"kind":"post","status":"draft","bucket":3,"slug":"item-3","publishedAt":1700000000003})"},
+      {Json::parse(R"({"1":"only integer-like keys"})"), "[]"},
+      {Json::parse("[1,2]"), "[]"},
+      {Json("text"), "[]"},
+      {Json::object(), "[]"},  // an 89-byte JSON: the frame's length has two digits
+      {Json{{"long", std::string(2000, 'x') + "\"" + std::string(7, 'y')}},
+       "{\"long\":\"" + std::string(2000, 'x') + "\\\"" + std::string(7, 'y') + "\"}"},
+  };
+  for (const auto& [payload, expected_text] : cases) {
+    INFO(expected_text.substr(0, 80));
+    std::string out = "earlier lines\n";
+    const std::string_view text = q::encode_enqueue_line(out, kId, payload, 1700000008);
+    CHECK(text == expected_text);
+    CHECK(q::normalised_payload(payload) == expected_text);
+    CHECK(out == "earlier lines\n" + line_of_text(payload, 1700000008));
+    std::string from_text;
+    q::append_enqueue_line(from_text, kId, expected_text, 1700000008);
+    CHECK(out == "earlier lines\n" + from_text);
+  }
+}
+
+// 3,000 seeded random payloads (tests/plugins/random_json.h): the digests of their
+// normalised texts and enqueue lines were computed with the queue of main 96d41ff, before
+// TextOut and encode_enqueue_line.
+TEST_CASE("queue event: random payloads encode to the bytes of the encoder before",
+          "[queue][event]") {
+  random_json::Generator generator(20261205);
+  std::string texts;
+  std::string lines;
+  std::string lines_from_text;
+  for (int i = 0; i < 3000; ++i) {
+    const Json payload = i % 5 == 4 ? generator.value(4) : generator.object(4);
+    const std::string text = q::normalised_payload(payload);
+    texts += text;
+    texts += '\n';
+    CHECK(q::encode_enqueue_line(lines, kId, payload, 1700000000 + i) == text);
+    q::append_enqueue_line(lines_from_text, kId, text, 1700000000 + i);
+  }
+  CHECK(texts.size() == 304150);
+  CHECK(storh::engines::xxh32_hex(texts) == "5bdf699f");
+  CHECK(lines.size() == 603162);
+  CHECK(storh::engines::xxh32_hex(lines) == "cb675d0a");
+  CHECK(lines_from_text == lines);
 }
 
 TEST_CASE("queue event: decoding round-trips every op, canonical or not", "[queue][event]") {

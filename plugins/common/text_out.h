@@ -1,0 +1,67 @@
+// text_out.h: TextOut, appending to a std::string through a raw pointer, for encoders
+// that write many short pieces (canonical JSON, the queue's event lines).
+//
+// Why not std::string::append and push_back: each piece was a call with its own
+// capacity check and size update; encoding a five-field payload made some 40 of them
+// and that was most of the queue's enqueue_many (2026-12-05). Here an encoder asks for
+// room once per value (room(n)), writes through the pointer it gets and moves the end
+// forward (advance, or set_end for a pointer it carried along).
+//
+// Contract: while a TextOut lives it owns its string's tail: the string's size() then
+// also counts room not yet written (zero-filled by resize), and nothing else may use
+// the string. finish() (or the destructor) cuts it back to what was written; the
+// characters the string held before are never changed unless the encoder writes to
+// them through at(). A pointer from room() or at() is valid until the next room(). Not
+// thread-safe, like the string.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace storh::engines {
+
+class TextOut {
+ public:
+  explicit TextOut(std::string& out) noexcept
+      : out_(out), end_(out.data() + out.size()), limit_(end_) {}
+  ~TextOut() { finish(); }
+  TextOut(const TextOut&) = delete;
+  TextOut& operator=(const TextOut&) = delete;
+
+  // Where the next `n` characters go; write at most `n`, then advance() or set_end().
+  char* room(std::size_t n) {
+    if (static_cast<std::size_t>(limit_ - end_) < n) grow(n);
+    return end_;
+  }
+  void advance(std::size_t n) noexcept { end_ += n; }
+  // `end` is a pointer into the room last asked for, past what was written there.
+  void set_end(char* end) noexcept { end_ = end; }
+
+  void put(char c) {
+    *room(1) = c;
+    ++end_;
+  }
+  void put(std::string_view text) {
+    std::memcpy(room(text.size()), text.data(), text.size());
+    end_ += text.size();
+  }
+
+  // Characters of the string written so far, those it held before included.
+  std::size_t size() const noexcept { return static_cast<std::size_t>(end_ - out_.data()); }
+  // The character at `offset` (< size()), to fill in or move what was written.
+  char* at(std::size_t offset) noexcept { return out_.data() + offset; }
+
+  // Cuts the string back to size(). The TextOut may go on writing afterwards.
+  void finish() noexcept;
+
+ private:
+  void grow(std::size_t n);
+
+  std::string& out_;
+  char* end_;    // the end of what was written
+  char* limit_;  // the end of the room: out_.data() + out_.size()
+};
+
+}  // namespace storh::engines
