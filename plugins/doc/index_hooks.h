@@ -99,10 +99,7 @@ class IndexHooks {
   // NOTIFY: another process changed the index file at `path` (absolute, as the hooks
   // spell their paths). Called from the store's drain, possibly in the middle of a query
   // (a record get drains too): drop what is cached for it, never what a caller holds.
-  virtual void index_changed(std::string_view path, IndexChange change) {
-    (void)path;
-    (void)change;
-  }
+  virtual void index_changed(std::string_view /*path*/, IndexChange /*change*/) {}
 };
 
 // The hooks for `store` (the full IndexManager; see index_manager.h).

@@ -276,13 +276,16 @@ void RangeIndex::cache_text() {
     return;
   }
   UniqueFd fd = open_if_exists(paths_.base);
-  struct stat st {};
-  if (!fd.valid() || ::fstat(fd.get(), &st) != 0) return;
+  if (!fd.valid()) return;
   // Only the version refresh_base() described: a file replaced since is left to the
-  // next refresh.
-  if (info_.ino != st.st_ino || info_.size != static_cast<std::uint64_t>(st.st_size) ||
-      info_.mtime_ns != mtime_of(st)) {
-    return;
+  // next refresh. NOTIFY vouching for it: a change since would have dropped info_ (a
+  // change not drained yet is dropped with it by the next drain).
+  if (!ticks().vouches(base_seen_)) {
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0 || info_.ino != st.st_ino ||
+        info_.size != static_cast<std::uint64_t>(st.st_size) || info_.mtime_ns != mtime_of(st)) {
+      return;
+    }
   }
   auto text = std::make_shared<std::string>(info_.size, '\0');
   if (pread_full(fd.get(), text->data(), text->size(), 0, paths_.base) != text->size()) {
