@@ -24,16 +24,6 @@ std::string data_bytes_of_file(const fs::path& path) {
   return file.substr(start + head.size(), file.size() - (start + head.size()) - 2);
 }
 
-// Every schema object of the database: type, name, table and SQL, by name.
-std::vector<std::string> master_of(Database& db) {
-  Statement select = db.prepare(
-      "SELECT type || '|' || name || '|' || tbl_name || '|' || ifnull(sql, '') "
-      "FROM sqlite_master ORDER BY name");
-  std::vector<std::string> out;
-  while (select.step()) out.emplace_back(select.column_text(0));
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("push: into an empty table the indexes are made after the rows, same schema",
