@@ -57,6 +57,19 @@ std::vector<std::pair<std::string, bool>> list_names(const fs::path& dir) {
   return names;
 }
 
+// Removes `key` from `owned` if it is there: whether it was (an own event, consumed).
+bool take_own(std::vector<std::string>& owned, const std::string& key) {
+  const auto own = std::find(owned.begin(), owned.end(), key);
+  if (own == owned.end()) return false;
+  owned.erase(own);
+  return true;
+}
+
+void push_own(std::vector<std::string>& owned, std::string key) {
+  if (owned.size() >= kOwnLimit) owned.clear();
+  owned.push_back(std::move(key));
+}
+
 }  // namespace
 
 void set_change_watch_fault(int error_number) noexcept {
@@ -64,7 +77,9 @@ void set_change_watch_fault(int error_number) noexcept {
 }
 
 ChangeWatch::ChangeWatch(fs::path data_dir, std::string own_prefix)
-    : data_dir_(std::move(data_dir)), own_temp_prefix_("." + std::move(own_prefix) + ".") {}
+    : data_dir_(std::move(data_dir)),
+      own_temp_prefix_("." + std::move(own_prefix) + "."),
+      collection_dir_(data_dir_.parent_path()) {}
 
 std::uint32_t ChangeWatch::since(std::string_view shard) const noexcept {
   const std::optional<std::size_t> hex = ShardDirs::hex_index(shard);
@@ -95,6 +110,10 @@ std::optional<WatchError> ChangeWatch::arm() {
       return error;
     }
   }
+  if (auto error = rearm_indexes()) {
+    disarm();
+    return error;
+  }
   return std::nullopt;
 }
 
@@ -106,6 +125,50 @@ void ChangeWatch::disarm() noexcept {
   since_.fill(0);
   own_cookies_.clear();
   own_deletes_.clear();
+  index_dirs_.clear();
+  index_since_ = 0;
+  own_index_renames_.clear();
+  own_index_deletes_.clear();
+}
+
+std::optional<WatchError> ChangeWatch::rearm_indexes() {
+  for (const auto& [wd, dir] : index_dirs_) ::inotify_rm_watch(fd_.get(), wd);
+  index_dirs_.clear();
+  index_since_ = 0;
+  own_index_renames_.clear();
+  own_index_deletes_.clear();
+  if (!fd_.valid()) return std::nullopt;
+  // Outermost first, so a directory made or removed while the inner ones are added is
+  // reported by the next drain.
+  bool watched = false;
+  if (auto error = add_index_dir(collection_dir_, IndexRole::collection, watched)) return error;
+  if (!watched) return std::nullopt;  // no collection directory: nothing is vouched for
+  const fs::path storh = collection_dir_ / ".storh";
+  if (auto error = add_index_dir(storh, IndexRole::storh, watched)) return error;
+  if (auto error = add_index_dir(storh / "indexes", IndexRole::tree, watched)) return error;
+  // A missing .storh or indexes/ is fine: its parent's watch reports it appearing.
+  index_since_ = ++tick_;
+  return std::nullopt;
+}
+
+std::optional<WatchError> ChangeWatch::add_index_dir(const fs::path& dir, IndexRole role,
+                                                     bool& added) {
+  added = false;
+  const int wd =
+      g_fault != 0 ? (errno = g_fault, -1) : ::inotify_add_watch(fd_.get(), dir.c_str(), kMask);
+  if (wd < 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return std::nullopt;
+    return WatchError{"inotify_add_watch " + dir.string(), reason(errno)};
+  }
+  index_dirs_[wd] = IndexDir{dir.string(), role};
+  added = true;
+  if (role != IndexRole::tree) return std::nullopt;
+  for (const auto& [name, is_dir] : list_names(dir)) {
+    if (!is_dir || name.starts_with('.')) continue;
+    bool child = false;
+    if (auto error = add_index_dir(dir / name, IndexRole::tree, child)) return error;
+  }
+  return std::nullopt;
 }
 
 std::optional<WatchError> ChangeWatch::add(const std::string& shard, bool& added) {
@@ -140,15 +203,20 @@ std::optional<WatchError> ChangeWatch::watch_made_shard(std::string_view shard, 
 
 void ChangeWatch::expect_own_delete(std::string_view shard, std::string_view name) {
   if (!armed()) return;
-  if (own_deletes_.size() >= kOwnLimit) own_deletes_.clear();
   std::string key(shard);
   key += '/';
   key += name;
-  own_deletes_.push_back(std::move(key));
+  push_own(own_deletes_, std::move(key));
+}
+
+void ChangeWatch::expect_own_index_change(const std::string& path, bool removed) {
+  if (index_since_ == 0) return;
+  push_own(removed ? own_index_deletes_ : own_index_renames_, path);
 }
 
 DrainResult ChangeWatch::drain(
-    FunctionRef<void(std::string_view shard, std::string_view name)> changed) {
+    FunctionRef<void(std::string_view shard, std::string_view name)> changed,
+    FunctionRef<void(std::string_view path, IndexChange change)> index_changed) {
   DrainResult result;
   if (!armed()) return result;
   alignas(inotify_event) char buffer[32 * 1024];
@@ -162,7 +230,7 @@ DrainResult ChangeWatch::drain(
     }
     for (std::size_t at = 0; at < static_cast<std::size_t>(got);) {
       const auto* event = reinterpret_cast<const inotify_event*>(buffer + at);
-      handle(*event, result, changed);
+      handle(*event, result, changed, index_changed);
       at += sizeof(inotify_event) + event->len;
     }
   }
@@ -170,8 +238,20 @@ DrainResult ChangeWatch::drain(
 }
 
 void ChangeWatch::handle(const inotify_event& event, DrainResult& result,
-                         FunctionRef<void(std::string_view, std::string_view)> changed) {
-  if (result.lost || (event.mask & kLost) != 0) {
+                         FunctionRef<void(std::string_view, std::string_view)> changed,
+                         FunctionRef<void(std::string_view, IndexChange)> index_changed) {
+  if (result.lost || (event.mask & IN_Q_OVERFLOW) != 0) {
+    result.lost = true;
+    return;
+  }
+  const auto shard = shard_of_wd_.find(event.wd);
+  if (event.wd != data_wd_ && shard == shard_of_wd_.end()) {
+    if (const auto index = index_dirs_.find(event.wd); index != index_dirs_.end()) {
+      handle_index(event, index->second, result, index_changed);
+    }
+    return;  // otherwise a watch removed since the event was queued (rearm_indexes)
+  }
+  if ((event.mask & kLost) != 0) {
     result.lost = true;
     return;
   }
@@ -193,8 +273,6 @@ void ChangeWatch::handle(const inotify_event& event, DrainResult& result,
     }
     return;
   }
-  const auto shard = shard_of_wd_.find(event.wd);
-  if (shard == shard_of_wd_.end()) return;  // a watch dropped since the event was queued
   if (is_dir) {
     result.unlisted = true;  // nothing nests below a shard: the fast path must look
     return;
@@ -224,13 +302,44 @@ void ChangeWatch::handle(const inotify_event& event, DrainResult& result,
     std::string key = shard->second;
     key += '/';
     key += name;
-    if (const auto own = std::find(own_deletes_.begin(), own_deletes_.end(), key);
-        own != own_deletes_.end()) {
-      own_deletes_.erase(own);
-      return;
-    }
+    if (take_own(own_deletes_, key)) return;
   }
   changed(shard->second, name);
+}
+
+void ChangeWatch::handle_index(const inotify_event& event, const IndexDir& dir, DrainResult& result,
+                               FunctionRef<void(std::string_view, IndexChange)> index_changed) {
+  constexpr std::uint32_t kNameChange = IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO;
+  if ((event.mask & kLost) != 0) {
+    result.index_lost = true;  // the directory itself went, or its watch did
+    return;
+  }
+  if (event.len == 0) return;  // the directory's own attributes
+  const std::string_view name(event.name);
+  if (dir.role != IndexRole::tree) {
+    // Only the way down to the index folder matters here (not data/, writers/, the lock).
+    const std::string_view way = dir.role == IndexRole::collection ? ".storh" : "indexes";
+    if (name == way && (event.mask & kNameChange) != 0) result.index_lost = true;
+    return;
+  }
+  if (name.starts_with('.')) return;  // temp files and a rebuild's .chunks/
+  if ((event.mask & IN_ISDIR) != 0) {
+    // Made (its files may predate its watch), removed, moved away or replaced.
+    if ((event.mask & kNameChange) != 0) result.index_lost = true;
+    return;
+  }
+  std::string path = dir.path;
+  path += '/';
+  path += name;
+  // Own writes: the first IN_MOVED_TO (IN_DELETE) of a path this instance renamed onto
+  // (unlinked) since the last drain. A foreign event on that path queued before ours and
+  // taken for ours leaves ours reported instead, which drops what the cache holds.
+  if ((event.mask & IN_MOVED_TO) != 0 && take_own(own_index_renames_, path)) return;
+  if ((event.mask & IN_DELETE) != 0 && take_own(own_index_deletes_, path)) return;
+  IndexChange change = IndexChange::content;
+  if ((event.mask & (IN_CREATE | IN_MOVED_TO)) != 0) change = IndexChange::appeared;
+  if ((event.mask & (IN_DELETE | IN_MOVED_FROM)) != 0) change = IndexChange::removed;
+  index_changed(path, change);
 }
 
 }  // namespace storh::engines::doc

@@ -237,6 +237,16 @@ class DocStore {
   // registers this instance's writer marker.
   FileLock& write_lock();
   IndexHooks& indexes();
+  // NOTIFY's watch of .storh/indexes/ (no-ops in other modes and after a fallback).
+  // drain_changes() drains it, as every public call does first: foreign changes of index
+  // files reach IndexHooks::index_changed. index_watch() says which cached index entries
+  // it vouches for (index_hooks.h), without draining.
+  void drain_changes();
+  IndexWatchTicks index_watch() const noexcept;
+  // This instance just renamed a file onto `path` (removed = false) or unlinked it (true)
+  // under .storh/indexes/, and nothing drained since: the event that queued is its own,
+  // so what it cached for `path` stays trusted.
+  void own_index_change(const std::string& path, bool removed);
 
   // ---- Accessors ---------------------------------------------------------------
   const std::filesystem::path& root() const noexcept;

@@ -15,6 +15,13 @@
 // stamp and the bytes come from one open file (fstat of the descriptor read), so a file
 // replaced between the stat and the read is cached under its own stamp.
 //
+// NOTIFY (DocStore::index_watch() vouching, index_hooks.h): an entry the watch vouches for
+// is returned without the stat, and a missing file is remembered as missing the same way
+// (at most kMaxMissing such names); an event on the file drops its entry (forget()).
+// Entries the watch does not vouch for are stat-checked once, as above. This instance's
+// own bucket writes are remembered as written (remember_written, remember_missing), with
+// no stamp: a later stat-check finds none and re-reads the file.
+//
 // Files larger than kMaxCachedBytes are read on every lookup and never kept.
 //
 // Not thread-safe: owned by one IndexManager, used by one thread at a time. Failures
@@ -29,6 +36,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "doc/index_hooks.h"
 #include "doc/record_writer.h"
 
 namespace storh::engines::doc {
@@ -36,6 +44,10 @@ namespace storh::engines::doc {
 class BucketCache {
  public:
   static constexpr std::size_t kMaxCachedBytes = 8u << 20;
+  static constexpr std::size_t kMaxMissing = 4096;
+
+  // `watch`: NOTIFY's ticks (empty: validate every lookup by stat).
+  explicit BucketCache(IndexWatchSource watch = {}) : watch_(std::move(watch)) {}
 
   // The file's "count" (trusted, as in storh), or nullopt when the file does not exist.
   std::optional<std::int64_t> count(const std::string& path);
@@ -48,21 +60,42 @@ class BucketCache {
   // Records the count of a file this instance just wrote, with the stamp of what it
   // wrote (as a count() read would, without reading it back).
   void remember_count(const std::string& path, const FileStamp& stamp, std::int64_t count);
-  // Drops what is cached for `path` (this instance just rewrote or removed it).
-  void forget(const std::string& path) { entries_.erase(path); }
-  void clear() noexcept { entries_.clear(); }
+  // NOTIFY: this instance just wrote `text` (holding `count` ids) to `path`, or removed
+  // `path`; kept as vouched for (nothing in other modes).
+  void remember_written(const std::string& path, std::shared_ptr<const std::string> text,
+                        std::int64_t count);
+  void remember_missing(const std::string& path);
+  // NOTIFY: stat-checks now every entry the watch does not vouch for (after a rebuild
+  // re-armed the index side), so the next lookups need no stat.
+  void revalidate();
+  // Drops what is cached for `path` (rewritten or removed, by us or by an event).
+  void forget(const std::string& path);
+  void clear() noexcept {
+    entries_.clear();
+    missing_ = 0;
+  }
   std::size_t size() const noexcept { return entries_.size(); }
 
  private:
   struct Entry {
-    FileStamp stamp;
+    FileStamp stamp;  // of the bytes cached; none (size -1) for what this instance wrote
     std::int64_t count = 0;
     std::shared_ptr<const std::string> text;  // null: only the count was read
+    bool exists = true;                       // false: remembered missing (NOTIFY only)
+    std::uint32_t seen = 0;                   // the watch tick it was last validated at
   };
-  // The entry of `path` if it exists and its stamp still holds; erases a stale or
-  // missing one. `exists` says whether the file exists.
-  const Entry* current(const std::string& path, bool& exists);
-  std::unordered_map<std::string, Entry> entries_;
+  using Entries = std::unordered_map<std::string, Entry>;
+  IndexWatchTicks ticks() const { return watch_ ? watch_() : IndexWatchTicks{}; }
+  // The entry of `path` if the file exists and the entry still holds (vouched for, or
+  // its stamp matches); erases a stale one. `exists` says whether the file exists.
+  Entry* current(const std::string& path, bool& exists, const IndexWatchTicks& watch);
+  void drop(Entries::iterator it);
+  // Remembers `path` as missing when the watch can vouch for it.
+  void keep_missing(const std::string& path, const IndexWatchTicks& watch);
+
+  IndexWatchSource watch_;
+  Entries entries_;
+  std::size_t missing_ = 0;  // entries with exists == false
 };
 
 }  // namespace storh::engines::doc

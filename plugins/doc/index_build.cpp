@@ -367,6 +367,7 @@ IndexHooks::ReindexResult IndexManager::rebuild(bool from_disk) {
   }
   flush_buckets(buckets, sync, buckets_);
   for (auto& build : range_builds) build->finish();
+  revalidate_after_rebuild();
   ReindexResult result;
   result.fields = defs.size();
   result.entries = scanned;

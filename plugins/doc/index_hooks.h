@@ -16,12 +16,17 @@
 //   * sync_schema() is called by the DocStore constructor when a schema declares indexed
 //     fields (section 4.3 step 5): merge them into the stored definitions and sync().
 //   * Everything the hooks write follows the store's durability (DocStore::sync()).
+//   * NOTIFY: the store's drains report every foreign change of a file under
+//     .storh/indexes/ through index_changed() (from inside any public call of the store);
+//     DocStore::index_watch() says whether the watch vouches for what the hooks cached.
 //
 // Thread safety: like DocStore, one thread at a time per instance. Failures throw
 // StoreError (unique violation: "Unique index violation on field: <f>").
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -41,6 +46,25 @@ struct IndexDefinition {
 
   friend bool operator==(const IndexDefinition&, const IndexDefinition&) = default;
 };
+
+// What an inotify event says happened to an index file: its bytes or attributes changed
+// (written, touched), or its name appeared (created, renamed onto) or went (unlinked,
+// renamed away).
+enum class IndexChange { content, appeared, removed };
+
+// NOTIFY's word on the index folder (DocStore::index_watch()). An index cache entry that
+// was validated (read, stat-checked or written by this instance) at tick `seen` needs no
+// stat while vouches(seen): the folder has been watched since before that moment, and a
+// change since would have been reported through IndexHooks::index_changed, which drops
+// the entry. `since` is 0 when nothing is watched (other modes, a fallback, no data/ yet):
+// validate by stat as STAT does. `now` is the tick to record for an entry validated now.
+struct IndexWatchTicks {
+  std::uint32_t since = 0;
+  std::uint32_t now = 0;
+  bool vouches(std::uint32_t seen) const noexcept { return since != 0 && seen >= since; }
+};
+// Where an index cache reads the current ticks (they move with every drain).
+using IndexWatchSource = std::function<IndexWatchTicks()>;
 
 class IndexHooks {
  public:
@@ -72,6 +96,10 @@ class IndexHooks {
   // Merges `definitions` (from a schema) into the stored ones and syncs (rebuilding when
   // the set changed).
   virtual void sync_schema(const std::vector<IndexDefinition>& definitions) = 0;
+  // NOTIFY: another process changed the index file at `path` (absolute, as the hooks
+  // spell their paths). Called from the store's drain, possibly in the middle of a query
+  // (a record get drains too): drop what is cached for it, never what a caller holds.
+  virtual void index_changed(std::string_view /*path*/, IndexChange /*change*/) {}
 };
 
 // The hooks for `store` (the full IndexManager; see index_manager.h).

@@ -47,7 +47,9 @@ std::vector<IndexDefinition> normalised(std::vector<IndexDefinition> definitions
 IndexManager::IndexManager(DocStore& store)
     : store_(store),
       indexes_dir_(store.collection_path() / ".storh" / "indexes"),
-      manifest_path_(indexes_dir_ / "manifest.jsonc") {}
+      manifest_path_(indexes_dir_ / "manifest.jsonc"),
+      watch_([&store] { return store.index_watch(); }),
+      buckets_(watch_) {}
 
 IndexManager::~IndexManager() = default;
 
@@ -73,6 +75,9 @@ std::filesystem::path IndexManager::compound_path(std::string_view left, const J
 // ---- Definitions -------------------------------------------------------------------
 
 void IndexManager::load_definitions() {
+  store_.drain_changes();
+  const IndexWatchTicks watch = store_.index_watch();
+  if (stamp_ && !manifest_changed_ && watch.vouches(manifest_seen_)) return;
   const std::filesystem::path& path = manifest_path_;
   ManifestStamp stamp;
   struct stat st {};
@@ -82,7 +87,9 @@ void IndexManager::load_definitions() {
     stamp.size = static_cast<std::uint64_t>(st.st_size);
     stamp.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
   }
-  if (stamp_ && *stamp_ == stamp) return;
+  manifest_seen_ = watch.now;
+  if (stamp_ && *stamp_ == stamp && !manifest_changed_) return;
+  manifest_changed_ = false;
   std::vector<IndexDefinition> definitions;
   std::string text;
   if (stamp.exists && read_file_if_exists(path, text)) {
@@ -146,7 +153,27 @@ void IndexManager::write_manifest(const std::vector<IndexDefinition>& definition
   Json doc = Json::object();
   doc["fields"] = std::move(fields);
   write_atomic(manifest_path(), encode_object(doc), store_.sync());
+  store_.own_index_change(manifest_path_.string(), false);
   stamp_.reset();
+}
+
+void IndexManager::index_changed(std::string_view path, IndexChange change) {
+  if (path == manifest_path_.native()) {
+    manifest_changed_ = true;
+    return;
+  }
+  buckets_.forget(std::string(path));
+  // Kept, not erased: a query may hold one (its changed() only drops cached metadata).
+  for (const auto& [field, range] : ranges_) range->changed(path, change);
+}
+
+void IndexManager::revalidate_after_rebuild() {
+  load_definitions();
+  if (store_.index_watch().since == 0) return;
+  buckets_.revalidate();
+  for (const IndexDefinition& def : definitions_) {
+    if (def.range) range_index(def.field).revalidate();
+  }
 }
 
 IndexManager& IndexManager::field(std::string name) {
@@ -217,7 +244,9 @@ std::vector<std::pair<std::string, std::string>> IndexManager::compound_pairs() 
 
 RangeIndex& IndexManager::range_index(const std::string& field) {
   auto& slot = ranges_[field];
-  if (!slot) slot = std::make_unique<RangeIndex>(RangePaths::in(entries_dir() / "range", field));
+  if (!slot) {
+    slot = std::make_unique<RangeIndex>(RangePaths::in(entries_dir() / "range", field), watch_);
+  }
   return *slot;
 }
 
@@ -347,6 +376,9 @@ void IndexManager::apply_change(std::string_view id, const Json* old_data, const
         const RangePaths paths = RangePaths::in(entries_dir() / "range", def.field);
         make_directories(paths.delta.parent_path());
         durable_append(paths.delta, lines, store_.sync());
+        if (const auto range = ranges_.find(def.field); range != ranges_.end()) {
+          range->second->own_delta_append();
+        }
       }
       continue;
     }
@@ -381,15 +413,30 @@ void IndexManager::bucket_remove(const std::filesystem::path& path, std::string_
   if (!bucket) throw StoreError("Malformed index file " + path.string());
   const auto it = std::find(bucket->ids.begin(), bucket->ids.end(), id);
   if (it == bucket->ids.end()) return;
-  buckets_.forget(path.string());
   bucket->ids.erase(it);
   if (bucket->ids.empty()) {
-    if (::unlink(path.c_str()) != 0 && errno != ENOENT) throw_errno("unlink", path);
+    buckets_.forget(path.string());
+    if (::unlink(path.c_str()) != 0) {
+      if (errno != ENOENT) throw_errno("unlink", path);
+    } else {
+      store_.own_index_change(path.string(), true);
+      buckets_.remember_missing(path.string());
+    }
     sync_directory(path.parent_path(), store_.sync());
     return;
   }
-  write_atomic(path, encode_bucket(bucket->field, bucket->key, bucket->value, bucket->ids),
-               store_.sync());
+  write_bucket(path, encode_bucket(bucket->field, bucket->key, bucket->value, bucket->ids),
+               bucket->ids.size());
+}
+
+void IndexManager::write_bucket(const std::filesystem::path& path, std::string bytes,
+                                std::size_t ids) {
+  const std::string name = path.string();
+  buckets_.forget(name);
+  auto text = std::make_shared<const std::string>(std::move(bytes));
+  write_atomic(path, *text, store_.sync());
+  store_.own_index_change(name, false);
+  buckets_.remember_written(name, std::move(text), static_cast<std::int64_t>(ids));
 }
 
 void IndexManager::bucket_add(const std::filesystem::path& path, std::string_view field,
@@ -404,9 +451,8 @@ void IndexManager::bucket_add(const std::filesystem::path& path, std::string_vie
   const auto at = std::lower_bound(ids.begin(), ids.end(), id);
   if (at != ids.end() && *at == id) return;
   ids.insert(at, std::string(id));
-  buckets_.forget(path.string());
   const std::string key = path.stem().string();
-  write_atomic(path, encode_bucket(field, key, value, ids), store_.sync());
+  write_bucket(path, encode_bucket(field, key, value, ids), ids.size());
 }
 
 IndexHooks::ReindexResult IndexManager::reindex_from_disk() {

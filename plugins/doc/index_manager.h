@@ -17,7 +17,9 @@
 // that does not match (counts are trusted, as in storh: verify() reports drift and
 // reindex()/repair() fixes it). Lookups keep parsed bucket files in memory, revalidated
 // by one stat per lookup (index_bucket_cache.h), so another process's index writes are
-// seen by the next query.
+// seen by the next query. NOTIFY: definitions() and active(), which every query calls
+// first, drain the store's watch; the lookups after them trust what the watch vouches for
+// (index_hooks.h) and stat nothing else, and this instance's own index writes stay cached.
 //
 // Ownership: made by make_index_hooks() for its DocStore, which it references and which
 // outlives it. Thread safety: none (one thread per DocStore). Mutating methods take the
@@ -90,6 +92,7 @@ class IndexManager final : public IndexHooks {
   std::vector<std::string> verify() override;
   ReindexResult reindex_from_disk() override;
   void sync_schema(const std::vector<IndexDefinition>& definitions) override;
+  void index_changed(std::string_view path, IndexChange change) override;
 
   // ---- Paths ---------------------------------------------------------------------
   const std::filesystem::path& manifest_path() const noexcept { return manifest_path_; }
@@ -106,7 +109,11 @@ class IndexManager final : public IndexHooks {
     bool exists = false;
     friend bool operator==(const ManifestStamp&, const ManifestStamp&) = default;
   };
+  // Drains the store's watch (NOTIFY), then re-reads the manifest if it changed.
   void load_definitions();
+  // NOTIFY, at the end of a rebuild: drains (re-arming the index side after the rebuild's
+  // directory changes) and stat-checks what the rebuild cached, so queries need no stat.
+  void revalidate_after_rebuild();
   void write_manifest(const std::vector<IndexDefinition>& definitions);
   void apply_change(std::string_view id, const Json* old_data, const Json* new_data);
   // The ids (at most `limit`, 0 = all) and the trusted count of a bucket file, through
@@ -122,6 +129,8 @@ class IndexManager final : public IndexHooks {
   const std::string& compound_lookup_path(std::string_view field_a, const Json& a,
                                           std::string_view field_b, const Json& b);
   void bucket_remove(const std::filesystem::path& path, std::string_view id);
+  // write_atomic of a bucket holding `ids` ids, remembered as written (NOTIFY).
+  void write_bucket(const std::filesystem::path& path, std::string bytes, std::size_t ids);
   void bucket_add(const std::filesystem::path& path, std::string_view field, const Json& value,
                   std::string_view id);
   std::vector<std::pair<std::string, std::string>> compound_pairs();
@@ -133,9 +142,12 @@ class IndexManager final : public IndexHooks {
   std::filesystem::path manifest_path_;
   std::vector<IndexDefinition> definitions_;
   std::optional<ManifestStamp> stamp_;
+  std::uint32_t manifest_seen_ = 0;  // NOTIFY: the tick stamp_ was last checked at
+  bool manifest_changed_ = false;    // an event named the manifest: re-read it
   std::optional<std::vector<IndexDefinition>> pending_;
   std::string pending_last_;
   std::unordered_map<std::string, std::unique_ptr<RangeIndex>> ranges_;
+  IndexWatchSource watch_;  // the store's index_watch()
   BucketCache buckets_;
   mutable std::unordered_map<std::string, std::string> lookup_prefixes_;
   mutable std::string lookup_buffer_;

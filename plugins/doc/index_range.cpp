@@ -159,9 +159,33 @@ RangePaths RangePaths::in(const std::filesystem::path& range_dir, const std::str
           range_dir / (hex + ".idx.jsonc")};
 }
 
-bool RangeIndex::has_delta() const {
+bool RangeIndex::has_delta() {
+  const IndexWatchTicks watch = ticks();
+  if (watch.vouches(delta_seen_)) return delta_exists_;
   struct stat st {};
-  return ::stat(paths_.delta.c_str(), &st) == 0;
+  delta_exists_ = ::stat(paths_.delta.c_str(), &st) == 0;
+  delta_seen_ = watch.now;
+  return delta_exists_;
+}
+
+void RangeIndex::changed(std::string_view path, IndexChange change) {
+  if (path == paths_.base.native() || path == paths_.checkpoints.native()) {
+    info_ = {};
+    base_seen_ = 0;
+  } else if (path == paths_.delta.native() && change != IndexChange::content) {
+    // Events come in order, so the last name event says whether it exists now.
+    delta_exists_ = change == IndexChange::appeared;
+  }
+}
+
+void RangeIndex::own_delta_append() {
+  delta_exists_ = true;
+  delta_seen_ = ticks().now;
+}
+
+void RangeIndex::revalidate() {
+  refresh_base();
+  has_delta();
 }
 
 bool RangeIndex::supports(const QueryCondition& condition) {
@@ -200,13 +224,18 @@ bool RangeIndex::has_ordered_window(const QueryCondition& condition) {
 }
 
 bool RangeIndex::refresh_base() {
+  const IndexWatchTicks watch = ticks();
+  if (watch.vouches(base_seen_)) return info_.valid;
+  base_seen_ = 0;
   struct stat st {};
   if (::stat(paths_.base.c_str(), &st) != 0) {
     info_ = {};
+    base_seen_ = watch.now;
     return false;
   }
   if (info_.valid && info_.ino == st.st_ino &&
       info_.size == static_cast<std::uint64_t>(st.st_size) && info_.mtime_ns == mtime_of(st)) {
+    base_seen_ = watch.now;
     return true;
   }
   // The stamp is taken from the descriptor read, so the cached text matches it even when
@@ -238,6 +267,7 @@ bool RangeIndex::refresh_base() {
   if (auto key = range_line_key(tail)) info.last_key = *key;
   info.valid = true;
   info_ = std::move(info);
+  base_seen_ = watch.now;
   return true;
 }
 
@@ -246,13 +276,16 @@ void RangeIndex::cache_text() {
     return;
   }
   UniqueFd fd = open_if_exists(paths_.base);
-  struct stat st {};
-  if (!fd.valid() || ::fstat(fd.get(), &st) != 0) return;
+  if (!fd.valid()) return;
   // Only the version refresh_base() described: a file replaced since is left to the
-  // next refresh.
-  if (info_.ino != st.st_ino || info_.size != static_cast<std::uint64_t>(st.st_size) ||
-      info_.mtime_ns != mtime_of(st)) {
-    return;
+  // next refresh. NOTIFY vouching for it: a change since would have dropped info_ (a
+  // change not drained yet is dropped with it by the next drain).
+  if (!ticks().vouches(base_seen_)) {
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0 || info_.ino != st.st_ino ||
+        info_.size != static_cast<std::uint64_t>(st.st_size) || info_.mtime_ns != mtime_of(st)) {
+      return;
+    }
   }
   auto text = std::make_shared<std::string>(info_.size, '\0');
   if (pread_full(fd.get(), text->data(), text->size(), 0, paths_.base) != text->size()) {

@@ -18,6 +18,11 @@
 // windowed reads), its whole text (up to kMaxCachedBase bytes) is kept in memory, and a
 // query then costs one stat of the base and one of the delta before the scan.
 //
+// NOTIFY (index_hooks.h): while the watch vouches for them, the base file's metadata and
+// whether the delta file exists are used without those two stats; an event on the base
+// or checkpoint file drops the metadata (changed()), one on the delta's name updates
+// whether it exists (its bytes are read by every query that needs them, never kept).
+//
 // Not thread-safe (caches file metadata); the owning IndexManager serialises use.
 // Failures throw StoreError naming the file.
 #pragma once
@@ -32,6 +37,7 @@
 
 #include "common/query/query_condition.h"
 #include "doc/index_files.h"
+#include "doc/index_hooks.h"
 
 namespace storh::engines::doc {
 
@@ -47,11 +53,22 @@ class RangeIndex {
  public:
   static constexpr std::uint64_t kMaxCachedBase = 16u << 20;
 
-  explicit RangeIndex(RangePaths paths) : paths_(std::move(paths)) {}
+  // `watch`: NOTIFY's ticks (empty: stat on every query).
+  explicit RangeIndex(RangePaths paths, IndexWatchSource watch = {})
+      : paths_(std::move(paths)), watch_(std::move(watch)) {}
 
   const RangePaths& paths() const noexcept { return paths_; }
   // Whether the delta file exists (ordered reads and early stops are off while it does).
-  bool has_delta() const;
+  bool has_delta();
+
+  // NOTIFY: an event reported `change` of the file at `path` (any path: those of other
+  // fields are ignored).
+  void changed(std::string_view path, IndexChange change);
+  // This instance appended to the delta file.
+  void own_delta_append();
+  // NOTIFY: checks the base and delta files now if the watch does not vouch for what is
+  // known of them (after a rebuild), so the next query needs no stat.
+  void revalidate();
 
   // Whether `condition` can be answered here (eq, gt, gte, lt, lte, between, prefix with
   // an indexable/scalar operand).
@@ -94,8 +111,14 @@ class RangeIndex {
   template <typename Visit>
   void scan_delta(Visit&& visit);
 
+  IndexWatchTicks ticks() const { return watch_ ? watch_() : IndexWatchTicks{}; }
+
   RangePaths paths_;
+  IndexWatchSource watch_;
   BaseInfo info_;
+  std::uint32_t base_seen_ = 0;  // the tick info_ was last checked against the base at
+  bool delta_exists_ = false;
+  std::uint32_t delta_seen_ = 0;  // the tick delta_exists_ was last checked at
 };
 
 }  // namespace storh::engines::doc

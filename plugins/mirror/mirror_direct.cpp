@@ -37,7 +37,8 @@ DirectTable::DirectTable(const std::filesystem::path& source, const TableLayout&
       delete_sql_(layout.delete_one_sql()),
       count_sql_("SELECT COUNT(*) FROM " + layout.quoted_table()) {
   schema_.push_back(layout.create_table_sql());
-  for (std::string& index : layout.create_index_sql()) schema_.push_back(std::move(index));
+  indexes_ = layout.indexes();
+  for (const TableLayout::Index& index : indexes_) schema_.push_back(index.create_sql);
 
   sqlite3* raw = nullptr;
   const int rc = sqlite3_open_v2(source.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
@@ -88,6 +89,7 @@ void DirectTable::create(const std::filesystem::path& path, std::string_view jou
   exec("BEGIN IMMEDIATE");
   for (const std::string& sql : schema_) exec(sql);
   exec("COMMIT");
+  empty_ = true;
 }
 
 // Binds one row's values to an INSERT prepared from insert_sql_.
@@ -100,6 +102,10 @@ void DirectTable::bind_row(sqlite3_stmt* insert, std::uint64_t row) const {
 
 std::uint64_t DirectTable::insert_all() {
   exec("BEGIN IMMEDIATE");
+  const bool deferred = empty_;
+  if (deferred) {
+    for (const TableLayout::Index& index : indexes_) exec(index.drop_sql);
+  }
   Stmt insert = prepare_at(db_.get(), path_, insert_sql_);
   for (std::uint64_t r = 0; r < rows(); ++r) {
     bind_row(insert.get(), r);
@@ -107,7 +113,11 @@ std::uint64_t DirectTable::insert_all() {
     sqlite3_reset(insert.get());
   }
   insert.reset();
+  if (deferred) {
+    for (const TableLayout::Index& index : indexes_) exec(index.create_sql);
+  }
   exec("COMMIT");
+  empty_ = false;
   return rows();
 }
 

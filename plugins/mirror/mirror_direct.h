@@ -36,7 +36,11 @@ class DirectTable {
   // Creates an empty database at `path` (replacing any file there) with `journal_mode`
   // and the table's schema, and keeps it open for the calls below.
   void create(const std::filesystem::path& path, std::string_view journal_mode);
-  // INSERTs every row in one transaction. Returns the rows inserted.
+  // INSERTs every row in one transaction. Returns the rows inserted. Into the empty copy
+  // (the first call after create()) it does what SqlMirror's push into an empty table
+  // does: drops the layout's secondary indexes, inserts, makes them again, all in that
+  // transaction (create() made them from the same layout, so each is as install()
+  // makes it and is dropped without the sqlite_master check push makes).
   std::uint64_t insert_all();
   // DELETEs each of the first `d` rows by id and INSERTs it again, in one transaction.
   // Returns the rows deleted (each delete finds its row after insert_all()).
@@ -60,8 +64,10 @@ class DirectTable {
   [[noreturn]] void fail(std::string_view what) const;
 
   std::vector<std::string> schema_;  // CREATE TABLE first, then its indexes
-  std::string insert_sql_;           // the id is parameter 1, then every column in order
-  std::string delete_sql_;           // by id
+  std::vector<TableLayout::Index> indexes_;
+  bool empty_ = false;      // no row inserted since create()
+  std::string insert_sql_;  // the id is parameter 1, then every column in order
+  std::string delete_sql_;  // by id
   std::string count_sql_;
   std::size_t columns_ = 0;    // select_rows_sql()'s columns, insert_sql()'s parameters
   std::vector<Value> values_;  // rows() x columns_, row by row, in insert_sql_'s order

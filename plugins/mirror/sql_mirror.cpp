@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <unordered_set>
 #include <utility>
 
@@ -114,6 +115,40 @@ void delete_in_chunks(Database& db, const TableLayout& layout,
   }
 }
 
+// A push into an empty table (the first sync of a store, a rebuild) inserts its rows
+// without the layout's secondary indexes and makes them afterwards, inside the push's
+// transaction: SQLite then builds each index by sorting its keys once instead of
+// inserting every row into every index. Only indexes exactly as install() makes them
+// (name, table and the text SQLite keeps for them) are dropped and made again, so the
+// schema afterwards is what it was; any other index stays and is kept row by row. A
+// failure rolls the drops back with everything else.
+class DeferredIndexes {
+ public:
+  DeferredIndexes(Database& db, const TableLayout& layout) : db_(db) {
+    Statement stored = db.prepare(TableLayout::kStoredIndexSql);
+    for (TableLayout::Index& index : layout.indexes()) {
+      stored.bind_text(1, index.name);
+      stored.bind_text(2, layout.table());
+      const bool as_installed = stored.step() && stored.column_type(0) == SqlType::text &&
+                                stored.column_text(0) == index.stored_sql;
+      stored.reset();
+      if (!as_installed) continue;
+      db.exec(index.drop_sql);
+      dropped_.push_back(std::move(index.create_sql));
+    }
+  }
+  // Makes the dropped indexes again: a UNIQUE one fails here on a duplicate value, with
+  // SQLite's "UNIQUE constraint failed: <table>.<column>", as the INSERT would have.
+  void restore() {
+    for (const std::string& sql : dropped_) db_.exec(sql);
+    dropped_.clear();
+  }
+
+ private:
+  Database& db_;
+  std::vector<std::string> dropped_;
+};
+
 [[noreturn]] void corrupt_row(const TableLayout& layout, std::string_view id,
                               std::string_view problem) {
   std::string message("SQL mirror row ");
@@ -219,6 +254,8 @@ PushResult SqlMirror::push_entry(Entry& e) {
   PushResult result;
   Transaction tx(db_);
   RowHashes existing(db_, layout);
+  std::optional<DeferredIndexes> deferred;
+  if (existing.size() == 0) deferred.emplace(db_, layout);
   Statement insert = db_.prepare(layout.insert_sql(), true);
   Statement remove = db_.prepare(layout.delete_one_sql(), true);
   Encoded row;
@@ -247,6 +284,7 @@ PushResult SqlMirror::push_entry(Entry& e) {
   }
   delete_in_chunks(db_, layout, leftovers);
   result.deleted = leftovers.size();
+  if (deferred) deferred->restore();
   // Statements are reset; COMMIT needs no statement to be mid-step.
   tx.commit();
   return result;

@@ -104,7 +104,10 @@ class SqlMirror {
   void uninstall();
 
   // Section 8 push for one collection, or summed over all of them (each in its own
-  // transaction, in registration order).
+  // transaction, in registration order). Into an empty table (a first push, a rebuild)
+  // the layout's secondary indexes are dropped and made again after the rows, inside
+  // that transaction: SQLite builds them by sorting, and the schema afterwards is the
+  // same (see DeferredIndexes in sql_mirror.cpp).
   PushResult push(std::string_view name);
   PushResult push();
   // For each distinct id in the given order: DELETE its row, then INSERT the record if

@@ -122,26 +122,36 @@ std::string TableLayout::create_table_sql() const {
   return sql;
 }
 
-std::vector<std::string> TableLayout::create_index_sql() const {
-  std::vector<std::string> out;
+std::vector<TableLayout::Index> TableLayout::indexes() const {
+  std::vector<Index> out;
   for (const SchemaField& column : columns_) {
     if (!column.indexed) {
       continue;
     }
-    std::string sql(column.unique ? "CREATE UNIQUE INDEX IF NOT EXISTS "
-                                  : "CREATE INDEX IF NOT EXISTS ");
-    std::string index_name = table_;
-    index_name += '_';
-    index_name += lower(column.name);
-    index_name += "_idx";
-    sql += quote(index_name);
-    sql += " ON ";
-    sql += quote(table_);
-    sql += " (";
-    sql += quote(column.name);
-    sql += ')';
-    out.push_back(std::move(sql));
+    Index index;
+    index.name = table_;
+    index.name += '_';
+    index.name += lower(column.name);
+    index.name += "_idx";
+    // SQLite stores "CREATE [UNIQUE] INDEX " and the statement's text from the name on.
+    std::string tail = quote(index.name);
+    tail += " ON ";
+    tail += quote(table_);
+    tail += " (";
+    tail += quote(column.name);
+    tail += ')';
+    const std::string_view head = column.unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX ";
+    index.create_sql = std::string(head) + "IF NOT EXISTS " + tail;
+    index.stored_sql = std::string(head) + tail;
+    index.drop_sql = "DROP INDEX " + quote(index.name);
+    out.push_back(std::move(index));
   }
+  return out;
+}
+
+std::vector<std::string> TableLayout::create_index_sql() const {
+  std::vector<std::string> out;
+  for (Index& index : indexes()) out.push_back(std::move(index.create_sql));
   return out;
 }
 

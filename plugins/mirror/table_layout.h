@@ -45,7 +45,25 @@ class TableLayout {
   // The typed columns, in schema declaration order (mixed fields excluded).
   const std::vector<SchemaField>& columns() const noexcept { return columns_; }
 
+  // One secondary index of the layout: its name, the statement install() runs, the text
+  // SQLite keeps for it in sqlite_master.sql (that statement without IF NOT EXISTS: what
+  // an index made by install(), here or by storh's PHP SqlMirror, reads back as), and
+  // its DROP INDEX.
+  struct Index {
+    std::string name;
+    std::string create_sql;
+    std::string stored_sql;
+    std::string drop_sql;
+  };
+
+  // The sqlite_master.sql of the index named by parameter 1 on the table named by
+  // parameter 2 (no row when there is none).
+  static constexpr std::string_view kStoredIndexSql =
+      "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ? AND tbl_name = ?";
+
   std::string create_table_sql() const;
+  std::vector<Index> indexes() const;
+  // The create_sql of every index, in schema declaration order.
   std::vector<std::string> create_index_sql() const;
   std::string drop_table_sql() const;
   // INSERT INTO "<table>" ("id","hash",<columns>,"data") VALUES (?,...): parameter 1 is

@@ -7,6 +7,8 @@
 
 #include "common/memory_cache.h"
 #include "doc/change_watch.h"
+#include "doc/index_manager.h"
+#include "doc/query.h"
 #include "doc/record_file.h"
 #include "doc_test_util.h"
 
@@ -478,4 +480,125 @@ TEST_CASE("NOTIFY: without watches it says why once and validates as STAT",
   CHECK_FALSE(store.get(record.id));
   CHECK(store.count() == 0);
   CHECK(store.notify_fallback_reason() == reason);  // said once, kept
+}
+
+// ---- NOTIFY and the index folder: every outside change to an index file, made by another
+// process that has exited before the query starts, is seen by that first indexed query.
+namespace {
+
+using storh::engines::doc::DocQuery;
+using storh::engines::doc::index_manager;
+
+// `text` with its first `from` replaced by `to` (which must be there).
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+// A store with three pages and two posts, `kind` indexed and `n` a range index, whose
+// indexed queries have been answered once (so their files are cached).
+struct IndexedStore {
+  ScratchDir dir;
+  DocStore store;
+  fs::path pages;  // the bucket file of kind = "page"
+  fs::path range;  // the range base file of n
+
+  explicit IndexedStore(DocStoreOptions options) : store(dir.path(), "docs", std::move(options)) {
+    for (int i = 0; i < 5; ++i) {
+      store.put(Json{{"kind", i % 2 == 0 ? "page" : "post"}, {"n", i}}, id_in_shard("3a", i + 1));
+    }
+    auto& indexes = index_manager(store);
+    indexes.field("kind").field("n").range().sync();
+    pages = indexes.eq_path("kind", "page");
+    range = indexes.entries_dir() / "range" / "6e.jsonl";
+    REQUIRE(fs::exists(pages));
+    REQUIRE(fs::exists(range));
+    for (int round = 0; round < 2; ++round) {
+      REQUIRE(page_count() == 3);
+      REQUIRE(pages_got() == 3);
+      REQUIRE(range_count() == 4);
+    }
+  }
+  std::size_t page_count() { return DocQuery(store).where("kind").eq("page").count(); }
+  std::size_t pages_got() { return DocQuery(store).where("kind").eq("page").get().size(); }
+  std::size_t range_count() { return DocQuery(store).where("n").gte(1).count(); }
+};
+
+}  // namespace
+
+TEST_CASE("NOTIFY: another process's change to an index file is seen by the first query",
+          "[doc][cache][notify]") {
+  IndexedStore s(with_mode(Validation::notify));
+  const std::string bucket = read_text(s.pages);
+  // The same bucket claiming other counts, each the same size (made here, not in a child).
+  const auto counting = [&](int count) {
+    return replaced(bucket, "\"count\":3", "\"count\":" + std::to_string(count));
+  };
+
+  SECTION("rename over a bucket file") {
+    const std::string two = counting(2);
+    by_another_process([&] { rename_over(s.pages, two); });
+    CHECK(s.page_count() == 2);
+    // The query re-checks each candidate against its record: all three still match.
+    CHECK(s.pages_got() == 3);
+  }
+  SECTION("unlink a bucket file") {
+    by_another_process([&] { must(::unlink(s.pages.c_str()) == 0, "unlink"); });
+    CHECK(s.page_count() == 0);
+    CHECK(s.pages_got() == 0);
+  }
+  SECTION("same-size rewrite in place with the mtime kept (STAT's blind spot)") {
+    const std::string seven = counting(7);
+    by_another_process([&] { rewrite_keeping_mtime(s.pages, seven); });
+    CHECK(s.page_count() == 7);
+  }
+  SECTION("unlink the range base file") {
+    by_another_process([&] { must(::unlink(s.range.c_str()) == 0, "unlink"); });
+    CHECK(s.range_count() == 0);  // counts trust the index, as in storh
+  }
+  SECTION("the index folder removed and made again") {
+    const fs::path indexes = s.dir.path() / "docs" / ".storh" / "indexes";
+    const std::string manifest = read_text(indexes / "manifest.jsonc");
+    const std::string one = counting(1), two = counting(2);
+    by_another_process([&] {
+      fs::remove_all(indexes);
+      fs::create_directories(s.pages.parent_path());
+      write_text(indexes / "manifest.jsonc", manifest);
+      write_text(s.pages, one);
+    });
+    CHECK(s.page_count() == 1);
+    CHECK(s.range_count() == 0);  // no range file in the new folder
+    // The new folder is watched: a second change is seen too.
+    by_another_process([&] { rename_over(s.pages, two); });
+    CHECK(s.page_count() == 2);
+  }
+  SECTION("after the store's own index writes") {
+    // Own writes rewrite the bucket (and append to the range delta): their answers, and a
+    // foreign change after them, are both seen.
+    const std::string extra = id_in_shard("3a", 9);
+    s.store.put(Json{{"kind", "page"}, {"n", 9}}, extra);
+    CHECK(s.page_count() == 4);
+    CHECK(s.range_count() == 5);
+    CHECK(s.store.remove(extra));
+    CHECK(s.page_count() == 3);
+    CHECK(s.range_count() == 4);
+    const std::string five = counting(5);
+    by_another_process([&] { rename_over(s.pages, five); });
+    CHECK(s.page_count() == 5);
+  }
+  CHECK(s.store.notify_fallback_reason().empty());
+}
+
+TEST_CASE("NOTIFY: without watches, index files are validated by stat", "[doc][cache][notify]") {
+  const int error_number = GENERATE(ENOSPC, EMFILE);
+  WatchFault fault(error_number);
+  IndexedStore s(with_mode(Validation::notify));
+  CHECK_FALSE(s.store.notify_fallback_reason().empty());
+  const std::string two = replaced(read_text(s.pages), "\"count\":3", "\"count\":2");
+  by_another_process([&] { rename_over(s.pages, two); });
+  CHECK(s.page_count() == 2);
+  by_another_process([&] { must(::unlink(s.pages.c_str()) == 0, "unlink"); });
+  CHECK(s.page_count() == 0);
+  CHECK(s.pages_got() == 0);
 }

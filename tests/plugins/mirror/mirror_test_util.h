@@ -111,6 +111,18 @@ inline std::vector<Row> read_rows(Database& db, const std::string& table) {
   return rows;
 }
 
+// Every schema object of the database, by name: "type|name|table|sql" (sql empty for the
+// primary key's automatic index). Root pages are left out: they move when an index is
+// made again.
+inline std::vector<std::string> master_of(Database& db) {
+  Statement select = db.prepare(
+      "SELECT type || '|' || name || '|' || tbl_name || '|' || ifnull(sql, '') "
+      "FROM sqlite_master ORDER BY name");
+  std::vector<std::string> out;
+  while (select.step()) out.emplace_back(select.column_text(0));
+  return out;
+}
+
 inline std::int64_t row_count(Database& db, const std::string& table) {
   return db.query_int64("SELECT COUNT(*) FROM \"" + table + "\"");
 }
