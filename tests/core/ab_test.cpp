@@ -8,12 +8,12 @@
 #include "ab/verdict.h"
 #include "test_support.h"
 
-using storh::result::MetricDirection;
 using storh::ab::AbResult;
 using storh::ab::AbState;
 using storh::ab::Pair;
 using storh::ab::PairedMetric;
 using storh::ab::Side;
+using storh::result::MetricDirection;
 
 namespace {
 

@@ -17,14 +17,16 @@ using storh::test::matches_golden;
 namespace {
 
 ComparableFile golden_base() {
-  return make_comparable(
-      {{"doc.put", {0.400, 0.401, 0.402, 0.403, 0.404, 0.405, 0.406, 0.407}},
-       {"doc.get", {0.0030, 0.0031, 0.0029, 0.0032, 0.0030}},
-       {"log.append", {0.120, 0.121, 0.119}},
-       {"log.recover", {0.0025, 0.0026, 0.0024}},
-       {"uuid.rate", {1000, 1010, 990, 1005, 995}, result::MetricDirection::higher_is_better, "ids"},
-       {"filter.zero", {0, 0, 0, 0}}},
-      "base.json");
+  return make_comparable({{"doc.put", {0.400, 0.401, 0.402, 0.403, 0.404, 0.405, 0.406, 0.407}},
+                          {"doc.get", {0.0030, 0.0031, 0.0029, 0.0032, 0.0030}},
+                          {"log.append", {0.120, 0.121, 0.119}},
+                          {"log.recover", {0.0025, 0.0026, 0.0024}},
+                          {"uuid.rate",
+                           {1000, 1010, 990, 1005, 995},
+                           result::MetricDirection::higher_is_better,
+                           "ids"},
+                          {"filter.zero", {0, 0, 0, 0}}},
+                         "base.json");
 }
 
 ComparableFile golden_new() {

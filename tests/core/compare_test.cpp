@@ -26,7 +26,8 @@ TEST_CASE("comparable: a storh-host result keeps every sample, unit and directio
   test::ScratchDir dir;
   const std::string path = test::write_result(
       dir, "r.json",
-      {{"doc.put", {0.3, 0.1, 0.2}}, {"uuid.score", {5, 7}, result::MetricDirection::higher_is_better, "ids"}});
+      {{"doc.put", {0.3, 0.1, 0.2}},
+       {"uuid.score", {5, 7}, result::MetricDirection::higher_is_better, "ids"}});
   auto file = read_comparable(path);
   REQUIRE(file.ok());
   CHECK(file->kind == FileKind::storh_host_v1);
@@ -132,12 +133,13 @@ TEST_CASE("compare: delta, direction-aware verdicts, new and missing metrics", "
                        {"log.gone", {1.0, 1.0}},
                        {"uuid.rate", {100, 100}, result::MetricDirection::higher_is_better}},
                       "base.json");
-  const ComparableFile next = make_comparable({{"doc.put", {1.25, 1.25}},
-                                               {"doc.get", {1.0, 1.0}},
-                                               {"doc.zero", {0.5, 0.5}},
-                                               {"uuid.rate", {50, 50}, result::MetricDirection::higher_is_better},
-                                               {"queue.added", {1.0, 1.0}}},
-                                              "new.json");
+  const ComparableFile next =
+      make_comparable({{"doc.put", {1.25, 1.25}},
+                       {"doc.get", {1.0, 1.0}},
+                       {"doc.zero", {0.5, 0.5}},
+                       {"uuid.rate", {50, 50}, result::MetricDirection::higher_is_better},
+                       {"queue.added", {1.0, 1.0}}},
+                      "new.json");
   const PairComparison c = compare_pair(base, next);
   REQUIRE(c.rows.size() == 6);
   CHECK(c.rows[0].key == "doc.put");

@@ -37,7 +37,10 @@ ComparableFile options_base() {
        {"doc.tiny", {10e-6, 11e-6, 9e-6, 10e-6}},           // +50%, below min effect
        {"log.append", {0.100, 0.101, 0.099}},               // +20%, too few samples
        {"log.recover", {0.0025, 0.0026, 0.0024}},           // missing in current
-       {"uuid.rate", {1000, 1010, 990, 1005, 995}, result::MetricDirection::higher_is_better, "ids"}},
+       {"uuid.rate",
+        {1000, 1010, 990, 1005, 995},
+        result::MetricDirection::higher_is_better,
+        "ids"}},
       "base.json");
 }
 

@@ -205,7 +205,8 @@ TEST_CASE("describe: name and version left to STORH_PLUGIN come from the manifes
 TEST_CASE("describe: an operation an SDK 1.4 plugin declares higher_is_better is refused",
           "[loader][describe][sdk]") {
   const std::string message = description_refusal("sdk_1_4_score");
-  CHECK(contains(message, "plugin \"sdk_1_4_score\" declares operation \"score\" higher_is_better"));
+  CHECK(
+      contains(message, "plugin \"sdk_1_4_score\" declares operation \"score\" higher_is_better"));
 }
 
 TEST_CASE("loader: a plugin built against the SDK 1.4 headers loads, describes itself and runs",
@@ -227,11 +228,10 @@ TEST_CASE("loader: a plugin built against the SDK 1.4 headers loads, describes i
   // Through the host: every slot it calls (the free storh::measure, and measure,
   // measure_each, measure_repeated called directly) records its samples.
   storh::test::ScratchDir dir;
-  const auto run = storh::test::cli({"run", "--engine=sdk_1_4", "--dataset=100", "--repeat=2",
-                                     "--min-time=1ms", "--set=sdk_1_4.offset=3",
-                                     storh::test::fixture_path_flag,
-                                     "--output=" + (dir / "r.json").string(),
-                                     "--work-dir=" + dir.path().string()});
+  const auto run = storh::test::cli(
+      {"run", "--engine=sdk_1_4", "--dataset=100", "--repeat=2", "--min-time=1ms",
+       "--set=sdk_1_4.offset=3", storh::test::fixture_path_flag,
+       "--output=" + (dir / "r.json").string(), "--work-dir=" + dir.path().string()});
   INFO(run.out << run.err);
   REQUIRE(run.code == 0);
   const nlohmann::json result = storh::test::read_json(dir / "r.json");

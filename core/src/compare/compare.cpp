@@ -18,7 +18,8 @@ Verdict verdict_of(result::MetricDirection direction, double base, double next,
   // A zero base has no relative change (the storh delta reads 0): its direction decides.
   if (base != 0 && std::fabs(delta_percent(base, next)) <= *noise_percent) return Verdict::same;
   const bool larger = next > base;
-  return (direction == result::MetricDirection::lower_is_better) == larger ? Verdict::slower : Verdict::faster;
+  return (direction == result::MetricDirection::lower_is_better) == larger ? Verdict::slower
+                                                                           : Verdict::faster;
 }
 
 // Keys of all files: the first file's in order, then new ones in order of appearance.

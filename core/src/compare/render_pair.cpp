@@ -286,7 +286,7 @@ std::optional<OutputFormat> parse_output_format(std::string_view name) {
 
 std::string format_value(result::MetricDirection direction, double value) {
   return direction == result::MetricDirection::lower_is_better ? report::format_seconds(value)
-                                                 : fmt::format("{:.4g}", value);
+                                                               : fmt::format("{:.4g}", value);
 }
 
 std::string format_percent(double percent) {

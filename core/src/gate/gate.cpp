@@ -27,7 +27,8 @@ bool valid_percent(double value) {
 // The storh delta for times; for higher_is_better values the slowdown their inverse
 // (a time per unit) would show.
 double slowdown_percent(result::MetricDirection direction, double base, double current) {
-  if (direction == result::MetricDirection::lower_is_better) return compare::delta_percent(base, current);
+  if (direction == result::MetricDirection::lower_is_better)
+    return compare::delta_percent(base, current);
   if (current == 0) return base == 0 ? 0.0 : std::numeric_limits<double>::infinity();
   return (base / current - 1) * 100.0;
 }

@@ -331,8 +331,7 @@ int describe_main(const std::vector<std::string>& args) {
     std::cerr << loaded.error() << '\n';
     return kWorkerExitBadInput;
   }
-  plugin::Description description{
-      (*loaded)->manifest(), (*loaded)->describe(), args[1], {}};
+  plugin::Description description{(*loaded)->manifest(), (*loaded)->describe(), args[1], {}};
   if (Transactions* transactions = (*loaded)->transactions()) {
     description.transactions = transactions->describe();
   }

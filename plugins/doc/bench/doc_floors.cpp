@@ -158,7 +158,7 @@ Status measure_put_and_scan_floors(RunContext& ctx, const std::filesystem::path&
   STORH_TRY(ctx.measure("put_floor", n, [&] { floor_writes(dir, records, sync); }));
   STORH_TRY(bench::expect_count("put_floor", regular_files(dir), n));
   return ctx.measure("scan_floor", n,
-                        [&] { return bench::expect_count("scan_floor", floor_scan(dir), n); });
+                     [&] { return bench::expect_count("scan_floor", floor_scan(dir), n); });
 }
 
 Status measure_bulk_floor(RunContext& ctx, const std::filesystem::path& dir,
@@ -166,7 +166,7 @@ Status measure_bulk_floor(RunContext& ctx, const std::filesystem::path& dir,
   ShardDirs shards = open_shards(dir, records);
   const std::size_t batch = std::max<std::size_t>(1, batch_size);
   STORH_TRY(ctx.measure("bulk_floor", records.size(),
-                           [&] { floor_bulk_writes(shards, records, batch, sync); }));
+                        [&] { floor_bulk_writes(shards, records, batch, sync); }));
   return bench::expect_count("bulk_floor", regular_files(dir), records.size());
 }
 

@@ -167,7 +167,7 @@ class Scenario {
   template <typename F>
   Status step(std::string_view op, std::int64_t items, F&& fn) {
     return ctx_.measure(op, static_cast<std::uint64_t>(std::max<std::int64_t>(items, 1)),
-                          std::forward<F>(fn));
+                        std::forward<F>(fn));
   }
   doc::DocQuery q(doc::DocStore& store) const { return doc::DocQuery(store); }
   void report_fallback(const doc::DocStore& store) {

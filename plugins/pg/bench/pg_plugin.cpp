@@ -80,8 +80,8 @@ class PgEngine final : public storh::Engine {
     ctx.progress(fmt::format("pgbench -i at scale {}", params.scale));
     const std::int64_t rows = pg::init_rows(params.scale);
     const auto init = [&] { pg::init_tables(admin, params.scale, params.fillfactor); };
-    if (Status s = ctx.selected("init") ? ctx.measure("init", rows, init)
-                                        : storh::guarded("init", init);
+    if (Status s =
+            ctx.selected("init") ? ctx.measure("init", rows, init) : storh::guarded("init", init);
         !s.ok()) {
       return s;
     }

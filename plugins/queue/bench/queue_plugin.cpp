@@ -261,8 +261,8 @@ class QueueEngine final : public storh::Engine {
   static Status batch_calls(storh::RunContext& ctx, std::uint64_t n, engines::Sync sync) {
     LogQueue queue(ctx.work_dir(), "queue-bulk", sync);
     std::vector<std::string> ids;
-    STORH_TRY(ctx.measure("bulk_enqueue", n,
-                             [&] { ids = queue.enqueue_many(bench_source(n), n); }));
+    STORH_TRY(
+        ctx.measure("bulk_enqueue", n, [&] { ids = queue.enqueue_many(bench_source(n), n); }));
     if (ids.size() != n) {
       return Status::error("bulk_enqueue: got " + std::to_string(ids.size()) + " ids, expected " +
                            std::to_string(n));
@@ -277,8 +277,7 @@ class QueueEngine final : public storh::Engine {
     STORH_TRY(check_same_ids("bulk_claim", claimed, ids));
 
     std::size_t completed = 0;
-    STORH_TRY(
-        ctx.measure("bulk_complete", n, [&] { completed = queue.complete_many(claimed); }));
+    STORH_TRY(ctx.measure("bulk_complete", n, [&] { completed = queue.complete_many(claimed); }));
     if (completed != n) {
       return Status::error("bulk_complete: completed " + std::to_string(completed) +
                            " jobs, expected " + std::to_string(n));
