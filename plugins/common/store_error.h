@@ -1,7 +1,7 @@
 // store_error.h: the exception engine libraries throw, and errno helpers that build it.
 //
 // Engines are plain C++ libraries: like storh's PHP classes they raise on failure, and
-// the plugin adapters turn exceptions into failed measurements (storh::measure) at the
+// the plugin adapters turn exceptions into failed measurements (ctx.measure) at the
 // ABI edge. Every message says what failed and where: the operation, the path, and the
 // system's reason, e.g. `fsync /r/docs/data/2d/.123.ab12cd34.7.tmp: Input/output error`.
 #pragma once

@@ -65,7 +65,7 @@ Status run_sync(storh::RunContext& ctx, std::uint64_t n, bool extra_fsync) {
   char record[kRecordBytes];
   for (std::size_t i = 0; i < kRecordBytes; ++i) record[i] = static_cast<char>('a' + i % 26);
   record[kRecordBytes - 1] = '\n';
-  Status status = storh::measure(ctx, "sync", n, [&]() -> Status {
+  Status status = ctx.measure("sync", n, [&]() -> Status {
     for (std::uint64_t i = 0; i < n; ++i) {
       if (Status s = write_all(fd, record, kRecordBytes); !s.ok()) return s;
       if (::fdatasync(fd) != 0)
@@ -89,8 +89,8 @@ class PowerEngine final : public storh::Engine {
  public:
   storh::EngineInfo describe() const noexcept override {
     return {
-        "power",
-        "1.0.0",
+        {},  // name and version: STORH_PLUGIN's
+        {},
         "known, adjustable work for measuring a gate's power (not a storage engine)",
         {{"slowdown", storh::ParamType::number, 0.0, {}, "extra work as a fraction (0.05 = 5%)"},
          {"work", storh::ParamType::integer, std::int64_t{200}, {}, "mixing rounds per cpu item"},
@@ -116,7 +116,7 @@ class PowerEngine final : public storh::Engine {
     if (ctx.selected("cpu")) {
       const std::uint64_t expected = mix_rounds(n, rounds);
       std::uint64_t got = 0;
-      Status status = storh::measure(ctx, "cpu", n, [&]() -> Status {
+      Status status = ctx.measure("cpu", n, [&]() -> Status {
         got = mix_rounds(n, rounds);
         return {};
       });

@@ -8,19 +8,19 @@
 #include "ab/verdict.h"
 #include "test_support.h"
 
-using storh::Direction;
 using storh::ab::AbResult;
 using storh::ab::AbState;
 using storh::ab::Pair;
 using storh::ab::PairedMetric;
 using storh::ab::Side;
+using storh::result::MetricDirection;
 
 namespace {
 
 // A metric of n pairs: base 1 ms with a small, fixed wobble; head = base * ratio with
 // its own wobble, so the pairs are not all equal (ties would change the test).
 PairedMetric metric(const std::string& key, std::size_t n, double ratio, double wobble = 0.004,
-                    Direction direction = Direction::lower_is_better) {
+                    MetricDirection direction = MetricDirection::lower_is_better) {
   PairedMetric m{key, "items", direction, {}};
   for (std::size_t i = 0; i < n; ++i) {
     const double b = 1e-3 * (1 + wobble * static_cast<double>((i * 7) % 5));
@@ -85,7 +85,7 @@ TEST_CASE("ab: a faster head is an improvement, never a failure", "[ab]") {
 
 TEST_CASE("ab: a higher-is-better value that drops is a slowdown", "[ab]") {
   auto outcome = storh::ab::judge(
-      result_with({metric("kv.score", 12, 0.8, 0.004, Direction::higher_is_better)}), {});
+      result_with({metric("kv.score", 12, 0.8, 0.004, MetricDirection::higher_is_better)}), {});
   REQUIRE(outcome);
   const auto& check = only_check(*outcome);
   CHECK(check.state == AbState::regression);
@@ -157,7 +157,7 @@ TEST_CASE("ab: pairs match runs by pair index; a run without the sample drops it
   const std::vector<storh::run::CellRun> base = {run_with(1.0), run_with(2.0), run_with(3.0)};
   const std::vector<storh::run::CellRun> head = {run_with(1.5), run_with(std::nullopt),
                                                  run_with(3.5)};
-  const storh::OperationSpec op{"put", "records", Direction::lower_is_better, ""};
+  const storh::OperationSpec op{"put", "records", storh::Direction::lower_is_better, ""};
   const PairedMetric m =
       storh::ab::pair_samples("kv.put", op, base, head, {Side::base, Side::head, Side::base});
   REQUIRE(m.pairs.size() == 2);

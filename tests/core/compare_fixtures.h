@@ -17,7 +17,7 @@ namespace storh::test {
 struct MetricSpec {
   std::string key;  // "doc.put", "cache.cold[validation=hash]"
   std::vector<double> samples;
-  Direction direction = Direction::lower_is_better;
+  result::MetricDirection direction = result::MetricDirection::lower_is_better;
   std::string unit = "records";
 };
 

@@ -17,14 +17,16 @@ using storh::test::matches_golden;
 namespace {
 
 ComparableFile golden_base() {
-  return make_comparable(
-      {{"doc.put", {0.400, 0.401, 0.402, 0.403, 0.404, 0.405, 0.406, 0.407}},
-       {"doc.get", {0.0030, 0.0031, 0.0029, 0.0032, 0.0030}},
-       {"log.append", {0.120, 0.121, 0.119}},
-       {"log.recover", {0.0025, 0.0026, 0.0024}},
-       {"uuid.rate", {1000, 1010, 990, 1005, 995}, Direction::higher_is_better, "ids"},
-       {"filter.zero", {0, 0, 0, 0}}},
-      "base.json");
+  return make_comparable({{"doc.put", {0.400, 0.401, 0.402, 0.403, 0.404, 0.405, 0.406, 0.407}},
+                          {"doc.get", {0.0030, 0.0031, 0.0029, 0.0032, 0.0030}},
+                          {"log.append", {0.120, 0.121, 0.119}},
+                          {"log.recover", {0.0025, 0.0026, 0.0024}},
+                          {"uuid.rate",
+                           {1000, 1010, 990, 1005, 995},
+                           result::MetricDirection::higher_is_better,
+                           "ids"},
+                          {"filter.zero", {0, 0, 0, 0}}},
+                         "base.json");
 }
 
 ComparableFile golden_new() {
@@ -36,7 +38,7 @@ ComparableFile golden_new() {
       {{"doc.put", {0.480, 0.481, 0.482, 0.483, 0.484, 0.485, 0.486, 0.487}},
        {"doc.get", {0.0031, 0.0029, 0.0030, 0.0030, 0.0031}},
        {"log.append", {0.100, 0.101, 0.099}},
-       {"uuid.rate", {800, 810, 790, 805, 795}, Direction::higher_is_better, "ids"},
+       {"uuid.rate", {800, 810, 790, 805, 795}, result::MetricDirection::higher_is_better, "ids"},
        {"filter.zero", {0.001, 0.001, 0.001, 0.001}},
        {"queue.enqueue", {0.15, 0.16, 0.14}}},
       "new.json", run);
@@ -47,12 +49,12 @@ MatrixComparison golden_matrix() {
       make_comparable({{"doc.put", {0.40}},
                        {"doc.get", {0.0030}},
                        {"log.append", {0.12}},
-                       {"uuid.rate", {1000}, Direction::higher_is_better, "ids"}},
+                       {"uuid.rate", {1000}, result::MetricDirection::higher_is_better, "ids"}},
                       "results/v1.json");
   const ComparableFile v2 =
       make_comparable({{"doc.put", {0.44}},
                        {"doc.get", {0.0027}},
-                       {"uuid.rate", {1250}, Direction::higher_is_better, "ids"}},
+                       {"uuid.rate", {1250}, result::MetricDirection::higher_is_better, "ids"}},
                       "results/v2.json");
   test::RunSpec run;
   run.cpu_model = "Other CPU";
@@ -60,7 +62,7 @@ MatrixComparison golden_matrix() {
       make_comparable({{"doc.put", {0.36}},
                        {"doc.get", {0.0033}},
                        {"log.append", {0.10}},
-                       {"uuid.rate", {800}, Direction::higher_is_better, "ids"},
+                       {"uuid.rate", {800}, result::MetricDirection::higher_is_better, "ids"},
                        {"queue.claim", {0.2}}},
                       "results/v3.json", run);
   return compare_matrix({&v1, &v2, &v3});

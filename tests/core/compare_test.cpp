@@ -26,7 +26,8 @@ TEST_CASE("comparable: a storh-host result keeps every sample, unit and directio
   test::ScratchDir dir;
   const std::string path = test::write_result(
       dir, "r.json",
-      {{"doc.put", {0.3, 0.1, 0.2}}, {"uuid.score", {5, 7}, Direction::higher_is_better, "ids"}});
+      {{"doc.put", {0.3, 0.1, 0.2}},
+       {"uuid.score", {5, 7}, result::MetricDirection::higher_is_better, "ids"}});
   auto file = read_comparable(path);
   REQUIRE(file.ok());
   CHECK(file->kind == FileKind::storh_host_v1);
@@ -38,7 +39,7 @@ TEST_CASE("comparable: a storh-host result keeps every sample, unit and directio
   CHECK(put->median == 0.2);
   CHECK(put->runs == 3);
   CHECK(put->unit == "records");
-  CHECK(file->find("uuid.score")->direction == Direction::higher_is_better);
+  CHECK(file->find("uuid.score")->direction == result::MetricDirection::higher_is_better);
 }
 
 TEST_CASE("comparable: a storh PHP bench.php file has one sample per metric", "[compare]") {
@@ -52,7 +53,7 @@ TEST_CASE("comparable: a storh PHP bench.php file has one sample per metric", "[
   CHECK(put->median == 0.411297944);
   CHECK(put->samples == std::vector<double>{0.411297944});
   CHECK(put->runs == 1);
-  CHECK(put->direction == Direction::lower_is_better);
+  CHECK(put->direction == result::MetricDirection::lower_is_better);
   CHECK(file.find("doc.id_count")->median == 5.939e-6);  // exponent form reads back
 }
 
@@ -130,14 +131,15 @@ TEST_CASE("compare: delta, direction-aware verdicts, new and missing metrics", "
                        {"doc.get", {2.0, 2.0}},
                        {"doc.zero", {0.0, 0.0}},
                        {"log.gone", {1.0, 1.0}},
-                       {"uuid.rate", {100, 100}, Direction::higher_is_better}},
+                       {"uuid.rate", {100, 100}, result::MetricDirection::higher_is_better}},
                       "base.json");
-  const ComparableFile next = make_comparable({{"doc.put", {1.25, 1.25}},
-                                               {"doc.get", {1.0, 1.0}},
-                                               {"doc.zero", {0.5, 0.5}},
-                                               {"uuid.rate", {50, 50}, Direction::higher_is_better},
-                                               {"queue.added", {1.0, 1.0}}},
-                                              "new.json");
+  const ComparableFile next =
+      make_comparable({{"doc.put", {1.25, 1.25}},
+                       {"doc.get", {1.0, 1.0}},
+                       {"doc.zero", {0.5, 0.5}},
+                       {"uuid.rate", {50, 50}, result::MetricDirection::higher_is_better},
+                       {"queue.added", {1.0, 1.0}}},
+                      "new.json");
   const PairComparison c = compare_pair(base, next);
   REQUIRE(c.rows.size() == 6);
   CHECK(c.rows[0].key == "doc.put");

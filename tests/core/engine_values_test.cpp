@@ -23,5 +23,6 @@ TEST_CASE("engine values: only scalars are parameter values", "[result]") {
     REQUIRE_FALSE(read.ok());
     CHECK(read.error().find(text) != std::string::npos);
   }
-  CHECK(std::string(result::direction_name(Direction::higher_is_better)) == "higher_is_better");
+  CHECK(std::string(result::direction_name(result::MetricDirection::higher_is_better)) ==
+        "higher_is_better");
 }

@@ -134,7 +134,7 @@ TEST_CASE("github-action-benchmark: one direction per file, as one tool reads it
           "[export][action]") {
   const auto result = storh::test::make_result(
       {{"doc.put", {1.0, 2.0, 3.0}},
-       {"doc.score", {10, 20, 30}, storh::Direction::higher_is_better, "points"}});
+       {"doc.score", {10, 20, 30}, storh::result::MetricDirection::higher_is_better, "points"}});
   const nlohmann::json smaller = nlohmann::json::parse(
       storh::publish::dashboard_json(result, Dashboard::github_action_smaller));
   check_action_shape(smaller);

@@ -37,7 +37,10 @@ ComparableFile options_base() {
        {"doc.tiny", {10e-6, 11e-6, 9e-6, 10e-6}},           // +50%, below min effect
        {"log.append", {0.100, 0.101, 0.099}},               // +20%, too few samples
        {"log.recover", {0.0025, 0.0026, 0.0024}},           // missing in current
-       {"uuid.rate", {1000, 1010, 990, 1005, 995}, Direction::higher_is_better, "ids"}},
+       {"uuid.rate",
+        {1000, 1010, 990, 1005, 995},
+        result::MetricDirection::higher_is_better,
+        "ids"}},
       "base.json");
 }
 
@@ -49,7 +52,7 @@ ComparableFile options_current() {
        {"doc.noisy", {0.012, 0.022, 0.013, 0.021, 0.017}},
        {"doc.tiny", {15e-6, 16e-6, 14e-6, 15e-6}},
        {"log.append", {0.120, 0.121, 0.119}},
-       {"uuid.rate", {800, 810, 790, 805, 795}, Direction::higher_is_better, "ids"},
+       {"uuid.rate", {800, 810, 790, 805, 795}, result::MetricDirection::higher_is_better, "ids"},
        {"queue.enqueue", {0.15}}},
       "current.json", run);
 }
@@ -181,9 +184,9 @@ TEST_CASE("gate: --min-effect ignores slowdowns too small to matter", "[gate]") 
 
 TEST_CASE("gate: a rate that drops fails like the time it stands for", "[gate]") {
   const ComparableFile base =
-      make_comparable({{"uuid.rate", {100}, Direction::higher_is_better}}, "b");
+      make_comparable({{"uuid.rate", {100}, result::MetricDirection::higher_is_better}}, "b");
   const ComparableFile current =
-      make_comparable({{"uuid.rate", {90}, Direction::higher_is_better}}, "c");
+      make_comparable({{"uuid.rate", {90}, result::MetricDirection::higher_is_better}}, "c");
   const GateOutcome outcome = gate_of(base, current);
   CHECK(outcome.checks[0].delta_percent == Approx(-10));
   CHECK(outcome.checks[0].slowdown_percent == Approx(11.111).margin(0.001));

@@ -77,7 +77,7 @@ TEST_CASE("google benchmark: each instance of a real file is a real-time and a C
   }
   CHECK(sort.seconds.runs == 3);
   CHECK(sort.unit == "iterations");
-  CHECK(sort.direction == storh::Direction::lower_is_better);
+  CHECK(sort.direction == storh::result::MetricDirection::lower_is_better);
   CHECK(sort.engine == "gbench_fixture");
   CHECK(near(gbench_metric(file, "BM_vector_fill").samples[0].seconds, vector_fill_first));
 

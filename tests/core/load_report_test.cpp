@@ -167,7 +167,7 @@ TEST_CASE("load compare: a load cell is compared by its tps, more is better", "[
   const compare::ComparableFile file = compare::comparable_from_result(load_result(), "a.json");
   const compare::ComparableMetric* cell = file.find("doc.put_get[clients=10,transactions=100]");
   REQUIRE(cell != nullptr);
-  CHECK(cell->direction == Direction::higher_is_better);
+  CHECK(cell->direction == result::MetricDirection::higher_is_better);
   CHECK(cell->unit == "tps");
   CHECK(cell->samples == std::vector<double>{1500, 1520});
   CHECK(cell->median == 1510);

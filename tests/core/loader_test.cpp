@@ -1,6 +1,7 @@
 // The loader checks a plugin's manifest before touching any C++ symbol and refuses a
 // mismatch naming the file, the check and both values.
 #include <algorithm>
+#include <map>
 
 #include <catch2/catch.hpp>
 
@@ -78,7 +79,7 @@ TEST_CASE("loader: a good plugin loads and describes itself", "[loader]") {
   REQUIRE(loaded.ok());
   CHECK((*loaded)->manifest().name == "misbehave");
   CHECK((*loaded)->manifest().toolchain == STORH_TOOLCHAIN_FINGERPRINT);
-  const storh::EngineInfo info = (*loaded)->engine().describe();
+  const storh::EngineInfo info = (*loaded)->describe();
   CHECK(info.name == "misbehave");
   REQUIRE(info.operations.size() == 3);
   CHECK(info.operations[1].name == "second");
@@ -189,6 +190,65 @@ TEST_CASE("describe: a sound description passes the checks", "[loader][describe]
                                                   "misbehave");
   INFO((described.ok() ? "" : described.error()));
   CHECK(described.ok());
+}
+
+TEST_CASE("describe: name and version left to STORH_PLUGIN come from the manifest",
+          "[loader][describe]") {
+  // misbehave's describe() leaves both empty, as SDK 1.5 asks.
+  auto described = storh::plugin::describe_plugin(STORH_TEST_HOST, kFixtures / "storh_misbehave.so",
+                                                  "misbehave");
+  REQUIRE(described.ok());
+  CHECK(described->info.name == "misbehave");
+  CHECK(described->info.version == "1.0.0");
+}
+
+TEST_CASE("describe: an operation an SDK 1.4 plugin declares higher_is_better is refused",
+          "[loader][describe][sdk]") {
+  const std::string message = description_refusal("sdk_1_4_score");
+  CHECK(
+      contains(message, "plugin \"sdk_1_4_score\" declares operation \"score\" higher_is_better"));
+}
+
+TEST_CASE("loader: a plugin built against the SDK 1.4 headers loads, describes itself and runs",
+          "[loader][sdk]") {
+  const std::filesystem::path file = kFixtures / "storh_sdk_1_4.so";
+  auto loaded = storh::plugin::load_plugin(file, "sdk_1_4");
+  REQUIRE(loaded.ok());
+  CHECK((*loaded)->manifest().abi_minor == 4);
+  CHECK(storh::kAbiMinor > 4);
+
+  // Its describe() repeats the manifest's name and version, as SDK 1.4 required: accepted.
+  auto described = storh::plugin::describe_plugin(STORH_TEST_HOST, file, "sdk_1_4");
+  INFO((described.ok() ? "" : described.error()));
+  REQUIRE(described.ok());
+  CHECK(described->info.name == "sdk_1_4");
+  CHECK(described->info.version == "1.4.0");
+  REQUIRE(described->info.operations.size() == 4);
+
+  // Through the host: every slot it calls (the free storh::measure, and measure,
+  // measure_each, measure_repeated called directly) records its samples.
+  storh::test::ScratchDir dir;
+  const auto run = storh::test::cli(
+      {"run", "--engine=sdk_1_4", "--dataset=100", "--repeat=2", "--min-time=1ms",
+       "--set=sdk_1_4.offset=3", storh::test::fixture_path_flag,
+       "--output=" + (dir / "r.json").string(), "--work-dir=" + dir.path().string()});
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 0);
+  const nlohmann::json result = storh::test::read_json(dir / "r.json");
+  REQUIRE(result["experiment"]["engines"].size() == 1);
+  CHECK(result["experiment"]["engines"][0]["version"] == "1.4.0");
+  std::map<std::string, nlohmann::json> metrics;
+  for (const nlohmann::json& m : result["metrics"]) metrics[m["operation"]] = m;
+  for (const char* op : {"sum", "direct", "each", "repeated"}) {
+    INFO(op);
+    REQUIRE(metrics.count(op) == 1);
+    CHECK(metrics[op]["direction"] == "lower_is_better");
+    REQUIRE(metrics[op]["samples"].size() == 2);
+    for (const nlohmann::json& sample : metrics[op]["samples"]) CHECK(sample["items"] == 100);
+  }
+  CHECK(metrics["each"].contains("latency"));
+  CHECK(metrics["repeated"]["samples"][0].contains("calls"));
+  CHECK_FALSE(metrics["direct"]["samples"][0].contains("calls"));
 }
 
 TEST_CASE("discovery: a plugin hidden by one of the same name is reported with both files",

@@ -31,7 +31,7 @@ TEST_CASE("uuid plugin: the manifest and description name its four operations", 
   CHECK(plugin.manifest->abi_major == storh::kAbiMajor);
   REQUIRE(plugin.engine != nullptr);
   const storh::EngineInfo info = plugin.engine->describe();
-  CHECK(info.name == "uuid");
+  CHECK(info.name.empty());  // stated once, in STORH_PLUGIN: the host fills it in
   CHECK(info.params.empty());
   CHECK(operation_names(info) ==
         std::vector<std::string>{"monotonic", "spread", "validate", "timestamp"});
@@ -68,7 +68,7 @@ TEST_CASE("filter plugin: the manifest and description name its three operations
   LoadedPlugin plugin(STORH_TEST_FILTER_PLUGIN);
   CHECK(std::string(plugin.manifest->name) == "filter");
   const storh::EngineInfo info = plugin.engine->describe();
-  CHECK(info.name == "filter");
+  CHECK(info.name.empty());  // stated once, in STORH_PLUGIN: the host fills it in
   CHECK(operation_names(info) ==
         std::vector<std::string>{"record_equal", "record_range", "condition_equal"});
   for (const auto& op : info.operations) CHECK(op.unit == "rows");

@@ -53,8 +53,8 @@ class FakeRunContext final : public storh::RunContext {
     return selected_.empty() || selected_.count(std::string(operation)) > 0;
   }
 
-  storh::Status measure(std::string_view operation, std::uint64_t items,
-                        storh::FunctionRef<storh::Status()> step) noexcept override {
+  storh::Status do_measure(std::string_view operation, std::uint64_t items,
+                           storh::FunctionRef<storh::Status()> step) noexcept override {
     const auto start = std::chrono::steady_clock::now();
     storh::Status status = step();
     const auto stop = std::chrono::steady_clock::now();
@@ -65,10 +65,10 @@ class FakeRunContext final : public storh::RunContext {
     return status;
   }
 
-  storh::Status measure_each(
+  storh::Status do_measure_each(
       std::string_view operation, std::uint64_t items,
       storh::FunctionRef<storh::Status(std::uint64_t)> item) noexcept override {
-    return measure(operation, items, [&]() -> storh::Status {
+    return do_measure(operation, items, [&]() -> storh::Status {
       for (std::uint64_t i = 0; i < items; ++i) {
         if (storh::Status status = item(i); !status.ok()) return status;
       }
@@ -78,8 +78,8 @@ class FakeRunContext final : public storh::RunContext {
 
   // Three calls, so a plugin test catches a step that is not repeatable (its answer
   // check fails on the second call); the measurement is the time per call.
-  storh::Status measure_repeated(std::string_view operation, std::uint64_t items,
-                                 storh::FunctionRef<storh::Status()> step) noexcept override {
+  storh::Status do_measure_repeated(std::string_view operation, std::uint64_t items,
+                                    storh::FunctionRef<storh::Status()> step) noexcept override {
     constexpr int kCalls = 3;
     const auto start = std::chrono::steady_clock::now();
     storh::Status status;

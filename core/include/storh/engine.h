@@ -53,10 +53,12 @@ struct ParamRange {
   double maximum = std::numeric_limits<double>::infinity();
 };
 
-// Which way is better for the operation's time. Every bundled operation is a timed
-// step, so lower is better; higher_is_better exists for engines whose step reports
-// a score rather than a duration.
-enum class Direction { lower_is_better, higher_is_better };
+// Which way is better for the operation's time. Every operation is a timed step, so
+// lower is better: the only value. SDK 1.4 and older also had higher_is_better (1),
+// which no call here could produce a value for; the host refuses an operation that
+// still declares it, naming the plugin and the operation. The type stays so that
+// OperationSpec keeps its layout.
+enum class Direction { lower_is_better };
 
 struct OperationSpec {
   std::string name;  // the metric is "<engine>.<name>"
@@ -66,8 +68,11 @@ struct OperationSpec {
 };
 
 struct EngineInfo {
-  std::string name;         // equal the plugin manifest's (STORH_PLUGIN's); the host refuses a
-  std::string version;      // description whose name or version differs, naming both values
+  // Leave both empty: the host takes them from the manifest (STORH_PLUGIN), the one
+  // place they are stated. A plugin that sets them must set STORH_PLUGIN's values:
+  // the host refuses a description whose name or version differs, naming both.
+  std::string name;
+  std::string version;
   std::string description;  // one line
   std::vector<ParamSpec> params;
   // In the order the scenario runs them. A suite may select a subset.
@@ -78,8 +83,32 @@ struct EngineInfo {
 // The run context
 // ---------------------------------------------------------------------------------
 
+// Runs `fn` and turns any exception into an error Status naming `what`. `fn` returns
+// Status or void.
+template <typename F>
+Status guarded(std::string_view what, F&& fn) noexcept {
+  try {
+    if constexpr (std::is_void_v<std::invoke_result_t<F&>>) {
+      fn();
+      return {};
+    } else {
+      return fn();
+    }
+  } catch (const std::exception& e) {
+    return Status::error(std::string(what) + ": " + e.what());
+  } catch (...) {
+    return Status::error(std::string(what) + ": unknown exception");
+  }
+}
+
 // Implemented by the host. Every function is noexcept: a host failure is reported
 // through the returned Status, never thrown into plugin code.
+//
+// ABI: the virtual functions keep their order and signatures for ever (old plugins
+// call them by vtable slot). The timing calls a plugin makes are the public templates
+// measure, measure_each and measure_repeated; each calls the private virtual in the
+// slot the virtual of the same name had up to SDK 1.4, so a plugin built against those
+// headers runs unchanged.
 class RunContext {
  public:
   virtual ~RunContext() = default;
@@ -100,30 +129,35 @@ class RunContext {
   // measurements of unselected operations are dropped by the host.
   virtual bool selected(std::string_view operation) const noexcept = 0;
 
-  // Times one step: reads the host clock, calls `step`, reads the clock again and
+  // The one way to time a step. Each of the three takes any callable that returns
+  // Status or void; an exception it throws fails the operation with its message
+  // (as guarded does). Time an operation once per run: storh/plugin.h says why.
+
+  // Times one step: reads the host clock, calls `step()`, reads the clock again and
   // records (seconds, items) for `operation`. `items` is how many units the step
-  // processes (rate = items / seconds). If `step` returns an error, nothing is
-  // recorded, the operation fails with that message and the returned Status carries
-  // it; the scenario should return it. `step` must not throw (use storh::measure, which
-  // converts exceptions). Time an operation once per run: storh/plugin.h says why.
-  virtual Status measure(std::string_view operation, std::uint64_t items,
-                         FunctionRef<Status()> step) noexcept = 0;
+  // processes (rate = items / seconds). If `step` fails, nothing is recorded, the
+  // operation fails with that message and the returned Status carries it; the
+  // scenario should return it.
+  template <typename F>
+  Status measure(std::string_view operation, std::uint64_t items, F&& step) noexcept {
+    return do_measure(operation, items, [&]() noexcept { return guarded(operation, step); });
+  }
 
-  // Like measure(), but the host also times each of the `items` calls of
-  // `item(index)` separately and records their latency distribution. Use it where
-  // one item costs well over a microsecond (a clock read costs ~20 ns).
-  virtual Status measure_each(std::string_view operation, std::uint64_t items,
-                              FunctionRef<Status(std::uint64_t)> item) noexcept = 0;
+  // Like measure(), calling `item(index)` for each index in [0, items), and the host
+  // also times each call separately and records their latency distribution. Use it
+  // where one item costs well over a microsecond (a clock read costs ~20 ns).
+  template <typename F>
+  Status measure_each(std::string_view operation, std::uint64_t items, F&& item) noexcept {
+    return do_measure_each(operation, items, [&](std::uint64_t index) noexcept {
+      return guarded(operation, [&] { return item(index); });
+    });
+  }
 
-  // A short human message for the progress line ("loading 100000 rows"). Cheap; the
-  // host shows it only on a terminal.
-  virtual void progress(std::string_view message) noexcept = 0;
-
-  // ABI 1.2. Like measure(), for a step too fast to time in one call (Google
-  // Benchmark's min_time): the host calls `step` repeatedly, in batches that grow
-  // until one batch lasts at least the run's min_time (the suite's `min_time`,
-  // default 20 ms; `--min-time`), and records that batch as seconds per call with
-  // `items` items per call. Earlier, shorter batches only warm up and are dropped.
+  // Like measure(), for a step too fast to time in one call (Google Benchmark's
+  // min_time, ABI 1.2): the host calls `step` repeatedly, in batches that grow until
+  // one batch lasts at least the run's min_time (the suite's `min_time`, default
+  // 20 ms; `--min-time`), and records that batch as seconds per call with `items`
+  // items per call. Earlier, shorter batches only warm up and are dropped.
   //
   // Contract: `step` must do the same work every call and leave nothing behind that
   // changes what the next call measures (no growing state, no files): a lookup, a
@@ -132,8 +166,11 @@ class RunContext {
   // 0, and in counting runs (docs/counters.md: counters are per call), the step runs
   // exactly once, as with measure(). Use storh::do_not_optimize on a result that is
   // otherwise unused, so the compiler cannot drop the work.
-  virtual Status measure_repeated(std::string_view operation, std::uint64_t items,
-                                  FunctionRef<Status()> step) noexcept = 0;
+  template <typename F>
+  Status measure_repeated(std::string_view operation, std::uint64_t items, F&& step) noexcept {
+    return do_measure_repeated(operation, items,
+                               [&]() noexcept { return guarded(operation, step); });
+  }
 
   // Convenience accessors: the declared default if the name is unknown to the suite,
   // `fallback` if the parameter is undeclared or of another type.
@@ -155,6 +192,26 @@ class RunContext {
   }
 
  private:
+  // The host's side of measure(): the vtable slot of SDK 1.4's virtual measure. `step`
+  // does not throw.
+  virtual Status do_measure(std::string_view operation, std::uint64_t items,
+                            FunctionRef<Status()> step) noexcept = 0;
+
+  // The host's side of measure_each(): the slot of SDK 1.4's virtual measure_each.
+  virtual Status do_measure_each(std::string_view operation, std::uint64_t items,
+                                 FunctionRef<Status(std::uint64_t)> item) noexcept = 0;
+
+ public:
+  // A short human message for the progress line ("loading 100000 rows"). Cheap; the
+  // host shows it only on a terminal.
+  virtual void progress(std::string_view message) noexcept = 0;
+
+ private:
+  // The host's side of measure_repeated() (ABI 1.2): the slot of SDK 1.4's virtual
+  // measure_repeated.
+  virtual Status do_measure_repeated(std::string_view operation, std::uint64_t items,
+                                     FunctionRef<Status()> step) noexcept = 0;
+
   template <typename T>
   T get_or(std::string_view name, T fallback) const noexcept {
     const ParamValue* value = param(name);
@@ -163,44 +220,23 @@ class RunContext {
   }
 };
 
-// Runs `fn` and turns any exception into an error Status naming `what`. `fn` returns
-// Status or void.
-template <typename F>
-Status guarded(std::string_view what, F&& fn) noexcept {
-  try {
-    if constexpr (std::is_void_v<std::invoke_result_t<F&>>) {
-      fn();
-      return {};
-    } else {
-      return fn();
-    }
-  } catch (const std::exception& e) {
-    return Status::error(std::string(what) + ": " + e.what());
-  } catch (...) {
-    return Status::error(std::string(what) + ": unknown exception");
-  }
-}
-
-// The way plugins time a step: ctx.measure with exceptions converted to a failure.
+// Aliases of RunContext::measure, measure_each and measure_repeated, so that plugins
+// written against SDK 1.4 and older compile unchanged; new code calls ctx.measure(...).
 template <typename F>
 Status measure(RunContext& ctx, std::string_view operation, std::uint64_t items, F&& fn) noexcept {
-  return ctx.measure(operation, items, [&]() noexcept { return guarded(operation, fn); });
+  return ctx.measure(operation, items, std::forward<F>(fn));
 }
 
-// Same for measure_each; `fn(index)` returns Status or void.
 template <typename F>
 Status measure_each(RunContext& ctx, std::string_view operation, std::uint64_t items,
                     F&& fn) noexcept {
-  return ctx.measure_each(operation, items, [&](std::uint64_t index) noexcept {
-    return guarded(operation, [&] { return fn(index); });
-  });
+  return ctx.measure_each(operation, items, std::forward<F>(fn));
 }
 
-// measure_repeated with exceptions converted to a failure; `fn` returns Status or void.
 template <typename F>
 Status measure_repeated(RunContext& ctx, std::string_view operation, std::uint64_t items,
                         F&& fn) noexcept {
-  return ctx.measure_repeated(operation, items, [&]() noexcept { return guarded(operation, fn); });
+  return ctx.measure_repeated(operation, items, std::forward<F>(fn));
 }
 
 // Keeps the compiler from removing the computation of `value` in a timed step, as
@@ -252,8 +288,10 @@ class Engine {
   virtual EngineInfo describe() const noexcept = 0;
 
   // Runs the scenario once: every operation in describe() order, each timed step
-  // through ctx.measure. Returns the first failure (a wrong answer is a failure, not
-  // a fast number); the host records it against the operation that was running.
+  // through ctx.measure, measure_each or measure_repeated. Returns the first failure
+  // (a wrong answer is a failure, not a fast number); the host records it against the
+  // operation that was running. A Status is [[nodiscard]]: handle every one a step
+  // returns.
   virtual Status run(RunContext& ctx) noexcept = 0;
 
   // ABI 1.3. The bounds of integer and number parameters, so that `validate` refuses

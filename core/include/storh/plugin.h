@@ -20,12 +20,13 @@
 //
 // and build it with storh_add_plugin(my_engine SOURCES my_plugin.cpp) from CMake.
 // The file name of the module is storh_<name>.so; the host finds an engine by it.
-// The name and version given here must be the ones describe() returns in EngineInfo:
-// the host refuses a plugin whose description disagrees with its manifest, naming
-// both values.
+// This is the one place the name and version are stated: describe() leaves
+// EngineInfo's name and version empty and the host fills them in from here. (A plugin
+// that still sets them, as SDK 1.4 and older required, must set these values: the
+// host refuses a description that disagrees with its manifest, naming both values.)
 //
-// Time each operation once per run (RunContext::measure, measure_each or
-// measure_repeated). A second measurement of the same operation in one run is not
+// Time each operation once per run (ctx.measure, measure_each or measure_repeated of
+// RunContext). A second measurement of the same operation in one run is not
 // refused: it records one more sample, which the host treats like a sample of another
 // repeat. The metric's statistics and the gate then run over both, so that run weighs
 // twice; the rate uses the `items` of the operation's first sample; latency histograms

@@ -3,6 +3,10 @@
 // Contract: a Status is either ok() or carries a human-readable message that says
 // where and what ("put: record 17 read back 3 fields, expected 5"). Statuses are
 // plain values: cheap to copy when ok, safe to return from noexcept functions.
+//
+// [[nodiscard]]: a Status returned and dropped is a compiler warning, since a failure
+// nobody looks at reads as success. Return it, test it, or, where dropping it is
+// right, say so with static_cast<void>(...) and a comment saying why.
 #pragma once
 
 #include <string>
@@ -10,7 +14,7 @@
 
 namespace storh {
 
-class Status {
+class [[nodiscard]] Status {
  public:
   // The ok status. Default construction is ok too, so `return {};` means success.
   Status() = default;

@@ -26,9 +26,14 @@ namespace storh {
 // plugins load and run unchanged. 1.3 appends Engine::param_ranges (parameter bounds
 // checked by `validate`); older plugins are never asked and declare no bounds. 1.4
 // appends Engine::preflight (a cell's parameters checked against the machine before
-// any cell runs); older plugins are never asked.
+// any cell runs); older plugins are never asked. 1.5 changes the SDK's source, not its
+// binary interface: RunContext's timing calls become public templates over the same
+// virtual slots (renamed, in the same order), Status is [[nodiscard]],
+// Direction::higher_is_better is gone (the host refuses an operation that declares
+// it) and the host takes EngineInfo's name and version from the manifest when
+// describe() leaves them empty; 1.0 to 1.4 plugins load and run unchanged.
 inline constexpr std::uint32_t kAbiMajor = 1;
-inline constexpr std::uint32_t kAbiMinor = 4;
+inline constexpr std::uint32_t kAbiMinor = 5;
 // The first ABI minor whose Engine has param_ranges().
 inline constexpr std::uint32_t kParamRangesAbiMinor = 3;
 // The first ABI minor whose Engine has preflight().

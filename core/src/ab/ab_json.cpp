@@ -89,7 +89,7 @@ PairedMetric read_metric(const json& value, const std::string& path) {
   const std::string direction =
       typed<std::string>(member(value, "direction", path), path + "/direction", "a string");
   if (direction == "higher_is_better") {
-    m.direction = Direction::higher_is_better;
+    m.direction = result::MetricDirection::higher_is_better;
   } else if (direction != "lower_is_better") {
     throw BadAbValue{
         fmt::format("{}/direction: expected lower_is_better or higher_is_better", path)};

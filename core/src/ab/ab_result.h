@@ -44,7 +44,7 @@ struct Pair {
 struct PairedMetric {
   std::string key;  // as in the result file's metrics
   std::string unit;
-  Direction direction = Direction::lower_is_better;
+  result::MetricDirection direction = result::MetricDirection::lower_is_better;
   std::vector<Pair> pairs;  // by index
 };
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "env/environment.h"
+#include "result/engine_values.h"
 #include "run/aggregate.h"
 #include "run/counting_pass.h"
 #include "run/progress_line.h"
@@ -67,7 +68,7 @@ PairedMetric pair_samples(const std::string& key, const OperationSpec& operation
                           const std::vector<run::CellRun>& base_runs,
                           const std::vector<run::CellRun>& head_runs,
                           const std::vector<Side>& first) {
-  PairedMetric metric{key, operation.unit, operation.direction, {}};
+  PairedMetric metric{key, operation.unit, result::metric_direction(operation.direction), {}};
   const std::size_t n = std::min({base_runs.size(), head_runs.size(), first.size()});
   for (std::size_t p = 0; p < n; ++p) {
     const run::OperationSample* b = sample_of(base_runs[p], operation.name);

@@ -41,7 +41,7 @@ std::vector<std::string> advice(const CalibratedMetric& m, double alpha, bool re
   std::vector<std::string> warnings;
   if (!repeated && m.median_seconds > 0 && m.median_seconds < kShortStepSeconds) {
     warnings.push_back(fmt::format(
-        "step lasts {}: too short to time reliably; use storh::measure_repeated (min_time) "
+        "step lasts {}: too short to time reliably; use ctx.measure_repeated (min_time) "
         "or a larger dataset",
         report::format_seconds(m.median_seconds)));
   }

@@ -20,7 +20,9 @@ std::string median_text(const PairedMetric* paired, Side side) {
   std::vector<double> values;
   for (const Pair& p : paired->pairs) values.push_back(side == Side::base ? p.base : p.head);
   const double median = stats::median_of(std::move(values));
-  if (paired->direction == Direction::lower_is_better) return report::format_seconds(median);
+  if (paired->direction == result::MetricDirection::lower_is_better) {
+    return report::format_seconds(median);
+  }
   return fmt::format("{:.4g}", median);
 }
 

@@ -16,7 +16,7 @@ namespace {
 std::pair<std::vector<double>, std::vector<double>> normalised(const PairedMetric& metric) {
   std::vector<double> base, head;
   for (const Pair& p : metric.pairs) {
-    const bool invert = metric.direction == Direction::higher_is_better;
+    const bool invert = metric.direction == result::MetricDirection::higher_is_better;
     base.push_back(invert ? (p.base != 0 ? 1 / p.base : 0) : p.base);
     head.push_back(invert ? (p.head != 0 ? 1 / p.head : 0) : p.head);
   }

@@ -44,7 +44,7 @@ struct ComparableMetric {
   std::string unit;  // plural item noun; empty when the file does not say (PHP)
   // lower_is_better: the value is a time (seconds for the whole step).
   // higher_is_better: the value is a score; smaller means slower.
-  Direction direction = Direction::lower_is_better;
+  result::MetricDirection direction = result::MetricDirection::lower_is_better;
   // Every repeat's value, in repeat order; empty when the file holds only a summary
   // (PHP repeat.php). Significance tests need these.
   std::vector<double> samples;

@@ -12,13 +12,14 @@ namespace storh::compare {
 namespace {
 
 // `same` inside the noise band, and without one (too few samples to measure noise).
-Verdict verdict_of(Direction direction, double base, double next,
+Verdict verdict_of(result::MetricDirection direction, double base, double next,
                    const std::optional<double>& noise_percent) {
   if (base == next || !noise_percent) return Verdict::same;
   // A zero base has no relative change (the storh delta reads 0): its direction decides.
   if (base != 0 && std::fabs(delta_percent(base, next)) <= *noise_percent) return Verdict::same;
   const bool larger = next > base;
-  return (direction == Direction::lower_is_better) == larger ? Verdict::slower : Verdict::faster;
+  return (direction == result::MetricDirection::lower_is_better) == larger ? Verdict::slower
+                                                                           : Verdict::faster;
 }
 
 // Keys of all files: the first file's in order, then new ones in order of appearance.
@@ -36,7 +37,7 @@ std::vector<std::string> union_of_keys(const std::vector<const ComparableFile*>&
 // Accumulates log ratios; a zero median cannot enter a geometric mean.
 class GeomeanBuilder {
  public:
-  void add(Direction direction, double base, double next) {
+  void add(result::MetricDirection direction, double base, double next) {
     const std::optional<double> ratio = slowdown_ratio(direction, base, next);
     if (!ratio || !(*ratio > 0) || !std::isfinite(*ratio)) {
       ++result_.skipped;
@@ -78,9 +79,9 @@ double delta_percent(double base, double next) {
   return base == 0 ? 0.0 : (next - base) / base * 100.0;
 }
 
-std::optional<double> slowdown_ratio(Direction direction, double base, double next) {
-  const double numerator = direction == Direction::lower_is_better ? next : base;
-  const double denominator = direction == Direction::lower_is_better ? base : next;
+std::optional<double> slowdown_ratio(result::MetricDirection direction, double base, double next) {
+  const double numerator = direction == result::MetricDirection::lower_is_better ? next : base;
+  const double denominator = direction == result::MetricDirection::lower_is_better ? base : next;
   if (denominator == 0) return std::nullopt;
   return numerator / denominator;
 }

@@ -92,7 +92,7 @@ struct MatrixCell {
 struct MatrixRow {
   std::string key;
   std::string unit;  // from the first file that has the metric
-  Direction direction = Direction::lower_is_better;
+  result::MetricDirection direction = result::MetricDirection::lower_is_better;
   std::vector<MatrixCell> cells;  // one per file
 };
 
@@ -115,7 +115,7 @@ double delta_percent(double base, double next);
 // How much slower `next` is than `base` as a factor, whichever way is better:
 // next/base for times, base/next for higher_is_better values. nullopt when the
 // denominator is 0.
-std::optional<double> slowdown_ratio(Direction direction, double base, double next);
+std::optional<double> slowdown_ratio(result::MetricDirection direction, double base, double next);
 
 // The smallest noise band, in percent: differences of noise-free runs (a median that
 // moved by 0.3% between identical builds) still read `same`.

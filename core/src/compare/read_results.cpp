@@ -66,7 +66,7 @@ ComparableFile comparable_from_result(const result::ResultFile& result, const st
     // duration-bound cell always runs for about the same time.
     if (m.load) {
       metric.unit = "tps";
-      metric.direction = Direction::higher_is_better;
+      metric.direction = result::MetricDirection::higher_is_better;
       metric.samples.clear();
       for (const result::LoadRepeat& r : m.load->repeats) {
         metric.samples.push_back(r.tps_excluding_setup);

@@ -56,7 +56,7 @@ std::string render_matrix_html(const MatrixComparison& comparison,
                                const report::HtmlAssets& assets);
 
 // Shared by the renderers (and gate's): "411.3 ms" for a time, "1234" otherwise.
-std::string format_value(Direction direction, double value);
+std::string format_value(result::MetricDirection direction, double value);
 // "+2.63%": the storh harness's %+0.2f%%.
 std::string format_percent(double percent);
 // "x1.250"

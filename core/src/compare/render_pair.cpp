@@ -284,9 +284,9 @@ std::optional<OutputFormat> parse_output_format(std::string_view name) {
   return std::nullopt;
 }
 
-std::string format_value(Direction direction, double value) {
-  return direction == Direction::lower_is_better ? report::format_seconds(value)
-                                                 : fmt::format("{:.4g}", value);
+std::string format_value(result::MetricDirection direction, double value) {
+  return direction == result::MetricDirection::lower_is_better ? report::format_seconds(value)
+                                                               : fmt::format("{:.4g}", value);
 }
 
 std::string format_percent(double percent) {

@@ -101,7 +101,7 @@ result::Metric metric_of(const Instance& instance, const std::string& engine, bo
   metric.engine = engine;
   metric.operation = instance.name;
   metric.unit = "iterations";
-  metric.direction = Direction::lower_is_better;
+  metric.direction = result::MetricDirection::lower_is_better;
   std::vector<double> seconds;
   for (std::size_t i = 0; i < instance.real.size(); ++i) {
     result::Sample sample = instance.real[i];

@@ -26,8 +26,9 @@ bool valid_percent(double value) {
 
 // The storh delta for times; for higher_is_better values the slowdown their inverse
 // (a time per unit) would show.
-double slowdown_percent(Direction direction, double base, double current) {
-  if (direction == Direction::lower_is_better) return compare::delta_percent(base, current);
+double slowdown_percent(result::MetricDirection direction, double base, double current) {
+  if (direction == result::MetricDirection::lower_is_better)
+    return compare::delta_percent(base, current);
   if (current == 0) return base == 0 ? 0.0 : std::numeric_limits<double>::infinity();
   return (base / current - 1) * 100.0;
 }
@@ -85,7 +86,7 @@ GateCheck check_metric(const std::string& key, const ComparableFile& base,
   check.direction = b->direction;
   check.delta_percent = compare::delta_percent(b->median, c->median);
   check.slowdown_percent = slowdown_percent(b->direction, b->median, c->median);
-  if (b->direction == Direction::higher_is_better && check.slowdown_percent > 0) {
+  if (b->direction == result::MetricDirection::higher_is_better && check.slowdown_percent > 0) {
     // The storh line prints the raw delta, which is negative for a dropping rate.
     check.notes.push_back(fmt::format("higher is better: {:.2f}% slower", check.slowdown_percent));
   }

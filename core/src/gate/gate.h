@@ -89,7 +89,7 @@ struct GateCheck {
   bool failed = false;  // counts against the verdict
   std::optional<double> base_median;
   std::optional<double> current_median;
-  Direction direction = Direction::lower_is_better;
+  result::MetricDirection direction = result::MetricDirection::lower_is_better;
   double delta_percent = 0;       // the storh delta, printed
   double slowdown_percent = 0;    // direction-normalised; compared with the threshold
   double threshold_percent = 0;   // the one that applied

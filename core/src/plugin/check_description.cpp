@@ -44,6 +44,14 @@ std::string check_description(const Description& description) {
     problems.push_back(fmt::format("describe() says version \"{}\", STORH_PLUGIN says \"{}\"",
                                    info.version, description.manifest.version));
   }
+  for (const OperationSpec& op : info.operations) {
+    if (op.direction != Direction::lower_is_better) {
+      problems.push_back(fmt::format(
+          "plugin \"{}\" declares operation \"{}\" higher_is_better, a direction SDK 1.5 "
+          "removed: every operation is a timed step, lower is better",
+          description.manifest.name, op.name));
+    }
+  }
   std::vector<std::string> names;
   for (const OperationSpec& op : info.operations) names.push_back(op.name);
   check_names(names, "operation", problems);

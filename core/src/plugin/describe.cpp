@@ -23,6 +23,13 @@ Expected<ParamType> param_type_from(const std::string& name) {
   return Error{fmt::format("unknown parameter type \"{}\"", name)};
 }
 
+// An operation's direction as a description spells it. Any value but lower_is_better
+// is the retired higher_is_better of a plugin built against SDK 1.4 or older: it
+// crosses to the host as that, and check_description refuses it there.
+const char* operation_direction_name(Direction direction) {
+  return direction == Direction::lower_is_better ? "lower_is_better" : "higher_is_better";
+}
+
 }  // namespace
 
 const char* param_type_name(ParamType type) {
@@ -54,7 +61,7 @@ ordered_json description_json(const Description& description) {
   for (const OperationSpec& op : description.info.operations) {
     operations.push_back({{"name", op.name},
                           {"unit", op.unit},
-                          {"direction", direction_name(op.direction)},
+                          {"direction", operation_direction_name(op.direction)},
                           {"description", op.description}});
   }
   const ManifestInfo& m = description.manifest;
@@ -140,9 +147,9 @@ Expected<Description> description_from_json(const json& j) {
       OperationSpec op;
       op.name = o.at("name").get<std::string>();
       op.unit = o.at("unit").get<std::string>();
-      op.direction = o.at("direction").get<std::string>() == "higher_is_better"
-                         ? Direction::higher_is_better
-                         : Direction::lower_is_better;
+      op.direction = o.at("direction").get<std::string>() == "lower_is_better"
+                         ? Direction::lower_is_better
+                         : kRetiredHigherIsBetter;
       op.description = o.at("description").get<std::string>();
       d.info.operations.push_back(std::move(op));
     }

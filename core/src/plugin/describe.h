@@ -32,8 +32,7 @@ struct Description {
   std::vector<ParamRange> ranges{};
 };
 
-// A description writes parameter values and directions as result files do.
-using result::direction_name;
+// A description writes parameter values as result files do.
 using result::param_value_json;
 
 nlohmann::ordered_json description_json(const Description& description);

@@ -103,6 +103,13 @@ std::string check_manifest(const ManifestInfo& info, const std::string& where,
 
 }  // namespace
 
+EngineInfo LoadedPlugin::describe() const {
+  EngineInfo info = engine_->describe();
+  if (info.name.empty()) info.name = manifest_.name;
+  if (info.version.empty()) info.version = manifest_.version;
+  return info;
+}
+
 const char* host_toolchain() {
   return STORH_TOOLCHAIN_FINGERPRINT;
 }

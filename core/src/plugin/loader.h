@@ -58,6 +58,10 @@ class LoadedPlugin {
   }
 
   Engine& engine() { return *engine_; }
+  // The engine's describe(), with the manifest's name and version where it leaves
+  // them empty: storh/plugin.h states them once, in STORH_PLUGIN. A value it does
+  // give is kept as it is, for check_description to compare.
+  EngineInfo describe() const;
   // The plugin's transactions for load runs, or nullptr when it offers none.
   Transactions* transactions() { return transactions_.get(); }
   void set_transactions(std::unique_ptr<Transactions> transactions) {

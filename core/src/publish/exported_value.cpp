@@ -16,7 +16,7 @@ std::vector<ExportedValue> exported_values(const result::ResultFile& result) {
     const compare::ComparableMetric& judged = comparable.metrics[i];
     ExportedValue value;
     value.name = metric.key;
-    value.higher_is_better = judged.direction == Direction::higher_is_better;
+    value.higher_is_better = judged.direction == result::MetricDirection::higher_is_better;
     value.runs = judged.runs;
     if (value.higher_is_better) {
       value.unit = metric.load ? "tps" : metric.unit + "/s";

@@ -18,8 +18,13 @@ Expected<ParamValue> param_value_from_json(const nlohmann::json& value) {
   return Error{fmt::format("parameter value must be a scalar, got {}", value.dump())};
 }
 
-const char* direction_name(Direction direction) {
-  return direction == Direction::higher_is_better ? "higher_is_better" : "lower_is_better";
+MetricDirection metric_direction(Direction direction) {
+  return direction == Direction::lower_is_better ? MetricDirection::lower_is_better
+                                                 : MetricDirection::higher_is_better;
+}
+
+const char* direction_name(MetricDirection direction) {
+  return direction == MetricDirection::higher_is_better ? "higher_is_better" : "lower_is_better";
 }
 
 }  // namespace storh::result

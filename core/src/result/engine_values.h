@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "result/result.h"
 #include "storh/engine.h"
 #include "util/expected.h"
 
@@ -21,6 +22,10 @@ nlohmann::ordered_json param_value_json(const ParamValue& value);
 Expected<ParamValue> param_value_from_json(const nlohmann::json& value);
 
 // "lower_is_better" or "higher_is_better".
-const char* direction_name(Direction direction);
+const char* direction_name(MetricDirection direction);
+
+// The direction of a plugin operation's metric: lower is better, a time (the host
+// refuses a plugin that declares anything else when it describes it).
+MetricDirection metric_direction(Direction direction);
 
 }  // namespace storh::result

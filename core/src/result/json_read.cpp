@@ -152,8 +152,8 @@ Metric read_metric(const Node& n) {
   m.dataset = n.at("dataset").count();
   m.params = read_params(n.at("params"));
   m.unit = n.at("unit").str();
-  m.direction = n.at("direction").str() == "higher_is_better" ? Direction::higher_is_better
-                                                              : Direction::lower_is_better;
+  m.direction = n.at("direction").str() == "higher_is_better" ? MetricDirection::higher_is_better
+                                                              : MetricDirection::lower_is_better;
   for (const Node& s : n.at("samples").items()) {
     m.samples.push_back({s.at("seconds").number(), s.at("items").count(),
                          s.has("calls") ? std::max<std::uint64_t>(1, s.at("calls").count()) : 1});

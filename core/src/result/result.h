@@ -15,6 +15,12 @@ namespace storh::result {
 
 inline constexpr int kSchemaVersion = 1;
 
+// Which way is better for a metric's value. A plugin's operation is always a time,
+// lower is better (storh/engine.h); a value where more is better comes from the host
+// itself (a load cell compared by its tps) or from a result file it reads (a score in
+// a storh PHP file). Result files spell it direction_name's way.
+enum class MetricDirection { lower_is_better, higher_is_better };
+
 // A parameter of a cell, name and value, sorted by name in every list.
 using Param = std::pair<std::string, ParamValue>;
 
@@ -93,7 +99,7 @@ struct Metric {
   std::uint64_t dataset = 0;
   std::vector<Param> params;
   std::string unit;  // plural item noun: "ids"
-  Direction direction = Direction::lower_is_better;
+  MetricDirection direction = MetricDirection::lower_is_better;
   std::vector<Sample> samples;  // in repeat order
   Summary seconds;
   double rate = 0;  // items per second at the median (items of the first sample)

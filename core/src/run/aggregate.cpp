@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "load/summary.h"
+#include "result/engine_values.h"
 #include "stats/spread.h"
 #include "stats/stats.h"
 #include "util/natural_order.h"
@@ -96,7 +97,7 @@ std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
       metric.dataset = cell.dataset;
       metric.params = cell.params;
       metric.unit = op.unit;
-      metric.direction = op.direction;
+      metric.direction = result::metric_direction(op.direction);
       if (cell.load) {
         if (aggregate_load(cell, runs[c], metric)) metrics.push_back(std::move(metric));
         continue;

@@ -70,8 +70,8 @@ class WorkerContext final : public RunContext {
     return selected_.find(operation) != selected_.end();
   }
 
-  Status measure(std::string_view operation, std::uint64_t items,
-                 FunctionRef<Status()> step) noexcept override {
+  Status do_measure(std::string_view operation, std::uint64_t items,
+                    FunctionRef<Status()> step) noexcept override {
     begin(operation);
     count::Probe probe(counting_);
     const Clock::time_point start = Clock::now();
@@ -82,8 +82,8 @@ class WorkerContext final : public RunContext {
                   std::move(status), nullptr);
   }
 
-  Status measure_each(std::string_view operation, std::uint64_t items,
-                      FunctionRef<Status(std::uint64_t)> item) noexcept override {
+  Status do_measure_each(std::string_view operation, std::uint64_t items,
+                         FunctionRef<Status(std::uint64_t)> item) noexcept override {
     begin(operation);
     count::Probe probe(counting_);
     stats::LatencyHistogram histogram;
@@ -107,9 +107,9 @@ class WorkerContext final : public RunContext {
   // batch lasts min_time; that batch is the sample, as seconds per call. Earlier,
   // shorter batches warm caches and branch predictors and are discarded. A counting
   // run calls the step once: its counters are per item of one call.
-  Status measure_repeated(std::string_view operation, std::uint64_t items,
-                          FunctionRef<Status()> step) noexcept override {
-    if (counting_.instrument || min_time_ <= 0) return measure(operation, items, step);
+  Status do_measure_repeated(std::string_view operation, std::uint64_t items,
+                             FunctionRef<Status()> step) noexcept override {
+    if (counting_.instrument || min_time_ <= 0) return do_measure(operation, items, step);
     begin(operation);
     Status status;
     std::uint64_t calls = 1;
@@ -282,7 +282,7 @@ int worker_main(const std::vector<std::string>& args) {
       plugin::load_plugin(request->plugin, request->name);
   if (!loaded) return fail_input(loaded.error());
   Engine& engine = (*loaded)->engine();
-  const EngineInfo info = engine.describe();
+  const EngineInfo info = (*loaded)->describe();
 
   std::set<std::string, std::less<>> selected(request->operations.begin(),
                                               request->operations.end());
@@ -336,8 +336,7 @@ int describe_main(const std::vector<std::string>& args) {
     std::cerr << loaded.error() << '\n';
     return kWorkerExitBadInput;
   }
-  plugin::Description description{
-      (*loaded)->manifest(), (*loaded)->engine().describe(), args[1], {}};
+  plugin::Description description{(*loaded)->manifest(), (*loaded)->describe(), args[1], {}};
   if (Transactions* transactions = (*loaded)->transactions()) {
     description.transactions = transactions->describe();
   }
@@ -367,7 +366,7 @@ int preflight_main(const std::vector<std::string>& args) {
   const Engine& engine = (*loaded)->engine();
   Expected<ParamValues> chosen = params_from_json(get("params"));
   if (!chosen) return fail_input("--params: " + chosen.error());
-  const ParamValues params = build_params(engine.describe(), *chosen);
+  const ParamValues params = build_params((*loaded)->describe(), *chosen);
   const Status status = engine.preflight({params.begin(), params.end()});
   if (!status.ok()) {
     std::cerr << status.message() << '\n';

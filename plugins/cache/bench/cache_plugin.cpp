@@ -80,8 +80,6 @@ class CacheEngine final : public storh::Engine {
  public:
   storh::EngineInfo describe() const noexcept override {
     storh::EngineInfo info;
-    info.name = "cache";
-    info.version = "1.0.0";
     info.description = "DocStore reads through a shared MemoryCache (cold, then warm)";
     info.params = {
         {"validation",
@@ -142,7 +140,7 @@ class CacheEngine final : public storh::Engine {
     std::vector<doc::SharedJson> results(n);
 
     const std::size_t rss_before = resident_bytes();
-    Status status = storh::measure(ctx, "cold", n, [&]() -> Status {
+    Status status = ctx.measure("cold", n, [&]() -> Status {
       for (std::uint64_t i = 0; i < n; ++i) results[i] = store.find(ids[i]);
       return {};
     });
@@ -156,7 +154,7 @@ class CacheEngine final : public storh::Engine {
         store.cached_records(), (rss_after > rss_before ? rss_after - rss_before : 0) / n));
 
     std::fill(results.begin(), results.end(), nullptr);
-    status = storh::measure(ctx, "warm", n, [&]() -> Status {
+    status = ctx.measure("warm", n, [&]() -> Status {
       for (std::uint64_t i = 0; i < n; ++i) results[i] = store.find(ids[i]);
       return {};
     });
@@ -193,7 +191,7 @@ class CacheEngine final : public storh::Engine {
   static Status floors(storh::RunContext& ctx, const doc::DocStore& store,
                        const std::vector<std::string>& ids) {
     const FloorFiles floor = floor_files(store, ids);
-    Status status = storh::measure(ctx, "stat_floor", ids.size(), [&]() -> Status {
+    Status status = ctx.measure("stat_floor", ids.size(), [&]() -> Status {
       struct stat info {};
       for (const auto& [dir, name] : floor.files) {
         if (::fstatat(dir, name.c_str(), &info, 0) != 0 || info.st_size <= 0) {
@@ -204,7 +202,7 @@ class CacheEngine final : public storh::Engine {
     });
     if (!status.ok()) return status;
     std::vector<char> buffer(std::size_t{64} * 1024);
-    return storh::measure(ctx, "read_floor", ids.size(), [&]() -> Status {
+    return ctx.measure("read_floor", ids.size(), [&]() -> Status {
       struct stat info {};
       for (const auto& [dir, name] : floor.files) {
         engines::UniqueFd fd(::openat(dir, name.c_str(), O_RDONLY | O_CLOEXEC));

@@ -26,7 +26,7 @@ Status measure_append_floor(RunContext& ctx, const std::filesystem::path& path, 
   std::uintmax_t total = 0;
   for (std::uint64_t i = 0; i < n; ++i) total += line(i).size();
   UniqueFd fd = open_or_throw(path, O_WRONLY | O_CREAT | O_APPEND);
-  Status timed = storh::measure(ctx, "append_floor", n, [&] {
+  Status timed = ctx.measure("append_floor", n, [&] {
     for (std::uint64_t i = 0; i < n; ++i) {
       write_all(fd.get(), line(i), path);
       sync_data(fd.get(), path, sync);
@@ -47,7 +47,7 @@ Status measure_bulk_append_floor(RunContext& ctx, std::string_view operation,
                                  std::string_view bytes, std::size_t chunk, Sync sync,
                                  const std::function<void()>& build_input) {
   UniqueFd fd = open_or_throw(path, O_WRONLY | O_CREAT | O_APPEND);
-  Status timed = storh::measure(ctx, operation, std::max<std::uint64_t>(items, 1), [&] {
+  Status timed = ctx.measure(operation, std::max<std::uint64_t>(items, 1), [&] {
     build_input();
     std::string_view rest = bytes;
     while (!rest.empty()) {

@@ -155,18 +155,18 @@ Status measure_put_and_scan_floors(RunContext& ctx, const std::filesystem::path&
                                    const FloorRecords& records, Sync sync) {
   const std::uint64_t n = records.size();
   open_shards(dir, records);
-  STORH_TRY(storh::measure(ctx, "put_floor", n, [&] { floor_writes(dir, records, sync); }));
+  STORH_TRY(ctx.measure("put_floor", n, [&] { floor_writes(dir, records, sync); }));
   STORH_TRY(bench::expect_count("put_floor", regular_files(dir), n));
-  return storh::measure(ctx, "scan_floor", n,
-                        [&] { return bench::expect_count("scan_floor", floor_scan(dir), n); });
+  return ctx.measure("scan_floor", n,
+                     [&] { return bench::expect_count("scan_floor", floor_scan(dir), n); });
 }
 
 Status measure_bulk_floor(RunContext& ctx, const std::filesystem::path& dir,
                           const FloorRecords& records, std::size_t batch_size, Sync sync) {
   ShardDirs shards = open_shards(dir, records);
   const std::size_t batch = std::max<std::size_t>(1, batch_size);
-  STORH_TRY(storh::measure(ctx, "bulk_floor", records.size(),
-                           [&] { floor_bulk_writes(shards, records, batch, sync); }));
+  STORH_TRY(ctx.measure("bulk_floor", records.size(),
+                        [&] { floor_bulk_writes(shards, records, batch, sync); }));
   return bench::expect_count("bulk_floor", regular_files(dir), records.size());
 }
 
@@ -185,7 +185,7 @@ Status measure_delete_floor(RunContext& ctx, const std::filesystem::path& dir,
     fd.close_or_throw(path);
   }
   for (const auto& [shard, name] : victims) sync_directory_fd(shard, sync);
-  STORH_TRY(storh::measure(ctx, "delete_floor", std::max<std::uint64_t>(deletes, 1), [&] {
+  STORH_TRY(ctx.measure("delete_floor", std::max<std::uint64_t>(deletes, 1), [&] {
     for (const auto& [shard, name] : victims) {
       if (::unlinkat(shard, name.c_str(), 0) != 0) throw_errno("unlink", name);
     }

@@ -166,8 +166,8 @@ class Scenario {
  private:
   template <typename F>
   Status step(std::string_view op, std::int64_t items, F&& fn) {
-    return storh::measure(ctx_, op, static_cast<std::uint64_t>(std::max<std::int64_t>(items, 1)),
-                          std::forward<F>(fn));
+    return ctx_.measure(op, static_cast<std::uint64_t>(std::max<std::int64_t>(items, 1)),
+                        std::forward<F>(fn));
   }
   doc::DocQuery q(doc::DocStore& store) const { return doc::DocQuery(store); }
   void report_fallback(const doc::DocStore& store) {
@@ -450,8 +450,6 @@ class DocEngine final : public storh::Engine {
  public:
   storh::EngineInfo describe() const noexcept override {
     storh::EngineInfo info;
-    info.name = "doc";
-    info.version = "1.0.0";
     info.description = "document store: one durable file per record, secondary indexes, queries";
     info.params = {
         engines::bench::durability_param(

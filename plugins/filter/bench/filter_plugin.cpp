@@ -92,7 +92,7 @@ template <typename Predicate>
 Status count_step(storh::RunContext& ctx, std::string_view operation, const Rows& table,
                   const Predicate& predicate, std::uint64_t expected) {
   if (!ctx.selected(operation)) return {};
-  return storh::measure_repeated(ctx, operation, table.size(), [&]() -> Status {
+  return ctx.measure_repeated(operation, table.size(), [&]() -> Status {
     const std::uint64_t counted = table.count(predicate);
     if (counted != expected) {
       return Status::error(std::string(operation) + ": counted " + std::to_string(counted) +
@@ -106,8 +106,6 @@ class FilterEngine final : public storh::Engine {
  public:
   storh::EngineInfo describe() const noexcept override {
     storh::EngineInfo info;
-    info.name = "filter";
-    info.version = "1.0.0";
     info.description = "in-memory record filtering with RecordQuery and QueryCondition";
     info.params = {{"evaluation",
                     storh::ParamType::string,

@@ -92,7 +92,7 @@ Status run_roll_floor(RunContext& ctx, const PutLines& put,
   const fs::path manifest = dir / "manifest.jsonc";
   engines::make_directories(segments);
   const bool durable = options.sync == engines::Sync::durable;
-  Status status = storh::measure(ctx, "roll_floor", std::max<std::uint64_t>(n, 1), [&] {
+  Status status = ctx.measure("roll_floor", std::max<std::uint64_t>(n, 1), [&] {
     for (std::size_t k = 0; k < rolls.size(); ++k) {
       const fs::path index =
           segments / engines::log::index_file_name(engines::log::segment_file_name(k + 1));

@@ -11,8 +11,6 @@ class LogEngine final : public storh::Engine {
  public:
   storh::EngineInfo describe() const noexcept override {
     storh::EngineInfo info;
-    info.name = "log";
-    info.version = "1.0.0";
     info.description = "segmented append-only log with cursor and time-range reads";
     info.params = storh::log_bench::log_params();
     info.operations = storh::log_bench::log_operations();

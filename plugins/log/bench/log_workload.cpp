@@ -119,7 +119,7 @@ Status check_ids(std::string_view op, const std::vector<Record>& records,
 
 template <typename F>
 Status step(RunContext& ctx, std::string_view op, std::uint64_t items, F&& fn) {
-  return storh::measure(ctx, op, std::max<std::uint64_t>(items, 1), std::forward<F>(fn));
+  return ctx.measure(op, std::max<std::uint64_t>(items, 1), std::forward<F>(fn));
 }
 
 }  // namespace

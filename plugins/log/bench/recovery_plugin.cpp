@@ -10,8 +10,6 @@ class RecoveryEngine final : public storh::Engine {
  public:
   storh::EngineInfo describe() const noexcept override {
     storh::EngineInfo info;
-    info.name = "recovery";
-    info.version = "1.0.0";
     info.description = "segmented log reopen that cuts a torn tail";
     info.params = storh::log_bench::log_params();
     info.operations = {{"recover", "opens", storh::Direction::lower_is_better,

@@ -85,8 +85,6 @@ class MirrorEngine final : public storh::Engine {
  public:
   storh::EngineInfo describe() const noexcept override {
     storh::EngineInfo info;
-    info.name = "mirror";
-    info.version = "1.0.0";
     info.description = "SQLite mirror of a document collection: push, reconcile, flush, pull";
     info.params = {
         {"journal_mode",
@@ -135,7 +133,7 @@ class MirrorEngine final : public storh::Engine {
   // Times `fn` when the suite selected `op`, else runs it untimed (later steps need it).
   template <typename F>
   static Status step(storh::RunContext& ctx, std::string_view op, std::uint64_t items, F&& fn) {
-    if (ctx.selected(op)) return storh::measure(ctx, op, items, fn);
+    if (ctx.selected(op)) return ctx.measure(op, items, fn);
     return storh::guarded(op, fn);
   }
 
@@ -211,7 +209,7 @@ class MirrorEngine final : public storh::Engine {
     doc::DocStore restored(root, "mirror-restored", options);
     mirror::SqlMirror restore(db, "bench_");
     restore.collection(restored, "docs");
-    return storh::measure(ctx, "pull", n, [&]() -> Status {
+    return ctx.measure("pull", n, [&]() -> Status {
       const mirror::PullResult got = restore.pull();
       if (got == mirror::PullResult{n, 0}) return {};
       return Status::error(
@@ -248,7 +246,7 @@ class MirrorEngine final : public storh::Engine {
   static Status query_pair(storh::RunContext& ctx, mirror::Database& mirror_db,
                            std::uint64_t expected) {
     if (ctx.selected("query")) {
-      STORH_TRY(storh::measure_repeated(ctx, "query", 1, [&] {
+      STORH_TRY(ctx.measure_repeated("query", 1, [&] {
         return expect_count("query", mirror_db.query_int64(kCountSql), expected);
       }));
     }
@@ -265,7 +263,7 @@ class MirrorEngine final : public storh::Engine {
     if (sqlite3_exec(raw, settings.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) {
       return Status::error(fmt::format("query_direct: {}: {}", settings, sqlite3_errmsg(raw)));
     }
-    return storh::measure_repeated(ctx, "query_direct", 1, [&] {
+    return ctx.measure_repeated("query_direct", 1, [&] {
       return expect_count("query_direct", count_direct(raw), expected);
     });
   }

@@ -29,8 +29,6 @@ class PgEngine final : public storh::Engine {
  public:
   storh::EngineInfo describe() const noexcept override {
     storh::EngineInfo info;
-    info.name = "pg";
-    info.version = "1.0.0";
     info.description = "PostgreSQL driven with pgbench's schema and built-in scripts (libpq)";
     info.params = pg::pg_param_specs();
     info.operations = {
@@ -82,8 +80,8 @@ class PgEngine final : public storh::Engine {
     ctx.progress(fmt::format("pgbench -i at scale {}", params.scale));
     const std::int64_t rows = pg::init_rows(params.scale);
     const auto init = [&] { pg::init_tables(admin, params.scale, params.fillfactor); };
-    if (Status s = ctx.selected("init") ? storh::measure(ctx, "init", rows, init)
-                                        : storh::guarded("init", init);
+    if (Status s =
+            ctx.selected("init") ? ctx.measure("init", rows, init) : storh::guarded("init", init);
         !s.ok()) {
       return s;
     }
@@ -103,7 +101,7 @@ class PgEngine final : public storh::Engine {
       ctx.progress(fmt::format("{} x {}", name, n));
       pg::ScriptClient client(database.connect(), params.mode, params.scale,
                               pg::client_seed(params.random_seed, 0));
-      if (Status s = storh::measure_each(ctx, name, n, [&](std::uint64_t) { client.run(script); });
+      if (Status s = ctx.measure_each(name, n, [&](std::uint64_t) { client.run(script); });
           !s.ok()) {
         return s;
       }
@@ -113,7 +111,7 @@ class PgEngine final : public storh::Engine {
     if (!inconsistent.empty()) return Status::error("after the scripts: " + inconsistent);
 
     if (ctx.selected("vacuum_analyze")) {
-      return storh::measure(ctx, "vacuum_analyze", 4, [&] { pg::vacuum_analyze(admin); });
+      return ctx.measure("vacuum_analyze", 4, [&] { pg::vacuum_analyze(admin); });
     }
     return {};
   }

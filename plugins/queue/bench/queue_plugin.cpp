@@ -101,8 +101,6 @@ class QueueEngine final : public storh::Engine {
  public:
   storh::EngineInfo describe() const noexcept override {
     storh::EngineInfo info;
-    info.name = "queue";
-    info.version = "1.0.0";
     info.description = "durable log-backed job queue (storh LogQueue), safe across processes";
     info.params = {
         engines::bench::durability_param(
@@ -218,7 +216,7 @@ class QueueEngine final : public storh::Engine {
     LogQueue queue(ctx.work_dir(), "queue", sync);
     std::vector<std::string> ids;
     ids.reserve(n);
-    STORH_TRY(storh::measure(ctx, "enqueue", n, [&] {
+    STORH_TRY(ctx.measure("enqueue", n, [&] {
       for (std::uint64_t i = 0; i < n; ++i) {
         ids.push_back(queue.enqueue(engines::bench_row(i)));
       }
@@ -228,7 +226,7 @@ class QueueEngine final : public storh::Engine {
     // Ids as claim() returns them (no string copy inside the timed loop).
     std::vector<engines::UuidText> claimed;
     claimed.reserve(n);
-    STORH_TRY(storh::measure(ctx, "claim", n, [&] {
+    STORH_TRY(ctx.measure("claim", n, [&] {
       for (std::uint64_t i = 0; i < n; ++i) {
         if (auto job = queue.claim()) {
           claimed.push_back(job->id);
@@ -239,7 +237,7 @@ class QueueEngine final : public storh::Engine {
         check_same_ids("claim", std::vector<std::string>(claimed.begin(), claimed.end()), ids));
 
     std::uint64_t completed = 0;
-    STORH_TRY(storh::measure(ctx, "complete", n, [&] {
+    STORH_TRY(ctx.measure("complete", n, [&] {
       for (const engines::UuidText& id : claimed) {
         completed += queue.complete(id) ? 1 : 0;
       }
@@ -251,7 +249,7 @@ class QueueEngine final : public storh::Engine {
     STORH_TRY(check_counts(queue, "complete", {0, 0, n}));
 
     std::size_t requeued = 1;
-    STORH_TRY(storh::measure(ctx, "requeue", 1, [&] { requeued = queue.requeue_timed_out(0); }));
+    STORH_TRY(ctx.measure("requeue", 1, [&] { requeued = queue.requeue_timed_out(0); }));
     if (requeued != 0) {
       return Status::error("requeue: requeued " + std::to_string(requeued) +
                            " jobs, expected 0 (nothing is processing)");
@@ -262,8 +260,8 @@ class QueueEngine final : public storh::Engine {
   static Status batch_calls(storh::RunContext& ctx, std::uint64_t n, engines::Sync sync) {
     LogQueue queue(ctx.work_dir(), "queue-bulk", sync);
     std::vector<std::string> ids;
-    STORH_TRY(storh::measure(ctx, "bulk_enqueue", n,
-                             [&] { ids = queue.enqueue_many(bench_source(n), n); }));
+    STORH_TRY(
+        ctx.measure("bulk_enqueue", n, [&] { ids = queue.enqueue_many(bench_source(n), n); }));
     if (ids.size() != n) {
       return Status::error("bulk_enqueue: got " + std::to_string(ids.size()) + " ids, expected " +
                            std::to_string(n));
@@ -271,15 +269,14 @@ class QueueEngine final : public storh::Engine {
     STORH_TRY(check_counts(queue, "bulk_enqueue", {n, 0, 0}));
 
     std::vector<engines::QueueJob> jobs;
-    STORH_TRY(storh::measure(ctx, "bulk_claim", n, [&] { jobs = queue.claim_many(n); }));
+    STORH_TRY(ctx.measure("bulk_claim", n, [&] { jobs = queue.claim_many(n); }));
     std::vector<std::string> claimed;
     claimed.reserve(jobs.size());
     for (const engines::QueueJob& job : jobs) claimed.push_back(job.id.str());
     STORH_TRY(check_same_ids("bulk_claim", claimed, ids));
 
     std::size_t completed = 0;
-    STORH_TRY(
-        storh::measure(ctx, "bulk_complete", n, [&] { completed = queue.complete_many(claimed); }));
+    STORH_TRY(ctx.measure("bulk_complete", n, [&] { completed = queue.complete_many(claimed); }));
     if (completed != n) {
       return Status::error("bulk_complete: completed " + std::to_string(completed) +
                            " jobs, expected " + std::to_string(n));
@@ -312,7 +309,7 @@ class QueueEngine final : public storh::Engine {
       };
     });
     std::string problems;
-    STORH_TRY(storh::measure(ctx, "claim_concurrent", n, [&] {
+    STORH_TRY(ctx.measure("claim_concurrent", n, [&] {
       pool.start();
       problems = pool.wait();
     }));

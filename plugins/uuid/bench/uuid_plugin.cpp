@@ -75,8 +75,6 @@ class UuidEngine final : public storh::Engine {
  public:
   storh::EngineInfo describe() const noexcept override {
     storh::EngineInfo info;
-    info.name = "uuid";
-    info.version = "1.0.0";
     info.description = "UUIDv7 generation, validation and timestamp extraction";
     info.operations = {
         {"monotonic", "ids", storh::Direction::lower_is_better,
@@ -101,7 +99,7 @@ class UuidEngine final : public storh::Engine {
     IdBuffer ids(n);
     if (ctx.selected("monotonic")) {
       uuid_v7::start_fresh_sequence();
-      Status status = storh::measure_repeated(ctx, "monotonic", n, [&] {
+      Status status = ctx.measure_repeated("monotonic", n, [&] {
         for (std::uint64_t i = 0; i < n; ++i) uuid_v7::generate_to(kStartMs, ids.slot(i));
       });
       if (!status.ok()) return status;
@@ -109,7 +107,7 @@ class UuidEngine final : public storh::Engine {
     }
     if (ctx.selected("spread")) {
       uuid_v7::start_fresh_sequence();
-      Status status = storh::measure_repeated(ctx, "spread", n, [&] {
+      Status status = ctx.measure_repeated("spread", n, [&] {
         for (std::uint64_t i = 0; i < n; ++i) {
           uuid_v7::generate_to(kStartMs + static_cast<std::int64_t>(i), ids.slot(i));
         }
@@ -127,7 +125,7 @@ class UuidEngine final : public storh::Engine {
     const std::string_view odd = upper;
 
     if (ctx.selected("validate")) {
-      Status status = storh::measure_repeated(ctx, "validate", n, [&]() -> Status {
+      Status status = ctx.measure_repeated("validate", n, [&]() -> Status {
         std::uint64_t valid = 0;
         for (std::uint64_t i = 0; i < n; ++i) valid += uuid_v7::is_valid(i % 2 == 0 ? even : odd);
         if (valid != n) {
@@ -139,7 +137,7 @@ class UuidEngine final : public storh::Engine {
       if (!status.ok()) return status;
     }
     if (ctx.selected("timestamp")) {
-      return storh::measure_repeated(ctx, "timestamp", n, [&]() -> Status {
+      return ctx.measure_repeated("timestamp", n, [&]() -> Status {
         std::uint64_t right = 0;
         for (std::uint64_t i = 0; i < n; ++i) {
           right += uuid_v7::timestamp_ms(i % 2 == 0 ? even : odd) == kStartMs;

@@ -48,7 +48,7 @@ TEST_CASE("doc plugin: describes the 30 storh operations in order, then the four
           "[doc_plugin]") {
   LoadedPlugin plugin(STORH_TEST_DOC_PLUGIN);
   const storh::EngineInfo info = plugin.engine->describe();
-  CHECK(info.name == "doc");
+  CHECK(info.name.empty());  // stated once, in STORH_PLUGIN: the host fills it in
   REQUIRE(info.operations.size() == 34);
   CHECK(info.operations.front().name == "put");
   CHECK(info.operations[8].name == "index_build");

@@ -28,7 +28,7 @@ TEST_CASE("mirror plugin: describes its operations and parameters", "[mirror][pl
   LoadedPlugin plugin(STORH_TEST_MIRROR_PLUGIN);
   CHECK(std::string(plugin.manifest->name) == "mirror");
   const storh::EngineInfo info = plugin.engine->describe();
-  CHECK(info.name == "mirror");
+  CHECK(info.name.empty());  // stated once, in STORH_PLUGIN: the host fills it in
   std::vector<std::string> names;
   for (const auto& op : info.operations) names.push_back(op.name);
   CHECK(names == all_operations);
