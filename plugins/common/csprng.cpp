@@ -214,12 +214,18 @@ void on_fork_child() noexcept {
   g_fork_generation.fetch_add(1, std::memory_order_relaxed);
 }
 
-// Registered before the first key is read, so every key drawn is covered. glibc ties
-// the registration to the DSO holding this code, so dlclose of a plugin removes it.
+// Registered when the library holding this code is loaded, before the process can
+// fork: a child must know it is one even when its parent never drew a key (in a
+// counting run the parent's first key and the child's would otherwise be the same
+// fixed one). glibc ties the registration to the DSO holding this code, so dlclose of
+// a plugin removes it. A Csprng used by another library's static constructor, before
+// this one runs, still works: the handler is in place before main().
+const int g_fork_handler_error = ::pthread_atfork(nullptr, nullptr, &on_fork_child);
+
 void ensure_fork_handler() {
-  static const int error = ::pthread_atfork(nullptr, nullptr, &on_fork_child);
-  if (error != 0) {
-    throw std::system_error(error, std::generic_category(), "Csprng: pthread_atfork failed");
+  if (g_fork_handler_error != 0) {
+    throw std::system_error(g_fork_handler_error, std::generic_category(),
+                            "Csprng: pthread_atfork failed");
   }
 }
 
