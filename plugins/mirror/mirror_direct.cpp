@@ -85,7 +85,7 @@ void DirectTable::create(const std::filesystem::path& path, std::string_view jou
     fail(fmt::format("journal_mode {}", journal_mode));
   }
   mode.reset();
-  exec(std::string(kPageCacheSql));
+  exec(kPageCacheSql);
   exec("BEGIN IMMEDIATE");
   for (const std::string& sql : schema_) exec(sql);
   exec("COMMIT");

@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "mirror/sqlite.h"
 #include "mirror/table_layout.h"
 
 namespace storh::engines::mirror {
@@ -51,9 +52,6 @@ class DirectTable {
   std::uint64_t rows() const noexcept { return values_.size() / columns_; }
 
  private:
-  struct CloseDb {
-    void operator()(sqlite3* db) const noexcept { sqlite3_close(db); }
-  };
   struct FreeValue {
     void operator()(sqlite3_value* value) const noexcept { sqlite3_value_free(value); }
   };

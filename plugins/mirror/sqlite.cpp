@@ -171,6 +171,10 @@ Database::Database(const std::filesystem::path& path) : path_(path) {
   exec(kPageCacheSql);
 }
 
+void CloseDb::operator()(sqlite3* db) const noexcept {
+  sqlite3_close(db);
+}
+
 Database::~Database() {
   sqlite3_close_v2(db_);
 }

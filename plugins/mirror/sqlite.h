@@ -76,7 +76,13 @@ class Statement {
 // records touches more pages than 2 MB hold, and each count then read them from the OS
 // again. Memory only: journal mode and synchronous stay as set, and a commit promises
 // what it did before.
-inline constexpr std::string_view kPageCacheSql = "PRAGMA cache_size = -65536";
+inline constexpr const char* kPageCacheSql = "PRAGMA cache_size = -65536";
+
+// Closes a bare handle, for std::unique_ptr<sqlite3, CloseDb> (the benchmark's
+// references and DirectTable, which use SQLite without Database).
+struct CloseDb {
+  void operator()(sqlite3* db) const noexcept;  // sqlite3_close
+};
 
 class Database {
  public:

@@ -279,18 +279,31 @@ std::vector<std::string> LogQueue::enqueue_rows(const JobSource& next_job, std::
     finish_batch();
   } catch (...) {
     lines_.clear();
-    if (batch_wrote_) undo_writes(batch_start);
+    if (batch_wrote_) undo_writes(batch_start, std::current_exception());
     throw;
   }
   return ids;
 }
 
-void LogQueue::undo_writes(std::uint64_t batch_start) {
-  if (::ftruncate(log_.get(), static_cast<off_t>(batch_start)) != 0) {
-    throw_errno("truncate a failed batch's lines from", log_path_);
+void LogQueue::undo_writes(std::uint64_t batch_start, const std::exception_ptr& cause) {
+  try {
+    if (::ftruncate(log_.get(), static_cast<off_t>(batch_start)) != 0) {
+      throw_errno("truncate a failed batch's lines from", log_path_);
+    }
+    sync_file(log_.get(), log_path_, sync_);
+    log_offset_ = batch_start;
+  } catch (const std::exception& undo) {
+    std::string message = "unknown error";
+    try {
+      std::rethrow_exception(cause);
+    } catch (const std::exception& e) {
+      message = e.what();
+    } catch (...) {  // NOLINT(bugprone-empty-catch): the message stays "unknown error"
+    }
+    message += "; and the log could not be taken back to where the batch began: ";
+    message += undo.what();
+    throw StoreError(message);
   }
-  sync_file(log_.get(), log_path_, sync_);
-  log_offset_ = batch_start;
 }
 
 std::optional<QueueJob> LogQueue::claim() {

@@ -35,6 +35,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -162,7 +163,9 @@ class LogQueue {
   void cut_bad_tail();
   void write_lines(std::string_view lines);
   // Truncates the log back to `batch_start` (and syncs it): a failed batch's lines.
-  void undo_writes(std::uint64_t batch_start);
+  // `cause` is the batch's own failure: if the undo fails too, one StoreError says
+  // both, the cause first, so the caller never loses why the batch failed.
+  void undo_writes(std::uint64_t batch_start, const std::exception_ptr& cause);
   std::vector<std::string> enqueue_rows(const JobSource& next_job, std::size_t hint);
   void reserve_batch(std::size_t bytes);
   void flush_chunk_if_full();

@@ -254,23 +254,19 @@ class MirrorEngine final : public storh::Engine {
     const std::filesystem::path& path = mirror_db.path();
     sqlite3* raw = nullptr;
     const int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
-    const std::unique_ptr<sqlite3, CloseDb> direct(raw);
+    const std::unique_ptr<sqlite3, mirror::CloseDb> direct(raw);
     if (rc != SQLITE_OK) {
       return Status::error(fmt::format("query_direct: open {}: {}", path.string(),
                                        raw != nullptr ? sqlite3_errmsg(raw) : "out of memory"));
     }
-    const std::string settings(mirror::kPageCacheSql);
-    if (sqlite3_exec(raw, settings.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) {
-      return Status::error(fmt::format("query_direct: {}: {}", settings, sqlite3_errmsg(raw)));
+    if (sqlite3_exec(raw, mirror::kPageCacheSql, nullptr, nullptr, nullptr) != SQLITE_OK) {
+      return Status::error(
+          fmt::format("query_direct: {}: {}", mirror::kPageCacheSql, sqlite3_errmsg(raw)));
     }
     return ctx.measure_repeated("query_direct", 1, [&] {
       return expect_count("query_direct", count_direct(raw), expected);
     });
   }
-
-  struct CloseDb {
-    void operator()(sqlite3* db) const noexcept { sqlite3_close(db); }
-  };
 };
 
 }  // namespace

@@ -92,3 +92,37 @@ TEST_CASE("queue faults: every write boundary of enqueue, claim and complete los
   CHECK(tally.boundaries >= 8);
   fault_test::require_clean(tally);
 }
+
+TEST_CASE("queue faults: a batch whose undo fails too reports both failures, its own first",
+          "[queue][fault]") {
+  namespace fault = storh::engines::fault;
+  fault_test::Scratch scratch;
+  // Over 1 MiB of lines, so a chunk is written before the bad id ends the batch and
+  // the batch must take the log back; the undo's sync is the batch's last boundary.
+  const auto batch = [] {
+    std::vector<Json> jobs;
+    jobs.reserve(20001);
+    for (int i = 0; i < 20000; ++i) jobs.push_back(Json{{"payload", payload(i)}});
+    jobs.push_back(Json{{"id", "bad"}, {"payload", payload(0)}});
+    return jobs;
+  };
+  LogQueue queue(scratch.path(), "q", Sync::durable);
+  fault::count_only();
+  CHECK_THROWS_AS(queue.enqueue_many(batch()), std::invalid_argument);
+  const std::uint64_t boundaries = fault::crossed();
+  REQUIRE(boundaries >= 2);  // a chunk's write, then the undo's sync
+
+  fault::arm(boundaries, fault::Action::fail, EIO);
+  std::string message;
+  try {
+    queue.enqueue_many(batch());
+  } catch (const std::exception& e) {
+    message = e.what();
+  }
+  fault::disarm();
+  INFO(message);
+  CHECK(message.rfind("Invalid UUIDv7 value.", 0) == 0);  // the batch's own failure, first
+  CHECK(message.find("; and the log could not be taken back to where the batch began: ") !=
+        std::string::npos);
+  CHECK(message.find("Input/output error") != std::string::npos);
+}
