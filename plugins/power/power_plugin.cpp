@@ -105,6 +105,11 @@ class PowerEngine final : public storh::Engine {
   }
 
   Status run(storh::RunContext& ctx) noexcept override {
+    return storh::guarded("power", [&] { return run_operations(ctx); });
+  }
+
+ private:
+  static Status run_operations(storh::RunContext& ctx) {
     const std::uint64_t n = ctx.dataset_size();
     const double slowdown = ctx.number_param("slowdown", 0.0);
     const std::int64_t work = ctx.int_param("work", 200);

@@ -26,8 +26,8 @@ std::string both_streams(const GateReport& report) {
   return report.out + "--- stderr ---\n" + report.err;
 }
 
-const std::vector<double> kFive = {1.00, 1.01, 0.99, 1.02, 0.98};
-const std::vector<double> kFiveSlower = {1.30, 1.31, 1.29, 1.32, 1.28};
+const std::vector<double> five_steady = {1.00, 1.01, 0.99, 1.02, 0.98};
+const std::vector<double> five_slower = {1.30, 1.31, 1.29, 1.32, 1.28};
 
 // Base and current for the golden tests: each metric exercises one rule.
 ComparableFile options_base() {
@@ -151,9 +151,9 @@ TEST_CASE("gate: per-metric thresholds, exact key before operation", "[gate]") {
 TEST_CASE("gate: --significant excuses a noisy slowdown and falls back with few samples",
           "[gate]") {
   const ComparableFile base =
-      make_comparable({{"doc.put", kFive}, {"doc.few", {1.0, 1.0, 1.0}}}, "b");
+      make_comparable({{"doc.put", five_steady}, {"doc.few", {1.0, 1.0, 1.0}}}, "b");
   const ComparableFile current =
-      make_comparable({{"doc.put", kFiveSlower}, {"doc.few", {2.0, 2.0, 2.0}}}, "c");
+      make_comparable({{"doc.put", five_slower}, {"doc.few", {2.0, 2.0, 2.0}}}, "c");
   GateOptions options;
   options.require_significance = true;
   GateOutcome outcome = gate_of(base, current, options);

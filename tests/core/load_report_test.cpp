@@ -18,7 +18,7 @@ namespace {
 
 // One cell of doc.put_get: `tps` per repeat (excluding set-up), 0.1 s set-up.
 result::Metric load_metric(std::uint32_t clients, std::uint64_t transactions,
-                           std::vector<double> tps, double latency_ms) {
+                           const std::vector<double>& tps, double latency_ms) {
   result::Metric m;
   m.key = fmt::format("doc.put_get[clients={},transactions={}]", clients, transactions);
   m.engine = "doc";

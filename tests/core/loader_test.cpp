@@ -16,11 +16,11 @@ using storh::test::contains;
 
 namespace {
 
-const std::filesystem::path kRefused = std::filesystem::path(STORH_TEST_FIXTURE_DIR) / "refused";
-const std::filesystem::path kFixtures = STORH_TEST_FIXTURE_DIR;
+const std::filesystem::path refused_dir = std::filesystem::path(STORH_TEST_FIXTURE_DIR) / "refused";
+const std::filesystem::path fixture_dir = STORH_TEST_FIXTURE_DIR;
 
 std::string refusal(const std::string& file, const std::string& name = {}) {
-  auto loaded = storh::plugin::load_plugin(kRefused / file, name);
+  auto loaded = storh::plugin::load_plugin(refused_dir / file, name);
   REQUIRE_FALSE(loaded.ok());
   return loaded.error();
 }
@@ -69,13 +69,13 @@ TEST_CASE("loader: a manifest name that differs from the file name is refused", 
 }
 
 TEST_CASE("loader: a missing file is named", "[loader]") {
-  auto loaded = storh::plugin::load_plugin(kRefused / "storh_nothing_here.so");
+  auto loaded = storh::plugin::load_plugin(refused_dir / "storh_nothing_here.so");
   REQUIRE_FALSE(loaded.ok());
   CHECK(contains(loaded.error(), "storh_nothing_here.so: plugin file not found"));
 }
 
 TEST_CASE("loader: a good plugin loads and describes itself", "[loader]") {
-  auto loaded = storh::plugin::load_plugin(kFixtures / "storh_misbehave.so", "misbehave");
+  auto loaded = storh::plugin::load_plugin(fixture_dir / "storh_misbehave.so", "misbehave");
   REQUIRE(loaded.ok());
   CHECK((*loaded)->manifest().name == "misbehave");
   CHECK((*loaded)->manifest().toolchain == STORH_TOOLCHAIN_FINGERPRINT);
@@ -111,7 +111,7 @@ constexpr bool kBuildOptimized = false;
 
 TEST_CASE("loader: the manifest records the plugin's build type, flags, compiler, optimisation",
           "[loader][build]") {
-  auto loaded = storh::plugin::load_plugin(kFixtures / "storh_misbehave.so", "misbehave");
+  auto loaded = storh::plugin::load_plugin(fixture_dir / "storh_misbehave.so", "misbehave");
   REQUIRE(loaded.ok());
   const storh::plugin::ManifestInfo& m = (*loaded)->manifest();
   CHECK(m.abi_minor == storh::kAbiMinor);
@@ -123,7 +123,7 @@ TEST_CASE("loader: the manifest records the plugin's build type, flags, compiler
 
 TEST_CASE("loader: a plugin compiled with -O0 is recorded as unoptimised whatever its build type",
           "[loader][build]") {
-  auto loaded = storh::plugin::load_plugin(kFixtures / "storh_unoptimized.so", "unoptimized");
+  auto loaded = storh::plugin::load_plugin(fixture_dir / "storh_unoptimized.so", "unoptimized");
   REQUIRE(loaded.ok());
   const storh::plugin::ManifestInfo& m = (*loaded)->manifest();
   // The build type is this build's; only the compiler knows about the target's -O0.
@@ -133,7 +133,7 @@ TEST_CASE("loader: a plugin compiled with -O0 is recorded as unoptimised whateve
 
 TEST_CASE("loader: an ABI 1.1 manifest without a build record still loads, build unknown",
           "[loader][build]") {
-  auto loaded = storh::plugin::load_plugin(kFixtures / "storh_abi_1_1.so", "abi_1_1");
+  auto loaded = storh::plugin::load_plugin(fixture_dir / "storh_abi_1_1.so", "abi_1_1");
   REQUIRE(loaded.ok());
   const storh::plugin::ManifestInfo& m = (*loaded)->manifest();
   CHECK(m.abi_minor == 1);
@@ -147,13 +147,13 @@ TEST_CASE("loader: an ABI 1.1 manifest without a build record still loads, build
 
 namespace {
 
-const std::filesystem::path kDescribed =
+const std::filesystem::path described_dir =
     std::filesystem::path(STORH_TEST_FIXTURE_DIR) / "described";
 
 // The refusal of describing fixture `name` (described_plugins.cpp), which must name
 // the file.
 std::string description_refusal(const std::string& name) {
-  const std::filesystem::path file = kDescribed / ("storh_" + name + ".so");
+  const std::filesystem::path file = described_dir / ("storh_" + name + ".so");
   auto described = storh::plugin::describe_plugin(STORH_TEST_HOST, file, name);
   REQUIRE_FALSE(described.ok());
   CHECK(contains(described.error(), file.string() + ": refused: check \"description\" failed"));
@@ -186,8 +186,8 @@ TEST_CASE("describe: a default or allowed value of another type than declared is
 }
 
 TEST_CASE("describe: a sound description passes the checks", "[loader][describe]") {
-  auto described = storh::plugin::describe_plugin(STORH_TEST_HOST, kFixtures / "storh_misbehave.so",
-                                                  "misbehave");
+  auto described = storh::plugin::describe_plugin(STORH_TEST_HOST,
+                                                  fixture_dir / "storh_misbehave.so", "misbehave");
   INFO((described.ok() ? "" : described.error()));
   CHECK(described.ok());
 }
@@ -195,8 +195,8 @@ TEST_CASE("describe: a sound description passes the checks", "[loader][describe]
 TEST_CASE("describe: name and version left to STORH_PLUGIN come from the manifest",
           "[loader][describe]") {
   // misbehave's describe() leaves both empty, as SDK 1.5 asks.
-  auto described = storh::plugin::describe_plugin(STORH_TEST_HOST, kFixtures / "storh_misbehave.so",
-                                                  "misbehave");
+  auto described = storh::plugin::describe_plugin(STORH_TEST_HOST,
+                                                  fixture_dir / "storh_misbehave.so", "misbehave");
   REQUIRE(described.ok());
   CHECK(described->info.name == "misbehave");
   CHECK(described->info.version == "1.0.0");
@@ -211,7 +211,7 @@ TEST_CASE("describe: an operation an SDK 1.4 plugin declares higher_is_better is
 
 TEST_CASE("loader: a plugin built against the SDK 1.4 headers loads, describes itself and runs",
           "[loader][sdk]") {
-  const std::filesystem::path file = kFixtures / "storh_sdk_1_4.so";
+  const std::filesystem::path file = fixture_dir / "storh_sdk_1_4.so";
   auto loaded = storh::plugin::load_plugin(file, "sdk_1_4");
   REQUIRE(loaded.ok());
   CHECK((*loaded)->manifest().abi_minor == 4);
