@@ -14,9 +14,9 @@ storh_configure() {
 }
 
 # The test builds' unity options (scripts/test.sh and tsan.sh): each target's .cpp files
-# are compiled in batches of 12, which parses the heavy headers (toml++, nlohmann, fmt,
+# are compiled in batches of 32, which parses the heavy headers (toml++, nlohmann, fmt,
 # Catch2) once a batch instead of once a file.
-storh_unity_options=(-DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=12)
+storh_unity_options=(-DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=32)
 
 storh_phases=()
 
