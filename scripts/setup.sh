@@ -13,6 +13,7 @@ set -euo pipefail
 packages=(
   build-essential cmake            # g++ 12, CMake 3.25
   ninja-build                      # scripts/test.sh builds with Ninja
+  lld                              # LLVM's linker: the test builds link with it (build_common.sh)
   libboost-dev                     # Boost 1.74 headers, Boost.DLL included (header-only)
   libtomlplusplus-dev              # toml++ 3.3: suite files with source positions
   libfmt-dev                       # fmt 9: formatting of reports and messages

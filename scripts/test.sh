@@ -8,7 +8,7 @@
 # STORH_TEST_SANITIZE=0 skips the sanitizer builds for a quicker local loop;
 # STORH_TEST_TSAN=0 skips only the ThreadSanitizer one.
 #
-# The builds are unity builds with Ninja (storh_unity_options in build_common.sh). A name
+# The builds are unity builds with Ninja (storh_test_build_options in build_common.sh). A name
 # two files of one target both keep file-local is then a compile error here: give it one
 # home (a shared header) or a distinct name.
 set -euo pipefail
@@ -16,13 +16,14 @@ cd "$(dirname "$0")/.."
 source scripts/build_common.sh
 
 ./scripts/setup.sh --tests
+storh_test_build_options
 jobs=$(nproc)
 
 run_suite() {  # <build dir> <cmake options...>
   local dir=$1
   shift
   storh_configure "$dir" -DSTORH_BUILD_TESTS=ON -DSTORH_WARNINGS_AS_ERRORS=ON \
-    "${storh_unity_options[@]}" "$@"
+    "${storh_test_build_options[@]}" "$@"
   storh_phase "build $dir" cmake --build "$dir" -j"$jobs"
   storh_phase "tests $dir" ctest --test-dir "$dir" -j"$jobs" --output-on-failure --timeout 600
 }

@@ -13,6 +13,7 @@ cd "$(dirname "$0")/.."
 source scripts/build_common.sh
 
 ./scripts/setup.sh
+storh_test_build_options
 jobs=${STORH_TSAN_JOBS:-$(nproc)}
 tests=(memory_cache_test cache_plugin_test load_test load_cli_test load_queue_test
   queue_process_test queue_plugin_test uuid_v7_test shared_text_test)
@@ -20,7 +21,7 @@ tests=(memory_cache_test cache_plugin_test load_test load_cli_test load_queue_te
 # A unity build, as scripts/test.sh builds; -g1: line tables are all a race report needs.
 storh_configure build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" -DSTORH_BUILD_TESTS=ON \
-  -DSTORH_SANITIZE_THREAD=ON -DSTORH_WARNINGS_AS_ERRORS=ON "${storh_unity_options[@]}"
+  -DSTORH_SANITIZE_THREAD=ON -DSTORH_WARNINGS_AS_ERRORS=ON "${storh_test_build_options[@]}"
 cmake --build build-tsan -j"$jobs" --target storh-host storh_plugin_uuid storh_plugin_filter \
   storh_plugin_cache storh_plugin_queue "${tests[@]}"
 # halt_on_error: the first race fails its test, with both stacks in the output.
