@@ -95,14 +95,13 @@ std::int64_t wall_clock_ns() noexcept {
 }
 
 std::int64_t wall_clock_ms() noexcept {
-  const std::int64_t ns = wall_clock_ns();
-  return ns / kNsPerMs - (ns % kNsPerMs < 0 ? 1 : 0);  // rounded down, as std::chrono::floor
+  const std::chrono::nanoseconds ns{wall_clock_ns()};
+  return std::chrono::floor<std::chrono::milliseconds>(ns).count();
 }
 
 std::int64_t wall_clock_seconds() noexcept {
-  constexpr std::int64_t kNsPerSecond = 1'000'000'000;
-  const std::int64_t ns = wall_clock_ns();
-  return ns / kNsPerSecond - (ns % kNsPerSecond < 0 ? 1 : 0);
+  const std::chrono::nanoseconds ns{wall_clock_ns()};
+  return std::chrono::floor<std::chrono::seconds>(ns).count();
 }
 
 bool fill_fixed_key(std::span<std::uint8_t> out, bool in_forked_child) noexcept {

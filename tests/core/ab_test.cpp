@@ -400,6 +400,43 @@ TEST_CASE("ab: a wall-time regression fails only when the confirmation set agree
   CHECK(verdict["checks"][0]["confirmation"]["pairs"] == 12);
 }
 
+TEST_CASE("ab: the reports show both sets of a confirmed metric, each with its own change",
+          "[ab]") {
+  AbResult r = result_with({metric("kv.put", 12, 1.10)});
+  r.confirmation = {metric("kv.put", 12, 1.0)};
+  const auto outcome = storh::ab::judge(r, {});
+  REQUIRE(outcome);
+  const auto text = storh::ab::render(r, *outcome, storh::compare::OutputFormat::text, 0.01);
+  const auto first = text.out.find("\nkv.put ");
+  const auto second = text.out.find("\nkv.put (confirmation) ");
+  REQUIRE(first != std::string::npos);
+  REQUIRE(second != std::string::npos);
+  CHECK(first < second);
+  // Each row its own set's change: about +10% for the first, about 0 for the second.
+  const std::string first_row = text.out.substr(first + 1, text.out.find('\n', first + 1) - first);
+  const std::string second_row =
+      text.out.substr(second + 1, text.out.find('\n', second + 1) - second);
+  CHECK(storh::test::contains(first_row, "+10."));
+  CHECK(storh::test::contains(second_row, "did not regress"));
+  CHECK_FALSE(storh::test::contains(second_row, "+10."));
+
+  const storh::report::HtmlAssets assets{"/* chart.js */", "3.9.1"};
+  const auto html = storh::ab::render_html(r, *outcome, 0.01, assets);
+  // The chart's labels: one bar per set, the confirmation's right after its metric's;
+  // and a table row for each.
+  CHECK(storh::test::contains(html.out, R"x("labels":["kv.put","kv.put (confirmation)"])x"));
+  const auto body = html.out.substr(html.out.find("<tbody>"));
+  CHECK(storh::test::contains(body, "(confirmation)</td>"));
+  CHECK(storh::test::contains(body, "did not regress</td>"));
+
+  // Without a confirmation set, no such row or bar.
+  r.confirmation.clear();
+  const auto plain = storh::ab::judge(r, {});
+  REQUIRE(plain);
+  CHECK_FALSE(
+      storh::test::contains(storh::ab::render_html(r, *plain, 0.01, assets).out, "(confirmation)"));
+}
+
 TEST_CASE("ab: a metric whose counter rose fails at once, without confirmation", "[ab]") {
   AbResult r = result_with({metric("kv.put", 12, 1.10)});
   storh::result::Metric put;

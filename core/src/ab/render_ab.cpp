@@ -28,28 +28,55 @@ std::string median_text(const PairedMetric* paired, Side side) {
 
 }  // namespace
 
-AbRow row_of(const AbResult& result, const AbCheck& check) {
-  const PairedMetric* paired = find_paired(result, check.key);
-  const stats::PairedTest& t = check.summary.test;
-  AbRow row{check.key,
+namespace {
+
+// A row's cells from one set of pairs: the medians of each side, and the change, its
+// interval, p and detectable slowdown when the set has pairs ("-" otherwise).
+AbRow paired_row(std::string key, const PairedMetric* paired, const PairedSummary& summary,
+                 std::string threshold, std::string verdict) {
+  AbRow row{std::move(key),
             median_text(paired, Side::base),
             median_text(paired, Side::head),
             "-",
             "-",
             "-",
             "-",
-            fmt::format("{:.1f}%", check.threshold_percent),
-            ab_state_name(check.state)};
+            std::move(threshold),
+            std::move(verdict)};
+  const stats::PairedTest& t = summary.test;
   if (t.pairs > 0) {
-    row.change = fmt::format("{:+.2f}%", check.summary.slowdown_percent);
+    row.change = fmt::format("{:+.2f}%", summary.slowdown_percent);
     row.interval = fmt::format("[{:+.2f}%, {:+.2f}%]", (t.ci_low - 1) * 100, (t.ci_high - 1) * 100);
-    row.detectable = fmt::format("{:.1f}%", check.summary.detectable_percent);
+    row.detectable = fmt::format("{:.1f}%", summary.detectable_percent);
   }
   if (t.p_value) row.p = fmt::format("{:.3g}", *t.p_value);
-  if (check.threshold_from != "threshold") row.threshold += " (" + check.threshold_from + ")";
-  if (check.confirmation && check.confirmation->agreed) row.verdict += " confirmed";
-  if (check.failed) row.verdict += " FAIL";
   return row;
+}
+
+}  // namespace
+
+AbRow row_of(const AbResult& result, const AbCheck& check) {
+  std::string threshold = fmt::format("{:.1f}%", check.threshold_percent);
+  if (check.threshold_from != "threshold") threshold += " (" + check.threshold_from + ")";
+  std::string verdict = ab_state_name(check.state);
+  if (check.confirmation && check.confirmation->agreed) verdict += " confirmed";
+  if (check.failed) verdict += " FAIL";
+  return paired_row(check.key, find_paired(result, check.key), check.summary, std::move(threshold),
+                    std::move(verdict));
+}
+
+std::string confirmation_row_label(const AbCheck& check) {
+  return check.key + " (confirmation)";
+}
+
+AbRow confirmation_row_of(const AbResult& result, const AbCheck& check) {
+  const AbConfirmation& again = check.confirmation.value();
+  const auto paired = std::find_if(result.confirmation.begin(), result.confirmation.end(),
+                                   [&](const PairedMetric& m) { return m.key == check.key; });
+  return paired_row(confirmation_row_label(check),
+                    paired == result.confirmation.end() ? nullptr : &*paired, again.summary,
+                    fmt::format("{:.1f}% ({})", again.threshold_percent, again.threshold_from),
+                    again.agreed ? "regressed again" : "did not regress");
 }
 
 std::string header_line(const AbResult& result, double alpha) {
@@ -175,7 +202,10 @@ ordered_json json_of(const AbResult& result, const AbOutcome& outcome, double al
 AbReport render(const AbResult& result, const AbOutcome& outcome, compare::OutputFormat format,
                 double alpha) {
   std::vector<AbRow> rows;
-  for (const AbCheck& check : outcome.checks) rows.push_back(row_of(result, check));
+  for (const AbCheck& check : outcome.checks) {
+    rows.push_back(row_of(result, check));
+    if (check.confirmation) rows.push_back(confirmation_row_of(result, check));
+  }
   AbReport report;
   std::string notes;
   std::string counters;

@@ -1,5 +1,6 @@
 // ab --format=html: an A/B verdict as one self-contained page (report/html.h).
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,24 +25,39 @@ const char* verdict_of(const AbCheck& check) {
   return "same";
 }
 
+// One set of pairs as a bar: its ratio on its confidence interval. Nullopt without pairs.
+std::optional<report::RatioBar> ratio_bar(std::string label, const stats::PairedTest& t,
+                                          double alpha, std::string verdict) {
+  if (t.pairs == 0 || !(t.ratio > 0)) return std::nullopt;
+  report::RatioBar bar;
+  bar.label = std::move(label);
+  bar.ratio = t.ratio;
+  if (t.confidence > 0) {  // one pair has no interval
+    bar.low = t.ci_low;
+    bar.high = t.ci_high;
+  }
+  bar.significant = t.p_value && *t.p_value < alpha;
+  bar.verdict = std::move(verdict);
+  return bar;
+}
+
 // One engine's metrics as head/base ratios on their confidence intervals (kind
-// "ratios", as compare draws them); metrics without pairs are left to the table.
+// "ratios", as compare draws them), a metric's confirmation set right below it, so the
+// two sets a wall-time verdict rests on are seen side by side; metrics without pairs are
+// left to the table.
 std::string ratio_figure(const std::string& engine, const std::vector<const AbCheck*>& checks,
                          double alpha, report::HtmlCharts& charts) {
   std::vector<report::RatioBar> bars;
   for (const AbCheck* check : checks) {
-    const stats::PairedTest& t = check->summary.test;
-    if (t.pairs == 0 || !(t.ratio > 0)) continue;
-    report::RatioBar bar;
-    bar.label = check->key;
-    bar.ratio = t.ratio;
-    if (t.confidence > 0) {  // one pair has no interval
-      bar.low = t.ci_low;
-      bar.high = t.ci_high;
+    if (auto bar = ratio_bar(check->key, check->summary.test, alpha, verdict_of(*check))) {
+      bars.push_back(std::move(*bar));
     }
-    bar.significant = t.p_value && *t.p_value < alpha;
-    bar.verdict = verdict_of(*check);
-    bars.push_back(std::move(bar));
+    if (!check->confirmation) continue;
+    const AbConfirmation& again = *check->confirmation;
+    if (auto bar = ratio_bar(confirmation_row_label(*check), again.summary.test, alpha,
+                             again.agreed ? "slower" : "same")) {
+      bars.push_back(std::move(*bar));
+    }
   }
   return report::ratio_bars_figure(
       bars,
@@ -61,6 +77,10 @@ std::string checks_table(const AbResult& result, const AbOutcome& outcome) {
     const AbRow row = row_of(result, check);
     rows.push_back({row.key, row.base, row.head, row.change, row.interval, row.p, row.detectable,
                     row.threshold, row.verdict});
+    if (!check.confirmation) continue;
+    const AbRow again = confirmation_row_of(result, check);
+    rows.push_back({again.key, again.base, again.head, again.change, again.interval, again.p,
+                    again.detectable, again.threshold, again.verdict});
   }
   using report::Align;
   return report::html_table({{"metric"},

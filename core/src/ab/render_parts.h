@@ -18,6 +18,12 @@ struct AbRow {
 
 AbRow row_of(const AbResult& result, const AbCheck& check);
 
+// The row of a metric's confirmation set (check.confirmation must be set), keyed
+// "KEY (confirmation)": its own medians, change, interval, p and threshold, and whether
+// it regressed again.
+AbRow confirmation_row_of(const AbResult& result, const AbCheck& check);
+std::string confirmation_row_label(const AbCheck& check);
+
 // "A/B: base = DIR, head = DIR; 5 pair(s) per cell, abba order, alpha 0.01"
 std::string header_line(const AbResult& result, double alpha);
 
