@@ -15,6 +15,8 @@
 # stored-baseline mode's. The time trials skip the counting pass (--counters=none);
 # the counter gates are measured after them with the power plugin: A/A, one extra
 # fsync per record, and 2% more mixing rounds (+2% instructions).
+# Then the extra-call trials and whole A/A runs with counters (EXTRA_RUNS, default 3;
+# AA_RUNS, default 20; see the end of this script).
 # Not a test: it prints rates, it asserts nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -145,4 +147,57 @@ SUITE
     done
     printf '%-34s  %s\n' "$label" "$failed/$counter_runs"
   done
+fi
+
+# Extra calls inside engine operations, from a scratch build of the plugins with
+# scripts/power/extra-calls.patch applied (one operation of each engine in the CI suite
+# makes one extra engine call every STORH_POWER_EXTRA_EVERY items or batches: the table
+# in docs/compare-gate.md lists them), gated as CI gates: `storh-host ci --base` with
+# the suite's counters and tolerances (EXTRA_PAIRS pairs, default 2, and --lenient:
+# counters do not vary, so few pairs suffice, and too few for a time verdict pass). Then AA_RUNS whole A/A runs of
+# `ci --base`, both sides this build, with the suite's own pairs. Each run's verdict is
+# ci's exit status, its per-metric verdicts the FAIL marks of its report.
+# EXTRA_RUNS=0 / AA_RUNS=0 skip them.
+extra_runs=${EXTRA_RUNS:-3}
+aa_runs=${AA_RUNS:-20}
+cases=()
+verdict_of() {  # <name> <head plugins> [ci flags...]: one ci run; prints its report file
+  local name=$1 head=$2 code=0
+  shift 2
+  "$host" ci "$suite" --base="$plugins" --plugin-path="$head" --output="$work/$name.json" \
+    "$@" >"$work/$name.out" 2>"$work/$name.err" || code=$?
+  echo "$code" >"$work/$name.out.code"
+  echo "$work/$name.out"
+}
+if ((extra_runs > 0)); then
+  echo "power: extra calls: building the patched plugins in $work/extra" >&2
+  mkdir -p "$work/extra/src"
+  git ls-files -z | xargs -0 cp --parents -t "$work/extra/src"
+  patch -s -p1 -d "$work/extra/src" <scripts/power/extra-calls.patch
+  cmake -S "$work/extra/src" -B "$work/extra/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DSTORH_BUILD_TESTS=OFF >/dev/null
+  cmake --build "$work/extra/build" -j"$(nproc)" --target storh_plugin_uuid \
+    storh_plugin_filter storh_plugin_doc storh_plugin_log storh_plugin_queue \
+    storh_plugin_cache storh_plugin_mirror >/dev/null
+  for every in 10 4; do
+    files=()
+    for n in $(seq 1 "$extra_runs"); do
+      echo "  one extra call in $every: trial $n/$extra_runs" >&2
+      files+=("$(STORH_POWER_EXTRA_EVERY=$every verdict_of "extra-$every-$n" \
+        "$work/extra/build/plugins" --pairs="${EXTRA_PAIRS:-2}" --lenient)")
+    done
+    cases+=("1 in $every=$(IFS=,; echo "${files[*]}")")
+  done
+fi
+if ((aa_runs > 0)); then
+  files=()
+  for n in $(seq 1 "$aa_runs"); do
+    echo "  A/A, ci --base with counters: trial $n/$aa_runs" >&2
+    files+=("$(verdict_of "aa-$n" "$plugins")")
+  done
+  cases+=("A/A=$(IFS=,; echo "${files[*]}")")
+fi
+if ((${#cases[@]} > 0)); then
+  echo "power: per metric, verdicts failed on a counter / on wall time, of the trials" >&2
+  python3 scripts/power/extra_calls_table.py "${cases[@]}"
 fi
