@@ -69,11 +69,13 @@ struct AbResult {
   std::vector<PairedMetric> confirmation;
 };
 
-// The file's JSON: head's result with "ab" added. `alpha` sets the confidence of the
-// intervals written beside the pairs (readers recompute them from the pairs).
 // The paired metric named `key`, or nullptr.
 const PairedMetric* find_paired(const AbResult& result, const std::string& key);
+// The same in the confirmation set (nullptr when none ran or it lacks the metric).
+const PairedMetric* find_confirmation(const AbResult& result, const std::string& key);
 
+// The file's JSON: head's result with "ab" added. `alpha` sets the confidence of the
+// intervals written beside the pairs (readers recompute them from the pairs).
 nlohmann::ordered_json to_json(const AbResult& result, double alpha);
 std::string write_ab_file(const std::filesystem::path& file, const AbResult& result, double alpha);
 

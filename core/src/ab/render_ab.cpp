@@ -26,10 +26,6 @@ std::string median_text(const PairedMetric* paired, Side side) {
   return fmt::format("{:.4g}", median);
 }
 
-}  // namespace
-
-namespace {
-
 // A row's cells from one set of pairs: the medians of each side, and the change, its
 // interval, p and detectable slowdown when the set has pairs ("-" otherwise).
 AbRow paired_row(std::string key, const PairedMetric* paired, const PairedSummary& summary,
@@ -71,10 +67,8 @@ std::string confirmation_row_label(const AbCheck& check) {
 
 AbRow confirmation_row_of(const AbResult& result, const AbCheck& check) {
   const AbConfirmation& again = check.confirmation.value();
-  const auto paired = std::find_if(result.confirmation.begin(), result.confirmation.end(),
-                                   [&](const PairedMetric& m) { return m.key == check.key; });
-  return paired_row(confirmation_row_label(check),
-                    paired == result.confirmation.end() ? nullptr : &*paired, again.summary,
+  return paired_row(confirmation_row_label(check), find_confirmation(result, check.key),
+                    again.summary,
                     fmt::format("{:.1f}% ({})", again.threshold_percent, again.threshold_from),
                     again.agreed ? "regressed again" : "did not regress");
 }

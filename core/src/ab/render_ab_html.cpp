@@ -72,15 +72,14 @@ std::string ratio_figure(const std::string& engine, const std::vector<const AbCh
 }
 
 std::string checks_table(const AbResult& result, const AbOutcome& outcome) {
+  auto cells = [](const AbRow& r) {
+    return std::vector<std::string>{r.key, r.base,       r.head,      r.change, r.interval,
+                                    r.p,   r.detectable, r.threshold, r.verdict};
+  };
   report::Rows rows;
   for (const AbCheck& check : outcome.checks) {
-    const AbRow row = row_of(result, check);
-    rows.push_back({row.key, row.base, row.head, row.change, row.interval, row.p, row.detectable,
-                    row.threshold, row.verdict});
-    if (!check.confirmation) continue;
-    const AbRow again = confirmation_row_of(result, check);
-    rows.push_back({again.key, again.base, again.head, again.change, again.interval, again.p,
-                    again.detectable, again.threshold, again.verdict});
+    rows.push_back(cells(row_of(result, check)));
+    if (check.confirmation) rows.push_back(cells(confirmation_row_of(result, check)));
   }
   using report::Align;
   return report::html_table({{"metric"},

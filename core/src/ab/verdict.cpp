@@ -132,7 +132,7 @@ AbCheck check_metric(const AbResult& result, const std::string& key, const AbGat
     check.notes.push_back(s.test.note);
   } else if (v.state == AbState::regression) {
     check.failed = true;
-    const PairedMetric* again = find_in(result.confirmation, key);
+    const PairedMetric* again = find_confirmation(result, key);
     if (counters_rose) {
       check.notes.push_back("a counter rose: failed without a confirmation set");
     } else if (again != nullptr && !again->pairs.empty()) {
@@ -150,6 +150,10 @@ AbCheck check_metric(const AbResult& result, const std::string& key, const AbGat
 
 const PairedMetric* find_paired(const AbResult& result, const std::string& key) {
   return find_in(result.metrics, key);
+}
+
+const PairedMetric* find_confirmation(const AbResult& result, const std::string& key) {
+  return find_in(result.confirmation, key);
 }
 
 PairedSummary summarize(const PairedMetric& metric, double alpha,
