@@ -32,7 +32,7 @@ using storh::test::read_json;
 
 }  // namespace
 
-TEST_CASE("ab: a 10x slower head is a regression; the file pairs both sides ABBA", "[cli][ab]") {
+TEST_CASE("ab: a 10x slower head is a regression, the file pairs both sides ABBA", "[cli][ab]") {
   ScratchDir dir;
   const auto run =
       cli({"ab", write_suite(dir), fixture_path_flag, "--head-set", "misbehave.cost=5000"});

@@ -38,7 +38,7 @@ storh::test::CliResult run_misbehave(const ScratchDir& dir, const std::string& b
 
 }  // namespace
 
-TEST_CASE("cli fail-fast: a wrong answer is not repeated; the skipped repeats are recorded",
+TEST_CASE("cli fail-fast: a wrong answer is not repeated, the skipped repeats are recorded",
           "[cli][fail-fast]") {
   // Regression: a cell that failed every time ran (and for a hang, timed out) on every
   // repeat.

@@ -218,7 +218,7 @@ TEST_CASE("hardening: an empty --engine or --operation list is bad input", "[cli
   CHECK(contains(run.err, "--operation: an empty operation name"));
 }
 
-TEST_CASE("hardening: a huge value is shortened in its error; no engines has a line",
+TEST_CASE("hardening: a huge value is shortened in its error, no engines has a line",
           "[cli][hardening]") {
   ScratchDir dir;
   const auto suite = dir / "long.toml";

@@ -64,7 +64,7 @@ TEST_CASE("min_time: a repeatable step is one batch of many calls, reported per 
   CHECK(contains(run.out, "per item"));
 }
 
-TEST_CASE("min_time: 0 runs every step once; the suite's value is used and overridden",
+TEST_CASE("min_time: 0 runs every step once, the suite's value is used and overridden",
           "[cli][min_time]") {
   ScratchDir dir;
   auto run = run_repeatable(dir, {"--min-time=0"});

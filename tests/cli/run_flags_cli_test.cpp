@@ -64,7 +64,7 @@ TEST_CASE("cli flags: --operation runs only the named operations", "[cli][flags]
                  "you mean \"first\"?"));
 }
 
-TEST_CASE("cli flags: load flags make a load run; results sort numerically", "[cli][flags][load]") {
+TEST_CASE("cli flags: load flags make a load run, results sort numerically", "[cli][flags][load]") {
   // Regression: load results sorted as strings, transactions=200 before 50.
   ScratchDir dir;
   const auto output = dir / "r.json";

@@ -147,7 +147,7 @@ TEST_CASE("ab: bad options are refused with the valid range", "[ab]") {
   CHECK(storh::test::contains(storh::ab::validate(options), "--threshold: -1 is negative"));
 }
 
-TEST_CASE("ab: pairs match runs by pair index; a run without the sample drops its pair only",
+TEST_CASE("ab: pairs match runs by pair index, a run without the sample drops its pair only",
           "[ab]") {
   auto run_with = [](std::optional<double> seconds) {
     storh::run::CellRun run;

@@ -97,7 +97,7 @@ TEST_CASE("aggregate: without a floor a spread is flagged against the run's typi
   CHECK(file.environment.warnings.size() == 1);
 }
 
-TEST_CASE("aggregate: a floor is a yardstick, never flagged; its spread is said for the run",
+TEST_CASE("aggregate: a floor is a yardstick, never flagged, its spread is said for the run",
           "[run][aggregate]") {
   Scenario s;
   for (const char* op : {"a", "b", "c", "d", "e"}) s.add(op, {1.0, 1.01, 0.99});

@@ -59,7 +59,7 @@ TEST_CASE("fail-fast: a timeout skips the cell's remaining repeats, not other ce
   CHECK_FALSE(fail_fast.skip(1, 1).has_value());  // the other cell still runs
 }
 
-TEST_CASE("fail-fast: crashes, wrong answers and memory stop a cell; other kinds do not",
+TEST_CASE("fail-fast: crashes, wrong answers and memory stop a cell, other kinds do not",
           "[run][fail-fast]") {
   const storh::plan::Plan plan = two_cells(3, 0);
   for (const Kind kind : {Kind::crashed, Kind::failed, Kind::memory}) {
@@ -74,7 +74,7 @@ TEST_CASE("fail-fast: crashes, wrong answers and memory stop a cell; other kinds
   }
 }
 
-TEST_CASE("fail-fast: a failed warm-up skips the rest; the last repeat has nothing to skip",
+TEST_CASE("fail-fast: a failed warm-up skips the rest, the last repeat has nothing to skip",
           "[run][fail-fast]") {
   const storh::plan::Plan plan = two_cells(2, 1);
   FailFast warm(plan, true);

@@ -68,7 +68,7 @@ GateOptions all_additions() {
 
 }  // namespace
 
-TEST_CASE("gate: slower by strictly more than the threshold fails; faster never does", "[gate]") {
+TEST_CASE("gate: slower by strictly more than the threshold fails, faster never does", "[gate]") {
   const ComparableFile base = make_comparable({{"doc.put", {1.0}}, {"doc.get", {1.0}}}, "b");
   // 1.25 is exactly 25% slower (exact in binary): at threshold 25 it passes.
   const ComparableFile at = make_comparable({{"doc.put", {1.25}}, {"doc.get", {0.1}}}, "c");
@@ -89,7 +89,7 @@ TEST_CASE("gate: slower by strictly more than the threshold fails; faster never 
   CHECK(verdict_line(outcome) == "Benchmark regression gate failed at threshold +10.00%.");
 }
 
-TEST_CASE("gate: a zero base never fails; a threshold of 0 fails any slowdown", "[gate]") {
+TEST_CASE("gate: a zero base never fails, a threshold of 0 fails any slowdown", "[gate]") {
   const ComparableFile base = make_comparable({{"doc.zero", {0.0}}, {"doc.put", {1.0}}}, "b");
   const ComparableFile current = make_comparable({{"doc.zero", {5.0}}, {"doc.put", {1.0001}}}, "c");
   GateOptions options;

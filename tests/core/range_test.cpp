@@ -167,7 +167,7 @@ TEST_CASE("range: the experiment is narrowed to the slice, the environment is ke
   CHECK(result::to_json(file)["environment"] == result::to_json(combined)["environment"]);
 }
 
-TEST_CASE("range: file names keep values inside the directory; clashes are errors", "[range]") {
+TEST_CASE("range: file names keep values inside the directory, clashes are errors", "[range]") {
   CHECK(range::range_file_name(5, "x", {}) == "bench-5-x.json");
   CHECK(range::range_file_name(5, "x", {{"a", 1.5}, {"b", true}, {"c", std::string("../d e")}}) ==
         "bench-5-x-1.5-true-.._d_e.json");

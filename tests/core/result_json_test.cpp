@@ -164,7 +164,7 @@ TEST_CASE("result json: a wrong type names the JSON path", "[result]") {
   CHECK(parsed.error() == "x.json: /experiment: missing key \"fingerprint\"");
 }
 
-TEST_CASE("result json: every failure kind keeps its name; an unknown one is refused", "[result]") {
+TEST_CASE("result json: every failure kind keeps its name, an unknown one is refused", "[result]") {
   const std::vector<std::pair<Failure::Kind, std::string>> names = {
       {Failure::Kind::failed, "failed"},
       {Failure::Kind::crashed, "crashed"},

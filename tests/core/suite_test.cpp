@@ -315,7 +315,7 @@ middle = [1]
   CHECK(params[2].is_list);  // a one-element list is still a matrix dimension
 }
 
-TEST_CASE("suite: a table of settings is one string value, name=value joined by ';'",
+TEST_CASE("suite: a table of settings is one string value, name=value joined by semicolons",
           "[suite][settings]") {
   const Suite suite = parse_ok(R"(
 [engines.pg.params]

@@ -125,7 +125,7 @@ TEST_CASE("canonical json: random values encode to the bytes of the encoder befo
   CHECK(storh::engines::xxh32_hex(pretty) == "ddd9d7f3");
 }
 
-TEST_CASE("canonical json: appending keeps what the string held; large text grows it", "[json]") {
+TEST_CASE("canonical json: appending keeps what the string held, large text grows it", "[json]") {
   std::string out = "prefix:";
   const std::string long_text = std::string(100000, 'a') + "\"" + std::string(3, 'b');
   storh::engines::append_json_string(out, long_text);

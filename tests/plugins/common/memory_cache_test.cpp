@@ -287,7 +287,7 @@ TEST_CASE("memory cache: concurrent tuple gets, sets and removes", "[cache][memo
   CHECK(cache.size() <= 32);
 }
 
-TEST_CASE("memory cache: a hash passed in finds what the key finds; prefetch is always safe",
+TEST_CASE("memory cache: a hash passed in finds what the key finds, prefetch is always safe",
           "[cache][memory][tuple]") {
   MemoryCache cache(100);
   auto scope = std::make_shared<const std::string>("s");

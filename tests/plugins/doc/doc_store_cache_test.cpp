@@ -80,7 +80,7 @@ TEST_CASE("C1: an external insert is counted and an external delete disappears",
   CHECK(ids_of(store.stream_all()) == std::vector<std::string>{b.id});
 }
 
-TEST_CASE("C2: HASH detects same-size same-mtime rewrites; STAT's blind spot misses them",
+TEST_CASE("C2: HASH detects same-size same-mtime rewrites, STAT's blind spot misses them",
           "[doc][cache][C2]") {
   const bool shared = GENERATE(false, true);
   ScratchDir dir;

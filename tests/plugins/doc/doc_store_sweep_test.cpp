@@ -28,7 +28,7 @@ void make_old(const fs::path& file) {
 
 }  // namespace
 
-TEST_CASE("W1: a store that wrote has one marker named with its pid; destroying it removes it",
+TEST_CASE("W1: a store that wrote has one marker named with its pid, destroying it removes it",
           "[doc][sweep][W1]") {
   ScratchDir dir;
   const fs::path collection = dir.path() / "docs";

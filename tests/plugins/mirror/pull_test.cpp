@@ -40,7 +40,7 @@ void insert_raw(Database& db, const std::string& id, const std::string& hash,
 
 }  // namespace
 
-TEST_CASE("M4: pull restores record files from the table; a second pull changes nothing",
+TEST_CASE("M4: pull restores record files from the table, a second pull changes nothing",
           "[mirror][pull][M4]") {
   Fixture f;
   std::vector<Record> records;
@@ -86,7 +86,7 @@ TEST_CASE("M4: hand-inserted rows are pulled, then one push canonicalises them",
   CHECK(f.mirror->pull("docs") == PullResult{0, 1});
 }
 
-TEST_CASE("pull: a corrupt row is an error naming the id; rows before it are restored",
+TEST_CASE("pull: a corrupt row is an error naming the id, rows before it are restored",
           "[mirror][pull]") {
   Fixture f;
   const std::string good = "018bcfe5-6800-7000-8000-000000000001";

@@ -287,7 +287,7 @@ TEST_CASE("verify: counts missing, stale and orphaned rows", "[mirror][verify]")
                                                  "docs: 1 orphaned rows in bench_docs"});
 }
 
-TEST_CASE("registration: duplicate names and table collisions are refused; uninstall drops",
+TEST_CASE("registration: duplicate names and table collisions are refused, uninstall drops",
           "[mirror]") {
   Fixture f;
   DocStore other(f.dir.path(), "other", options());

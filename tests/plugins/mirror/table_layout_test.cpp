@@ -48,7 +48,7 @@ TEST_CASE("table layout: the benchmark table and indexes are storh's DDL byte fo
   CHECK(layout.delete_in_sql(3) == "DELETE FROM \"bench_docs\" WHERE \"id\" IN (?, ?, ?)");
 }
 
-TEST_CASE("table layout: types map to TEXT, INTEGER and REAL; mixed fields get no column",
+TEST_CASE("table layout: types map to TEXT, INTEGER and REAL, mixed fields get no column",
           "[mirror][layout]") {
   Schema schema =
       Schema::collection("x").string("s").integer("i").floating("f").boolean("b").mixed("m");

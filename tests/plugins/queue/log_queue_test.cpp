@@ -66,7 +66,7 @@ TEST_CASE("queue: jobs are claimed in FIFO order with their payloads", "[queue]"
   CHECK(queue.counts() == QueueCounts{0, 0, 1});
 }
 
-TEST_CASE("queue: ids are validated; a supplied id is used", "[queue]") {
+TEST_CASE("queue: ids are validated, a supplied id is used", "[queue]") {
   ScratchDir dir;
   LogQueue queue(dir.path(), "q");
   CHECK(queue.enqueue(payload_of(1), kId) == kId);
@@ -390,7 +390,7 @@ TEST_CASE("queue: repair requeues jobs processing longer than its timeout", "[qu
   CHECK(queue.counts() == QueueCounts{2, 0, 0});
 }
 
-TEST_CASE("Q5: another writer's events are seen by the next call; truncation empties",
+TEST_CASE("Q5: another writer's events are seen by the next call, truncation empties",
           "[queue][Q5]") {
   ScratchDir dir;
   LogQueue mine(dir.path(), "q");
@@ -415,7 +415,7 @@ TEST_CASE("Q5: another writer's events are seen by the next call; truncation emp
   CHECK_FALSE(mine.claim().has_value());
 }
 
-TEST_CASE("Q6: garbage and unsupported-op tails are cut; the next append is clean", "[queue][Q6]") {
+TEST_CASE("Q6: garbage and unsupported-op tails are cut, the next append is clean", "[queue][Q6]") {
   const std::string unsupported =
       storh::engines::frame(std::string(R"({"op":"explode","id":")") + kId + R"(","ts":1})");
   for (const std::string& tail : {std::string("broken\n"), unsupported}) {
@@ -467,7 +467,7 @@ TEST_CASE("queue: a live writer cuts a dead writer's torn tail before appending"
   CHECK(claimed_id(queue) == acknowledged);
 }
 
-TEST_CASE("Q7: replay normalises payloads; complete done:false forgets a done job", "[queue][Q7]") {
+TEST_CASE("Q7: replay normalises payloads, complete done:false forgets a done job", "[queue][Q7]") {
   ScratchDir dir;
   fs::create_directories(dir.path() / "q");
   const std::string id2 = "018bcfe5-6800-76fb-95af-d92c554e7dce";

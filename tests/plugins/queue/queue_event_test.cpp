@@ -117,7 +117,7 @@ TEST_CASE("queue event: a batch's IdLines write the same bytes as one line at a 
   CHECK_THROWS_AS(q::IdLines(q::EventOp::enqueue, 1), std::invalid_argument);
 }
 
-TEST_CASE("queue event: payloads use canonical JSON; empty is [], / and UTF-8 stay raw",
+TEST_CASE("queue event: payloads use canonical JSON, empty is [], / and UTF-8 stay raw",
           "[queue][event]") {
   std::string out;
   std::string scratch;

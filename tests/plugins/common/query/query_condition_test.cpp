@@ -46,7 +46,7 @@ TEST_CASE("condition: neq holds for missing fields and any other value", "[filte
   CHECK_FALSE(holds("n", "neq", nullptr));
 }
 
-TEST_CASE("condition: in needs a list holding the value; notIn its negation",
+TEST_CASE("condition: in needs a list holding the value, notIn its negation",
           "[filter][condition]") {
   CHECK(holds("a", "in", Json::array({3, 1})));
   CHECK_FALSE(holds("a", "in", Json::array({1.0, "1"})));
