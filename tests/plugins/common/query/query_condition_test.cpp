@@ -13,7 +13,7 @@ using storh::engines::QueryOperator;
 
 namespace {
 
-const std::string kId = "018bcfe5-6800-76fb-95af-d92c554e7dcd";
+const std::string sample_id = "018bcfe5-6800-76fb-95af-d92c554e7dcd";
 
 const Json& sample() {
   static const Json data = Json::parse(
@@ -22,7 +22,8 @@ const Json& sample() {
 }
 
 bool holds(const char* field, const char* op, Json value = nullptr, Json second = nullptr) {
-  return QueryCondition(field, op, std::move(value), std::move(second)).matches_data(kId, sample());
+  return QueryCondition(field, op, std::move(value), std::move(second))
+      .matches_data(sample_id, sample());
 }
 
 }  // namespace
@@ -108,26 +109,26 @@ TEST_CASE("condition: prefix needs strings on both sides", "[filter][condition]"
 }
 
 TEST_CASE("condition: field id is the record id, always present", "[filter][condition]") {
-  CHECK(holds("id", "eq", kId));
+  CHECK(holds("id", "eq", sample_id));
   CHECK_FALSE(holds("id", "eq", "not-the-id"));  // data["id"] is not consulted
   CHECK(holds("id", "exists"));
   CHECK_FALSE(holds("id", "missing"));
   CHECK(holds("id", "prefix", "018bcfe5-"));
   CHECK(holds("id", "gt", "018bcfe5-6800-7000-8000-000000000000"));
-  CHECK(holds("id", "in", Json::array({"x", kId})));
+  CHECK(holds("id", "in", Json::array({"x", sample_id})));
   CHECK(holds("id", "notIn", Json::array({"x"})));
   CHECK(holds("id", "lt", 5));  // a string sorts before a number
-  const QueryCondition by_id("id", QueryOperator::eq, kId);
+  const QueryCondition by_id("id", QueryOperator::eq, sample_id);
   CHECK(by_id.targets_id());
-  CHECK(by_id.matches_data(kId, Json::array()));
+  CHECK(by_id.matches_data(sample_id, Json::array()));
 }
 
 TEST_CASE("condition: list data has fields 0, 1, ...", "[filter][condition]") {
   const Json list = Json::array({"x", nullptr});
-  CHECK(QueryCondition("0", "eq", "x").matches_data(kId, list));
-  CHECK(QueryCondition("1", "exists").matches_data(kId, list));
-  CHECK(QueryCondition("2", "missing").matches_data(kId, list));
-  CHECK(QueryCondition("00", "missing").matches_data(kId, list));
+  CHECK(QueryCondition("0", "eq", "x").matches_data(sample_id, list));
+  CHECK(QueryCondition("1", "exists").matches_data(sample_id, list));
+  CHECK(QueryCondition("2", "missing").matches_data(sample_id, list));
+  CHECK(QueryCondition("00", "missing").matches_data(sample_id, list));
 }
 
 TEST_CASE("condition: an unsupported operator is an error naming the valid ones",
