@@ -13,6 +13,7 @@
 
 using storh::test::cli;
 using storh::test::contains;
+using storh::test::metric;
 using storh::test::ScratchDir;
 
 namespace {
@@ -20,14 +21,6 @@ namespace {
 using storh::test::fixture_path_flag;
 
 using storh::test::read_json;
-
-const nlohmann::json& metric(const nlohmann::json& result, const std::string& key) {
-  for (const nlohmann::json& m : result["metrics"]) {
-    if (m["key"] == key) return m;
-  }
-  FAIL("no metric " << key);
-  throw std::logic_error("unreachable");
-}
 
 storh::test::CliResult run_suite(const ScratchDir& dir, const std::string& text,
                                  std::vector<std::string> extra = {}) {

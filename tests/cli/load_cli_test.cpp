@@ -7,6 +7,7 @@
 
 using storh::test::cli;
 using storh::test::contains;
+using storh::test::metric;
 using storh::test::ScratchDir;
 
 namespace {
@@ -36,15 +37,6 @@ LoadRun run_load(const ScratchDir& dir, const std::string& load, const std::stri
     run.result = nlohmann::json::parse(storh::test::read_text(output));
   }
   return run;
-}
-
-const nlohmann::json& metric(const nlohmann::json& result, const std::string& key) {
-  for (const nlohmann::json& m : result["metrics"]) {
-    if (m["key"] == key) return m;
-  }
-  FAIL("no metric " << key << " in " << result["metrics"].dump());
-  static const nlohmann::json none;
-  return none;
 }
 
 }  // namespace

@@ -8,19 +8,12 @@
 
 using storh::test::cli;
 using storh::test::contains;
+using storh::test::metric;
 using storh::test::ScratchDir;
 
 namespace {
 
 using storh::test::fixture_path_flag;
-
-nlohmann::json metric(const nlohmann::json& result, const std::string& key) {
-  for (const nlohmann::json& m : result["metrics"]) {
-    if (m["key"] == key) return m;
-  }
-  FAIL("no metric " << key);
-  return {};
-}
 
 storh::test::CliResult run_repeatable(const ScratchDir& dir, std::vector<std::string> extra) {
   std::vector<std::string> args = {"run",

@@ -267,15 +267,15 @@ ComparableFile with_doc_build(const std::string& name, const result::PluginBuild
   return comparable_from_result(r, name);
 }
 
-const result::PluginBuild release_build{"Release", "-O3 -DNDEBUG", "g++ 12.2.0", true,
-                                        "0123456789abcdef"};
+const result::PluginBuild release_plugin_build{"Release", "-O3 -DNDEBUG", "g++ 12.2.0", true,
+                                               "0123456789abcdef"};
 
 }  // namespace
 
 TEST_CASE("compare: two files of different plugin files or builds warn, naming the engine",
           "[compare][build]") {
-  const ComparableFile base = with_doc_build("base.json", release_build);
-  result::PluginBuild rebuilt = release_build;
+  const ComparableFile base = with_doc_build("base.json", release_plugin_build);
+  result::PluginBuild rebuilt = release_plugin_build;
   rebuilt.file_hash = "fedcba9876543210";
   const ComparableFile other_file = with_doc_build("new.json", rebuilt);
   CHECK(difference_warnings({&base, &other_file}) ==

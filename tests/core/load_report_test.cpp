@@ -11,21 +11,20 @@
 #include "report/report.h"
 #include "result/json.h"
 
-using namespace storh;
 using storh::test::matches_golden;
 
 namespace {
 
 // One cell of doc.put_get: `tps` per repeat (excluding set-up), 0.1 s set-up.
-result::Metric load_metric(std::uint32_t clients, std::uint64_t transactions,
-                           const std::vector<double>& tps, double latency_ms) {
-  result::Metric m;
+storh::result::Metric load_metric(std::uint32_t clients, std::uint64_t transactions,
+                                  const std::vector<double>& tps, double latency_ms) {
+  storh::result::Metric m;
   m.key = fmt::format("doc.put_get[clients={},transactions={}]", clients, transactions);
   m.engine = "doc";
   m.operation = "put_get";
   m.dataset = 1000;
   m.unit = "transactions";
-  result::LoadResult load;
+  storh::result::LoadResult load;
   load.clients = clients;
   load.transactions_per_client = transactions;
   const std::uint64_t processed = clients * transactions;
@@ -34,7 +33,7 @@ result::Metric load_metric(std::uint32_t clients, std::uint64_t transactions,
     const double seconds = static_cast<double>(processed) / t;
     m.samples.push_back({seconds, processed});
     const double items = static_cast<double>(processed);
-    result::LoadRepeat r{processed, processed, 0, 0.1, seconds, items / (seconds + 0.1), t};
+    storh::result::LoadRepeat r{processed, processed, 0, 0.1, seconds, items / (seconds + 0.1), t};
     load.repeats.push_back(r);
     load.processed += processed;
     sum += t;
@@ -44,7 +43,7 @@ result::Metric load_metric(std::uint32_t clients, std::uint64_t transactions,
   load.tps_excluding_setup = sum / static_cast<double>(tps.size());
   load.tps_including_setup = including / static_cast<double>(tps.size());
   load.tps_stddev = 1.5;
-  result::LoadLatency latency;
+  storh::result::LoadLatency latency;
   latency.count = load.processed;
   latency.mean = latency_ms / 1e3;
   latency.stddev = latency_ms / 1e4;
@@ -63,8 +62,8 @@ result::Metric load_metric(std::uint32_t clients, std::uint64_t transactions,
   return m;
 }
 
-result::ResultFile load_result() {
-  result::ResultFile r;
+storh::result::ResultFile load_result() {
+  storh::result::ResultFile r;
   r.experiment.suite = "load-rw";
   r.experiment.datasets = {1000};
   r.experiment.repeat = 2;
@@ -76,7 +75,7 @@ result::ResultFile load_result() {
   r.metrics = {load_metric(10, 100, {1500, 1520}, 6.5), load_metric(10, 300, {1490, 1500}, 6.7),
                load_metric(30, 100, {1800, 1790}, 16.0), load_metric(30, 300, {1850, 1860}, 16.1)};
   // One cell fell short of its schedule and had failures.
-  result::LoadResult& short_cell = *r.metrics[3].load;
+  storh::result::LoadResult& short_cell = *r.metrics[3].load;
   short_cell.repeats[1].processed -= 7;
   short_cell.repeats[1].failed = 7;
   short_cell.processed -= 7;
@@ -87,9 +86,9 @@ result::ResultFile load_result() {
 }
 
 // A cell of a bench run: doc.<operation> with synchronous_commit on or off (the side).
-result::Metric bench_metric(const std::string& side, const std::string& operation,
-                            std::uint32_t clients, std::uint64_t transactions, double tps) {
-  result::Metric m = load_metric(clients, transactions, {tps, tps + 10}, 1000 / tps);
+storh::result::Metric bench_metric(const std::string& side, const std::string& operation,
+                                   std::uint32_t clients, std::uint64_t transactions, double tps) {
+  storh::result::Metric m = load_metric(clients, transactions, {tps, tps + 10}, 1000 / tps);
   m.operation = operation;
   m.key = fmt::format("doc.{}[synchronous_commit={},clients={},transactions={}]", operation, side,
                       clients, transactions);
@@ -98,8 +97,8 @@ result::Metric bench_metric(const std::string& side, const std::string& operatio
 }
 
 // Two benches over two sides: 10/100 is in both; 50/100 of the "off" side failed.
-result::ResultFile bench_result() {
-  result::ResultFile r = load_result();
+storh::result::ResultFile bench_result() {
+  storh::result::ResultFile r = load_result();
   r.experiment.suite = "pgbench";
   r.experiment.engines = {{"doc", "1.0.0", "storh_doc.so", {"put_get", "get"}}};
   // The suite listed "on" first: the rows follow it, not the keys' order.
@@ -126,28 +125,29 @@ result::ResultFile bench_result() {
 
 TEST_CASE("load report: clients x transactions matrices per metric, text and markdown",
           "[load][report][golden]") {
-  const result::ResultFile result = load_result();
-  CHECK(
-      matches_golden("load-report.txt", report::render_report(result, report::ReportFormat::text)));
-  CHECK(matches_golden("load-report.md",
-                       report::render_report(result, report::ReportFormat::markdown)));
+  const storh::result::ResultFile result = load_result();
+  CHECK(matches_golden("load-report.txt",
+                       storh::report::render_report(result, storh::report::ReportFormat::text)));
+  CHECK(matches_golden("load-report.md", storh::report::render_report(
+                                             result, storh::report::ReportFormat::markdown)));
 }
 
 TEST_CASE("load report: a result without load metrics has no matrices", "[load][report]") {
-  result::ResultFile result = load_result();
+  storh::result::ResultFile result = load_result();
   for (auto& metric : result.metrics) metric.load.reset();
-  const std::string text = report::render_report(result, report::ReportFormat::text);
+  const std::string text = storh::report::render_report(result, storh::report::ReportFormat::text);
   CHECK(text.find("clients x transactions") == std::string::npos);
 }
 
 TEST_CASE("load result: the load block reads back as written", "[load][result]") {
-  const result::ResultFile written = load_result();
-  const auto read = result::from_json(nlohmann::json(result::to_json(written)), "load.json");
+  const storh::result::ResultFile written = load_result();
+  const auto read =
+      storh::result::from_json(nlohmann::json(storh::result::to_json(written)), "load.json");
   REQUIRE(read.ok());
   REQUIRE(read->metrics.size() == 4);
   REQUIRE(read->metrics[3].load.has_value());
-  const result::LoadResult& load = *read->metrics[3].load;
-  const result::LoadResult& original = *written.metrics[3].load;
+  const storh::result::LoadResult& load = *read->metrics[3].load;
+  const storh::result::LoadResult& original = *written.metrics[3].load;
   CHECK(load.clients == original.clients);
   CHECK(load.transactions_per_client == original.transactions_per_client);
   CHECK(load.processed == original.processed);
@@ -160,14 +160,16 @@ TEST_CASE("load result: the load block reads back as written", "[load][result]")
   REQUIRE(load.repeats.size() == 2);
   CHECK(load.repeats[1].failed == original.repeats[1].failed);
   // Written twice, the same bytes: the block keeps the file deterministic.
-  CHECK(result::to_json_text(read.value()) == result::to_json_text(written));
+  CHECK(storh::result::to_json_text(read.value()) == storh::result::to_json_text(written));
 }
 
 TEST_CASE("load compare: a load cell is compared by its tps, more is better", "[load][compare]") {
-  const compare::ComparableFile file = compare::comparable_from_result(load_result(), "a.json");
-  const compare::ComparableMetric* cell = file.find("doc.put_get[clients=10,transactions=100]");
+  const storh::compare::ComparableFile file =
+      storh::compare::comparable_from_result(load_result(), "a.json");
+  const storh::compare::ComparableMetric* cell =
+      file.find("doc.put_get[clients=10,transactions=100]");
   REQUIRE(cell != nullptr);
-  CHECK(cell->direction == result::MetricDirection::higher_is_better);
+  CHECK(cell->direction == storh::result::MetricDirection::higher_is_better);
   CHECK(cell->unit == "tps");
   CHECK(cell->samples == std::vector<double>{1500, 1520});
   CHECK(cell->median == 1510);
@@ -176,11 +178,11 @@ TEST_CASE("load compare: a load cell is compared by its tps, more is better", "[
 
 TEST_CASE("load report: benches print sides x points tables instead of the matrices",
           "[load][report][bench][golden]") {
-  const result::ResultFile result = bench_result();
-  const std::string text = report::render_report(result, report::ReportFormat::text);
+  const storh::result::ResultFile result = bench_result();
+  const std::string text = storh::report::render_report(result, storh::report::ReportFormat::text);
   CHECK(matches_golden("load-bench-report.txt", text));
-  CHECK(matches_golden("load-bench-report.md",
-                       report::render_report(result, report::ReportFormat::markdown)));
+  CHECK(matches_golden("load-bench-report.md", storh::report::render_report(
+                                                   result, storh::report::ReportFormat::markdown)));
   CHECK(text.find("clients x transactions per client") == std::string::npos);
   CHECK(text.find("  1: read-write, clients 10..50: put_get (repeats: 2)\n") != std::string::npos);
   CHECK(text.find("      side \\ clients/transactions  10/100  50/100\n"
@@ -190,9 +192,9 @@ TEST_CASE("load report: benches print sides x points tables instead of the matri
 
 TEST_CASE("load report: one side without qualifiers is labelled with the engine's name",
           "[load][report][bench]") {
-  result::ResultFile result = load_result();
+  storh::result::ResultFile result = load_result();
   result.experiment.load_benches = {{"only", {"put_get"}, {{10, 100}, {20, 100}}}};
-  const std::string text = report::render_report(result, report::ReportFormat::text);
+  const std::string text = storh::report::render_report(result, storh::report::ReportFormat::text);
   CHECK(text.find("  only: put_get (repeats: 2)\n"
                   "    tps excluding set-up\n"
                   "      side \\ clients/transactions  10/100  20/100\n"
@@ -203,30 +205,30 @@ TEST_CASE("load report: one side without qualifiers is labelled with the engine'
 
 TEST_CASE("load result: benches are written only when the suite has them and read back",
           "[load][result][bench]") {
-  const result::ResultFile written = bench_result();
-  const nlohmann::ordered_json json = result::to_json(written);
+  const storh::result::ResultFile written = bench_result();
+  const nlohmann::ordered_json json = storh::result::to_json(written);
   const auto& benches = json["experiment"]["load_benches"];
   REQUIRE(benches.size() == 2);
   CHECK(benches[0]["name"] == "1: read-write, clients 10..50");
   CHECK(benches[0]["operations"] == nlohmann::ordered_json::array({"put_get"}));
   CHECK(benches[0]["points"][1] ==
         nlohmann::ordered_json({{"clients", 50}, {"transactions", 100}}));
-  const auto read = result::from_json(nlohmann::json(json), "bench.json");
+  const auto read = storh::result::from_json(nlohmann::json(json), "bench.json");
   REQUIRE(read.ok());
   CHECK(read->experiment.load_benches == written.experiment.load_benches);
-  CHECK(result::to_json_text(*read) == result::to_json_text(written));
+  CHECK(storh::result::to_json_text(*read) == storh::result::to_json_text(written));
 
   // A file without benches has no key, and one written before them reads as none.
-  const nlohmann::ordered_json plain = result::to_json(load_result());
+  const nlohmann::ordered_json plain = storh::result::to_json(load_result());
   CHECK_FALSE(plain["experiment"].contains("load_benches"));
-  const auto old = result::from_json(nlohmann::json(plain), "old.json");
+  const auto old = storh::result::from_json(nlohmann::json(plain), "old.json");
   REQUIRE(old.ok());
   CHECK(old->experiment.load_benches.empty());
 
   // A bench point with 0 clients is refused with its path.
   nlohmann::json bad = json;
   bad["experiment"]["load_benches"][0]["points"][0]["clients"] = 0;
-  const auto refused = result::from_json(bad, "bad.json");
+  const auto refused = storh::result::from_json(bad, "bad.json");
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error() ==
         "bad.json: /experiment/load_benches/0/points/0: clients 0 is not a client count (valid: "

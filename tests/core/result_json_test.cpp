@@ -9,7 +9,7 @@ namespace {
 
 using namespace storh::result;
 
-ResultFile sample_result() {
+ResultFile golden_result_file() {
   ResultFile r;
   Experiment& e = r.experiment;
   e.suite = "golden";
@@ -76,7 +76,7 @@ const std::string kGolden =  // NOLINT(readability-identifier-naming): a constan
 }  // namespace
 
 TEST_CASE("result json: a result serialises to the golden file byte for byte", "[result]") {
-  const std::string text = to_json_text(sample_result());
+  const std::string text = to_json_text(golden_result_file());
   if (std::getenv("STORH_UPDATE_GOLDEN") != nullptr) storh::test::write_text(kGolden, text);
   CHECK(text == storh::test::read_text(kGolden));
 }
@@ -137,7 +137,7 @@ TEST_CASE("result json: a file from before build records reads with no build", "
 
 TEST_CASE("result json: the storh view holds medians by engine and qualified operation",
           "[result]") {
-  const nlohmann::ordered_json j = to_json(sample_result());
+  const nlohmann::ordered_json j = to_json(golden_result_file());
   CHECK(j["results"]["uuid"]["monotonic[n=1000]"] == 0.1250025);
   CHECK(j["dataset"] == 1000);
   CHECK(j["engine"] == "uuid");
@@ -176,7 +176,7 @@ TEST_CASE("result json: every failure kind keeps its name, an unknown one is ref
       {Failure::Kind::skipped, "skipped"},
       {Failure::Kind::counters, "counters"}};
   for (const auto& [kind, name] : names) {
-    ResultFile r = sample_result();
+    ResultFile r = golden_result_file();
     r.failures[0].kind = kind;
     const nlohmann::ordered_json j = to_json(r);
     CHECK(j["failures"][0]["kind"] == name);
@@ -195,7 +195,7 @@ TEST_CASE("result json: every failure kind keeps its name, an unknown one is ref
 }
 
 TEST_CASE("result json: the command line, host name and git commit are recorded", "[result]") {
-  const nlohmann::ordered_json j = to_json(sample_result());
+  const nlohmann::ordered_json j = to_json(golden_result_file());
   CHECK(j["experiment"]["command_line"] ==
         nlohmann::ordered_json::array({"storh-host", "run", "suites/golden.toml", "--repeat=2"}));
   CHECK(j["experiment"]["hostname"] == "bench-1");

@@ -2,10 +2,12 @@
 // and running the CLI with captured streams.
 #pragma once
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -39,6 +41,15 @@ inline const std::string fixture_path_flag = std::string("--plugin-path=") + STO
 // A JSON file the test wrote or had written; a parse error throws (and fails the test).
 inline nlohmann::json read_json(const std::filesystem::path& file) {
   return nlohmann::json::parse(read_text(file));
+}
+
+// The metric with this key in a result file's JSON; none fails the test.
+inline const nlohmann::json& metric(const nlohmann::json& result, const std::string& key) {
+  for (const nlohmann::json& m : result["metrics"]) {
+    if (m["key"] == key) return m;
+  }
+  FAIL("no metric " << key << " in " << result["metrics"].dump());
+  throw std::logic_error("unreachable: FAIL throws");
 }
 
 inline bool contains(const std::string& text, const std::string& part) {
