@@ -39,7 +39,9 @@ for f in "${sources[@]}"; do
   clang-format --dry-run --Werror "$f" >/dev/null 2>&1 || unformatted+=("$f")
 done
 status=0
+format_said="clang-format ok"
 if ((${#unformatted[@]} > 0)); then
+  format_said="clang-format failed (above)"
   echo "lint: clang-format would change ${#unformatted[@]} file(s) (run clang-format -i):" >&2
   printf '  %s\n' "${unformatted[@]}" >&2
   status=1
@@ -64,7 +66,7 @@ mapfile -t changed < <(git diff --name-only --diff-filter=AMR "$base" -- '*.cpp'
     grep -q "\"file\": \"$PWD/$f\"" "$build/compile_commands.json" && echo "$f"
   done)
 if ((${#changed[@]} == 0)); then
-  echo "lint: clang-format ok; no changed .cpp since $base for clang-tidy"
+  echo "lint: $format_said; no changed .cpp since $base for clang-tidy"
   exit "$status"
 fi
 # GCC-only warning flags in the compile commands are not clang's business.
@@ -77,6 +79,6 @@ if ! printf '%s\n' "${changed[@]}" | xargs -P "$(nproc)" -n 4 clang-tidy -p "$bu
   echo "lint: clang-tidy found problems in the ${#changed[@]} file(s) changed since $base" >&2
   status=1
 else
-  echo "lint: clang-format ok; clang-tidy ok on ${#changed[@]} file(s) changed since $base"
+  echo "lint: $format_said; clang-tidy ok on ${#changed[@]} file(s) changed since $base"
 fi
 exit "$status"
