@@ -8,6 +8,7 @@
 
 using storh::test::cli;
 using storh::test::contains;
+using storh::test::metric;
 using storh::test::ScratchDir;
 
 namespace {
@@ -107,15 +108,11 @@ TEST_CASE("cli: per-item latencies are summarised with only the percentiles the 
   INFO(run.out << run.err);
   REQUIRE(run.code == 0);
   const nlohmann::json result = read_json(output);
-  const nlohmann::json* latency = nullptr;
-  for (const nlohmann::json& m : result["metrics"]) {
-    if (m["key"] == "misbehave.latency") latency = &m;
-  }
-  REQUIRE(latency != nullptr);
-  CHECK((*latency)["samples"].size() == 2);
-  CHECK((*latency)["latency"]["count"] == 300);
-  CHECK((*latency)["latency"]["p99"].is_number());
-  CHECK((*latency)["latency"]["p99_9"].is_null());
+  const nlohmann::json& latency = metric(result, "misbehave.latency");
+  CHECK(latency["samples"].size() == 2);
+  CHECK(latency["latency"]["count"] == 300);
+  CHECK(latency["latency"]["p99"].is_number());
+  CHECK(latency["latency"]["p99_9"].is_null());
   CHECK(result["runs"].size() == 2);
   CHECK(result["runs"][0]["peak_rss_bytes"].get<std::uint64_t>() > 0);
 }

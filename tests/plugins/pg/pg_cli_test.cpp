@@ -20,6 +20,7 @@
 
 using storh::test::cli;
 using storh::test::contains;
+using storh::test::metric;
 using storh::test::ScratchDir;
 
 namespace {
@@ -50,13 +51,6 @@ SuiteRun run_suite(const ScratchDir& dir, const std::string& body,
   run.cli = cli(args);
   if (fs::exists(output)) run.result = nlohmann::json::parse(storh::test::read_text(output));
   return run;
-}
-
-const nlohmann::json* find_metric(const nlohmann::json& result, const std::string& key) {
-  for (const nlohmann::json& metric : result["metrics"]) {
-    if (metric["key"] == key) return &metric;
-  }
-  return nullptr;
 }
 
 // Every postmaster.pid under `work`: the servers that are (or were) running there.
@@ -130,10 +124,8 @@ TEST_CASE("pg cli: a scenario suite times init, each script and vacuum", "[pg][c
   for (const std::string mode : {"simple", "prepared"}) {
     for (const std::string op :
          {"init", "tpcb_like", "simple_update", "select_only", "vacuum_analyze"}) {
-      const nlohmann::json* metric =
-          find_metric(run.result, fmt::format("pg.{}[query_mode={}]", op, mode));
-      REQUIRE(metric != nullptr);
-      CHECK((*metric)["samples"].size() == 1);
+      const nlohmann::json& m = metric(run.result, fmt::format("pg.{}[query_mode={}]", op, mode));
+      CHECK(m["samples"].size() == 1);
     }
   }
   CHECK(run.result["failures"].empty());
@@ -153,11 +145,10 @@ TEST_CASE("pg cli: load cells run pgbench's scripts with threads and processes",
   INFO(run.cli.err);
   REQUIRE(run.cli.code == 0);
   for (const std::string op : {"tpcb_like", "select_only"}) {
-    const nlohmann::json* metric =
-        find_metric(run.result, fmt::format("pg.{}[clients=3,transactions=15]", op));
-    REQUIRE(metric != nullptr);
-    CHECK((*metric)["load"]["processed"] == 45);
-    CHECK((*metric)["load"]["failed"] == 0);
+    const nlohmann::json& m =
+        metric(run.result, fmt::format("pg.{}[clients=3,transactions=15]", op));
+    CHECK(m["load"]["processed"] == 45);
+    CHECK(m["load"]["failed"] == 0);
   }
   CHECK(no_server_files(dir / "work"));
 }
@@ -174,9 +165,8 @@ TEST_CASE("pg cli: clients above max_connections fail the cell with the setting 
   REQUIRE(run.result["failures"].size() >= 1);
   CHECK(contains(run.result["failures"][0]["message"], "raise pg.max_connections to at least 6"));
   // The other cell ran.
-  const nlohmann::json* other = find_metric(run.result, "pg.select_only[clients=2,transactions=3]");
-  REQUIRE(other != nullptr);
-  CHECK((*other)["load"]["processed"] == 6);
+  const nlohmann::json& other = metric(run.result, "pg.select_only[clients=2,transactions=3]");
+  CHECK(other["load"]["processed"] == 6);
 }
 
 TEST_CASE("pg cli: an unreachable DSN fails its cell with libpq's message, and the rest runs",
@@ -191,7 +181,7 @@ TEST_CASE("pg cli: an unreachable DSN fails its cell with libpq's message, and t
   REQUIRE(run.result["failures"].size() == 1);
   CHECK(contains(run.result["failures"][0]["message"], "connect:"));
   CHECK(contains(run.result["failures"][0]["message"], "No such file or directory"));
-  CHECK(find_metric(run.result, "pg.select_only[server=local]") != nullptr);
+  metric(run.result, "pg.select_only[server=local]");  // fails the test when it is missing
 }
 
 TEST_CASE("pg cli: missing server binaries are bad input before any cell runs", "[pg][cli]") {
@@ -230,9 +220,8 @@ TEST_CASE("pg cli: a postmaster killed mid-cell fails that cell, and the next on
   REQUIRE(result["failures"].size() == 1);
   INFO(result["failures"][0].dump());
   CHECK(contains(result["failures"][0]["message"], "server crashed"));
-  const nlohmann::json* other = find_metric(result, "pg.select_only[clients=1,duration=4s]");
-  REQUIRE(other != nullptr);
-  CHECK((*other)["load"]["processed"] > 0);
+  const nlohmann::json& other = metric(result, "pg.select_only[clients=1,duration=4s]");
+  CHECK(other["load"]["processed"] > 0);
   CHECK(all_gone(killed));
   CHECK(no_server_files(dir / "work"));
 }
