@@ -133,6 +133,11 @@ TEST_CASE("ci --base runs the A/B mode with the suite's [gate.ab] settings", "[c
   CHECK(run.code == 0);
   CHECK(contains(run.out, "8 pair(s) per cell"));
   CHECK(contains(run.out, "A/B gate passed"));
+
+  const auto bad = cli(
+      {"ci", write_suite(dir), fixture_path_flag, "--base=" + fixture_dir, "--confirm-pairs=0"});
+  CHECK(bad.code == 2);
+  CHECK(contains(bad.err, "--confirm-pairs: expected a whole number from 1 to 1000, got \"0\""));
 }
 
 TEST_CASE("calibrate writes each metric's noise and its machine, and ab applies it only there",
@@ -215,7 +220,7 @@ TEST_CASE("calibrate writes each metric's noise and its machine, and ab applies 
                  "it is from an unknown machine: not applied"));
 }
 
-TEST_CASE("ab: a wall-time regression is confirmed by a fresh set of pairs before it fails",
+TEST_CASE("ab: a wall-time regression is confirmed by twice as many fresh pairs before it fails",
           "[cli][ab][confirm]") {
   ScratchDir dir;
   const auto run = cli({"ab", write_suite(dir), fixture_path_flag, "--inject-slowdown=9"});
@@ -223,19 +228,19 @@ TEST_CASE("ab: a wall-time regression is confirmed by a fresh set of pairs befor
   CHECK(run.code == 1);
   CHECK(contains(run.err,
                  "1 metric(s) regressed on wall time alone (misbehave.first); "
-                 "confirming with 8 fresh pair(s) of their cell(s)"));
+                 "confirming with 16 fresh pair(s) of their cell(s)"));
   CHECK(contains(run.out, "REGRESSION confirmed FAIL"));
   CHECK(contains(run.out,
-                 "misbehave.first: confirmed: the confirmation set regressed too (8 "
+                 "misbehave.first: confirmed: the confirmation set regressed too (16 "
                  "fresh pair(s)"));
   const auto file = read_json(dir / "ab-ab.json");
   CHECK(file["ab"]["metrics"][0]["pairs"].size() == 8);
   REQUIRE(file["ab"]["confirmation"].size() == 1);
   CHECK(file["ab"]["confirmation"][0]["key"] == "misbehave.first");
-  CHECK(file["ab"]["confirmation"][0]["pairs"].size() == 8);
-  // Every worker run is recorded: 8 pairs, then 8 more.
-  CHECK(file["runs"].size() == 16);
-  CHECK(file["ab"]["base"]["runs"].size() == 16);
+  CHECK(file["ab"]["confirmation"][0]["pairs"].size() == 16);
+  // Every worker run is recorded: 8 pairs, then 16 more.
+  CHECK(file["runs"].size() == 24);
+  CHECK(file["ab"]["base"]["runs"].size() == 24);
   // Judged again from the file, the confirmation still decides.
   const auto again = cli({"gate", (dir / "ab-ab.json").string(), "--format=md"});
   CHECK(again.code == 1);
@@ -245,21 +250,21 @@ TEST_CASE("ab: a wall-time regression is confirmed by a fresh set of pairs befor
 TEST_CASE("ab: a wall-time regression the confirmation set does not reproduce passes",
           "[cli][ab][confirm]") {
   ScratchDir dir;
-  // The head's first 8 runs (the first set) are 10x slower, the next 8 are not.
+  // The head's first 8 runs (the first set) are 10x slower, the next 9 are not.
   const auto run = cli({"ab", write_suite(dir), fixture_path_flag, "--head-set",
                         "misbehave.slow_log=" + (dir / "runs.log").string(), "--head-set",
-                        "misbehave.slow_runs=8", "--format=md"});
+                        "misbehave.slow_runs=8", "--format=md", "--confirm-pairs=9"});
   INFO(run.out << run.err);
   CHECK(run.code == 0);
-  CHECK(contains(run.err, "confirming with 8 fresh pair(s)"));
+  CHECK(contains(run.err, "confirming with 9 fresh pair(s)"));
   CHECK(contains(run.out, "| not confirmed |"));
   CHECK(contains(run.out,
                  "- `misbehave.first`: not confirmed: the confirmation set did not "
-                 "regress (8 fresh pair(s)"));
+                 "regress (9 fresh pair(s)"));
   CHECK(contains(run.out, "A/B gate passed: 0 of 1 metric(s) regressed."));
   const auto file = read_json(dir / "ab-ab.json");
   REQUIRE(file["ab"]["confirmation"].size() == 1);
-  CHECK(file["ab"]["confirmation"][0]["pairs"].size() == 8);
+  CHECK(file["ab"]["confirmation"][0]["pairs"].size() == 9);
   CHECK(file["ab"]["metrics"][0]["analysis"]["ratio"].get<double>() > 2);
   CHECK(file["ab"]["confirmation"][0]["analysis"]["ratio"].get<double>() < 2);
 }
@@ -273,7 +278,7 @@ TEST_CASE("ab: a metric whose counter rose fails at once, without a confirmation
                           "output = \"" +
                               (dir / "counted.json").string() +
                               "\"\n[engines.syscalls_fixture]\n"
-                              "[gate.ab]\nthreshold = 100\npairs = 8\n");
+                              "[gate.ab]\nthreshold = 100\npairs = 8\nconfirm_pairs = 8\n");
   // One more fsync per put (a counter rise), and every step 10x slower.
   const auto run = cli({"ab", suite.string(), fixture_path_flag, "--head-set",
                         "syscalls_fixture.fsyncs=3", "--inject-slowdown=9", "--counter=fsync=0"});
@@ -288,6 +293,7 @@ TEST_CASE("ab: a metric whose counter rose fails at once, without a confirmation
   if (file["ab"].contains("confirmation")) {
     for (const auto& metric : file["ab"]["confirmation"]) {
       CHECK(metric["key"] != "syscalls_fixture.put");
+      CHECK(metric["pairs"].size() == 8);  // the suite's confirm_pairs
     }
   }
 }

@@ -459,3 +459,19 @@ TEST_CASE("suite: an unreadable file is one error naming the file", "[suite]") {
   CHECK(errors[0].str() == dir.string() + ": cannot read: a directory, not a regular file");
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("suite: [gate.ab] reads pairs and the confirmation set's pairs, each 1 to 1000",
+          "[suite][ab]") {
+  const Suite suite = parse_ok(R"(
+[engines.doc]
+[gate.ab]
+pairs = 12
+confirm_pairs = 30
+)");
+  CHECK(suite.gate.ab.pairs == 12u);
+  CHECK(suite.gate.ab.confirm_pairs == 30u);
+  CHECK_FALSE(parse_ok("[engines.doc]\n[gate.ab]\npairs = 12\n").gate.ab.confirm_pairs);
+  suite_should_fail("[engines.doc]\n[gate.ab]\nconfirm_pairs = 0\n", "3:17",
+                    "\"gate.ab.confirm_pairs\"");
+  suite_should_fail("[engines.doc]\n[gate.ab]\nconfirm_pair = 3\n", "3:1", "confirm_pairs");
+}

@@ -26,6 +26,9 @@
 
 namespace storh::ab {
 
+// The most pairs per cell a run or a confirmation set may ask for.
+inline constexpr std::uint32_t kMaxPairs = 1000;
+
 struct AbRunOptions {
   run::RunnerOptions runner;
   Order order = Order::abba;

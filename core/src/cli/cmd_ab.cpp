@@ -61,7 +61,8 @@ bool take_switch(std::vector<std::string>& args, const std::string& name) {
 struct AbFlags {
   std::optional<std::string> base_dir, head_dir;
   std::vector<std::string> base_sets, head_sets;
-  std::optional<std::string> pairs, order, seed, alpha, calibration, format, output, inject, junit;
+  std::optional<std::string> pairs, confirm_pairs, order, seed, alpha, calibration, format, output,
+      inject, junit;
   std::vector<std::string> thresholds, metrics, counters;
   bool lenient = false;
 };
@@ -73,6 +74,7 @@ AbFlags take_ab_flags(std::vector<std::string>& args) {
   f.base_sets = take_valued(args, "base-set");
   f.head_sets = take_valued(args, "head-set");
   f.pairs = take_last(args, "pairs");
+  f.confirm_pairs = take_last(args, "confirm-pairs");
   f.order = take_last(args, "order");
   f.seed = take_last(args, "seed");
   f.alpha = take_last(args, "alpha");
@@ -143,6 +145,7 @@ std::filesystem::path with_suffix(const std::filesystem::path& output, const std
 
 struct Resolved {
   ab::AbRunOptions run;
+  std::uint32_t confirm_pairs = 2;  // the confirmation set's pairs per cell
   ab::AbGateOptions gate;
   compare::OutputFormat format = compare::OutputFormat::text;
   std::optional<report::HtmlAssets> html;  // --format=html: the page's library
@@ -202,9 +205,20 @@ Expected<Resolved> resolve(const AbFlags& flags, const Prepared& head, const AbC
   r.run.pairs = s.calibrating ? kDefaultCalibrationPairs : head.suite.repeat;
   if (suite_ab.pairs && !s.calibrating) r.run.pairs = *suite_ab.pairs;
   if (flags.pairs) {
-    Expected<std::uint64_t> pairs = whole_flag("pairs", *flags.pairs, 1, 1000);
+    Expected<std::uint64_t> pairs = whole_flag("pairs", *flags.pairs, 1, ab::kMaxPairs);
     if (!pairs) return Error{pairs.error()};
     r.run.pairs = static_cast<std::uint32_t>(*pairs);
+  }
+  // Twice the first set's pairs by default: only cells that regressed run them, and the
+  // confirmation must reach alpha on its own (ab/verdict.h), which more pairs make
+  // likelier for a real slowdown and no likelier for noise.
+  r.confirm_pairs = std::min<std::uint32_t>(2 * r.run.pairs, ab::kMaxPairs);
+  if (suite_ab.confirm_pairs) r.confirm_pairs = *suite_ab.confirm_pairs;
+  if (flags.confirm_pairs) {
+    Expected<std::uint64_t> pairs =
+        whole_flag("confirm-pairs", *flags.confirm_pairs, 1, ab::kMaxPairs);
+    if (!pairs) return Error{pairs.error()};
+    r.confirm_pairs = static_cast<std::uint32_t>(*pairs);
   }
   r.run.warmup = head.suite.warmup;
   r.run.counting_pass = !s.calibrating;  // noise is about time: counts add nothing
@@ -320,8 +334,10 @@ std::string confirm_wall_time(const std::string& command, const Prepared& head,
   io.err << fmt::format(
       "storh-host {}: {} metric(s) regressed on wall time alone ({}); confirming with {} fresh "
       "pair(s) of their cell(s)\n",
-      command, doubtful.size(), fmt::join(doubtful, ", "), resolved.run.pairs);
-  return ab::confirm(head.suite, base.plan, head.plan, resolved.run, doubtful, result);
+      command, doubtful.size(), fmt::join(doubtful, ", "), resolved.confirm_pairs);
+  ab::AbRunOptions again = resolved.run;
+  again.pairs = resolved.confirm_pairs;
+  return ab::confirm(head.suite, base.plan, head.plan, again, doubtful, result);
 }
 
 }  // namespace

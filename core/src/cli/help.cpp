@@ -224,8 +224,8 @@ baseline named in the suite's [gate] table, with the table's settings:
   --base=DIR           A/B mode: run the suite's cells for the plugins in DIR (a base
                        build) and this build in pairs, and gate on the paired
                        ratios instead of the baseline file (see `storh-host ab
-                       --help`; the [gate.ab] table sets pairs, threshold, alpha,
-                       calibration)
+                       --help`; the [gate.ab] table sets pairs, confirm_pairs,
+                       threshold, alpha, calibration)
   --confirm=N          re-run the cells of failing metrics N more times, add their
                        samples, and fail only if the metrics still regress
   --update-baseline    run, then write the result as the new baseline (no gate)

@@ -18,6 +18,8 @@ first alternates (ABBA), so drift of a shared machine cancels in the ratio.
   --base-set E.P=V, --head-set E.P=V
                            parameter overrides for one side (as --set)
   --pairs=N                pairs per cell (default: [gate.ab] pairs, else repeat)
+  --confirm-pairs=N        pairs per cell of the confirmation set (default:
+                           [gate.ab] confirm_pairs, else twice --pairs)
   --order=abba|random      who runs first in each pair (default abba)
   --seed=N                 seed of the random order
   --threshold=PCT          smallest slowdown worth failing (default 3; [gate.ab])
@@ -42,9 +44,9 @@ A metric regresses when the Wilcoxon signed-rank test on the log ratios is
 significant at alpha and the Hodges-Lehmann ratio is slower than the threshold,
 which is never below the metric's own noise floor. A regression on wall time
 alone (no gated counter rose) is re-run with a fresh set of pairs of its cell
-before the verdict and fails only when that set regresses too ("REGRESSION
-confirmed"; else "not confirmed", a pass); a metric whose counter rose fails at
-once. `storh-host gate AB.json` and
+(--confirm-pairs) before the verdict and fails only when that set, judged on its
+own, regresses too ("REGRESSION confirmed"; else "not confirmed", a pass); a
+metric whose counter rose fails at once. `storh-host gate AB.json` and
 `storh-host compare AB.json` judge a written A/B file again, with these flags
 (--format=html too), where --output=FILE or -o FILE is the rendered verdict's file.
 docs/compare-gate.md.

@@ -17,8 +17,8 @@ constexpr std::array<std::string_view, 4> kEngineKeys = {"counters", "operations
 constexpr std::array<std::string_view, 11> kGateKeys = {
     "ab",      "alpha",      "baseline",    "confirm",   "counters",  "lenient_missing",
     "metrics", "min_effect", "significant", "threshold", "thresholds"};
-constexpr std::array<std::string_view, 4> kGateAbKeys = {"alpha", "calibration", "pairs",
-                                                         "threshold"};
+constexpr std::array<std::string_view, 5> kGateAbKeys = {"alpha", "calibration", "confirm_pairs",
+                                                         "pairs", "threshold"};
 
 void read_operations(Reader& reader, const toml::node& node, const std::string& path,
                      EngineSetting& engine) {
@@ -308,12 +308,13 @@ void read_gate_ab(Reader& reader, const toml::node& node, AbGateSetting& ab) {
   }
   for (const auto& [key, value] : reader.known_entries(*table, kGateAbKeys, "[gate.ab]")) {
     const std::string path = fmt::format("gate.ab.{}", key->str());
-    if (key->str() == "pairs") {
+    if (key->str() == "pairs" || key->str() == "confirm_pairs") {
       const auto* count = value->as_integer();
       if (count == nullptr || count->get() < 1 || count->get() > 1000) {
         reader.type_error(*value, path, "an integer from 1 to 1000 (pairs per cell)");
       } else {
-        ab.pairs = static_cast<std::uint32_t>(count->get());
+        (key->str() == "pairs" ? ab.pairs : ab.confirm_pairs) =
+            static_cast<std::uint32_t>(count->get());
       }
     } else if (key->str() == "threshold") {
       if (auto percent = read_percent(reader, *value, path)) ab.threshold = *percent;

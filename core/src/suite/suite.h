@@ -89,6 +89,7 @@ struct LoadSetting {
 // [gate.ab]: defaults of the A/B mode (`ci --base=DIR`, `ab`), docs/compare-gate.md.
 struct AbGateSetting {
   std::optional<std::uint32_t> pairs;               // pairs per cell, >= 1
+  std::optional<std::uint32_t> confirm_pairs;       // the confirmation set's, >= 1
   std::optional<double> threshold;                  // percent, >= 0
   std::optional<double> alpha;                      // in (0, 1)
   std::optional<Located<std::string>> calibration;  // path of a calibration file
