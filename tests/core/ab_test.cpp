@@ -116,6 +116,13 @@ TEST_CASE("ab: calibrated noise raises a metric's threshold above the configured
   CHECK(check.threshold_from == "calibration");
   CHECK(check.threshold_percent > 10);
   CHECK(check.state == AbState::no_change);  // 10% is inside what 20% noise supports
+
+  // A run noisier than its calibration: the floor is the run's own, and says so.
+  options.calibrated_noise["kv.put"] = 0.001;
+  outcome = storh::ab::judge(result_with({metric("kv.put", 12, 1.10, 0.2)}), options);
+  REQUIRE(outcome);
+  CHECK(only_check(*outcome).threshold_from == "noise floor");
+  CHECK(only_check(*outcome).threshold_percent > 3);
 }
 
 TEST_CASE("ab: a metric on one side only is missing, and --metric typos are errors", "[ab]") {

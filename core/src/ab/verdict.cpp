@@ -72,7 +72,7 @@ PairsVerdict judge_pairs(const PairedMetric& paired, const AbGateOptions& option
   const PairedSummary& s = v.summary;
   if (s.noise_floor_percent > v.threshold_percent) {
     v.threshold_percent = s.noise_floor_percent;
-    v.threshold_from = calibrated ? "calibration" : "noise floor";
+    v.threshold_from = s.noise_from_calibration ? "calibration" : "noise floor";
   }
   if (!s.test.p_value) {
     v.state = AbState::too_few_pairs;
@@ -165,6 +165,7 @@ PairedSummary summarize(const PairedMetric& metric, double alpha,
   const std::size_t n = summary.test.pairs;
   // A calibration measured over many pairs; a quiet run must not lower its floor.
   const double noise = std::max(calibrated_noise.value_or(0.0), summary.test.noise);
+  summary.noise_from_calibration = calibrated_noise && *calibrated_noise >= summary.test.noise;
   if (n > 0) {
     summary.detectable_percent = stats::detectable_percent(noise, n, alpha, kDetectablePower);
     summary.noise_floor_percent = percent_of_log(stats::normal_quantile(1 - alpha / 2) * noise /

@@ -50,9 +50,11 @@ inline constexpr double kDetectablePower = 0.8;
 // A metric's paired statistics, direction-normalised.
 struct PairedSummary {
   stats::PairedTest test;
-  double slowdown_percent = 0;     // (ratio - 1) * 100
-  double detectable_percent = 0;   // found with 80% power at alpha by these pairs
-  double noise_floor_percent = 0;  // smallest slowdown significant at alpha
+  double slowdown_percent = 0;          // (ratio - 1) * 100
+  double detectable_percent = 0;        // found with 80% power at alpha by these pairs
+  double noise_floor_percent = 0;       // smallest slowdown significant at alpha
+  bool noise_from_calibration = false;  // the floor used the calibrated noise (the run's
+                                        // own was no larger)
 };
 PairedSummary summarize(const PairedMetric& metric, double alpha,
                         std::optional<double> calibrated_noise = std::nullopt);
