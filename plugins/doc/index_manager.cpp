@@ -49,7 +49,7 @@ IndexManager::IndexManager(DocStore& store)
       indexes_dir_(store.collection_path() / ".storh" / "indexes"),
       manifest_path_(indexes_dir_ / "manifest.jsonc"),
       watch_([&store] { return store.index_watch(); }),
-      buckets_(watch_) {}
+      buckets_(watch_, indexes_dir_.string().size()) {}
 
 IndexManager::~IndexManager() = default;
 

@@ -9,6 +9,7 @@
 #include "common/bench/bench_row.h"
 #include "common/durable_io.h"
 #include "common/store_error.h"
+#include "doc/index_bucket_cache.h"
 #include "doc/index_files.h"
 #include "doc/index_keys.h"
 #include "doc/index_manager.h"
@@ -486,4 +487,17 @@ TEST_CASE("index: a range rebuild past one sort chunk merges the spilled chunks"
   REQUIRE(highest);
   CHECK(highest->data["publishedAt"] == kRows);
   CHECK(store.verify().ok);
+}
+
+TEST_CASE("index: the bucket cache hashes a path without the folder the store lives in",
+          "[index]") {
+  const std::string here = "/tmp/storh-a1/c002-doc/collection/.storh/indexes";
+  const std::string there = "/var/tmp/x/docs/.storh/indexes";
+  const doc::PathTailHash hash_here{here.size()};
+  const doc::PathTailHash hash_there{there.size()};
+  const std::string bucket = "/eq/kind/page.json";
+  CHECK(hash_here(here + bucket) == hash_there(there + bucket));
+  CHECK(hash_here(here + bucket) == std::hash<std::string_view>{}(bucket));
+  // A path shorter than the folder hashes as nothing is left of it, without reading past it.
+  CHECK(hash_here("/tmp") == std::hash<std::string_view>{}(""));
 }
