@@ -30,9 +30,10 @@ std::size_t frame_size(std::string_view json) noexcept;
 // into its place in `out`: no copy of the JSON in between. Returns the offset of the
 // JSON in `out`. The length field is given room for the digits of `expected_json_size`;
 // a JSON whose length has another number of digits is moved once. If write_json
-// throws, `out` may hold part of the line.
-template <typename WriteJson>
-std::size_t append_frame_with(std::string& out, std::size_t expected_json_size,
+// throws, `out` may hold part of the line. `out` is a std::basic_string<char> with any
+// allocator (as TextOut takes).
+template <typename String, typename WriteJson>
+std::size_t append_frame_with(String& out, std::size_t expected_json_size,
                               const WriteJson& write_json);
 
 // The parts of append_frame_with: the size of "<len>\t<xxh32>\t" for a JSON of
@@ -61,8 +62,8 @@ DecodedFrame decode_frame(std::string_view line) noexcept;
 // Human text for a status, for error messages: "malformed line", "corrupt line".
 std::string_view describe(FrameStatus status) noexcept;
 
-template <typename WriteJson>
-std::size_t append_frame_with(std::string& out, std::size_t expected_json_size,
+template <typename String, typename WriteJson>
+std::size_t append_frame_with(String& out, std::size_t expected_json_size,
                               const WriteJson& write_json) {
   const std::size_t line_at = out.size();
   TextOut text(out);

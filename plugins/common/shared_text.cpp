@@ -4,6 +4,8 @@
 #include <ostream>
 #include <utility>
 
+#include "common/huge_pages.h"
+
 namespace storh::engines {
 
 SharedText::SharedText(std::string_view text) : size_(text.size()) {
@@ -17,9 +19,10 @@ SharedText::SharedText(std::string_view text) : size_(text.size()) {
 SharedText SharedTextArena::copy(std::string_view text) {
   if (text.empty()) return {};
   if (text.size() > kLargeText) return SharedText(text);
-  if (block_ == nullptr || kBlockBytes - used_ < text.size()) {
+  if (block_ == nullptr || block_size_ - used_ < text.size()) {
     // The old block lives on in the texts made from it, and goes with the last of them.
     block_ = std::make_shared_for_overwrite<char[]>(kBlockBytes);
+    block_size_ = kBlockBytes;
     used_ = 0;
   }
   char* const chars = block_.get() + used_;
@@ -27,6 +30,13 @@ SharedText SharedTextArena::copy(std::string_view text) {
   used_ += text.size();
   // Aliasing: this text's characters, the block's reference count.
   return SharedText(std::shared_ptr<const char[]>(block_, chars), text.size());
+}
+
+void SharedTextArena::reserve(std::size_t bytes) {
+  if (!worth_huge_block(bytes) || block_size_ - used_ >= bytes) return;
+  block_size_ = huge_block_size(bytes);
+  block_ = allocate_huge_block(block_size_);
+  used_ = 0;
 }
 
 std::ostream& operator<<(std::ostream& out, const SharedText& text) {

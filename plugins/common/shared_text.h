@@ -75,18 +75,24 @@ class SharedText {
 // Contract: a text made here is a SharedText like any other (immutable, shared by
 // reference count, valid after the arena is gone), but it keeps its whole block alive
 // while it or a copy of it lives: up to kBlockBytes for a text of a few bytes. A text
-// larger than kLargeText gets an allocation of its own. Not thread-safe (the texts it
-// makes are, as any SharedText).
+// larger than kLargeText gets an allocation of its own. After reserve(bytes) of a large
+// batch the next texts share one huge-page block (huge_pages.h) of about that size: a
+// text may then keep up to that block alive. Not thread-safe (the texts it makes are, as
+// any SharedText).
 class SharedTextArena {
  public:
   static constexpr std::size_t kBlockBytes = 16 * 1024;
   static constexpr std::size_t kLargeText = kBlockBytes / 8;
 
   SharedText copy(std::string_view text);
+  // Room for about `bytes` of texts to come in one block, when that is worth a huge-page
+  // block; otherwise (and once it is full) texts take kBlockBytes blocks as before.
+  void reserve(std::size_t bytes);
 
  private:
   std::shared_ptr<char[]> block_;
-  std::size_t used_ = 0;  // bytes of block_ taken by texts
+  std::size_t block_size_ = 0;  // bytes of block_
+  std::size_t used_ = 0;        // bytes of block_ taken by texts
 };
 
 // Writes the text (test failure messages print it).

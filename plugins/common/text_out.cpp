@@ -13,17 +13,18 @@ constexpr std::size_t kMinGrowth = 256;
 
 void TextOut::finish() noexcept {
   const std::size_t written = size();
-  out_.resize(written);  // shrinking: no allocation, cannot throw
-  end_ = out_.data() + written;
+  begin_ = resize_(out_, written);  // shrinking: no allocation, cannot throw
+  end_ = begin_ + written;
   limit_ = end_;
 }
 
 void TextOut::grow(std::size_t n) {
   const std::size_t written = size();
   // resize() zero-fills the new room; std::string doubles its capacity as it grows.
-  out_.resize(written + std::max(n, kMinGrowth));
-  end_ = out_.data() + written;
-  limit_ = out_.data() + out_.size();
+  const std::size_t size = written + std::max(n, kMinGrowth);
+  begin_ = resize_(out_, size);
+  end_ = begin_ + written;
+  limit_ = begin_ + size;
 }
 
 }  // namespace storh::engines

@@ -24,8 +24,15 @@ namespace storh::engines {
 
 class TextOut {
  public:
-  explicit TextOut(std::string& out) noexcept
-      : out_(out), end_(out.data() + out.size()), limit_(end_) {}
+  // `out` is a std::basic_string<char> with any allocator (the queue's chunk buffer maps
+  // huge pages, huge_pages.h); only growing and finishing go through its type.
+  template <class String>
+  explicit TextOut(String& out) noexcept
+      : out_(&out),
+        resize_(&resize_string<String>),
+        begin_(out.data()),
+        end_(begin_ + out.size()),
+        limit_(end_) {}
   ~TextOut() { finish(); }
   TextOut(const TextOut&) = delete;
   TextOut& operator=(const TextOut&) = delete;
@@ -49,19 +56,30 @@ class TextOut {
   }
 
   // Characters of the string written so far, those it held before included.
-  std::size_t size() const noexcept { return static_cast<std::size_t>(end_ - out_.data()); }
+  std::size_t size() const noexcept { return static_cast<std::size_t>(end_ - begin_); }
   // The character at `offset` (< size()), to fill in or move what was written.
-  char* at(std::size_t offset) noexcept { return out_.data() + offset; }
+  char* at(std::size_t offset) noexcept { return begin_ + offset; }
 
   // Cuts the string back to size(). The TextOut may go on writing afterwards.
   void finish() noexcept;
 
  private:
+  using Resize = char* (*)(void* string, std::size_t size);
+  // Resizes the string (zero-filling what it adds) and returns its characters.
+  template <class String>
+  static char* resize_string(void* string, std::size_t size) {
+    auto& out = *static_cast<String*>(string);
+    out.resize(size);
+    return out.data();
+  }
+
   void grow(std::size_t n);
 
-  std::string& out_;
-  char* end_;    // the end of what was written
-  char* limit_;  // the end of the room: out_.data() + out_.size()
+  void* out_;      // the string, a String of the constructor
+  Resize resize_;  // resize_string<String>
+  char* begin_;    // the string's characters
+  char* end_;      // the end of what was written
+  char* limit_;    // the end of the room: begin_ + the string's size()
 };
 
 }  // namespace storh::engines

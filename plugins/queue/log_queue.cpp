@@ -228,7 +228,7 @@ std::string LogQueue::enqueue(const Json& payload, std::optional<std::string_vie
   return job_id;
 }
 
-std::vector<std::string> LogQueue::enqueue_many(std::vector<Json> jobs) {
+std::vector<UuidText> LogQueue::enqueue_many(std::vector<Json> jobs) {
   std::size_t next = 0;
   return enqueue_rows(
       [&]() -> std::optional<Json> {
@@ -238,16 +238,15 @@ std::vector<std::string> LogQueue::enqueue_many(std::vector<Json> jobs) {
       jobs.size());
 }
 
-std::vector<std::string> LogQueue::enqueue_many(const JobSource& next_job,
-                                                std::size_t expected_jobs) {
+std::vector<UuidText> LogQueue::enqueue_many(const JobSource& next_job, std::size_t expected_jobs) {
   return enqueue_rows(next_job, expected_jobs);
 }
 
-std::vector<std::string> LogQueue::enqueue_rows(const JobSource& next_job, std::size_t hint) {
+std::vector<UuidText> LogQueue::enqueue_rows(const JobSource& next_job, std::size_t hint) {
   Mutation mutation(*this);
   const std::int64_t ts = now();
   const std::uint64_t batch_start = log_offset_;
-  std::vector<std::string> ids;
+  std::vector<UuidText> ids;
   ids.reserve(hint);
   state_.reserve(hint);
   reserve_batch(hint * kEnqueueLineBytes);
@@ -266,10 +265,11 @@ std::vector<std::string> LogQueue::enqueue_rows(const JobSource& next_job, std::
       const RowParts row = row_parts(*job, "payload");
       if (row.id != nullptr) {
         uuid_v7::assert_valid(*row.id);
-        ids.push_back(*row.id);
+        ids.emplace_back(*row.id);
       } else {
-        ids.emplace_back(uuid_v7::kTextSize, '\0');
-        uuid_v7::generate_to(uuid_v7::now_ms(), ids.back().data());
+        char fresh[uuid_v7::kTextSize];
+        uuid_v7::generate_to(uuid_v7::now_ms(), fresh);
+        ids.emplace_back(std::string_view(fresh, sizeof fresh));
       }
       const std::string_view payload =
           queue::encode_enqueue_line(lines_, ids.back(), *row.data, ts);
@@ -351,14 +351,19 @@ bool LogQueue::complete(std::string_view id, bool keep_done) {
 }
 
 std::size_t LogQueue::complete_many(const std::vector<std::string>& ids, bool keep_done) {
-  for (const std::string& id : ids) uuid_v7::assert_valid(id);
+  return complete_ids(ids, keep_done);
+}
+
+template <class Id>
+std::size_t LogQueue::complete_ids(const std::vector<Id>& ids, bool keep_done) {
+  for (const Id& id : ids) uuid_v7::assert_valid(id);
   if (ids.empty()) return 0;
   Mutation mutation(*this);
   const std::int64_t ts = now();
   std::size_t completed = 0;
   reserve_batch(ids.size() * kCompleteLineBytes);
   const queue::IdLines complete_lines(EventOp::complete, ts, keep_done);
-  for (const std::string& id : ids) {
+  for (const Id& id : ids) {
     // Applying as we go makes a repeated id no longer processing: duplicates skip.
     if (!state_.complete_if_processing(id, keep_done, ts)) continue;
     complete_lines.append(lines_, id);
@@ -368,6 +373,8 @@ std::size_t LogQueue::complete_many(const std::vector<std::string>& ids, bool ke
   finish_batch();
   return completed;
 }
+
+template std::size_t LogQueue::complete_ids(const std::vector<UuidText>& ids, bool keep_done);
 
 std::size_t LogQueue::requeue_timed_out(std::int64_t timeout_s) {
   Mutation mutation(*this);

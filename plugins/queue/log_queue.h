@@ -34,6 +34,7 @@
 // that returned are never lost.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <exception>
 #include <filesystem>
@@ -102,14 +103,15 @@ class LogQueue {
   // object} or a bare payload (section 1.1 envelope rules with the key "payload"). All
   // ids are validated; the lines are written per kChunkBytes chunk as they are encoded and
   // synced once. A call that throws (an invalid id, a failed write or sync) leaves the
-  // log as it was: lines it wrote are truncated away first. Returns the ids in order.
-  std::vector<std::string> enqueue_many(std::vector<Json> jobs);
+  // log as it was: lines it wrote are truncated away first. Returns the ids in order, held
+  // inline (UuidText: no heap string per id).
+  std::vector<UuidText> enqueue_many(std::vector<Json> jobs);
   // The same for jobs pulled from `next_job` (nullopt ends the batch), as storh's
   // enqueueMany takes a lazy iterable: each job is encoded and released as it arrives.
   // The lock is held while the source runs. Memory: one chunk of encoded lines.
   // `expected_jobs` (a hint, 0 = unknown) sizes the buffers and the job table once.
   using JobSource = std::function<std::optional<Json>()>;
-  std::vector<std::string> enqueue_many(const JobSource& next_job, std::size_t expected_jobs = 0);
+  std::vector<UuidText> enqueue_many(const JobSource& next_job, std::size_t expected_jobs = 0);
 
   // The oldest pending job, now processing, or nullopt when none is pending.
   std::optional<QueueJob> claim();
@@ -122,6 +124,13 @@ class LogQueue {
   // Completes every processing id once (duplicates and others are skipped) in one batch;
   // returns how many. Validates every id first; an empty list returns 0 without locking.
   std::size_t complete_many(const std::vector<std::string>& ids, bool keep_done = true);
+  // The same for ids as enqueue_many returns them. (A template, so that a braced list of
+  // strings still means the overload above.)
+  template <class Ids>
+  requires std::same_as<Ids, std::vector<UuidText>> std::size_t complete_many(
+      const Ids& ids, bool keep_done = true) {
+    return complete_ids(ids, keep_done);
+  }
 
   // Requeues processing jobs claimed at least `timeout_s` seconds ago (0: all of them),
   // in the order they were claimed; returns how many. Nothing to requeue costs the
@@ -166,7 +175,9 @@ class LogQueue {
   // `cause` is the batch's own failure: if the undo fails too, one StoreError says
   // both, the cause first, so the caller never loses why the batch failed.
   void undo_writes(std::uint64_t batch_start, const std::exception_ptr& cause);
-  std::vector<std::string> enqueue_rows(const JobSource& next_job, std::size_t hint);
+  std::vector<UuidText> enqueue_rows(const JobSource& next_job, std::size_t hint);
+  template <class Id>
+  std::size_t complete_ids(const std::vector<Id>& ids, bool keep_done);
   void reserve_batch(std::size_t bytes);
   void flush_chunk_if_full();
   void finish_batch();
@@ -184,8 +195,8 @@ class LogQueue {
   bool bad_tail_ = false;         // the log holds bytes after log_offset_ that do not decode
   bool stale_ = false;            // a failed call left state_ ahead of the log
   bool batch_wrote_ = false;
-  std::string lines_;    // event lines not yet written (keeps ~1 MiB after a large batch)
-  std::string payload_;  // one payload's JSON (enqueue)
+  queue::LineBuffer lines_;  // event lines not yet written (keeps ~1 MiB after a large batch)
+  std::string payload_;      // one payload's JSON (enqueue)
 };
 
 }  // namespace storh::engines

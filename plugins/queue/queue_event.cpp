@@ -18,7 +18,8 @@ namespace {
 constexpr std::size_t kIdSize = uuid_v7::kTextSize;
 constexpr std::size_t kMaxIntChars = 20;  // "-9223372036854775808"
 
-void append_int(std::string& out, std::int64_t value) {
+template <class Out>
+void append_int(Out& out, std::int64_t value) {
   char digits[kMaxIntChars];
   const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
   (void)ec;  // 20 characters hold any int64
@@ -166,8 +167,8 @@ constexpr std::size_t kTypicalEnqueueJsonBytes = 180;
 
 // Appends the framed enqueue line for `id` and `ts`, with write_payload(out) writing the
 // payload's JSON in its place; returns the payload's text in `out`.
-template <typename WritePayload>
-std::string_view write_enqueue_line(std::string& out, std::string_view id, std::int64_t ts,
+template <class Out, typename WritePayload>
+std::string_view write_enqueue_line(Out& out, std::string_view id, std::int64_t ts,
                                     const WritePayload& write_payload) {
   constexpr std::string_view kHead = "{\"op\":\"enqueue\",\"id\":\"";
   constexpr std::string_view kPayloadKey = "\",\"payload\":";
@@ -207,12 +208,14 @@ std::string_view op_name(EventOp op) noexcept {
   return "enqueue";
 }
 
-void append_enqueue_line(std::string& out, std::string_view id, std::string_view payload_json,
+template <class Out>
+void append_enqueue_line(Out& out, std::string_view id, std::string_view payload_json,
                          std::int64_t ts) {
   write_enqueue_line(out, id, ts, [payload_json](TextOut& text) { text.put(payload_json); });
 }
 
-std::string_view encode_enqueue_line(std::string& out, std::string_view id, const Json& payload,
+template <class Out>
+std::string_view encode_enqueue_line(Out& out, std::string_view id, const Json& payload,
                                      std::int64_t ts) {
   return write_enqueue_line(out, id, ts,
                             [&payload](TextOut& text) { write_normalised_payload(text, payload); });
@@ -231,7 +234,8 @@ IdLines::IdLines(EventOp op, std::int64_t ts, bool done) {
   length_head_.push_back('\t');
 }
 
-void IdLines::append(std::string& out, std::string_view id) const {
+template <class Out>
+void IdLines::append(Out& out, std::string_view id) const {
   if (id.size() == kIdSize) {
     out.append(length_head_);
   } else {
@@ -247,13 +251,29 @@ void IdLines::append(std::string& out, std::string_view id) const {
   out.push_back('\n');
 }
 
-void append_id_line(std::string& out, EventOp op, std::string_view id, std::int64_t ts) {
+template <class Out>
+void append_id_line(Out& out, EventOp op, std::string_view id, std::int64_t ts) {
   IdLines(op, ts).append(out, id);
 }
 
-void append_complete_line(std::string& out, std::string_view id, bool done, std::int64_t ts) {
+template <class Out>
+void append_complete_line(Out& out, std::string_view id, bool done, std::int64_t ts) {
   IdLines(EventOp::complete, ts, done).append(out, id);
 }
+
+// The writers for both kinds of buffer: a std::string and the log queue's LineBuffer.
+template void append_enqueue_line(std::string&, std::string_view, std::string_view, std::int64_t);
+template void append_enqueue_line(LineBuffer&, std::string_view, std::string_view, std::int64_t);
+template std::string_view encode_enqueue_line(std::string&, std::string_view, const Json&,
+                                              std::int64_t);
+template std::string_view encode_enqueue_line(LineBuffer&, std::string_view, const Json&,
+                                              std::int64_t);
+template void IdLines::append(std::string&, std::string_view) const;
+template void IdLines::append(LineBuffer&, std::string_view) const;
+template void append_id_line(std::string&, EventOp, std::string_view, std::int64_t);
+template void append_id_line(LineBuffer&, EventOp, std::string_view, std::int64_t);
+template void append_complete_line(std::string&, std::string_view, bool, std::int64_t);
+template void append_complete_line(LineBuffer&, std::string_view, bool, std::int64_t);
 
 bool is_integer_like_key(std::string_view key) noexcept {
   std::int64_t value = 0;

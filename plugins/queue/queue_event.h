@@ -28,6 +28,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/huge_pages.h"
 #include "common/record.h"
 #include "common/text_out.h"
 
@@ -36,6 +37,11 @@ namespace storh::engines::queue {
 enum class EventOp : std::uint8_t { enqueue, claim, complete, requeue, purge };
 
 std::string_view op_name(EventOp op) noexcept;
+
+// The log queue's buffer of event lines for a batch: a std::string whose chunk-sized
+// capacity is one huge-page block (huge_pages.h), not 256 pages that each fault in. The
+// writers below append to it or to a plain std::string (`Out` is one of the two).
+using LineBuffer = std::basic_string<char, std::char_traits<char>, HugePageAllocator<char>>;
 
 // One decoded event. `id` and `payload` view into the decoded line or into
 // `payload_storage`; copy them before the line goes away.
@@ -51,7 +57,8 @@ struct QueueEvent {
 // Appends one framed event line, LF included, to `out`. `payload_json` must be the
 // canonical text normalised_payload() returns. The line is written straight into `out`;
 // `scratch` is not used (it stays for the callers of this older form).
-void append_enqueue_line(std::string& out, std::string_view id, std::string_view payload_json,
+template <class Out>
+void append_enqueue_line(Out& out, std::string_view id, std::string_view payload_json,
                          std::int64_t ts);
 inline void append_enqueue_line(std::string& out, std::string& /*scratch*/, std::string_view id,
                                 std::string_view payload_json, std::int64_t ts) {
@@ -62,7 +69,8 @@ inline void append_enqueue_line(std::string& out, std::string& /*scratch*/, std:
 // in between (enqueue_many's path). Returns the payload's text as it stands in `out`, valid until
 // `out` next changes. Throws std::invalid_argument for a payload JSON cannot encode (a NaN); `out`
 // may then hold part of the line.
-std::string_view encode_enqueue_line(std::string& out, std::string_view id, const Json& payload,
+template <class Out>
+std::string_view encode_enqueue_line(Out& out, std::string_view id, const Json& payload,
                                      std::int64_t ts);
 
 // The lines of the events that carry only an id (claim, requeue, purge, and complete
@@ -74,7 +82,8 @@ class IdLines {
  public:
   IdLines(EventOp op, std::int64_t ts, bool done = false);
   // Appends the framed line for `id`, LF included.
-  void append(std::string& out, std::string_view id) const;
+  template <class Out>
+  void append(Out& out, std::string_view id) const;
 
  private:
   std::string json_head_;    // {"op":"<op>","id":"
@@ -83,9 +92,11 @@ class IdLines {
 };
 
 // One line, for a single event.
-void append_id_line(std::string& out, EventOp op, std::string_view id,
+template <class Out>
+void append_id_line(Out& out, EventOp op, std::string_view id,
                     std::int64_t ts);  // claim, requeue, purge
-void append_complete_line(std::string& out, std::string_view id, bool done, std::int64_t ts);
+template <class Out>
+void append_complete_line(Out& out, std::string_view id, bool done, std::int64_t ts);
 
 // The payload as the queue stores it: the canonical compact JSON of `payload` if it is
 // an object, with integer-like keys dropped; "[]" for anything else or an empty object.

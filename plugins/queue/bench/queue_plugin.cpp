@@ -67,17 +67,23 @@ Status check_counts(LogQueue& queue, std::string_view after, const QueueCounts& 
                        describe_counts(counts) + ", expected " + describe_counts(expected));
 }
 
-Status check_same_ids(std::string_view operation, const std::vector<std::string>& got,
-                      const std::vector<std::string>& expected) {
+// Ids as the queue returns them (std::string, UuidText), compared as text.
+template <class Got, class Expected>
+Status check_same_ids(std::string_view operation, const std::vector<Got>& got,
+                      const std::vector<Expected>& expected) {
   if (got.size() != expected.size()) {
     return Status::error(std::string(operation) + ": got " + std::to_string(got.size()) +
                          " jobs, expected " + std::to_string(expected.size()));
   }
-  const auto mismatch = std::mismatch(got.begin(), got.end(), expected.begin());
+  const auto same = [](const Got& a, const Expected& b) {
+    return std::string_view(a) == std::string_view(b);
+  };
+  const auto mismatch = std::mismatch(got.begin(), got.end(), expected.begin(), same);
   if (mismatch.first != got.end()) {
     return Status::error(std::string(operation) + ": job " +
-                         std::to_string(mismatch.first - got.begin()) + " is " + *mismatch.first +
-                         ", expected " + *mismatch.second + " (FIFO order)");
+                         std::to_string(mismatch.first - got.begin()) + " is " +
+                         std::string(std::string_view(*mismatch.first)) + ", expected " +
+                         std::string(std::string_view(*mismatch.second)) + " (FIFO order)");
   }
   return {};
 }
@@ -233,8 +239,7 @@ class QueueEngine final : public storh::Engine {
         }
       }
     }));
-    STORH_TRY(
-        check_same_ids("claim", std::vector<std::string>(claimed.begin(), claimed.end()), ids));
+    STORH_TRY(check_same_ids("claim", claimed, ids));
 
     std::uint64_t completed = 0;
     STORH_TRY(ctx.measure("complete", n, [&] {
@@ -259,7 +264,7 @@ class QueueEngine final : public storh::Engine {
 
   static Status batch_calls(storh::RunContext& ctx, std::uint64_t n, engines::Sync sync) {
     LogQueue queue(ctx.work_dir(), "queue-bulk", sync);
-    std::vector<std::string> ids;
+    std::vector<engines::UuidText> ids;
     STORH_TRY(
         ctx.measure("bulk_enqueue", n, [&] { ids = queue.enqueue_many(bench_source(n), n); }));
     if (ids.size() != n) {
@@ -290,7 +295,7 @@ class QueueEngine final : public storh::Engine {
     const auto reports = root / "concurrent-reports";
     engines::make_directories(reports);
     LogQueue queue(root, "queue-concurrent", sync);
-    const std::vector<std::string> ids = queue.enqueue_many(bench_rows(n));
+    const std::vector<engines::UuidText> ids = queue.enqueue_many(bench_rows(n));
 
     // Each worker opens its own LogQueue, then claims and completes one job at a time
     // until claim() finds nothing pending; its report is the ids it claimed, one a line.
@@ -315,7 +320,8 @@ class QueueEngine final : public storh::Engine {
     }));
     if (!problems.empty()) return Status::error("claim_concurrent: " + problems);
 
-    std::unordered_set<std::string> expected(ids.begin(), ids.end());
+    std::unordered_set<std::string> expected;
+    for (const engines::UuidText& id : ids) expected.insert(id.str());
     for (const std::string& report : pool.reports()) {
       std::istringstream lines(report);
       for (std::string id; std::getline(lines, id);) {

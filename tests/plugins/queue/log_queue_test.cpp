@@ -108,7 +108,7 @@ TEST_CASE("queue: re-enqueueing an id moves it to the back", "[queue]") {
 TEST_CASE("queue: enqueue_many follows the envelope rules with the key payload", "[queue]") {
   ScratchDir dir;
   LogQueue queue(dir.path(), "q");
-  const std::vector<std::string> ids =
+  const auto ids =
       queue.enqueue_many({Json{{"id", kId}, {"payload", payload_of(1)}}, Json{{"a", 1}},
                           Json{{"id", "018bcfe5-6800-76fb-95af-d92c554e7dce"}, {"b", 2}}});
   REQUIRE(ids.size() == 3);
@@ -129,9 +129,9 @@ TEST_CASE("queue: enqueue_many keeps rows whose id or payload key does not count
           "[queue]") {
   ScratchDir dir;
   LogQueue queue(dir.path(), "q");
-  const std::vector<std::string> ids = queue.enqueue_many(
-      {Json{{"id", 5}, {"payload", "text"}}, Json{{"payload", Json::array({1})}, {"id", kId}},
-       Json::array({1, 2}), Json{{"payload", Json::object()}}});
+  const auto ids = queue.enqueue_many({Json{{"id", 5}, {"payload", "text"}},
+                                       Json{{"payload", Json::array({1})}, {"id", kId}},
+                                       Json::array({1, 2}), Json{{"payload", Json::object()}}});
   REQUIRE(ids.size() == 4);
   CHECK(ids[0] != kId);
   CHECK(ids[1] == kId);
@@ -499,7 +499,7 @@ TEST_CASE("Q7: replay normalises payloads, complete done:false forgets a done jo
 TEST_CASE("Q8: batches over 1 MiB (13,000 jobs) round-trip in FIFO order", "[queue][Q8]") {
   constexpr std::size_t kJobs = 13000;
   ScratchDir dir;
-  std::vector<std::string> ids;
+  std::vector<storh::engines::UuidText> ids;
   {
     LogQueue queue(dir.path(), "q");
     ids = queue.enqueue_many(rows(kJobs));
@@ -514,9 +514,9 @@ TEST_CASE("Q8: batches over 1 MiB (13,000 jobs) round-trip in FIFO order", "[que
     if (jobs[i].id != ids[i]) FAIL("job " << i << " out of FIFO order");
   }
   CHECK(jobs[12345].payload_json() == storh::engines::bench_row(12345));
-  std::vector<std::string> to_complete = ids;
-  to_complete.push_back(ids.front());  // a duplicate
-  to_complete.push_back(kId);          // never enqueued
+  std::vector<std::string> to_complete(ids.begin(), ids.end());
+  to_complete.push_back(ids.front().str());  // a duplicate
+  to_complete.push_back(kId);                // never enqueued
   CHECK(queue.complete_many(to_complete) == kJobs);
   CHECK(queue.complete_many(ids) == 0);
   LogQueue reopened(dir.path(), "q");

@@ -153,7 +153,8 @@ TEST_CASE(
               std::vector<Json> rows;
               const auto count = static_cast<unsigned>(1 + choose() % 400);
               for (unsigned i = 0; i < count; ++i) rows.push_back(storh::engines::bench_row(i));
-              for (const std::string& id : queue.enqueue_many(rows)) ack(fd, 'E', id);
+              for (const storh::engines::UuidText& id : queue.enqueue_many(rows))
+                ack(fd, 'E', id.str());
               break;
             }
             case 1:

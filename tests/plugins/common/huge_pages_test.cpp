@@ -1,0 +1,120 @@
+// The huge-page blocks engines keep large tables in (huge_pages.h), and the tables that
+// take them once reserved: the queue's payload arena and IdMap's slot chunks.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/huge_pages.h"
+#include "common/id_map.h"
+#include "common/shared_text.h"
+
+namespace {
+
+using storh::engines::kHugePageBytes;
+
+bool huge_aligned(const void* at) {
+  return reinterpret_cast<std::uintptr_t>(at) % kHugePageBytes == 0;
+}
+
+std::string huge_test_id(std::size_t i) {
+  return "01890a5d-ac96-7abc-8def-" + std::to_string(100000000000 + i);
+}
+
+}  // namespace
+
+TEST_CASE("huge pages: a block is aligned, zeroed, whole huge pages, and writable to its end",
+          "[huge_pages]") {
+  using storh::engines::huge_block_size;
+  CHECK(huge_block_size(1) == kHugePageBytes);
+  CHECK(huge_block_size(kHugePageBytes) == kHugePageBytes);
+  CHECK(huge_block_size(kHugePageBytes + 1) == 2 * kHugePageBytes);
+  CHECK_FALSE(storh::engines::worth_huge_block(kHugePageBytes / 2 - 1));
+  CHECK(storh::engines::worth_huge_block(kHugePageBytes / 2));
+
+  const std::size_t bytes = kHugePageBytes + 100;
+  const std::shared_ptr<char[]> block = storh::engines::allocate_huge_block(bytes);
+  REQUIRE(block != nullptr);
+  CHECK(huge_aligned(block.get()));
+  const std::size_t size = huge_block_size(bytes);
+  std::size_t nonzero = 0;
+  for (std::size_t at = 0; at < size; at += 4096) nonzero += block.get()[at] != 0 ? 1 : 0;
+  CHECK(nonzero == 0);
+  block[0] = 'a';
+  block[size - 1] = 'z';
+  CHECK(block[size - 1] == 'z');
+}
+
+TEST_CASE("huge pages: the allocator maps large buffers and leaves small ones to new",
+          "[huge_pages]") {
+  using Text =
+      std::basic_string<char, std::char_traits<char>, storh::engines::HugePageAllocator<char>>;
+  Text small;
+  small.reserve(1000);
+  CHECK_FALSE(huge_aligned(small.data()));
+  Text large;
+  large.reserve(kHugePageBytes);
+  CHECK(huge_aligned(large.data()));
+  large.assign(kHugePageBytes + 10, 'x');  // grows past the block: a new one, contents kept
+  CHECK(large.size() == kHugePageBytes + 10);
+  CHECK(large.back() == 'x');
+  large.clear();
+  large.shrink_to_fit();
+  CHECK(large.capacity() < 100);
+}
+
+TEST_CASE("huge pages: an arena reserved for a large batch puts its texts in one block",
+          "[huge_pages][shared_text]") {
+  using storh::engines::SharedText;
+  using storh::engines::SharedTextArena;
+  std::vector<SharedText> texts;
+  {
+    SharedTextArena arena;
+    arena.reserve(kHugePageBytes);
+    for (int i = 0; i < 20000; ++i) texts.push_back(arena.copy("payload-" + std::to_string(i)));
+  }
+  CHECK(huge_aligned(texts.front().data()));
+  // All in the one block, one after another; past it texts go on in ordinary blocks.
+  CHECK(texts[19999].data() - texts[0].data() < static_cast<std::ptrdiff_t>(kHugePageBytes));
+  CHECK(texts[1].data() == texts[0].data() + texts[0].size());
+  for (int i = 0; i < 20000; i += 997) {
+    CHECK(texts[static_cast<std::size_t>(i)] == "payload-" + std::to_string(i));
+  }
+  // A small reservation changes nothing: texts keep their 16 KiB blocks.
+  SharedTextArena small;
+  small.reserve(100);
+  CHECK_FALSE(huge_aligned(small.copy("x").data()));
+}
+
+TEST_CASE(
+    "huge pages: an id map reserved for many ids keeps its slots in a block, stable "
+    "through erase, reuse, growth past the block and clear",
+    "[huge_pages][id_map]") {
+  using storh::engines::IdMap;
+  IdMap<std::string> map;
+  constexpr std::size_t kIds = 10000;
+  map.reserve(kIds);
+  CHECK(map.slots().size() == 0);  // chunks made, no slot yet
+  std::vector<std::string*> held;
+  for (std::size_t i = 0; i < kIds; ++i) {
+    auto placed = map.emplace(huge_test_id(i));
+    REQUIRE(placed.made);
+    placed.slot->value = "value-" + std::to_string(i);  // a value that owns memory
+    held.push_back(&placed.slot->value);
+  }
+  CHECK(huge_aligned(&map.at(0)));
+  for (std::size_t i = 0; i < kIds; i += 2) REQUIRE(map.erase(huge_test_id(i)));
+  // Past the reservation: new chunks of their own, the reserved slots stay where they were.
+  for (std::size_t i = kIds; i < kIds + 8000; ++i) map.emplace(huge_test_id(i)).slot->value = "v";
+  CHECK(map.slots().size() > kIds);
+  for (std::size_t i = 1; i < kIds; i += 2) {
+    REQUIRE(map.find(huge_test_id(i)) == held[i]);
+    REQUIRE(*held[i] == "value-" + std::to_string(i));
+  }
+  CHECK(map.size() == kIds / 2 + 8000);
+  map.clear();
+  CHECK(map.find(huge_test_id(1)) == nullptr);
+  map.reserve(kIds);  // reserving again after clear works the same
+  CHECK(map.emplace(huge_test_id(3)).made);
+}
