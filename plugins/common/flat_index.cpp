@@ -55,7 +55,7 @@ void FlatIndex::reserve(std::size_t keys) {
 }
 
 void FlatIndex::rehash(std::size_t buckets) {
-  std::vector<Bucket> old(buckets);
+  std::vector<Bucket, HugePageAllocator<Bucket>> old(buckets);
   old.swap(buckets_);
   const std::size_t mask = buckets_.size() - 1;
   for (const Bucket& bucket : old) {

@@ -19,6 +19,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/huge_pages.h"
+
 namespace storh::engines {
 
 class FlatIndex {
@@ -71,7 +73,8 @@ class FlatIndex {
   static_assert(sizeof(Bucket) == kBucketBytes);
   void rehash(std::size_t buckets);
 
-  std::vector<Bucket> buckets_;
+  // Large tables in huge pages (huge_pages.h): a 10,000-key table is 256 KiB of buckets.
+  std::vector<Bucket, HugePageAllocator<Bucket>> buckets_;
   std::size_t size_ = 0;
 };
 

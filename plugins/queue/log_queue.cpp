@@ -228,7 +228,7 @@ std::string LogQueue::enqueue(const Json& payload, std::optional<std::string_vie
   return job_id;
 }
 
-std::vector<UuidText> LogQueue::enqueue_many(std::vector<Json> jobs) {
+QueueJobIds LogQueue::enqueue_many(std::vector<Json> jobs) {
   std::size_t next = 0;
   return enqueue_rows(
       [&]() -> std::optional<Json> {
@@ -238,15 +238,15 @@ std::vector<UuidText> LogQueue::enqueue_many(std::vector<Json> jobs) {
       jobs.size());
 }
 
-std::vector<UuidText> LogQueue::enqueue_many(const JobSource& next_job, std::size_t expected_jobs) {
+QueueJobIds LogQueue::enqueue_many(const JobSource& next_job, std::size_t expected_jobs) {
   return enqueue_rows(next_job, expected_jobs);
 }
 
-std::vector<UuidText> LogQueue::enqueue_rows(const JobSource& next_job, std::size_t hint) {
+QueueJobIds LogQueue::enqueue_rows(const JobSource& next_job, std::size_t hint) {
   Mutation mutation(*this);
   const std::int64_t ts = now();
   const std::uint64_t batch_start = log_offset_;
-  std::vector<UuidText> ids;
+  QueueJobIds ids;
   ids.reserve(hint);
   state_.reserve(hint);
   reserve_batch(hint * kEnqueueLineBytes);
@@ -321,11 +321,11 @@ std::optional<QueueJob> LogQueue::claim() {
   return job;
 }
 
-std::vector<QueueJob> LogQueue::claim_many(std::size_t limit) {
+QueueJobs LogQueue::claim_many(std::size_t limit) {
   if (limit < 1) throw std::invalid_argument("Queue claim limit must be at least 1.");
   Mutation mutation(*this);
   const std::int64_t ts = now();
-  std::vector<QueueJob> jobs;
+  QueueJobs jobs;
   const std::size_t expected = std::min<std::uint64_t>(limit, state_.counts().pending);
   jobs.reserve(expected);
   reserve_batch(expected * kClaimLineBytes);
@@ -354,16 +354,16 @@ std::size_t LogQueue::complete_many(const std::vector<std::string>& ids, bool ke
   return complete_ids(ids, keep_done);
 }
 
-template <class Id>
-std::size_t LogQueue::complete_ids(const std::vector<Id>& ids, bool keep_done) {
-  for (const Id& id : ids) uuid_v7::assert_valid(id);
+template <class Ids>
+std::size_t LogQueue::complete_ids(const Ids& ids, bool keep_done) {
+  for (const auto& id : ids) uuid_v7::assert_valid(id);
   if (ids.empty()) return 0;
   Mutation mutation(*this);
   const std::int64_t ts = now();
   std::size_t completed = 0;
   reserve_batch(ids.size() * kCompleteLineBytes);
   const queue::IdLines complete_lines(EventOp::complete, ts, keep_done);
-  for (const Id& id : ids) {
+  for (const auto& id : ids) {
     // Applying as we go makes a repeated id no longer processing: duplicates skip.
     if (!state_.complete_if_processing(id, keep_done, ts)) continue;
     complete_lines.append(lines_, id);
@@ -374,7 +374,7 @@ std::size_t LogQueue::complete_ids(const std::vector<Id>& ids, bool keep_done) {
   return completed;
 }
 
-template std::size_t LogQueue::complete_ids(const std::vector<UuidText>& ids, bool keep_done);
+template std::size_t LogQueue::complete_ids(const QueueJobIds& ids, bool keep_done);
 
 std::size_t LogQueue::requeue_timed_out(std::int64_t timeout_s) {
   Mutation mutation(*this);

@@ -46,6 +46,7 @@
 
 #include "common/durable_io.h"
 #include "common/file_lock.h"
+#include "common/huge_pages.h"
 #include "common/record.h"
 #include "common/shared_text.h"
 #include "common/uuid_text.h"
@@ -65,6 +66,12 @@ struct QueueJob {
   SharedText payload;
   Json payload_json() const;
 };
+
+// What the batch calls return: vectors whose buffers are huge-page blocks once they are
+// worth one (huge_pages.h; a 10,000-job batch's are), not a few hundred 4 KiB pages that
+// each fault in. Copy into a std::vector where one is needed.
+using QueueJobIds = std::vector<UuidText, HugePageAllocator<UuidText>>;
+using QueueJobs = std::vector<QueueJob, HugePageAllocator<QueueJob>>;
 
 struct QueueStats {
   QueueCounts counts;
@@ -104,19 +111,19 @@ class LogQueue {
   // ids are validated; the lines are written per kChunkBytes chunk as they are encoded and
   // synced once. A call that throws (an invalid id, a failed write or sync) leaves the
   // log as it was: lines it wrote are truncated away first. Returns the ids in order, held
-  // inline (UuidText: no heap string per id).
-  std::vector<UuidText> enqueue_many(std::vector<Json> jobs);
+  // inline (UuidText: no heap string per id; QueueJobIds: see above).
+  QueueJobIds enqueue_many(std::vector<Json> jobs);
   // The same for jobs pulled from `next_job` (nullopt ends the batch), as storh's
   // enqueueMany takes a lazy iterable: each job is encoded and released as it arrives.
   // The lock is held while the source runs. Memory: one chunk of encoded lines.
   // `expected_jobs` (a hint, 0 = unknown) sizes the buffers and the job table once.
   using JobSource = std::function<std::optional<Json>()>;
-  std::vector<UuidText> enqueue_many(const JobSource& next_job, std::size_t expected_jobs = 0);
+  QueueJobIds enqueue_many(const JobSource& next_job, std::size_t expected_jobs = 0);
 
   // The oldest pending job, now processing, or nullopt when none is pending.
   std::optional<QueueJob> claim();
   // Up to `limit` jobs in FIFO order, one batch. Throws std::invalid_argument if limit < 1.
-  std::vector<QueueJob> claim_many(std::size_t limit);
+  QueueJobs claim_many(std::size_t limit);
 
   // Marks a processing job completed (kept in `done` when keep_done, else forgotten).
   // A no-op, returning false, unless the job is processing. Validates the id.
@@ -127,8 +134,8 @@ class LogQueue {
   // The same for ids as enqueue_many returns them. (A template, so that a braced list of
   // strings still means the overload above.)
   template <class Ids>
-  requires std::same_as<Ids, std::vector<UuidText>> std::size_t complete_many(
-      const Ids& ids, bool keep_done = true) {
+  requires std::same_as<Ids, QueueJobIds> std::size_t complete_many(const Ids& ids,
+                                                                    bool keep_done = true) {
     return complete_ids(ids, keep_done);
   }
 
@@ -175,9 +182,9 @@ class LogQueue {
   // `cause` is the batch's own failure: if the undo fails too, one StoreError says
   // both, the cause first, so the caller never loses why the batch failed.
   void undo_writes(std::uint64_t batch_start, const std::exception_ptr& cause);
-  std::vector<UuidText> enqueue_rows(const JobSource& next_job, std::size_t hint);
-  template <class Id>
-  std::size_t complete_ids(const std::vector<Id>& ids, bool keep_done);
+  QueueJobIds enqueue_rows(const JobSource& next_job, std::size_t hint);
+  template <class Ids>
+  std::size_t complete_ids(const Ids& ids, bool keep_done);
   void reserve_batch(std::size_t bytes);
   void flush_chunk_if_full();
   void finish_batch();

@@ -69,13 +69,12 @@ Status check_counts(LogQueue& queue, std::string_view after, const QueueCounts& 
 
 // Ids as the queue returns them (std::string, UuidText), compared as text.
 template <class Got, class Expected>
-Status check_same_ids(std::string_view operation, const std::vector<Got>& got,
-                      const std::vector<Expected>& expected) {
+Status check_same_ids(std::string_view operation, const Got& got, const Expected& expected) {
   if (got.size() != expected.size()) {
     return Status::error(std::string(operation) + ": got " + std::to_string(got.size()) +
                          " jobs, expected " + std::to_string(expected.size()));
   }
-  const auto same = [](const Got& a, const Expected& b) {
+  const auto same = [](const auto& a, const auto& b) {
     return std::string_view(a) == std::string_view(b);
   };
   const auto mismatch = std::mismatch(got.begin(), got.end(), expected.begin(), same);
@@ -264,7 +263,7 @@ class QueueEngine final : public storh::Engine {
 
   static Status batch_calls(storh::RunContext& ctx, std::uint64_t n, engines::Sync sync) {
     LogQueue queue(ctx.work_dir(), "queue-bulk", sync);
-    std::vector<engines::UuidText> ids;
+    engines::QueueJobIds ids;
     STORH_TRY(
         ctx.measure("bulk_enqueue", n, [&] { ids = queue.enqueue_many(bench_source(n), n); }));
     if (ids.size() != n) {
@@ -273,7 +272,7 @@ class QueueEngine final : public storh::Engine {
     }
     STORH_TRY(check_counts(queue, "bulk_enqueue", {n, 0, 0}));
 
-    std::vector<engines::QueueJob> jobs;
+    engines::QueueJobs jobs;
     STORH_TRY(ctx.measure("bulk_claim", n, [&] { jobs = queue.claim_many(n); }));
     std::vector<std::string> claimed;
     claimed.reserve(jobs.size());
@@ -295,7 +294,7 @@ class QueueEngine final : public storh::Engine {
     const auto reports = root / "concurrent-reports";
     engines::make_directories(reports);
     LogQueue queue(root, "queue-concurrent", sync);
-    const std::vector<engines::UuidText> ids = queue.enqueue_many(bench_rows(n));
+    const engines::QueueJobIds ids = queue.enqueue_many(bench_rows(n));
 
     // Each worker opens its own LogQueue, then claims and completes one job at a time
     // until claim() finds nothing pending; its report is the ids it claimed, one a line.

@@ -209,7 +209,7 @@ TEST_CASE("queue: claim_many skips stale FIFO entries of re-enqueued and requeue
 
 TEST_CASE("queue: a claimed payload is shared with the queue and outlives the job", "[queue]") {
   ScratchDir dir;
-  std::vector<storh::engines::QueueJob> jobs;
+  storh::engines::QueueJobs jobs;
   {
     LogQueue queue(dir.path(), "q");
     queue.enqueue_many({payload_of(1), Json::object(), payload_of(3)});
@@ -499,7 +499,7 @@ TEST_CASE("Q7: replay normalises payloads, complete done:false forgets a done jo
 TEST_CASE("Q8: batches over 1 MiB (13,000 jobs) round-trip in FIFO order", "[queue][Q8]") {
   constexpr std::size_t kJobs = 13000;
   ScratchDir dir;
-  std::vector<storh::engines::UuidText> ids;
+  storh::engines::QueueJobIds ids;
   {
     LogQueue queue(dir.path(), "q");
     ids = queue.enqueue_many(rows(kJobs));
