@@ -73,7 +73,7 @@ class FlatIndex {
   static_assert(sizeof(Bucket) == kBucketBytes);
   void rehash(std::size_t buckets);
 
-  // Large tables in huge pages (huge_pages.h): a 10,000-key table is 256 KiB of buckets.
+  // Large tables in huge pages (huge_pages.h): from 65,536 keys (1 MiB of buckets).
   std::vector<Bucket, HugePageAllocator<Bucket>> buckets_;
   std::size_t size_ = 0;
 };

@@ -3,10 +3,10 @@
 //
 // Why: a table built inside a timed call is fresh memory, and every 4 KiB page of it is
 // a page fault on first touch. On the 2-vCPU VMs this project measures on, one such
-// fault costs about 10 us, against 0.15-0.4 us a 4 KiB page under a 2 MiB huge page
-// (2026-12-05, docs/engines/queue.md): the queue's job table for a 10,000-job
-// enqueue_many took about 550 faults, more time than building it. PostgreSQL maps its
-// buffer pool in huge pages for the same reason.
+// fault costs about 10 us, against 0.05-1.8 us a 4 KiB page under a 2 MiB huge page
+// (2026-12-05, docs/engines/queue.md): a 10,000-job enqueue_many made about 1,100
+// faults, more time than its work. PostgreSQL maps its buffer pool in huge pages for
+// the same reason.
 //
 // Contract: the memory is zero-filled, aligned to kHugePageBytes and at least `bytes`
 // long (rounded up to whole huge pages); it is unmapped when the last shared_ptr to it
@@ -22,14 +22,14 @@ namespace storh::engines {
 
 inline constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
 
-// Whether a table of `bytes` is worth a huge block: at least an eighth of a huge page.
-// At 256 KiB the 64 faults of 4 KiB pages (about 0.6 ms here) already cost more than
-// faulting in and zeroing one huge page (0.1-0.4 ms); the price is up to 1.75 MiB of
-// resident memory the table does not use. (Where a fault costs what it does on bare
-// metal, ~0.25 us, the break-even is nearer a whole huge page: the threshold is this
-// VM's.)
+// Whether a table of `bytes` is worth a huge block: at least half a huge page. A huge
+// page costs 0.1 ms to fault in where the guest used that memory before, but 3.5-4 ms
+// where it did not (the hypervisor backs all of it at the first write), against about
+// 10 us for each 4 KiB page used (docs/engines/queue.md, "Huge pages"). So a block must
+// be well filled to win on a machine with much untouched memory, a fresh CI machine
+// above all: at 256 KiB a 10,000-job batch ran 1.5-3x slower in a whole suite.
 constexpr bool worth_huge_block(std::size_t bytes) noexcept {
-  return bytes >= kHugePageBytes / 8;
+  return bytes >= kHugePageBytes / 2;
 }
 
 std::shared_ptr<char[]> allocate_huge_block(std::size_t bytes);

@@ -30,8 +30,8 @@ TEST_CASE("huge pages: a block is aligned, zeroed, whole huge pages, and writabl
   CHECK(huge_block_size(1) == kHugePageBytes);
   CHECK(huge_block_size(kHugePageBytes) == kHugePageBytes);
   CHECK(huge_block_size(kHugePageBytes + 1) == 2 * kHugePageBytes);
-  CHECK_FALSE(storh::engines::worth_huge_block(kHugePageBytes / 8 - 1));
-  CHECK(storh::engines::worth_huge_block(kHugePageBytes / 8));
+  CHECK_FALSE(storh::engines::worth_huge_block(kHugePageBytes / 2 - 1));
+  CHECK(storh::engines::worth_huge_block(kHugePageBytes / 2));
 
   const std::size_t bytes = kHugePageBytes + 100;
   const std::shared_ptr<char[]> block = storh::engines::allocate_huge_block(bytes);
