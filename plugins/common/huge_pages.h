@@ -44,17 +44,17 @@ constexpr std::size_t huge_block_size(std::size_t bytes) noexcept {
   return (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
 }
 
-// An allocator for a buffer that grows to megabytes and is reused (the queue's chunk
-// of event lines): an allocation worth a huge block is one, smaller ones come from
-// operator new. Stateless; any two compare equal.
+// An allocator for buffers that may grow to megabytes (the queue's chunk of event lines,
+// the vectors its batch calls return, FlatIndex's buckets): an allocation worth a huge
+// block is one, smaller ones come from operator new. Stateless; any two compare equal.
 template <class T>
 struct HugePageAllocator {
   using value_type = T;
 
   HugePageAllocator() = default;
+  // Implicit, as rebinding an allocator to another type converts it.
   template <class U>
-  HugePageAllocator(const HugePageAllocator<U>& /*other*/) noexcept {
-  }  // NOLINT(google-explicit-constructor): rebinding converts implicitly
+  HugePageAllocator(const HugePageAllocator<U>& /*other*/) noexcept {}
 
   T* allocate(std::size_t n) {
     if (!worth_huge_block(n * sizeof(T))) return std::allocator<T>().allocate(n);
