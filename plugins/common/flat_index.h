@@ -73,7 +73,7 @@ class FlatIndex {
   static_assert(sizeof(Bucket) == kBucketBytes);
   void rehash(std::size_t buckets);
 
-  // Large tables in huge pages (huge_pages.h): from 65,536 keys (1 MiB of buckets).
+  // Large tables in huge pages (huge_pages.h): past 32,768 keys (131,072 buckets, 1 MiB).
   std::vector<Bucket, HugePageAllocator<Bucket>> buckets_;
   std::size_t size_ = 0;
 };

@@ -8,7 +8,7 @@
 namespace storh::engines {
 
 char* map_huge_block(std::size_t bytes) {
-  const std::size_t size = huge_block_size(bytes == 0 ? 1 : bytes);
+  const std::size_t size = huge_block_size(bytes);
   // Map one huge page more than needed, then unmap what lies before the first 2 MiB
   // boundary and after the block: mmap itself only aligns to 4 KiB.
   const std::size_t mapped = size + kHugePageBytes;
@@ -28,7 +28,7 @@ char* map_huge_block(std::size_t bytes) {
 }
 
 void unmap_huge_block(char* block, std::size_t bytes) noexcept {
-  ::munmap(block, huge_block_size(bytes == 0 ? 1 : bytes));
+  ::munmap(block, huge_block_size(bytes));
 }
 
 std::shared_ptr<char[]> allocate_huge_block(std::size_t bytes) {

@@ -39,9 +39,11 @@ std::shared_ptr<char[]> allocate_huge_block(std::size_t bytes);
 char* map_huge_block(std::size_t bytes);
 void unmap_huge_block(char* block, std::size_t bytes) noexcept;
 
-// `bytes` rounded up to whole huge pages: what allocate_huge_block(bytes) maps.
+// `bytes` rounded up to whole huge pages, and at least one: what allocate_huge_block(bytes)
+// maps.
 constexpr std::size_t huge_block_size(std::size_t bytes) noexcept {
-  return (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+  return bytes <= kHugePageBytes ? kHugePageBytes
+                                 : (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
 }
 
 // An allocator for buffers that may grow to megabytes (the queue's chunk of event lines,

@@ -27,6 +27,7 @@ std::string huge_test_id(std::size_t i) {
 TEST_CASE("huge pages: a block is aligned, zeroed, whole huge pages, and writable to its end",
           "[huge_pages]") {
   using storh::engines::huge_block_size;
+  CHECK(huge_block_size(0) == kHugePageBytes);
   CHECK(huge_block_size(1) == kHugePageBytes);
   CHECK(huge_block_size(kHugePageBytes) == kHugePageBytes);
   CHECK(huge_block_size(kHugePageBytes + 1) == 2 * kHugePageBytes);
