@@ -21,6 +21,7 @@ packages=(
   libxxhash-dev                    # xxHash 0.8: checksums and fingerprints
   libsqlite3-dev                   # SQLite 3.40: the mirror engine
   libpq-dev                        # libpq: the pg engine's client library
+  liburing-dev                     # liburing 2.3: the doc store's NOTIFY bell (io_uring)
   python3                          # scripts/pgbench_peer.py and php-ratios.py (standard library only)
   postgresql-15                    # the server the pg engine starts, and pgbench (docs/pg.md)
   nlohmann-json3-dev               # nlohmann-json 3.11: result files in and out

@@ -92,6 +92,8 @@ std::optional<WatchError> ChangeWatch::arm() {
         g_fault == EMFILE ? (errno = g_fault, -1) : ::inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
     if (fd < 0) return WatchError{"inotify_init1", reason(errno)};
     fd_ = UniqueFd(fd);
+    bell_ = std::make_unique<ChangeBell>(fd);
+    if (!bell_->usable()) bell_.reset();
   }
   const int wd = g_fault != 0 ? (errno = g_fault, -1)
                               : ::inotify_add_watch(fd_.get(), data_dir_.c_str(), kMask);
@@ -118,6 +120,7 @@ std::optional<WatchError> ChangeWatch::arm() {
 }
 
 void ChangeWatch::disarm() noexcept {
+  bell_.reset();  // before the descriptor its poll refers to
   fd_ = UniqueFd();
   data_wd_ = -1;
   shard_of_wd_.clear();
@@ -219,6 +222,9 @@ DrainResult ChangeWatch::drain(
     FunctionRef<void(std::string_view path, IndexChange change)> index_changed) {
   DrainResult result;
   if (!armed()) return result;
+  if (quiet()) return result;  // nothing queued since a drain found the queue empty
+  if (bell_) bell_->collect();
+  bool read_events = false;
   alignas(inotify_event) char buffer[32 * 1024];
   while (!result.lost && !result.error) {
     const ssize_t got = ::read(fd_.get(), buffer, sizeof buffer);
@@ -228,12 +234,16 @@ DrainResult ChangeWatch::drain(
       if (got < 0 && errno != EAGAIN) result.lost = true;
       break;
     }
+    read_events = true;
     for (std::size_t at = 0; at < static_cast<std::size_t>(got);) {
       const auto* event = reinterpret_cast<const inotify_event*>(buffer + at);
       handle(*event, result, changed, index_changed);
       at += sizeof(inotify_event) + event->len;
     }
   }
+  // Arm the bell only on an empty queue: while events keep coming (the store's own
+  // writes), a poll would complete at once and cost a ring call for nothing.
+  if (bell_ && !read_events && !result.lost && !result.error) bell_->arm();
   return result;
 }
 

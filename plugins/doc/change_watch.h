@@ -4,7 +4,9 @@
 // One inotify descriptor (IN_CLOEXEC | IN_NONBLOCK) watches data/ and each of its shard
 // directories. No thread reads it: the store drains it at the start of each public call,
 // so an event queued by another process's rename, write or unlink (the kernel queues it
-// before that call returns) is seen by the first call that starts after it.
+// before that call returns) is seen by the first call that starts after it. A drain that
+// finds the descriptor empty arms a ChangeBell (change_bell.h); while the bell stays
+// quiet, later drains return at once without a `read`.
 //
 // Trust is per shard and per moment: every watch added bumps a tick, and a shard's
 // since() is the tick at which its watch was added. A cache entry validated (written,
@@ -31,6 +33,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,6 +41,7 @@
 #include <vector>
 
 #include "common/durable_io.h"
+#include "doc/change_bell.h"
 #include "doc/index_hooks.h"
 #include "storh/function_ref.h"
 
@@ -64,6 +68,8 @@ class ChangeWatch {
   ChangeWatch(std::filesystem::path data_dir, std::string own_prefix);
 
   bool armed() const noexcept { return fd_.valid() && data_wd_ >= 0; }
+  // Whether drain() would return at once: the bell is armed and has heard nothing.
+  bool quiet() const noexcept { return armed() && bell_ && bell_->quiet(); }
   // Watches data/ and every directory in it, then the index folder (rearm_indexes()). Not
   // an error when data/ does not exist yet (armed() stays false).
   std::optional<WatchError> arm();
@@ -122,6 +128,7 @@ class ChangeWatch {
   std::filesystem::path data_dir_;
   std::string own_temp_prefix_;  // ".<pid>.<hex8>."
   UniqueFd fd_;
+  std::unique_ptr<ChangeBell> bell_;  // on fd_; null where io_uring cannot be used
   int data_wd_ = -1;
   std::unordered_map<int, std::string> shard_of_wd_;
   std::unordered_map<std::string, int> wd_of_shard_;

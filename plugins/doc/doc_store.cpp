@@ -552,5 +552,8 @@ std::size_t DocStore::cached_records() const noexcept {
 const std::string& DocStore::notify_fallback_reason() const noexcept {
   return state_->notify_fallback;
 }
+bool DocStore::notify_quiet() const noexcept {
+  return state_->watch && state_->watch->quiet();
+}
 
 }  // namespace storh::engines::doc

@@ -267,6 +267,10 @@ class DocStore {
   // be set, why ("inotify_add_watch <path>: <reason>"), and the store validates as STAT
   // from then on. Set once, never cleared.
   const std::string& notify_fallback_reason() const noexcept;
+  // NOTIFY only: whether the next call skips its drain because the bell says nothing was
+  // queued since a drain found the queue empty (change_bell.h; false where io_uring is
+  // unavailable, and on a thread other than the one whose first call set the watches).
+  bool notify_quiet() const noexcept;
 
  private:
   friend class BatchWriter;

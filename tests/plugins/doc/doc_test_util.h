@@ -2,6 +2,7 @@
 #pragma once
 
 #include <fcntl.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 
 #include "child_process.h"
 #include "common/uuid_v7.h"
+#include "doc/change_bell.h"
 #include "doc/doc_store.h"
 #include "scratch_dir.h"
 
@@ -27,6 +29,16 @@ using storh::engines::RecordQuery;
 using storh::engines::doc::DocStore;
 using storh::engines::doc::DocStoreOptions;
 using storh::engines::doc::Validation;
+
+// Whether NOTIFY's bell can work here: io_uring is set up on an inotify descriptor (not
+// where the kernel is too old, a seccomp filter refuses it, or kernel.io_uring_disabled).
+inline bool change_bell_available() {
+  const int fd = ::inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+  if (fd < 0) return false;
+  const bool usable = storh::engines::doc::ChangeBell(fd).usable();
+  ::close(fd);
+  return usable;
+}
 
 inline DocStoreOptions with_mode(Validation mode) {
   DocStoreOptions options;
