@@ -44,9 +44,10 @@
 //   * get() (STAT/HASH) uses entries with a known (mtime, size[, hash]); TRUST returns
 //     data it knows without touching the filesystem; NOTIFY returns an entry its watches
 //     vouch for without a stat, and stat-checks the others as STAT does.
-//   * NOTIFY drains its inotify queue at the start of each public call (one read(2) when
-//     nothing happened): another process's change is seen by the first call that starts
-//     after that process's call returned (C1). Its own writes update the caches as in
+//   * NOTIFY drains its inotify queue at the start of each public call (no system call
+//     while its io_uring bell is quiet, else read(2) until empty; change_bell.h):
+//     another process's change is seen by the first call that starts after that
+//     process's call returned (C1). Its own writes update the caches as in
 //     STAT and the events they cause are recognised (change_watch.h).
 // Decision (section 13.6): mtime is compared to the nanosecond (storh: whole seconds),
 // so STAT misses only a same-size rewrite that also keeps the exact mtime (a rewrite
