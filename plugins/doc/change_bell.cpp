@@ -3,10 +3,11 @@
 #include <liburing.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
-#include <mutex>
 
 namespace storh::engines::doc {
 namespace {
@@ -33,6 +34,38 @@ void forget_token_in_child() noexcept {
   t_token = 0;
 }
 
+// Sets up `ring` with kRingFlags; false where the kernel refuses.
+bool set_up(io_uring& ring) {
+  io_uring_params params{};
+  params.flags = kRingFlags;
+  // Two entries: one poll is ever in flight.
+  return io_uring_queue_init_params(2, &ring, &params) == 0;
+}
+
+// Whether this kernel raises the ring's flag inside the call that wakes a polled file,
+// as change_bell.h relies on: an eventfd is polled, written to, and the flag (or the
+// completion) must be there before anything enters the ring again. A kernel that sets
+// up the ring but defers the flag would make quiet() wrong, so the bell is not used
+// there. Asked once per process (a few system calls).
+bool kernel_raises_flag() {
+  io_uring ring{};
+  if (!set_up(ring)) return false;
+  bool raised = false;
+  const int event = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (event >= 0) {
+    io_uring_sqe* sqe = io_uring_get_sqe(&ring);
+    io_uring_prep_poll_add(sqe, event, POLLIN);
+    if (io_uring_submit(&ring) == 1 && io_uring_cq_ready(&ring) == 0 &&
+        ::eventfd_write(event, 1) == 0) {
+      raised = (__atomic_load_n(ring.sq.kflags, __ATOMIC_ACQUIRE) & IORING_SQ_TASKRUN) != 0 ||
+               io_uring_cq_ready(&ring) != 0;
+    }
+    ::close(event);
+  }
+  io_uring_queue_exit(&ring);
+  return raised;
+}
+
 }  // namespace
 
 void set_change_bell_disabled(bool disabled) noexcept {
@@ -41,13 +74,13 @@ void set_change_bell_disabled(bool disabled) noexcept {
 
 ChangeBell::ChangeBell(int fd) : fd_(fd) {
   if (g_disabled) return;
+  static const bool kernel_ok = [] {
+    ::pthread_atfork(nullptr, nullptr, forget_token_in_child);
+    return kernel_raises_flag();
+  }();
+  if (!kernel_ok) return;
   auto ring = std::make_unique<io_uring>();
-  io_uring_params params{};
-  params.flags = kRingFlags;
-  // Two entries: one poll is ever in flight.
-  if (io_uring_queue_init_params(2, ring.get(), &params) < 0) return;
-  static std::once_flag at_fork;
-  std::call_once(at_fork, [] { ::pthread_atfork(nullptr, nullptr, forget_token_in_child); });
+  if (!set_up(*ring)) return;
   owner_ = thread_token();
   ring_ = std::move(ring);
 }

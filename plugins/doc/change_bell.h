@@ -19,8 +19,10 @@
 // the ring; on any other thread (or in a child after fork) quiet() is false and
 // collect()/arm() do nothing, so the caller drains with `read` every time, as without a
 // bell. Where io_uring cannot be set up (an older kernel, a seccomp filter, the
-// kernel.io_uring_disabled sysctl) or a ring call fails, usable() is false and quiet()
-// is false for the rest of the bell's life. The descriptor must outlive the bell.
+// kernel.io_uring_disabled sysctl), where the kernel does not raise the flag inside the
+// waking call (checked once per process by polling an eventfd and writing to it), or
+// after a ring call fails, usable() is false and quiet() is false for the rest of the
+// bell's life. The descriptor must outlive the bell.
 #pragma once
 
 #include <cstdint>
