@@ -20,9 +20,11 @@
 // collect()/arm() do nothing, so the caller drains with `read` every time, as without a
 // bell. Where io_uring cannot be set up (an older kernel, a seccomp filter, the
 // kernel.io_uring_disabled sysctl), where the kernel does not raise the flag inside the
-// waking call (checked once per process by polling an eventfd and writing to it), or
-// after a ring call fails, usable() is false and quiet() is false for the rest of the
-// bell's life. The descriptor must outlive the bell.
+// waking call (checked once per process by polling an eventfd and writing to it), where
+// the environment sets STORH_NOTIFY_BELL=off (for sandboxes that kill a process on an
+// io_uring call instead of failing it), or after a ring call fails, usable() is false
+// and quiet() is false for the rest of the bell's life. The descriptor must outlive the
+// bell; destroying the bell releases its hold on the descriptor's file at once.
 #pragma once
 
 #include <cstdint>
@@ -61,6 +63,8 @@ class ChangeBell {
   // A failed poll gives up.
   bool reap() noexcept;
   void give_up() noexcept;  // a ring call failed: drain with `read` from now on
+  // Removes the armed poll and waits for it, so the inotify file is released now.
+  void cancel_poll() noexcept;
 
   int fd_;
   std::unique_ptr<io_uring> ring_;

@@ -140,6 +140,39 @@ TEST_CASE("NOTIFY bell: an event queued while it was unarmed fails the next arm 
   CHECK(bell.quiet());
 }
 
+TEST_CASE("NOTIFY bell: a wake whose event was already read leaves it armed for the next",
+          "[doc][notify][bell]") {
+  if (!change_bell_available()) return;
+  ScratchDir dir;
+  const UniqueFd fd = watch_dir(dir.path());
+  ChangeBell bell(fd.get());
+  bell.arm();
+  make_file(dir.path() / "first");
+  REQUIRE(drain_queue(fd.get()) > 0);  // read before the bell is collected
+  bell.collect();  // the poll finds nothing to read: it stays (or is put back) on the queue
+  make_file(dir.path() / "second");
+  CHECK_FALSE(bell.quiet());
+  CHECK(drain_and_arm(bell, fd.get()) > 0);
+  CHECK(bell.quiet());
+}
+
+TEST_CASE("NOTIFY bell: two bells on one thread ring apart", "[doc][notify][bell]") {
+  if (!change_bell_available()) return;
+  ScratchDir dir_a;
+  ScratchDir dir_b;
+  const UniqueFd fd_a = watch_dir(dir_a.path());
+  const UniqueFd fd_b = watch_dir(dir_b.path());
+  ChangeBell bell_a(fd_a.get());
+  ChangeBell bell_b(fd_b.get());
+  bell_a.arm();
+  bell_b.arm();
+  make_file(dir_a.path() / "a");  // a's work stays pending: nobody collects it
+  CHECK_FALSE(bell_a.quiet());
+  CHECK(bell_b.quiet());
+  make_file(dir_b.path() / "b");
+  CHECK_FALSE(bell_b.quiet());
+}
+
 TEST_CASE("NOTIFY bell: another thread and a forked child never trust it", "[doc][notify][bell]") {
   if (!change_bell_available()) return;
   ScratchDir dir;
