@@ -38,6 +38,17 @@ void forget_token_in_child() noexcept {
   t_token = 0;
 }
 
+// Calls `ring_call` (a liburing call returning a negative errno) again while a signal
+// interrupts it.
+template <class RingCall>
+int without_eintr(RingCall&& ring_call) {
+  int rc = 0;
+  do {
+    rc = ring_call();
+  } while (rc == -EINTR);
+  return rc;
+}
+
 // Sets up `ring` with kRingFlags: 0, or the negative errno the kernel refused it with.
 int set_up(io_uring& ring) {
   io_uring_params params{};
@@ -134,11 +145,8 @@ bool ChangeBell::quiet() const noexcept {
 
 void ChangeBell::collect() noexcept {
   if (!ring_ || !armed_ || !owned_here()) return;
-  int rc = 0;
-  do {
-    rc = io_uring_get_events(ring_.get());  // runs the deferred work: posts the completion
-  } while (rc == -EINTR);
-  if (rc < 0) {
+  // Runs the deferred work, which posts the poll's completion if it fired.
+  if (without_eintr([&] { return io_uring_get_events(ring_.get()); }) < 0) {
     give_up();
     return;
   }
@@ -154,11 +162,7 @@ void ChangeBell::arm() noexcept {
   }
   io_uring_prep_poll_add(sqe, fd_, POLLIN);  // one-shot: completes once, then re-armed here
   sqe->user_data = kPollTag;
-  int rc = 0;
-  do {
-    rc = io_uring_submit(ring_.get());
-  } while (rc == -EINTR);
-  if (rc != 1) {
+  if (without_eintr([&] { return io_uring_submit(ring_.get()); }) != 1) {
     give_up();
     return;
   }

@@ -62,7 +62,9 @@ class ChangeBell {
   // Consumes every completion: whether one was the poll's (it is no longer armed).
   // A failed poll gives up.
   bool reap() noexcept;
-  void give_up() noexcept;  // a ring call failed: drain with `read` from now on
+  // Closes the ring (a ring call failed, or the bell is destroyed): quiet() is false and
+  // the caller drains with `read` from now on.
+  void give_up() noexcept;
   // Removes the armed poll and waits for it, so the inotify file is released now.
   void cancel_poll() noexcept;
 

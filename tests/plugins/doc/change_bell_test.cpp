@@ -15,7 +15,6 @@
 using namespace doc_test;
 using storh::engines::UniqueFd;
 using storh::engines::doc::ChangeBell;
-using storh::engines::doc::set_change_bell_disabled;
 using storh::test::ScratchDir;
 
 namespace {
@@ -48,6 +47,14 @@ UniqueFd watch_dir(const fs::path& dir) {
   return fd;
 }
 
+// A scratch directory, an inotify descriptor watching it, and a bell on that descriptor
+// (destroyed in the reverse order: the bell before the descriptor it polls).
+struct WatchedDir {
+  ScratchDir dir;
+  UniqueFd fd = watch_dir(dir.path());
+  ChangeBell bell{fd.get()};
+};
+
 void make_file(const fs::path& file) {
   const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0 || ::close(fd) != 0) throw std::runtime_error("create " + file.string());
@@ -65,14 +72,6 @@ void replace_record_file(const fs::path& file, const std::string& id, long value
     throw std::runtime_error("replace " + file.string());
   }
 }
-
-// While alive, watches set up (a store's first call) get no bell.
-struct BellDisabled {
-  explicit BellDisabled(bool disabled) { set_change_bell_disabled(disabled); }
-  ~BellDisabled() { set_change_bell_disabled(false); }
-  BellDisabled(const BellDisabled&) = delete;
-  BellDisabled& operator=(const BellDisabled&) = delete;
-};
 
 // Two counters in memory shared with a forked child.
 struct SharedCounters {
@@ -95,106 +94,94 @@ TEST_CASE("NOTIFY bell: quiet from an empty drain until the next event, whoever 
     WARN("io_uring cannot be set up here: NOTIFY drains with read on every call");
     return;
   }
-  ScratchDir dir;
-  const UniqueFd fd = watch_dir(dir.path());
-  ChangeBell bell(fd.get());
-  REQUIRE(bell.usable());
-  CHECK_FALSE(bell.quiet());  // not armed until a drain has found the queue empty
-  bell.arm();
-  CHECK(bell.quiet());
-  bell.arm();  // armed already: nothing changes
-  CHECK(bell.quiet());
+  WatchedDir watched;
+  REQUIRE(watched.bell.usable());
+  CHECK_FALSE(watched.bell.quiet());  // not armed until a drain has found the queue empty
+  watched.bell.arm();
+  CHECK(watched.bell.quiet());
+  watched.bell.arm();  // armed already: nothing changes
+  CHECK(watched.bell.quiet());
 
   SECTION("another process's change, once its call has returned") {
-    REQUIRE(wait_child(fork_child([&] { make_file(dir.path() / "other"); })) == 0);
-    CHECK_FALSE(bell.quiet());
+    REQUIRE(wait_child(fork_child([&] { make_file(watched.dir.path() / "other"); })) == 0);
+    CHECK_FALSE(watched.bell.quiet());
   }
   SECTION("this process's own change") {
-    make_file(dir.path() / "own");
-    CHECK_FALSE(bell.quiet());
+    make_file(watched.dir.path() / "own");
+    CHECK_FALSE(watched.bell.quiet());
   }
   SECTION("an attribute change only") {
-    make_file(dir.path() / "f");
-    drain_and_arm(bell, fd.get());
-    REQUIRE(bell.quiet());
-    REQUIRE(::utimensat(AT_FDCWD, (dir.path() / "f").c_str(), nullptr, 0) == 0);
-    CHECK_FALSE(bell.quiet());
+    make_file(watched.dir.path() / "f");
+    drain_and_arm(watched.bell, watched.fd.get());
+    REQUIRE(watched.bell.quiet());
+    REQUIRE(::utimensat(AT_FDCWD, (watched.dir.path() / "f").c_str(), nullptr, 0) == 0);
+    CHECK_FALSE(watched.bell.quiet());
   }
   // Arming on the emptied queue makes it quiet again, and the next change rings it again.
-  CHECK(drain_and_arm(bell, fd.get()) > 0);
-  CHECK(bell.quiet());
-  make_file(dir.path() / "again");
-  CHECK_FALSE(bell.quiet());
+  CHECK(drain_and_arm(watched.bell, watched.fd.get()) > 0);
+  CHECK(watched.bell.quiet());
+  make_file(watched.dir.path() / "again");
+  CHECK_FALSE(watched.bell.quiet());
 }
 
 TEST_CASE("NOTIFY bell: an event queued while it was unarmed fails the next arm at once",
           "[doc][notify][bell]") {
   if (!change_bell_available()) return;
-  ScratchDir dir;
-  const UniqueFd fd = watch_dir(dir.path());
-  ChangeBell bell(fd.get());
-  make_file(dir.path() / "before");  // queued, not drained
-  bell.arm();                        // the queue is readable: its poll completes at once
-  CHECK_FALSE(bell.quiet());
-  CHECK(drain_and_arm(bell, fd.get()) > 0);
-  CHECK(bell.quiet());
+  WatchedDir watched;
+  make_file(watched.dir.path() / "before");  // queued, not drained
+  watched.bell.arm();                        // the queue is readable: its poll completes at once
+  CHECK_FALSE(watched.bell.quiet());
+  CHECK(drain_and_arm(watched.bell, watched.fd.get()) > 0);
+  CHECK(watched.bell.quiet());
 }
 
 TEST_CASE("NOTIFY bell: a wake whose event was already read leaves it armed for the next",
           "[doc][notify][bell]") {
   if (!change_bell_available()) return;
-  ScratchDir dir;
-  const UniqueFd fd = watch_dir(dir.path());
-  ChangeBell bell(fd.get());
-  bell.arm();
-  make_file(dir.path() / "first");
-  REQUIRE(drain_queue(fd.get()) > 0);  // read before the bell is collected
-  bell.collect();  // the poll finds nothing to read: it stays (or is put back) on the queue
-  make_file(dir.path() / "second");
-  CHECK_FALSE(bell.quiet());
-  CHECK(drain_and_arm(bell, fd.get()) > 0);
-  CHECK(bell.quiet());
+  WatchedDir watched;
+  watched.bell.arm();
+  make_file(watched.dir.path() / "first");
+  REQUIRE(drain_queue(watched.fd.get()) > 0);  // read before the bell is collected
+  watched.bell.collect();  // the poll finds nothing to read: it stays (or is put back) on the queue
+  make_file(watched.dir.path() / "second");
+  CHECK_FALSE(watched.bell.quiet());
+  CHECK(drain_and_arm(watched.bell, watched.fd.get()) > 0);
+  CHECK(watched.bell.quiet());
 }
 
 TEST_CASE("NOTIFY bell: two bells on one thread ring apart", "[doc][notify][bell]") {
   if (!change_bell_available()) return;
-  ScratchDir dir_a;
-  ScratchDir dir_b;
-  const UniqueFd fd_a = watch_dir(dir_a.path());
-  const UniqueFd fd_b = watch_dir(dir_b.path());
-  ChangeBell bell_a(fd_a.get());
-  ChangeBell bell_b(fd_b.get());
-  bell_a.arm();
-  bell_b.arm();
-  make_file(dir_a.path() / "a");  // a's work stays pending: nobody collects it
-  CHECK_FALSE(bell_a.quiet());
-  CHECK(bell_b.quiet());
-  make_file(dir_b.path() / "b");
-  CHECK_FALSE(bell_b.quiet());
+  WatchedDir a;
+  WatchedDir b;
+  a.bell.arm();
+  b.bell.arm();
+  make_file(a.dir.path() / "a");  // a's work stays pending: nobody collects it
+  CHECK_FALSE(a.bell.quiet());
+  CHECK(b.bell.quiet());
+  make_file(b.dir.path() / "b");
+  CHECK_FALSE(b.bell.quiet());
 }
 
 TEST_CASE("NOTIFY bell: another thread and a forked child never trust it", "[doc][notify][bell]") {
   if (!change_bell_available()) return;
-  ScratchDir dir;
-  const UniqueFd fd = watch_dir(dir.path());
-  ChangeBell bell(fd.get());
-  bell.arm();
-  REQUIRE(bell.quiet());
+  WatchedDir watched;
+  watched.bell.arm();
+  REQUIRE(watched.bell.quiet());
   bool quiet_elsewhere = true;
   std::thread([&] {
-    quiet_elsewhere = bell.quiet();
-    bell.collect();  // not the ring's thread: both do nothing
-    bell.arm();
+    quiet_elsewhere = watched.bell.quiet();
+    watched.bell.collect();  // not the ring's thread: both do nothing
+    watched.bell.arm();
   }).join();
   CHECK_FALSE(quiet_elsewhere);
-  CHECK(bell.quiet());
+  CHECK(watched.bell.quiet());
   // The child shares the ring's memory and the inotify queue with this process; it must
   // drain for itself.
   const int code = wait_child(fork_child([&] {
-    if (bell.quiet()) throw std::runtime_error("a forked child trusted its parent's ring");
+    if (watched.bell.quiet()) throw std::runtime_error("a forked child trusted its parent's ring");
   }));
   CHECK(code == 0);
-  CHECK(bell.quiet());
+  CHECK(watched.bell.quiet());
 }
 
 TEST_CASE("NOTIFY bell: disabled, or unavailable, a store drains with read and misses nothing",

@@ -265,7 +265,6 @@ TEST_CASE("doc cache: one instance reads a large record and then small ones (col
 // read starts, is seen by that first read (C1).
 namespace {
 
-using storh::engines::doc::set_change_bell_disabled;
 using storh::engines::doc::set_change_watch_fault;
 
 // The child's side: plain syscalls, an exception (exit code 1) on failure.
@@ -308,14 +307,6 @@ struct WatchFault {
   WatchFault& operator=(const WatchFault&) = delete;
 };
 
-// While alive, new stores drain with `read` on every call, as where io_uring is missing.
-struct BellOff {
-  explicit BellOff(bool off) { set_change_bell_disabled(off); }
-  ~BellOff() { set_change_bell_disabled(false); }
-  BellOff(const BellOff&) = delete;
-  BellOff& operator=(const BellOff&) = delete;
-};
-
 }  // namespace
 
 // Each change is made while the store's bell (change_bell.h) is armed: the reads before
@@ -323,7 +314,7 @@ struct BellOff {
 TEST_CASE("NOTIFY: another process's change is seen by the first read", "[doc][cache][notify]") {
   const bool shared = GENERATE(false, true);
   const bool bell = GENERATE(true, false);
-  BellOff bell_off(!bell);
+  const BellDisabled bell_off(!bell);
   ScratchDir dir;
   DocStore store(
       dir.path(), "docs",

@@ -40,6 +40,15 @@ inline bool change_bell_available() {
   return usable;
 }
 
+// While alive, watches set up (a store's first call) get no bell: NOTIFY drains with
+// `read` on every call, as where io_uring is missing.
+struct BellDisabled {
+  explicit BellDisabled(bool disabled) { storh::engines::doc::set_change_bell_disabled(disabled); }
+  ~BellDisabled() { storh::engines::doc::set_change_bell_disabled(false); }
+  BellDisabled(const BellDisabled&) = delete;
+  BellDisabled& operator=(const BellDisabled&) = delete;
+};
+
 inline DocStoreOptions with_mode(Validation mode) {
   DocStoreOptions options;
   options.validation = mode;
