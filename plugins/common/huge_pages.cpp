@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <new>
 
@@ -34,6 +35,53 @@ void unmap_huge_block(char* block, std::size_t bytes) noexcept {
 std::shared_ptr<char[]> allocate_huge_block(std::size_t bytes) {
   return std::shared_ptr<char[]>(map_huge_block(bytes),
                                  [bytes](char* block) { unmap_huge_block(block, bytes); });
+}
+
+char* map_populated_block(std::size_t bytes) {
+  void* const block =
+      ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (block == MAP_FAILED) throw std::bad_alloc();
+#ifdef MADV_POPULATE_WRITE
+  // Only a speed-up: where the kernel refuses (before 5.14), pages fault in on first touch.
+  ::madvise(block, bytes, MADV_POPULATE_WRITE);
+#endif
+  return static_cast<char*>(block);
+}
+
+void unmap_populated_block(char* block, std::size_t bytes) noexcept {
+  ::munmap(block, bytes);
+}
+
+void* SpareLendingResource::do_allocate(std::size_t bytes, std::size_t alignment) {
+  if (worth_huge_block(bytes)) {
+    std::shared_ptr<char[]> block = allocate_huge_block(bytes);
+    // The spare starts at the next cache line past the buffer's bytes.
+    constexpr std::size_t kLine = 64;
+    const std::size_t used = (bytes + kLine - 1) / kLine * kLine;
+    const std::size_t size = huge_block_size(bytes);
+    spare_ = used < size
+                 ? LentMemory{std::shared_ptr<char[]>(block, block.get() + used), size - used}
+                 : LentMemory{};
+    blocks_.push_back(std::move(block));
+    return blocks_.back().get();
+  }
+  if (worth_populated_block(bytes)) return map_populated_block(bytes);
+  if (alignment <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) return ::operator new(bytes);
+  return ::operator new (bytes, std::align_val_t{alignment});
+}
+
+void SpareLendingResource::do_deallocate(void* at, std::size_t bytes, std::size_t alignment) {
+  if (worth_huge_block(bytes)) {
+    // What was lent keeps the block mapped; this only drops the buffer's hold on it.
+    std::erase_if(blocks_,
+                  [at](const std::shared_ptr<char[]>& block) { return block.get() == at; });
+  } else if (worth_populated_block(bytes)) {
+    unmap_populated_block(static_cast<char*>(at), bytes);
+  } else if (alignment <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
+    ::operator delete(at);
+  } else {
+    ::operator delete (at, std::align_val_t{alignment});
+  }
 }
 
 }  // namespace storh::engines

@@ -17,6 +17,9 @@
 
 #include <cstddef>
 #include <memory>
+#include <memory_resource>
+#include <utility>
+#include <vector>
 
 namespace storh::engines {
 
@@ -34,6 +37,21 @@ constexpr bool worth_huge_block(std::size_t bytes) noexcept {
 
 std::shared_ptr<char[]> allocate_huge_block(std::size_t bytes);
 
+// Whether a buffer of `bytes` that is no huge block is worth mapping pre-populated: at
+// least 64 KiB. On this project's VMs each 4 KiB page fault traps to the hypervisor
+// (about 13 us); populating the pages in one madvise(MADV_POPULATE_WRITE) costs about
+// 7 us a page (2026-12-06, docs/engines/queue.md, "Huge pages"). Smaller buffers come
+// from operator new.
+constexpr bool worth_populated_block(std::size_t bytes) noexcept {
+  return bytes >= std::size_t{64} << 10 && !worth_huge_block(bytes);
+}
+
+// Zeroed memory of at least `bytes`, its pages faulted in by one call where the kernel
+// can (Linux 5.14+; elsewhere they fault in on first touch as usual). Unmap it with
+// unmap_populated_block(block, bytes). Throws std::bad_alloc when the mapping fails.
+char* map_populated_block(std::size_t bytes);
+void unmap_populated_block(char* block, std::size_t bytes) noexcept;
+
 // The same block without an owner: unmap it with unmap_huge_block(block, bytes), the
 // `bytes` it was mapped with.
 char* map_huge_block(std::size_t bytes);
@@ -48,7 +66,8 @@ constexpr std::size_t huge_block_size(std::size_t bytes) noexcept {
 
 // An allocator for buffers that may grow to megabytes (the queue's chunk of event lines,
 // the vectors its batch calls return, FlatIndex's buckets): an allocation worth a huge
-// block is one, smaller ones come from operator new. Stateless; any two compare equal.
+// block is one, one worth a populated block is one, smaller ones come from operator new.
+// Stateless; any two compare equal.
 template <class T>
 struct HugePageAllocator {
   using value_type = T;
@@ -59,19 +78,66 @@ struct HugePageAllocator {
   HugePageAllocator(const HugePageAllocator<U>& /*other*/) noexcept {}
 
   T* allocate(std::size_t n) {
-    if (!worth_huge_block(n * sizeof(T))) return std::allocator<T>().allocate(n);
-    return reinterpret_cast<T*>(map_huge_block(n * sizeof(T)));
+    const std::size_t bytes = n * sizeof(T);
+    if (worth_huge_block(bytes)) return reinterpret_cast<T*>(map_huge_block(bytes));
+    if (worth_populated_block(bytes)) return reinterpret_cast<T*>(map_populated_block(bytes));
+    return std::allocator<T>().allocate(n);
   }
   void deallocate(T* at, std::size_t n) noexcept {
-    if (!worth_huge_block(n * sizeof(T))) {
+    const std::size_t bytes = n * sizeof(T);
+    if (worth_huge_block(bytes)) {
+      unmap_huge_block(reinterpret_cast<char*>(at), bytes);
+    } else if (worth_populated_block(bytes)) {
+      unmap_populated_block(reinterpret_cast<char*>(at), bytes);
+    } else {
       std::allocator<T>().deallocate(at, n);
-      return;
     }
-    unmap_huge_block(reinterpret_cast<char*>(at), n * sizeof(T));
   }
   friend bool operator==(const HugePageAllocator& /*a*/, const HugePageAllocator& /*b*/) noexcept {
     return true;
   }
+};
+
+// Memory that one block lends to another owner: `chars` (aliasing the block's reference
+// count, so the block stays mapped while it is held) and how many bytes from there.
+struct LentMemory {
+  std::shared_ptr<char[]> chars;
+  std::size_t bytes = 0;
+};
+
+// A memory resource for one buffer that grows to a megabyte (the queue's chunk of event
+// lines; use it through std::pmr), which lends the unused rest of that buffer's huge
+// block to a table that fills it.
+//
+// Why: a block is mapped in whole huge pages, so a 1 MiB buffer leaves 1 MiB of its 2 MiB
+// page zeroed and unused, and a table of about that size (a batch's payload texts) took
+// a huge page of its own. On this project's VMs a huge page the hypervisor no longer
+// backs costs 4-5 ms to fault in, against 0.15 ms for one it still backs (2026-12-06,
+// docs/engines/queue.md, "Huge pages"): one page fewer per batch is that much less.
+//
+// Contract: allocations are as HugePageAllocator makes them (a huge block, a populated
+// block, or operator new, by size). take_spare() hands out the tail of the latest huge
+// block past what was allocated from it, once; a later call returns nothing until
+// another huge block is allocated. A block is unmapped when the buffer has freed it and
+// nothing lent from it is held. Not thread-safe; only equal to itself.
+class SpareLendingResource final : public std::pmr::memory_resource {
+ public:
+  SpareLendingResource() = default;
+  SpareLendingResource(const SpareLendingResource&) = delete;
+  SpareLendingResource& operator=(const SpareLendingResource&) = delete;
+  ~SpareLendingResource() override = default;
+
+  LentMemory take_spare() noexcept { return std::exchange(spare_, {}); }
+
+ private:
+  void* do_allocate(std::size_t bytes, std::size_t alignment) override;
+  void do_deallocate(void* at, std::size_t bytes, std::size_t alignment) override;
+  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override {
+    return this == &other;
+  }
+
+  std::vector<std::shared_ptr<char[]>> blocks_;  // huge blocks allocated and not freed yet
+  LentMemory spare_;
 };
 
 }  // namespace storh::engines

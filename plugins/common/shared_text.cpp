@@ -33,9 +33,17 @@ SharedText SharedTextArena::copy(std::string_view text) {
 }
 
 void SharedTextArena::reserve(std::size_t bytes) {
-  if (!worth_huge_block(bytes) || block_size_ - used_ >= bytes) return;
+  const std::size_t room = block_ == nullptr ? 0 : block_size_ - used_;
+  if (room >= bytes || !worth_huge_block(bytes - room)) return;
   block_size_ = huge_block_size(bytes);
   block_ = allocate_huge_block(block_size_);
+  used_ = 0;
+}
+
+void SharedTextArena::adopt(LentMemory lent) {
+  if (lent.chars == nullptr || lent.bytes == 0) return;
+  block_ = std::move(lent.chars);
+  block_size_ = lent.bytes;
   used_ = 0;
 }
 

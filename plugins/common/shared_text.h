@@ -22,6 +22,8 @@
 #include <string_view>
 #include <utility>
 
+#include "common/huge_pages.h"
+
 namespace storh::engines {
 
 class SharedText {
@@ -77,7 +79,8 @@ class SharedText {
 // while it or a copy of it lives: up to kBlockBytes for a text of a few bytes. A text
 // larger than kLargeText gets an allocation of its own. After reserve(bytes) of a large
 // batch the next texts share one huge-page block (huge_pages.h) of about that size: a
-// text may then keep up to that block alive. Not thread-safe (the texts it makes are, as
+// text may then keep up to that block alive; so may a text made in memory adopt()ed from
+// another owner. Not thread-safe (the texts it makes are, as
 // any SharedText).
 class SharedTextArena {
  public:
@@ -85,9 +88,13 @@ class SharedTextArena {
   static constexpr std::size_t kLargeText = kBlockBytes / 8;
 
   SharedText copy(std::string_view text);
-  // Room for about `bytes` of texts to come in one block, when that is worth a huge-page
-  // block; otherwise (and once it is full) texts take kBlockBytes blocks as before.
+  // Room for about `bytes` of texts to come in one block, when what the current block
+  // has left falls short by enough to be worth a huge-page block; otherwise (and once it
+  // is full) texts take kBlockBytes blocks as before.
   void reserve(std::size_t bytes);
+  // Makes `lent` the current block (texts go there next, and keep its owner alive); a
+  // no-op when it is empty.
+  void adopt(LentMemory lent);
 
  private:
   std::shared_ptr<char[]> block_;

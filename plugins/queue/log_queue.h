@@ -202,8 +202,11 @@ class LogQueue {
   bool bad_tail_ = false;         // the log holds bytes after log_offset_ that do not decode
   bool stale_ = false;            // a failed call left state_ ahead of the log
   bool batch_wrote_ = false;
-  queue::LineBuffer lines_;  // event lines not yet written (keeps ~1 MiB after a large batch)
-  std::string payload_;      // one payload's JSON (enqueue)
+  // Event lines not yet written (keeps ~1 MiB after a large batch), in memory whose
+  // huge page's unused half the next batch's payload texts take (enqueue_rows).
+  SpareLendingResource line_memory_;
+  queue::LineBuffer lines_{&line_memory_};
+  std::string payload_;  // one payload's JSON (enqueue)
 };
 
 }  // namespace storh::engines

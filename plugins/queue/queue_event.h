@@ -38,10 +38,11 @@ enum class EventOp : std::uint8_t { enqueue, claim, complete, requeue, purge };
 
 std::string_view op_name(EventOp op) noexcept;
 
-// The log queue's buffer of event lines for a batch: a std::string whose chunk-sized
-// capacity is one huge-page block (huge_pages.h), not 256 pages that each fault in. The
-// writers below append to it or to a plain std::string (`Out` is one of the two).
-using LineBuffer = std::basic_string<char, std::char_traits<char>, HugePageAllocator<char>>;
+// The log queue's buffer of event lines for a batch: a string whose chunk-sized capacity
+// is one huge-page block (a SpareLendingResource, huge_pages.h), not 256 pages that each
+// fault in. The writers below append to it or to a plain std::string (`Out` is one of
+// the two).
+using LineBuffer = std::pmr::string;
 
 // One decoded event. `id` and `payload` view into the decoded line or into
 // `payload_storage`; copy them before the line goes away.

@@ -28,15 +28,17 @@ std::string_view status_name(JobStatus status) {
 void QueueState::clear() {
   jobs_.clear();
   order_.clear();
+  order_entries_ = 0;
   counts_ = {};
   next_seq_ = 1;
 }
 
-void QueueState::reserve(std::size_t jobs) {
+void QueueState::reserve(std::size_t jobs, LentMemory spare) {
   // A typical payload's canonical JSON, rounded up (the benchmark's rows take 85-90
   // bytes): room in the payload arena for a batch of such jobs.
   constexpr std::size_t kTypicalPayloadBytes = 128;
   jobs_.reserve(jobs_.size() + jobs);
+  payload_arena_.adopt(std::move(spare));
   payload_arena_.reserve(jobs * kTypicalPayloadBytes);
 }
 
@@ -66,18 +68,47 @@ bool QueueState::live(const OrderEntry& order_entry) const {
   return slot.live && slot.value.status == JobStatus::pending && slot.value.seq == order_entry.seq;
 }
 
+void QueueState::push_order(const OrderEntry& entry) {
+  ++order_entries_;
+  if (!order_.empty()) {
+    OrderRun& back = order_.back();
+    if (back.count < std::numeric_limits<std::uint32_t>::max() &&
+        entry.seq == back.first_seq + back.count && entry.slot == back.first_slot + back.count) {
+      ++back.count;
+      return;
+    }
+  }
+  order_.push_back({entry.seq, entry.slot, 1});
+}
+
+QueueState::OrderEntry QueueState::pop_order_front() {
+  OrderRun& front = order_.front();
+  const OrderEntry entry = front.entry(0);
+  --order_entries_;
+  if (--front.count == 0) {
+    order_.pop_front();
+  } else {
+    ++front.first_seq;
+    ++front.first_slot;
+  }
+  return entry;
+}
+
 void QueueState::push_pending(std::uint32_t slot, JobEntry& job) {
   set_status(job, JobStatus::pending);
-  order_.push_back({job.seq, slot});
-  if (order_.size() > 2 * counts_.pending + kCompactSlack) compact_order();
+  push_order({job.seq, slot});
+  if (order_entries_ > 2 * counts_.pending + kCompactSlack) compact_order();
 }
 
 void QueueState::compact_order() {
-  std::deque<OrderEntry> kept;
-  for (const OrderEntry& order_entry : order_) {
-    if (live(order_entry)) kept.push_back(order_entry);
+  std::deque<OrderRun> runs = std::move(order_);
+  order_.clear();
+  order_entries_ = 0;
+  for (const OrderRun& run : runs) {
+    for (std::uint32_t k = 0; k < run.count; ++k) {
+      if (live(run.entry(k))) push_order(run.entry(k));
+    }
   }
-  order_ = std::move(kept);
 }
 
 void QueueState::apply_enqueue(std::string_view id, std::string_view payload) {
@@ -173,20 +204,21 @@ JobStatus QueueState::status(std::string_view id) const {
 
 void QueueState::for_each_pending(
     const std::function<bool(std::string_view, const JobEntry&)>& fn) {
-  while (!order_.empty() && !live(order_.front())) order_.pop_front();
-  for (const OrderEntry& order_entry : order_) {
-    if (!live(order_entry)) continue;
+  while (!order_.empty() && !live(order_.front().entry(0))) pop_order_front();
+  for_each_order_entry([&](const OrderEntry& order_entry) {
+    if (!live(order_entry)) return true;
     const Jobs::Slot& slot = jobs_.at(order_entry.slot);
-    if (!fn(slot.id(), slot.value)) return;
-  }
+    return fn(slot.id(), slot.value);
+  });
 }
 
 std::vector<std::string> QueueState::effective_pending_order() const {
   std::vector<std::string> ids;
   ids.reserve(counts_.pending);
-  for (const OrderEntry& order_entry : order_) {
+  for_each_order_entry([&](const OrderEntry& order_entry) {
     if (live(order_entry)) ids.emplace_back(jobs_.at(order_entry.slot).id());
-  }
+    return true;
+  });
   return ids;
 }
 

@@ -4,11 +4,13 @@
 // Each job id is in at most one of pending, processing and done; a job may also hold a
 // payload (from enqueue until complete or purge). Per job the state keeps the payload
 // text, the claim or completion time, and a sequence number: the order in which jobs
-// entered their current status. The pending FIFO is a deque of (slot, sequence) entries
+// entered their current status. The pending FIFO is a sequence of (slot, sequence) entries
 // with lazy deduplication: an entry is live only while its job is pending with that
 // sequence, so a re-enqueued or requeued job counts at its latest position (the
 // "effective pending order" of section 6.2) and stale entries are dropped as the front
-// reaches them.
+// reaches them. The entries are kept as runs: jobs that became pending one after the
+// other in consecutive slots (a batch of new jobs) are one run of (first slot, first
+// sequence, count), so a 10,000-job batch adds one deque element, not 10,000.
 //
 // Costs: apply_* and counts() are O(1) (an IdMap); claiming walks only stale entries at
 // the front of the FIFO; ids_with() scans every job.
@@ -19,10 +21,12 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "common/huge_pages.h"
 #include "common/id_map.h"
 #include "common/shared_text.h"
 #include "queue/queue_event.h"
@@ -49,8 +53,9 @@ struct QueueCounts {
 class QueueState {
  public:
   void clear();
-  // Hints the number of jobs to come (replay, batches).
-  void reserve(std::size_t jobs);
+  // Hints the number of jobs to come (replay, batches). Payload texts go to `spare` first
+  // when given (memory another buffer lends, huge_pages.h).
+  void reserve(std::size_t jobs, LentMemory spare = {});
 
   // The effects of section 6.2. Ids must be 36 characters (decode_event_line and the
   // LogQueue write path validate them).
@@ -100,6 +105,13 @@ class QueueState {
     std::uint64_t seq;
     std::uint32_t slot;
   };
+  // `count` entries in a row: entry k is (first_slot + k, first_seq + k).
+  struct OrderRun {
+    std::uint64_t first_seq;
+    std::uint32_t first_slot;
+    std::uint32_t count;
+    OrderEntry entry(std::uint32_t k) const noexcept { return {first_seq + k, first_slot + k}; }
+  };
 
   using Jobs = IdMap<JobEntry>;
 
@@ -107,6 +119,11 @@ class QueueState {
   void set_status(JobEntry& job, JobStatus status);
   void push_pending(std::uint32_t slot, JobEntry& job);
   bool live(const OrderEntry& entry) const;
+  void push_order(const OrderEntry& entry);
+  OrderEntry pop_order_front();
+  // Calls fn(entry) for every FIFO entry, front first, until fn returns false.
+  template <typename Fn>
+  void for_each_order_entry(Fn&& fn) const;
   void compact_order();
 
   Jobs jobs_;
@@ -114,7 +131,8 @@ class QueueState {
   // pins its block (16 KiB) until its payload is dropped everywhere; jobs leave in FIFO
   // order, so blocks go whole.
   SharedTextArena payload_arena_;
-  std::deque<OrderEntry> order_;
+  std::deque<OrderRun> order_;
+  std::size_t order_entries_ = 0;  // entries in all of order_'s runs, stale ones included
   QueueCounts counts_;
   std::uint64_t next_seq_ = 1;
 };
@@ -123,8 +141,8 @@ template <typename OnClaim>
 std::size_t QueueState::claim_front(std::size_t limit, std::int64_t ts, OnClaim&& on_claim) {
   std::size_t claimed = 0;
   while (claimed < limit && !order_.empty()) {
-    const OrderEntry front = order_.front();
-    order_.pop_front();  // claimed or stale: either way no longer a live FIFO entry
+    // Claimed or stale: either way no longer a live FIFO entry.
+    const OrderEntry front = pop_order_front();
     if (!live(front)) continue;
     Jobs::Slot& slot = jobs_.at(front.slot);
     set_status(slot.value, JobStatus::processing);
@@ -133,6 +151,15 @@ std::size_t QueueState::claim_front(std::size_t limit, std::int64_t ts, OnClaim&
     ++claimed;
   }
   return claimed;
+}
+
+template <typename Fn>
+void QueueState::for_each_order_entry(Fn&& fn) const {
+  for (const OrderRun& run : order_) {
+    for (std::uint32_t k = 0; k < run.count; ++k) {
+      if (!fn(run.entry(k))) return;
+    }
+  }
 }
 
 }  // namespace storh::engines::queue

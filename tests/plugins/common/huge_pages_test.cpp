@@ -1,8 +1,10 @@
 // The huge-page blocks engines keep large tables in (huge_pages.h), and the tables that
-// take them once reserved: the queue's payload arena and IdMap's slot chunks.
+// take them once reserved: the queue's payload arena and IdMap's slot chunks; the
+// populated blocks of mid-sized buffers; and the spare a buffer's huge block lends.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <memory_resource>
 #include <string>
 #include <vector>
 
@@ -118,4 +120,68 @@ TEST_CASE(
   CHECK(map.find(huge_test_id(1)) == nullptr);
   map.reserve(kIds);  // reserving again after clear works the same
   CHECK(map.emplace(huge_test_id(3)).made);
+}
+
+TEST_CASE("huge pages: mid-sized buffers are mapped populated, zeroed and writable",
+          "[huge_pages]") {
+  using storh::engines::worth_populated_block;
+  CHECK_FALSE(worth_populated_block((std::size_t{64} << 10) - 1));
+  CHECK(worth_populated_block(std::size_t{64} << 10));
+  CHECK(worth_populated_block(kHugePageBytes / 2 - 1));
+  CHECK_FALSE(worth_populated_block(kHugePageBytes / 2));  // a huge block instead
+
+  std::vector<std::uint64_t, storh::engines::HugePageAllocator<std::uint64_t>> values(40000);
+  CHECK(reinterpret_cast<std::uintptr_t>(values.data()) % 4096 == 0);  // its own mapping
+  CHECK_FALSE(huge_aligned(values.data()));
+  std::size_t nonzero = 0;
+  for (const std::uint64_t value : values) nonzero += value != 0 ? 1 : 0;
+  CHECK(nonzero == 0);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = i;
+  values.resize(200000);  // grows into a huge block, contents kept
+  CHECK(huge_aligned(values.data()));
+  CHECK(values[39999] == 39999);
+  CHECK(values[199999] == 0);
+}
+
+TEST_CASE(
+    "huge pages: a buffer's resource lends the rest of its huge block once, and what "
+    "was lent outlives the buffer",
+    "[huge_pages][shared_text]") {
+  using storh::engines::SharedText;
+  using storh::engines::SharedTextArena;
+  std::vector<SharedText> texts;
+  {
+    storh::engines::SpareLendingResource memory;  // declared first: outlives the strings
+    std::pmr::string small(&memory);
+    small.reserve(1000);
+    CHECK(memory.take_spare().bytes == 0);  // no huge block, nothing to lend
+
+    std::pmr::string lines(&memory);
+    lines.reserve(std::size_t{1} << 20);
+    REQUIRE(huge_aligned(lines.data()));
+    storh::engines::LentMemory spare = memory.take_spare();
+    REQUIRE(spare.chars != nullptr);
+    // The rest of the block, past the buffer's capacity, from a cache-line boundary.
+    const char* const block = lines.data();
+    CHECK(spare.chars.get() >= block + lines.capacity() + 1);
+    CHECK(reinterpret_cast<std::uintptr_t>(spare.chars.get()) % 64 == 0);
+    CHECK(spare.chars.get() + spare.bytes == block + kHugePageBytes);
+    CHECK(spare.bytes >= kHugePageBytes - (std::size_t{1} << 20) - 64);
+    CHECK(memory.take_spare().bytes == 0);  // lent once
+
+    SharedTextArena arena;
+    arena.adopt(std::move(spare));
+    for (int i = 0; i < 1000; ++i) texts.push_back(arena.copy("lent-" + std::to_string(i)));
+    CHECK(texts.front().data() > lines.data() + lines.capacity());
+    CHECK(texts.back().data() < block + kHugePageBytes);
+    // The buffer keeps working beside the texts, and grows into a new block.
+    lines.assign(lines.capacity(), 'x');
+    lines.append(kHugePageBytes, 'y');
+    CHECK_FALSE(lines.data() == block);
+    CHECK(memory.take_spare().bytes > 0);  // the new block's rest
+  }
+  // The buffer, the arena and the resource are gone; the texts hold their block.
+  for (int i = 0; i < 1000; i += 111) {
+    CHECK(texts[static_cast<std::size_t>(i)] == "lent-" + std::to_string(i));
+  }
 }

@@ -1,10 +1,12 @@
 // QueueState's pending FIFO (plugins/queue/queue_state.h) against a plain model of the
-// effective pending order: through the compaction of stale entries, and through long runs
-// of claims with batches that reserve room between them.
+// effective pending order: through the compaction of stale entries, through long runs
+// of claims with batches that reserve room between them, and through random events that
+// split its runs (claims by id, requeues, completes that free slots for new jobs).
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <deque>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -91,4 +93,63 @@ TEST_CASE("queue state: long runs of claims between batches keep FIFO order", "[
   CHECK(queue.state.counts().processing == 12000 + 15 * 300);
   queue.enqueue(uuid_v7::generate());
   queue.check();
+}
+
+TEST_CASE("queue state: random events keep FIFO order and counts", "[queue][fifo]") {
+  ModelledQueue queue;
+  std::set<std::string> processing;
+  std::size_t done = 0;
+  std::vector<std::string> pool = new_ids(300);
+  std::mt19937 random(61206);
+  const auto pick = [&](const auto& ids) {
+    auto at = ids.begin();
+    std::advance(at, std::uniform_int_distribution<std::size_t>(0, ids.size() - 1)(random));
+    return *at;
+  };
+  for (int step = 0; step < 20000; ++step) {
+    const int event = std::uniform_int_distribution<int>(0, 9)(random);
+    if (event <= 2) {
+      // Enqueue: a burst of fresh jobs (one run) or one job from the pool, wherever it is.
+      if (event == 0) {
+        for (const std::string& id : new_ids(20)) queue.enqueue(id);
+      } else {
+        const std::string id = pick(pool);
+        if (queue.state.status(id) == storh::engines::queue::JobStatus::done) --done;
+        processing.erase(id);
+        queue.enqueue(id);
+      }
+    } else if (event == 3 && !queue.order.empty()) {
+      // A claim of one job by id (a log line of another process), out of FIFO order.
+      const std::string id = pick(queue.order);
+      queue.state.apply_claim(id, 1);
+      queue.order.erase(std::find(queue.order.begin(), queue.order.end(), id));
+      processing.insert(id);
+    } else if (event <= 5) {
+      std::vector<std::string> claimed;
+      queue.state.claim_front(3, 1,
+                              [&](std::string_view id, const auto&) { claimed.emplace_back(id); });
+      for (const std::string& id : claimed) {
+        REQUIRE(id == queue.order.front());
+        queue.order.pop_front();
+        processing.insert(id);
+      }
+    } else if (event == 6 && !processing.empty()) {
+      const std::string id = pick(processing);
+      queue.state.apply_requeue(id);
+      processing.erase(id);
+      queue.order.push_back(id);
+    } else if (event >= 7 && !processing.empty()) {
+      // Completed and forgotten (its slot goes to a later job) or kept as done.
+      const std::string id = pick(processing);
+      const bool keep = event == 9;
+      REQUIRE(queue.state.complete_if_processing(id, keep, 2));
+      processing.erase(id);
+      done += keep ? 1 : 0;
+    }
+    if (step % 1000 == 999) {
+      queue.check();
+      CHECK(queue.state.counts().processing == processing.size());
+      CHECK(queue.state.counts().done == done);
+    }
+  }
 }
