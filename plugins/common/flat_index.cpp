@@ -2,6 +2,9 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
+#include <memory>
+
 namespace storh::engines {
 
 std::uint64_t FlatIndex::hash(std::string_view key) noexcept {
@@ -9,9 +12,9 @@ std::uint64_t FlatIndex::hash(std::string_view key) noexcept {
 }
 
 void FlatIndex::insert(std::uint64_t hash, std::uint32_t slot) {
-  if ((size_ + 1) * 2 > buckets_.size()) rehash(buckets_.empty() ? 16 : buckets_.size() * 2);
+  if ((size_ + 1) * 2 > bucket_count_) rehash(bucket_count_ == 0 ? 16 : bucket_count_ * 2);
   const auto low = static_cast<std::uint32_t>(hash);
-  const std::size_t mask = buckets_.size() - 1;
+  const std::size_t mask = bucket_count_ - 1;
   std::size_t i = low & mask;
   while (buckets_[i].slot_plus_one != 0) i = (i + 1) & mask;
   buckets_[i] = Bucket{slot + 1, low};
@@ -21,7 +24,7 @@ void FlatIndex::insert(std::uint64_t hash, std::uint32_t slot) {
 void FlatIndex::erase(std::uint64_t hash, std::uint32_t slot) noexcept {
   if (size_ == 0) return;
   const auto low = static_cast<std::uint32_t>(hash);
-  const std::size_t mask = buckets_.size() - 1;
+  const std::size_t mask = bucket_count_ - 1;
   std::size_t hole = low & mask;
   while (buckets_[hole].slot_plus_one != slot + 1) {
     if (buckets_[hole].slot_plus_one == 0) return;
@@ -44,21 +47,44 @@ void FlatIndex::erase(std::uint64_t hash, std::uint32_t slot) noexcept {
 }
 
 void FlatIndex::clear() noexcept {
-  buckets_.assign(buckets_.size(), Bucket{});
+  std::fill_n(buckets_.get(), bucket_count_, Bucket{});
   size_ = 0;
 }
 
-void FlatIndex::reserve(std::size_t keys) {
-  std::size_t buckets = buckets_.empty() ? 16 : buckets_.size();
+void FlatIndex::reserve(std::size_t keys, LentMemory lent) {
+  std::size_t buckets = bucket_count_ == 0 ? 16 : bucket_count_;
   while (buckets < keys * 2) buckets *= 2;
-  if (buckets != buckets_.size()) rehash(buckets);
+  if (buckets != bucket_count_) rehash(buckets, std::move(lent));
 }
 
-void FlatIndex::rehash(std::size_t buckets) {
-  std::vector<Bucket, HugePageAllocator<Bucket>> old(buckets);
-  old.swap(buckets_);
-  const std::size_t mask = buckets_.size() - 1;
-  for (const Bucket& bucket : old) {
+namespace {
+
+// `count` empty buckets in memory of their own, as HugePageAllocator places them.
+template <class Bucket>
+std::shared_ptr<Bucket[]> own_buckets(std::size_t count) {
+  Bucket* const buckets = HugePageAllocator<Bucket>().allocate(count);
+  std::uninitialized_value_construct_n(buckets, count);
+  return std::shared_ptr<Bucket[]>(
+      buckets, [count](Bucket* at) { HugePageAllocator<Bucket>().deallocate(at, count); });
+}
+
+}  // namespace
+
+void FlatIndex::rehash(std::size_t buckets, LentMemory lent) {
+  std::shared_ptr<Bucket[]> fresh;
+  if (lent.chars != nullptr && lent.bytes >= buckets * sizeof(Bucket) &&
+      reinterpret_cast<std::uintptr_t>(lent.chars.get()) % alignof(Bucket) == 0) {
+    auto* const at = reinterpret_cast<Bucket*>(lent.chars.get());
+    std::uninitialized_value_construct_n(at, buckets);
+    fresh = std::shared_ptr<Bucket[]>(std::move(lent.chars), at);  // aliasing: the lender's count
+  } else {
+    fresh = own_buckets<Bucket>(buckets);
+  }
+  const std::shared_ptr<Bucket[]> old = std::exchange(buckets_, std::move(fresh));
+  const std::size_t old_count = std::exchange(bucket_count_, buckets);
+  const std::size_t mask = bucket_count_ - 1;
+  for (std::size_t at = 0; at < old_count; ++at) {
+    const Bucket& bucket = old[at];
     if (bucket.slot_plus_one == 0) continue;
     std::size_t i = bucket.hash & mask;
     while (buckets_[i].slot_plus_one != 0) i = (i + 1) & mask;

@@ -16,8 +16,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
-#include <vector>
+#include <utility>
 
 #include "common/huge_pages.h"
 
@@ -27,6 +28,22 @@ class FlatIndex {
  public:
   static constexpr std::uint32_t kNone = 0xffffffffU;
 
+  FlatIndex() = default;
+  // Moving leaves the source empty; a copy would share the buckets, so there is none.
+  FlatIndex(FlatIndex&& other) noexcept
+      : buckets_(std::move(other.buckets_)),
+        bucket_count_(std::exchange(other.bucket_count_, 0)),
+        size_(std::exchange(other.size_, 0)) {}
+  FlatIndex& operator=(FlatIndex&& other) noexcept {
+    buckets_ = std::move(other.buckets_);
+    bucket_count_ = std::exchange(other.bucket_count_, 0);
+    size_ = std::exchange(other.size_, 0);
+    return *this;
+  }
+  FlatIndex(const FlatIndex&) = delete;
+  FlatIndex& operator=(const FlatIndex&) = delete;
+  ~FlatIndex() = default;
+
   // XXH3-64 of the key (not a file-format hash: only ever kept in memory).
   static std::uint64_t hash(std::string_view key) noexcept;
 
@@ -35,7 +52,7 @@ class FlatIndex {
   std::uint32_t find(std::uint64_t hash, Matches&& matches) const {
     if (size_ == 0) return kNone;
     const auto low = static_cast<std::uint32_t>(hash);
-    const std::size_t mask = buckets_.size() - 1;
+    const std::size_t mask = bucket_count_ - 1;
     for (std::size_t i = low & mask;; i = (i + 1) & mask) {
       const Bucket& bucket = buckets_[i];
       if (bucket.slot_plus_one == 0) return kNone;
@@ -45,24 +62,26 @@ class FlatIndex {
 
   // Starts loading the bucket a find(hash, ...) reads first, without waiting for it.
   void prefetch(std::uint64_t hash) const noexcept {
-    if (!buckets_.empty()) __builtin_prefetch(&buckets_[hash & (buckets_.size() - 1)]);
+    if (bucket_count_ != 0) __builtin_prefetch(&buckets_[hash & (bucket_count_ - 1)]);
   }
   // Where the bucket find(hash, ...) reads first lies: the address of bucket 0 and the
   // mask of bucket numbers (both 0 until the first insert or reserve). For an owner that
   // publishes them to threads that prefetch without its lock; an insert or a reserve may
   // change them.
   std::uintptr_t bucket_base() const noexcept {
-    return reinterpret_cast<std::uintptr_t>(buckets_.data());
+    return reinterpret_cast<std::uintptr_t>(buckets_.get());
   }
-  std::size_t bucket_mask() const noexcept { return buckets_.empty() ? 0 : buckets_.size() - 1; }
+  std::size_t bucket_mask() const noexcept { return bucket_count_ == 0 ? 0 : bucket_count_ - 1; }
   static constexpr std::size_t kBucketBytes = 8;
   // Adds `slot` under `hash`. The key must not be indexed yet.
   void insert(std::uint64_t hash, std::uint32_t slot);
   // Removes `slot`, indexed under `hash`; nothing when it is not there.
   void erase(std::uint64_t hash, std::uint32_t slot) noexcept;
   void clear() noexcept;
-  // Makes room for `keys` keys in all without growing again.
-  void reserve(std::size_t keys);
+  // Makes room for `keys` keys in all without growing again. The buckets go into `lent`
+  // when they fit there (the rest of the huge block the owner's table was just given,
+  // huge_pages.h), and take memory of their own otherwise.
+  void reserve(std::size_t keys, LentMemory lent = {});
   std::size_t size() const noexcept { return size_; }
 
  private:
@@ -71,10 +90,12 @@ class FlatIndex {
     std::uint32_t hash = 0;
   };
   static_assert(sizeof(Bucket) == kBucketBytes);
-  void rehash(std::size_t buckets);
+  void rehash(std::size_t buckets, LentMemory lent = {});
 
-  // Large tables in huge pages (huge_pages.h): past 32,768 keys (131,072 buckets, 1 MiB).
-  std::vector<Bucket, HugePageAllocator<Bucket>> buckets_;
+  // Large tables in huge pages (huge_pages.h): past 32,768 keys (131,072 buckets, 1 MiB);
+  // from 4,096 keys (64 KiB) in a populated block; or in memory lent by reserve().
+  std::shared_ptr<Bucket[]> buckets_;
+  std::size_t bucket_count_ = 0;  // a power of two, or 0
   std::size_t size_ = 0;
 };
 

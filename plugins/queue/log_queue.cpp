@@ -273,6 +273,7 @@ QueueJobIds LogQueue::enqueue_rows(const JobSource& next_job, std::size_t hint) 
         uuid_v7::generate_to(uuid_v7::now_ms(), fresh);
         ids.emplace_back(std::string_view(fresh, sizeof fresh));
       }
+      state_.prefetch(ids.back());
       const std::string_view payload =
           queue::encode_enqueue_line(lines_, ids.back(), *row.data, ts);
       state_.apply_enqueue(ids.back(), payload);

@@ -61,6 +61,10 @@ class QueueState {
   // LogQueue write path validate them).
   void apply(const QueueEvent& event);
   void apply_enqueue(std::string_view id, std::string_view payload);
+  // Starts loading the index bucket apply_enqueue(id, ...) reads first and returns at
+  // once: a batch calls it before it encodes the job's line, so the cache miss overlaps
+  // that work instead of stalling the insert.
+  void prefetch(std::string_view id) const { jobs_.prefetch_bucket(Jobs::hash(id)); }
   void apply_claim(std::string_view id, std::int64_t ts);
   void apply_complete(std::string_view id, bool done, std::int64_t ts);
   void apply_requeue(std::string_view id);

@@ -1,6 +1,7 @@
 // The huge-page blocks engines keep large tables in (huge_pages.h), and the tables that
 // take them once reserved: the queue's payload arena and IdMap's slot chunks; the
-// populated blocks of mid-sized buffers; and the spare a buffer's huge block lends.
+// populated blocks of mid-sized buffers; and the spare a huge block lends to another
+// table (a chunk buffer's to payload texts, IdMap's slots' to its index).
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/flat_index.h"
 #include "common/huge_pages.h"
 #include "common/id_map.h"
 #include "common/shared_text.h"
@@ -184,4 +186,47 @@ TEST_CASE(
   for (int i = 0; i < 1000; i += 111) {
     CHECK(texts[static_cast<std::size_t>(i)] == "lent-" + std::to_string(i));
   }
+}
+
+TEST_CASE("huge pages: an index reserved in lent memory uses it when it fits, and keeps it",
+          "[huge_pages][flat_index]") {
+  using storh::engines::FlatIndex;
+  using storh::engines::LentMemory;
+  const auto matches_any = [](std::uint32_t /*slot*/) { return true; };
+  FlatIndex index;
+  const char* lent_at = nullptr;
+  {
+    const std::shared_ptr<char[]> block = storh::engines::allocate_huge_block(kHugePageBytes);
+    const std::size_t offset = kHugePageBytes / 2;
+    lent_at = block.get() + offset;
+    // 10,000 keys need 32,768 buckets (256 KiB): too many for 64 KiB, room in 1 MiB.
+    FlatIndex too_small;
+    too_small.reserve(10000, LentMemory{std::shared_ptr<char[]>(block, block.get() + offset),
+                                        std::size_t{64} << 10});
+    CHECK(too_small.bucket_base() != reinterpret_cast<std::uintptr_t>(lent_at));
+    index.reserve(10000, LentMemory{std::shared_ptr<char[]>(block, block.get() + offset),
+                                    kHugePageBytes - offset});
+    CHECK(index.bucket_base() == reinterpret_cast<std::uintptr_t>(lent_at));
+    CHECK(index.bucket_mask() == 32767);
+  }
+  // The block's first owner is gone: the index holds it.
+  for (std::uint32_t slot = 0; slot < 10000; ++slot)
+    index.insert(FlatIndex::hash(std::to_string(slot)), slot);
+  CHECK(index.size() == 10000);
+  CHECK(index.find(FlatIndex::hash("777"), [](std::uint32_t slot) { return slot == 777; }) == 777);
+  CHECK(index.bucket_base() == reinterpret_cast<std::uintptr_t>(lent_at));  // no growth
+  // Growing past it moves to memory of its own, every key kept.
+  for (std::uint32_t slot = 10000; slot < 20000; ++slot) {
+    index.insert(FlatIndex::hash(std::to_string(slot)), slot);
+  }
+  CHECK(index.bucket_base() != reinterpret_cast<std::uintptr_t>(lent_at));
+  for (std::uint32_t slot = 0; slot < 20000; slot += 999) {
+    CHECK(index.find(FlatIndex::hash(std::to_string(slot)),
+                     [slot](std::uint32_t found) { return found == slot; }) == slot);
+  }
+  CHECK(index.find(FlatIndex::hash("absent"), matches_any) == FlatIndex::kNone);
+  FlatIndex moved = std::move(index);
+  CHECK(moved.size() == 20000);
+  CHECK(index.size() == 0);  // NOLINT(bugprone-use-after-move): moving leaves it empty
+  CHECK(index.find(FlatIndex::hash("1"), matches_any) == FlatIndex::kNone);
 }
