@@ -51,10 +51,11 @@ void FlatIndex::clear() noexcept {
   size_ = 0;
 }
 
-void FlatIndex::reserve(std::size_t keys, LentMemory lent) {
+LentMemory FlatIndex::reserve(std::size_t keys, LentMemory lent) {
   std::size_t buckets = bucket_count_ == 0 ? 16 : bucket_count_;
   while (buckets < keys * 2) buckets *= 2;
-  if (buckets != bucket_count_) rehash(buckets, std::move(lent));
+  if (buckets != bucket_count_) rehash(buckets, &lent);
+  return lent;
 }
 
 namespace {
@@ -70,13 +71,19 @@ std::shared_ptr<Bucket[]> own_buckets(std::size_t count) {
 
 }  // namespace
 
-void FlatIndex::rehash(std::size_t buckets, LentMemory lent) {
+void FlatIndex::rehash(std::size_t buckets, LentMemory* lent) {
+  constexpr std::size_t kLine = 64;
+  const std::size_t bytes = buckets * sizeof(Bucket);
   std::shared_ptr<Bucket[]> fresh;
-  if (lent.chars != nullptr && lent.bytes >= buckets * sizeof(Bucket) &&
-      reinterpret_cast<std::uintptr_t>(lent.chars.get()) % alignof(Bucket) == 0) {
-    auto* const at = reinterpret_cast<Bucket*>(lent.chars.get());
+  if (lent != nullptr && lent->chars != nullptr && lent->bytes >= bytes &&
+      reinterpret_cast<std::uintptr_t>(lent->chars.get()) % kLine == 0) {
+    auto* const at = reinterpret_cast<Bucket*>(lent->chars.get());
     std::uninitialized_value_construct_n(at, buckets);
-    fresh = std::shared_ptr<Bucket[]>(std::move(lent.chars), at);  // aliasing: the lender's count
+    fresh = std::shared_ptr<Bucket[]>(lent->chars, at);  // aliasing: the lender's count
+    const std::size_t taken = std::min(lent->bytes, (bytes + kLine - 1) / kLine * kLine);
+    char* const rest = lent->chars.get() + taken;
+    lent->bytes -= taken;
+    lent->chars = lent->bytes == 0 ? nullptr : std::shared_ptr<char[]>(lent->chars, rest);
   } else {
     fresh = own_buckets<Bucket>(buckets);
   }

@@ -78,10 +78,11 @@ class FlatIndex {
   // Removes `slot`, indexed under `hash`; nothing when it is not there.
   void erase(std::uint64_t hash, std::uint32_t slot) noexcept;
   void clear() noexcept;
-  // Makes room for `keys` keys in all without growing again. The buckets go into `lent`
-  // when they fit there (the rest of the huge block the owner's table was just given,
-  // huge_pages.h), and take memory of their own otherwise.
-  void reserve(std::size_t keys, LentMemory lent = {});
+  // Makes room for `keys` keys in all without growing again. The buckets go into the
+  // front of `lent` when they fit there (the rest of the huge block the owner's table was
+  // just given, huge_pages.h), and take memory of their own otherwise. Returns what is
+  // left of `lent`, from the next cache line on (all of it when the buckets took none).
+  LentMemory reserve(std::size_t keys, LentMemory lent = {});
   std::size_t size() const noexcept { return size_; }
 
  private:
@@ -90,7 +91,8 @@ class FlatIndex {
     std::uint32_t hash = 0;
   };
   static_assert(sizeof(Bucket) == kBucketBytes);
-  void rehash(std::size_t buckets, LentMemory lent = {});
+  // Takes the buckets from `lent` when they fit there, leaving the rest in it.
+  void rehash(std::size_t buckets, LentMemory* lent = nullptr);
 
   // Large tables in huge pages (huge_pages.h): past 32,768 keys (131,072 buckets, 1 MiB);
   // from 4,096 keys (64 KiB) in a populated block; or in memory lent by reserve().

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <memory_resource>
 #include <utility>
@@ -138,6 +139,61 @@ class SpareLendingResource final : public std::pmr::memory_resource {
 
   std::vector<std::shared_ptr<char[]>> blocks_;  // huge blocks allocated and not freed yet
   LentMemory spare_;
+};
+
+// HugePageAllocator for a container whose first allocation may go into memory lent to it
+// (the rest of a table's huge block, IdMap::reserve): the ids a queue batch returns sit
+// in the huge page its job table already took, instead of up to 1 MiB of 4 KiB pages.
+//
+// Contract: the first allocation that fits in the lent memory is placed there (at most
+// one, ever); every other is HugePageAllocator's. The lent memory, and so the block it
+// belongs to, stays mapped while any copy of this allocator lives: a container holding
+// it keeps up to that block alive, after its lender is gone. A copy-constructed
+// container gets a plain allocator (select_on_container_copy_construction), so copies
+// never share the lent memory; moves and swaps carry the allocator along. Not
+// thread-safe (a container is not either).
+template <class T>
+class LentFirstAllocator {
+ public:
+  using value_type = T;
+  using propagate_on_container_copy_assignment = std::false_type;
+  using propagate_on_container_move_assignment = std::true_type;
+  using propagate_on_container_swap = std::true_type;
+  using is_always_equal = std::false_type;
+
+  LentFirstAllocator() = default;
+  explicit LentFirstAllocator(LentMemory lent)
+      : lent_(lent.chars == nullptr ? nullptr : std::make_shared<Lent>(Lent{std::move(lent)})) {}
+  template <class U>
+  friend class LentFirstAllocator;
+  // Implicit, as rebinding an allocator to another type converts it.
+  template <class U>
+  LentFirstAllocator(const LentFirstAllocator<U>& other) noexcept : lent_(other.lent_) {}
+
+  T* allocate(std::size_t n) {
+    if (lent_ != nullptr && !lent_->taken && n * sizeof(T) <= lent_->memory.bytes &&
+        reinterpret_cast<std::uintptr_t>(lent_->memory.chars.get()) % alignof(T) == 0) {
+      lent_->taken = true;
+      return reinterpret_cast<T*>(lent_->memory.chars.get());
+    }
+    return HugePageAllocator<T>().allocate(n);
+  }
+  void deallocate(T* at, std::size_t n) noexcept {
+    if (lent_ != nullptr && reinterpret_cast<char*>(at) == lent_->memory.chars.get()) return;
+    HugePageAllocator<T>().deallocate(at, n);
+  }
+  LentFirstAllocator select_on_container_copy_construction() const { return {}; }
+
+  friend bool operator==(const LentFirstAllocator& a, const LentFirstAllocator& b) noexcept {
+    return a.lent_ == b.lent_;
+  }
+
+ private:
+  struct Lent {
+    LentMemory memory;
+    bool taken = false;
+  };
+  std::shared_ptr<Lent> lent_;  // shared by the copies a container makes of its allocator
 };
 
 }  // namespace storh::engines

@@ -235,7 +235,9 @@ class IdMap {
   // Room for `ids` ids in all. The index goes into the slots' huge block when it fits
   // in what the slots leave of it: one huge page instead of a huge page and up to 256
   // KiB of 4 KiB pages (10,000 queue jobs: 1.25 MiB of slots, 256 KiB of index).
-  void reserve(std::size_t ids) { index_.reserve(ids, slots_.reserve(ids)); }
+  // Returns what is left of that block's last huge page, for the caller to lend on
+  // (huge_pages.h); nothing when no block was made.
+  LentMemory reserve(std::size_t ids) { return index_.reserve(ids, slots_.reserve(ids)); }
   std::size_t size() const noexcept { return index_.size(); }
 
   // Every slot, live or free (skip !live).

@@ -246,12 +246,11 @@ QueueJobIds LogQueue::enqueue_rows(const JobSource& next_job, std::size_t hint) 
   Mutation mutation(*this);
   const std::int64_t ts = now();
   const std::uint64_t batch_start = log_offset_;
-  QueueJobIds ids;
-  ids.reserve(hint);
   reserve_batch(hint * kEnqueueLineBytes);
-  // The chunk buffer, once it is a huge block, leaves most of a huge page unused: the
-  // batch's payload texts go there first rather than into a huge page of their own.
-  state_.reserve(hint, line_memory_.take_spare());
+  // Huge blocks leave the rest of their last huge page unused: the chunk buffer's takes
+  // the batch's payload texts, the job table's its index and then the ids returned.
+  QueueJobIds ids(LentFirstAllocator<UuidText>(state_.reserve(hint, line_memory_.take_spare())));
+  ids.reserve(hint);
   // Each row is encoded and released while it is still in cache, and each full chunk
   // is written while the next is encoded, through one chunk-sized buffer: the batch's
   // lines never sit in memory at once. An invalid id, a throwing source or a failed

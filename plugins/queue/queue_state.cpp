@@ -33,13 +33,14 @@ void QueueState::clear() {
   next_seq_ = 1;
 }
 
-void QueueState::reserve(std::size_t jobs, LentMemory spare) {
+LentMemory QueueState::reserve(std::size_t jobs, LentMemory spare) {
   // A typical payload's canonical JSON, rounded up (the benchmark's rows take 85-90
   // bytes): room in the payload arena for a batch of such jobs.
   constexpr std::size_t kTypicalPayloadBytes = 128;
-  jobs_.reserve(jobs_.size() + jobs);
+  LentMemory rest = jobs_.reserve(jobs_.size() + jobs);
   payload_arena_.adopt(std::move(spare));
   payload_arena_.reserve(jobs * kTypicalPayloadBytes);
+  return rest;
 }
 
 void QueueState::set_status(JobEntry& job, JobStatus status) {

@@ -54,8 +54,9 @@ class QueueState {
  public:
   void clear();
   // Hints the number of jobs to come (replay, batches). Payload texts go to `spare` first
-  // when given (memory another buffer lends, huge_pages.h).
-  void reserve(std::size_t jobs, LentMemory spare = {});
+  // when given (memory another buffer lends, huge_pages.h). Returns what the job table
+  // leaves of its new huge block, if it made one, for the batch's returned ids.
+  LentMemory reserve(std::size_t jobs, LentMemory spare = {});
 
   // The effects of section 6.2. Ids must be 36 characters (decode_event_line and the
   // LogQueue write path validate them).

@@ -230,3 +230,37 @@ TEST_CASE("huge pages: an index reserved in lent memory uses it when it fits, an
   CHECK(index.size() == 0);  // NOLINT(bugprone-use-after-move): moving leaves it empty
   CHECK(index.find(FlatIndex::hash("1"), matches_any) == FlatIndex::kNone);
 }
+
+TEST_CASE("huge pages: a container's first allocation goes into lent memory, which it keeps",
+          "[huge_pages]") {
+  using Allocator = storh::engines::LentFirstAllocator<std::uint64_t>;
+  using Values = std::vector<std::uint64_t, Allocator>;
+  const char* lent_at = nullptr;
+  Values values;
+  {
+    const std::shared_ptr<char[]> block = storh::engines::allocate_huge_block(kHugePageBytes);
+    lent_at = block.get() + 4096;
+    Values placed(Allocator(storh::engines::LentMemory{
+        std::shared_ptr<char[]>(block, block.get() + 4096), std::size_t{1} << 20}));
+    placed.reserve(1000);
+    CHECK(reinterpret_cast<const char*>(placed.data()) == lent_at);
+    for (std::uint64_t i = 0; i < 1000; ++i) placed.push_back(i * 3);
+    const Values copied = placed;  // a copy allocates its own memory
+    CHECK(reinterpret_cast<const char*>(copied.data()) != lent_at);
+    CHECK(copied == placed);
+    values = std::move(placed);  // the allocator moves along, with the memory
+    CHECK(reinterpret_cast<const char*>(values.data()) == lent_at);
+  }
+  // The lender is gone; the values hold the block.
+  CHECK(values[999] == 2997);
+  // Lent memory is used once: growing past it moves to memory of the allocator's own.
+  values.resize(200000, 7);
+  CHECK(reinterpret_cast<const char*>(values.data()) != lent_at);
+  CHECK(values[999] == 2997);
+  CHECK(values[199999] == 7);
+  // Too little lent memory for the first allocation: it is not used.
+  const std::shared_ptr<char[]> small(new char[64]);
+  Values other(Allocator(storh::engines::LentMemory{small, 64}));
+  other.reserve(100);
+  CHECK(reinterpret_cast<const char*>(other.data()) != small.get());
+}

@@ -524,6 +524,34 @@ TEST_CASE("Q8: batches over 1 MiB (13,000 jobs) round-trip in FIFO order", "[que
   CHECK(reopened.verify().ok);
 }
 
+TEST_CASE("queue: a 10,000-job batch's ids outlive the queue, moved, copied and grown", "[queue]") {
+  // At this size the ids go into the rest of the job table's huge page (log_queue.h).
+  constexpr std::size_t kJobs = 10000;
+  ScratchDir dir;
+  storh::engines::QueueJobIds ids;
+  storh::engines::QueueJobIds copy;
+  {
+    LogQueue queue(dir.path(), "q");
+    storh::engines::QueueJobIds made = queue.enqueue_many(rows(kJobs));
+    copy = made;
+    ids = std::move(made);
+    CHECK(queue.complete_many(ids) == 0);  // none is processing yet
+  }
+  REQUIRE(ids.size() == kJobs);
+  CHECK(copy == ids);
+  CHECK(copy.data() != ids.data());
+  LogQueue queue(dir.path(), "q");
+  const auto jobs = queue.claim_many(kJobs);
+  REQUIRE(jobs.size() == kJobs);
+  for (std::size_t i = 0; i < kJobs; ++i) {
+    if (jobs[i].id != ids[i]) FAIL("job " << i << " is not the id enqueue_many returned");
+  }
+  ids.push_back(ids.front());  // grows out of the lent memory, contents kept
+  CHECK(ids.size() == kJobs + 1);
+  CHECK(ids[kJobs - 1] == copy.back());
+  CHECK(queue.complete_many(ids) == kJobs);
+}
+
 TEST_CASE("queue: verify reports an unreadable log", "[queue]") {
   ScratchDir dir;
   LogQueue queue(dir.path(), "q");
