@@ -193,4 +193,25 @@ Status measure_delete_floor(RunContext& ctx, const std::filesystem::path& dir,
   return bench::expect_count("delete_floor", regular_files(dir), 0);
 }
 
+Status measure_get_floor(RunContext& ctx, const std::filesystem::path& data_dir,
+                         const std::vector<std::string>& ids) {
+  ShardDirs shards(data_dir);
+  std::vector<std::pair<int, std::string>> files;
+  files.reserve(ids.size());
+  for (const std::string& id : ids) {
+    const int shard = shards.get(shard_of(id), false);
+    if (shard < 0) return Status::error("get_floor: no shard directory for " + id);
+    files.emplace_back(shard, record_file_name(id));
+  }
+  return ctx.measure("get_floor", std::max<std::size_t>(files.size(), 1), [&]() -> Status {
+    struct stat info {};
+    for (const auto& [shard, name] : files) {
+      if (::fstatat(shard, name.c_str(), &info, 0) != 0 || info.st_size <= 0) {
+        return Status::error("get_floor: cannot stat " + name);
+      }
+    }
+    return {};
+  });
+}
+
 }  // namespace storh::engines::doc

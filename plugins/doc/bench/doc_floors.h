@@ -1,6 +1,6 @@
-// doc_floors.h: the doc plugin's four floors, the raw system calls under the store's
-// write and scan paths with no engine at all, so put and the fast-path scans read
-// against this machine's floor (engine-spec.md 11.1).
+// doc_floors.h: the doc plugin's five floors, the raw system calls under the store's
+// write, get and scan paths with no engine at all, so put, get and the fast-path scans
+// read against this machine's floor (engine-spec.md 11.1).
 #pragma once
 
 #include <cstddef>
@@ -64,5 +64,13 @@ Status measure_bulk_floor(RunContext& ctx, const std::filesystem::path& dir,
 // directory fsync per shard it touches).
 Status measure_delete_floor(RunContext& ctx, const std::filesystem::path& dir,
                             const FloorRecords& records, std::uint64_t deletes, Sync sync);
+
+//   get_floor     fstatat the record files of `ids` in the store's data directory
+//                 `data_dir`, shard directories open (untimed): the one system call a
+//                 warm STAT get makes, on the same files, in the same worker, right
+//                 after the gets (so the floor, not the get, finds the kernel's caches
+//                 warm). Checks every file is there and not empty.
+Status measure_get_floor(RunContext& ctx, const std::filesystem::path& data_dir,
+                         const std::vector<std::string>& ids);
 
 }  // namespace storh::engines::doc

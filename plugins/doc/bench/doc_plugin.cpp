@@ -104,6 +104,8 @@ const std::vector<storh::OperationSpec>& operations() {
            "raw syscalls of bulk_put/jsonl_import: per batch create+write, fsync, rename, "
            "one fsync per shard dir"),
         op("delete_floor", "records", "raw syscalls of delete: unlinkat min(100, n) files"),
+        op("get_floor", "records",
+           "raw syscall of a warm STAT get: fstatat get's files, right after the gets"),
     };
   }();
   return operation_specs;
@@ -204,6 +206,12 @@ class Scenario {
       if (!data || *data != engines::bench_row(static_cast<std::uint64_t>(i))) {
         return Status::error("get: wrong record for ids[" + std::to_string(i) + "]");
       }
+    }
+    if (ctx_.selected("get_floor")) {
+      STORH_TRY(doc::measure_get_floor(
+          ctx_, store.record_path(ids_.front()).parent_path().parent_path(),
+          std::vector<std::string>(ids_.begin(),
+                                   ids_.begin() + static_cast<std::ptrdiff_t>(gets))));
     }
     const std::string target = ids_[static_cast<std::size_t>(m_)];
     const std::string status_m = m_ % 3 == 0 ? "draft" : "published";

@@ -44,12 +44,12 @@ std::vector<std::string> measured(const FakeRunContext& ctx) {
 
 }  // namespace
 
-TEST_CASE("doc plugin: describes the 30 storh operations in order, then the four floors",
+TEST_CASE("doc plugin: describes the 30 storh operations in order, then the five floors",
           "[doc_plugin]") {
   LoadedPlugin plugin(STORH_TEST_DOC_PLUGIN);
   const storh::EngineInfo info = plugin.engine->describe();
   CHECK(info.name.empty());  // stated once, in STORH_PLUGIN: the host fills it in
-  REQUIRE(info.operations.size() == 34);
+  REQUIRE(info.operations.size() == 35);
   CHECK(info.operations.front().name == "put");
   CHECK(info.operations[8].name == "index_build");
   CHECK(info.operations[29].name == "jsonl_import");
@@ -57,6 +57,7 @@ TEST_CASE("doc plugin: describes the 30 storh operations in order, then the four
   CHECK(info.operations[31].name == "scan_floor");
   CHECK(info.operations[32].name == "bulk_floor");
   CHECK(info.operations[33].name == "delete_floor");
+  CHECK(info.operations[34].name == "get_floor");
 }
 
 TEST_CASE("doc plugin: every operation answers correctly", "[doc_plugin]") {
@@ -69,16 +70,17 @@ TEST_CASE("doc plugin: every operation answers correctly", "[doc_plugin]") {
   INFO("n = " << sizes << ": " << status.message());
   REQUIRE(status.ok());
   const auto names = measured(ctx);
-  REQUIRE(names.size() == 34);
+  REQUIRE(names.size() == 35);
   CHECK(names[1] == "get");
-  // Each floor runs next to its operation: delete_floor before delete, bulk_floor
-  // after bulk_put; put_floor and scan_floor at the end.
-  CHECK(names[7] == "delete_floor");
-  CHECK(names[8] == "delete");
-  CHECK(names[28] == "bulk_put");
-  CHECK(names[29] == "bulk_floor");
-  CHECK(names[32] == "put_floor");
-  CHECK(names[33] == "scan_floor");
+  // Each floor runs next to its operation: get_floor after get, delete_floor before
+  // delete, bulk_floor after bulk_put; put_floor and scan_floor at the end.
+  CHECK(names[2] == "get_floor");
+  CHECK(names[8] == "delete_floor");
+  CHECK(names[9] == "delete");
+  CHECK(names[29] == "bulk_put");
+  CHECK(names[30] == "bulk_floor");
+  CHECK(names[33] == "put_floor");
+  CHECK(names[34] == "scan_floor");
 }
 
 TEST_CASE("doc plugin: durable writes and other validation modes", "[doc_plugin]") {
