@@ -15,9 +15,9 @@ using storh_test::LoadedPlugin;
 namespace {
 
 const std::vector<std::string> all_operations = {
-    "append_floor", "enqueue",         "claim",           "complete",
-    "requeue",      "bulk_enqueue",    "bulk_claim",      "bulk_complete",
-    "bulk_floor",   "bulk_rows_floor", "claim_concurrent"};
+    "append_floor",    "enqueue",      "claim",           "complete",
+    "requeue",         "bulk_enqueue", "bulk_claim",      "bulk_complete",
+    "bulk_rows_floor", "bulk_floor",   "claim_concurrent"};
 
 std::vector<std::string> measured(const FakeRunContext& ctx) {
   std::vector<std::string> names;
