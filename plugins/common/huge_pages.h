@@ -39,10 +39,10 @@ constexpr bool worth_huge_block(std::size_t bytes) noexcept {
 std::shared_ptr<char[]> allocate_huge_block(std::size_t bytes);
 
 // Whether a buffer of `bytes` that is no huge block is worth mapping pre-populated: at
-// least 64 KiB. On this project's VMs each 4 KiB page fault traps to the hypervisor
-// (about 13 us); populating the pages in one madvise(MADV_POPULATE_WRITE) costs about
-// 7 us a page (2026-12-06, docs/engines/queue.md, "Huge pages"). Smaller buffers come
-// from operator new.
+// least 64 KiB. On this project's VMs each 4 KiB page fault traps to the hypervisor;
+// populating the pages in one madvise(MADV_POPULATE_WRITE) first halves what they cost
+// (docs/engines/queue.md, "Touching less new memory"). Smaller buffers come from
+// operator new.
 constexpr bool worth_populated_block(std::size_t bytes) noexcept {
   return bytes >= std::size_t{64} << 10 && !worth_huge_block(bytes);
 }
@@ -113,8 +113,8 @@ struct LentMemory {
 // Why: a block is mapped in whole huge pages, so a 1 MiB buffer leaves 1 MiB of its 2 MiB
 // page zeroed and unused, and a table of about that size (a batch's payload texts) took
 // a huge page of its own. On this project's VMs a huge page the hypervisor no longer
-// backs costs 4-5 ms to fault in, against 0.15 ms for one it still backs (2026-12-06,
-// docs/engines/queue.md, "Huge pages"): one page fewer per batch is that much less.
+// backs costs some 20 times more to fault in than one it still backs, milliseconds
+// (docs/engines/queue.md, "Touching less new memory"): one page fewer per batch counts.
 //
 // Contract: allocations are as HugePageAllocator makes them (a huge block, a populated
 // block, or operator new, by size). take_spare() hands out the tail of the latest huge

@@ -201,12 +201,11 @@ class QueueEngine final : public storh::Engine {
   // drops it once encoded. bulk_floor: the same writes alone; claim_many and
   // complete_many write shorter lines the same way.
   //
-  // The order matters. The first megabytes written to a new file after other work cost
-  // about 4 ms more than the same writes just after it, on the VMs measured here
-  // (2026-12-06: 5.4-7.0 ms against 2.0-2.9 ms for 2 MB and an fdatasync, however many
-  // writes came before; docs/engines/queue.md). bulk_enqueue is in that place in its
-  // group, so bulk_rows_floor, its floor, runs first here too; bulk_floor, the floor of
-  // the calls that follow bulk_enqueue, runs after it.
+  // The order matters. On the VMs measured here the first megabytes written to a new
+  // file after other work cost milliseconds more than the same writes right after them
+  // (docs/engines/queue.md, "The first megabytes of a new file"). bulk_enqueue is in
+  // that place in its group, so bulk_rows_floor, its floor, runs first here too;
+  // bulk_floor, the floor of the calls that follow bulk_enqueue, runs after it.
   static Status bulk_floors(storh::RunContext& ctx, std::uint64_t n, engines::Sync sync) {
     const std::string line = enqueue_line();
     std::string bytes;
