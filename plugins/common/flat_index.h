@@ -33,11 +33,13 @@ class FlatIndex {
   FlatIndex(FlatIndex&& other) noexcept
       : buckets_(std::move(other.buckets_)),
         bucket_count_(std::exchange(other.bucket_count_, 0)),
-        size_(std::exchange(other.size_, 0)) {}
+        size_(std::exchange(other.size_, 0)),
+        lent_(std::exchange(other.lent_, false)) {}
   FlatIndex& operator=(FlatIndex&& other) noexcept {
     buckets_ = std::move(other.buckets_);
     bucket_count_ = std::exchange(other.bucket_count_, 0);
     size_ = std::exchange(other.size_, 0);
+    lent_ = std::exchange(other.lent_, false);
     return *this;
   }
   FlatIndex(const FlatIndex&) = delete;
@@ -54,7 +56,7 @@ class FlatIndex {
     const auto low = static_cast<std::uint32_t>(hash);
     const std::size_t mask = bucket_count_ - 1;
     for (std::size_t i = low & mask;; i = (i + 1) & mask) {
-      const Bucket& bucket = buckets_[i];
+      const Bucket& bucket = buckets_.get()[i];
       if (bucket.slot_plus_one == 0) return kNone;
       if (bucket.hash == low && matches(bucket.slot_plus_one - 1)) return bucket.slot_plus_one - 1;
     }
@@ -62,7 +64,7 @@ class FlatIndex {
 
   // Starts loading the bucket a find(hash, ...) reads first, without waiting for it.
   void prefetch(std::uint64_t hash) const noexcept {
-    if (bucket_count_ != 0) __builtin_prefetch(&buckets_[hash & (bucket_count_ - 1)]);
+    if (bucket_count_ != 0) __builtin_prefetch(&buckets_.get()[hash & (bucket_count_ - 1)]);
   }
   // Where the bucket find(hash, ...) reads first lies: the address of bucket 0 and the
   // mask of bucket numbers (both 0 until the first insert or reserve). For an owner that
@@ -77,6 +79,8 @@ class FlatIndex {
   void insert(std::uint64_t hash, std::uint32_t slot);
   // Removes `slot`, indexed under `hash`; nothing when it is not there.
   void erase(std::uint64_t hash, std::uint32_t slot) noexcept;
+  // Empties the index. Buckets of its own are kept for what comes next; lent ones are
+  // let go, so the lender's block is not kept for an index that no longer needs it.
   void clear() noexcept;
   // Makes room for `keys` keys in all without growing again. The buckets go into the
   // front of `lent` when they fit there (the rest of the huge block the owner's table was
@@ -99,6 +103,7 @@ class FlatIndex {
   std::shared_ptr<Bucket[]> buckets_;
   std::size_t bucket_count_ = 0;  // a power of two, or 0
   std::size_t size_ = 0;
+  bool lent_ = false;  // the buckets are in memory reserve() was lent
 };
 
 }  // namespace storh::engines

@@ -6,6 +6,12 @@
 #include <cstdint>
 #include <new>
 
+// Linux 5.14's value, for C library headers older than the flag (glibc before 2.35): the
+// kernel decides whether it knows the flag, not the headers.
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
 namespace storh::engines {
 
 char* map_huge_block(std::size_t bytes) {
@@ -41,10 +47,8 @@ char* map_populated_block(std::size_t bytes) {
   void* const block =
       ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (block == MAP_FAILED) throw std::bad_alloc();
-#ifdef MADV_POPULATE_WRITE
   // Only a speed-up: where the kernel refuses (before 5.14), pages fault in on first touch.
   ::madvise(block, bytes, MADV_POPULATE_WRITE);
-#endif
   return static_cast<char*>(block);
 }
 
@@ -59,11 +63,11 @@ void* SpareLendingResource::do_allocate(std::size_t bytes, std::size_t alignment
     constexpr std::size_t kLine = 64;
     const std::size_t used = (bytes + kLine - 1) / kLine * kLine;
     const std::size_t size = huge_block_size(bytes);
+    blocks_.push_back(block);
     spare_ = used < size
                  ? LentMemory{std::shared_ptr<char[]>(block, block.get() + used), size - used}
                  : LentMemory{};
-    blocks_.push_back(std::move(block));
-    return blocks_.back().get();
+    return block.get();
   }
   if (worth_populated_block(bytes)) return map_populated_block(bytes);
   if (alignment <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) return ::operator new(bytes);
@@ -72,9 +76,15 @@ void* SpareLendingResource::do_allocate(std::size_t bytes, std::size_t alignment
 
 void SpareLendingResource::do_deallocate(void* at, std::size_t bytes, std::size_t alignment) {
   if (worth_huge_block(bytes)) {
-    // What was lent keeps the block mapped; this only drops the buffer's hold on it.
-    std::erase_if(blocks_,
-                  [at](const std::shared_ptr<char[]>& block) { return block.get() == at; });
+    // What was lent keeps the block mapped; this only drops the buffer's hold on it, and
+    // the hold of a spare nobody took.
+    const auto freed = [at](const std::shared_ptr<char[]>& block) { return block.get() == at; };
+    const auto block = std::find_if(blocks_.begin(), blocks_.end(), freed);
+    if (block == blocks_.end()) return;
+    const bool spare_of_block = spare_.chars != nullptr && !spare_.chars.owner_before(*block) &&
+                                !block->owner_before(spare_.chars);
+    if (spare_of_block) spare_ = {};
+    blocks_.erase(block);
   } else if (worth_populated_block(bytes)) {
     unmap_populated_block(static_cast<char*>(at), bytes);
   } else if (alignment <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) {

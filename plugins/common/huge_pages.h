@@ -101,7 +101,17 @@ struct HugePageAllocator {
 
 // Memory that one block lends to another owner: `chars` (aliasing the block's reference
 // count, so the block stays mapped while it is held) and how many bytes from there.
+// Move-only: two copies given to two owners would hand out the same bytes twice.
 struct LentMemory {
+  LentMemory() = default;
+  LentMemory(std::shared_ptr<char[]> lent_chars, std::size_t lent_bytes) noexcept
+      : chars(std::move(lent_chars)), bytes(lent_bytes) {}
+  LentMemory(LentMemory&&) noexcept = default;
+  LentMemory& operator=(LentMemory&&) noexcept = default;
+  LentMemory(const LentMemory&) = delete;
+  LentMemory& operator=(const LentMemory&) = delete;
+  ~LentMemory() = default;
+
   std::shared_ptr<char[]> chars;
   std::size_t bytes = 0;
 };
@@ -146,12 +156,14 @@ class SpareLendingResource final : public std::pmr::memory_resource {
 // in the huge page its job table already took, instead of up to 1 MiB of 4 KiB pages.
 //
 // Contract: the first allocation that fits in the lent memory is placed there (at most
-// one, ever); every other is HugePageAllocator's. The lent memory, and so the block it
-// belongs to, stays mapped while any copy of this allocator lives: a container holding
-// it keeps up to that block alive, after its lender is gone. A copy-constructed
-// container gets a plain allocator (select_on_container_copy_construction), so copies
-// never share the lent memory; moves and swaps carry the allocator along. Not
-// thread-safe (a container is not either).
+// one, ever); every other is HugePageAllocator's. The lent memory, and so the whole
+// block it belongs to, stays mapped until that allocation is freed, or until the last
+// copy of this allocator goes when nothing was placed: a container holding it keeps the
+// lender's block alive after the lender is gone, so lend only to a container that will
+// use it (LogQueue gives it only when the batch's ids fit). A copy-constructed container
+// gets a plain allocator (select_on_container_copy_construction), so copies never share
+// the lent memory; moves and swaps carry the allocator along, and a moved-from allocator
+// stays equal to its copy (moving copies). Not thread-safe (a container is not either).
 template <class T>
 class LentFirstAllocator {
  public:
@@ -169,6 +181,10 @@ class LentFirstAllocator {
   // Implicit, as rebinding an allocator to another type converts it.
   template <class U>
   LentFirstAllocator(const LentFirstAllocator<U>& other) noexcept : lent_(other.lent_) {}
+  // Declared so that a move copies: the allocator a container moved from must stay equal.
+  LentFirstAllocator(const LentFirstAllocator&) noexcept = default;
+  LentFirstAllocator& operator=(const LentFirstAllocator&) noexcept = default;
+  ~LentFirstAllocator() = default;
 
   T* allocate(std::size_t n) {
     if (lent_ != nullptr && !lent_->taken && n * sizeof(T) <= lent_->memory.bytes &&
@@ -179,7 +195,11 @@ class LentFirstAllocator {
     return HugePageAllocator<T>().allocate(n);
   }
   void deallocate(T* at, std::size_t n) noexcept {
-    if (lent_ != nullptr && reinterpret_cast<char*>(at) == lent_->memory.chars.get()) return;
+    if (lent_ != nullptr && lent_->taken && lent_->memory.chars != nullptr &&
+        reinterpret_cast<char*>(at) == lent_->memory.chars.get()) {
+      lent_->memory = {};  // the lender's block may go now; `taken` keeps it from reuse
+      return;
+    }
     HugePageAllocator<T>().deallocate(at, n);
   }
   LentFirstAllocator select_on_container_copy_construction() const { return {}; }

@@ -70,9 +70,9 @@ struct QueueJob {
 // What the batch calls return: vectors whose buffers are huge-page blocks once they are
 // worth one (huge_pages.h: 1 MiB, from about 29,000 ids or 16,400 jobs), not hundreds of
 // 4 KiB pages that each fault in; below that, from 64 KiB, populated in one call. The ids
-// of enqueue_many go into the rest of the huge page its job table took for the batch
-// when they fit there (LentFirstAllocator), which they then keep mapped (2 MiB at most)
-// while they live. Copy into a std::vector where one is needed.
+// of enqueue_many go into the rest of the huge block its job table took for the batch
+// when they fit there (LentFirstAllocator), and then keep that block (2 MiB at 10,000
+// jobs) mapped while they live. Copy into a std::vector where one is needed.
 using QueueJobIds = std::vector<UuidText, LentFirstAllocator<UuidText>>;
 using QueueJobs = std::vector<QueueJob, HugePageAllocator<QueueJob>>;
 

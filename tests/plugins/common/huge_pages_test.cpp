@@ -264,3 +264,44 @@ TEST_CASE("huge pages: a container's first allocation goes into lent memory, whi
   other.reserve(100);
   CHECK(reinterpret_cast<const char*>(other.data()) != small.get());
 }
+
+TEST_CASE("huge pages: lent memory goes back once its user is done with it",
+          "[huge_pages][flat_index]") {
+  using Allocator = storh::engines::LentFirstAllocator<std::uint64_t>;
+  using storh::engines::LentMemory;
+  std::weak_ptr<char[]> block_seen;
+  std::vector<std::uint64_t, Allocator> values;
+  storh::engines::FlatIndex index;
+  {
+    const std::shared_ptr<char[]> block = storh::engines::allocate_huge_block(kHugePageBytes);
+    block_seen = block;
+    Allocator lending(LentMemory(std::shared_ptr<char[]>(block, block.get()), 1 << 20));
+    // NOLINTNEXTLINE(performance-move-const-arg): the point is that a move copies
+    Allocator moved = std::move(lending);
+    CHECK(moved == lending);  // NOLINT(bugprone-use-after-move): a move copies an allocator
+    values = std::vector<std::uint64_t, Allocator>(moved);
+    values.reserve(1000);
+    REQUIRE(reinterpret_cast<const char*>(values.data()) == block.get());
+    index.reserve(10000,
+                  LentMemory(std::shared_ptr<char[]>(block, block.get() + (1 << 20)), 1 << 20));
+    REQUIRE(index.bucket_base() == reinterpret_cast<std::uintptr_t>(block.get() + (1 << 20)));
+  }
+  CHECK_FALSE(block_seen.expired());  // held by the values and by the index
+  values.resize(200000);              // out of the lent memory
+  CHECK_FALSE(block_seen.expired());  // the index still holds it
+  index.insert(storh::engines::FlatIndex::hash("a"), 1);
+  index.clear();  // lent buckets are let go
+  CHECK(block_seen.expired());
+  CHECK(index.bucket_base() == 0);
+  index.insert(storh::engines::FlatIndex::hash("b"), 2);
+  CHECK(index.find(storh::engines::FlatIndex::hash("b"),
+                   [](std::uint32_t slot) { return slot == 2; }) == 2);
+
+  // A buffer's spare nobody took goes with the buffer's block.
+  storh::engines::SpareLendingResource memory;
+  {
+    std::pmr::string lines(&memory);
+    lines.reserve(std::size_t{1} << 20);
+  }
+  CHECK(memory.take_spare().bytes == 0);
+}

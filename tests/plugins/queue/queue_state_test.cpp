@@ -153,3 +153,25 @@ TEST_CASE("queue state: random events keep FIFO order and counts", "[queue][fifo
     }
   }
 }
+
+TEST_CASE("queue state: compaction keeps the live jobs of a long run in order", "[queue][fifo]") {
+  ModelledQueue queue;
+  const std::vector<std::string> ids = new_ids(10000);
+  queue.state.reserve(ids.size());
+  for (const std::string& id : ids) queue.enqueue(id);  // one run of 10,000 entries
+  // Claims by id, out of FIFO order, leave 9,000 stale entries inside that run.
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (i % 10 == 3) continue;
+    queue.state.apply_claim(ids[i], 1);
+    queue.order.erase(std::find(queue.order.begin(), queue.order.end(), ids[i]));
+  }
+  queue.check();
+  // The next job makes the FIFO (10,001 entries) outgrow twice the 1,001 pending by
+  // more than the slack: it is compacted down to the live ones, runs split apart.
+  queue.enqueue(uuid_v7::generate());
+  queue.check();
+  queue.claim(600);
+  queue.check();
+  queue.claim(5000);
+  queue.check();
+}
