@@ -87,10 +87,7 @@ void FlatIndex::rehash(std::size_t buckets, LentMemory* lent) {
     auto* const at = reinterpret_cast<Bucket*>(lent->chars.get());
     std::uninitialized_value_construct_n(at, buckets);
     fresh = std::shared_ptr<Bucket[]>(lent->chars, at);  // aliasing: the lender's count
-    const std::size_t taken = std::min(lent->bytes, (bytes + kLine - 1) / kLine * kLine);
-    char* const rest = lent->chars.get() + taken;
-    lent->bytes -= taken;
-    lent->chars = lent->bytes == 0 ? nullptr : std::shared_ptr<char[]>(lent->chars, rest);
+    *lent = lend_rest(lent->chars, bytes, lent->bytes);
   } else {
     fresh = own_buckets<Bucket>(buckets);
   }

@@ -56,21 +56,24 @@ void unmap_populated_block(char* block, std::size_t bytes) noexcept {
   ::munmap(block, bytes);
 }
 
+LentMemory lend_rest(const std::shared_ptr<char[]>& block, std::size_t used,
+                     std::size_t block_bytes) {
+  constexpr std::size_t kLine = 64;
+  const std::size_t taken = (used + kLine - 1) / kLine * kLine;
+  if (taken >= block_bytes) return {};
+  return {std::shared_ptr<char[]>(block, block.get() + taken), block_bytes - taken};
+}
+
 void* SpareLendingResource::do_allocate(std::size_t bytes, std::size_t alignment) {
   if (worth_huge_block(bytes)) {
     std::shared_ptr<char[]> block = allocate_huge_block(bytes);
-    // The spare starts at the next cache line past the buffer's bytes.
-    constexpr std::size_t kLine = 64;
-    const std::size_t used = (bytes + kLine - 1) / kLine * kLine;
-    const std::size_t size = huge_block_size(bytes);
     blocks_.push_back(block);
-    spare_ = used < size
-                 ? LentMemory{std::shared_ptr<char[]>(block, block.get() + used), size - used}
-                 : LentMemory{};
+    spare_ = lend_rest(block, bytes, huge_block_size(bytes));
     return block.get();
   }
-  if (worth_populated_block(bytes)) return map_populated_block(bytes);
-  if (alignment <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) return ::operator new(bytes);
+  // Huge and populated blocks are page-aligned; operator new aligns to its default.
+  if (alignment <= __STDCPP_DEFAULT_NEW_ALIGNMENT__)
+    return HugePageAllocator<char>().allocate(bytes);
   return ::operator new (bytes, std::align_val_t{alignment});
 }
 
@@ -85,10 +88,8 @@ void SpareLendingResource::do_deallocate(void* at, std::size_t bytes, std::size_
                                 !block->owner_before(spare_.chars);
     if (spare_of_block) spare_ = {};
     blocks_.erase(block);
-  } else if (worth_populated_block(bytes)) {
-    unmap_populated_block(static_cast<char*>(at), bytes);
   } else if (alignment <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
-    ::operator delete(at);
+    HugePageAllocator<char>().deallocate(static_cast<char*>(at), bytes);
   } else {
     ::operator delete (at, std::align_val_t{alignment});
   }

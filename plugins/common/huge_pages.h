@@ -116,6 +116,11 @@ struct LentMemory {
   std::size_t bytes = 0;
 };
 
+// What `block` (`block_bytes` long; any pointer that shares an owner's count) leaves past
+// its first `used` bytes, from the next cache line on; nothing when that is no byte.
+LentMemory lend_rest(const std::shared_ptr<char[]>& block, std::size_t used,
+                     std::size_t block_bytes);
+
 // A memory resource for one buffer that grows to a megabyte (the queue's chunk of event
 // lines; use it through std::pmr), which lends the unused rest of that buffer's huge
 // block to a table that fills it.
@@ -155,15 +160,15 @@ class SpareLendingResource final : public std::pmr::memory_resource {
 // (the rest of a table's huge block, IdMap::reserve): the ids a queue batch returns sit
 // in the huge page its job table already took, instead of up to 1 MiB of 4 KiB pages.
 //
-// Contract: the first allocation that fits in the lent memory is placed there (at most
-// one, ever); every other is HugePageAllocator's. The lent memory, and so the whole
-// block it belongs to, stays mapped until that allocation is freed, or until the last
-// copy of this allocator goes when nothing was placed: a container holding it keeps the
-// lender's block alive after the lender is gone, so lend only to a container that will
-// use it (LogQueue gives it only when the batch's ids fit). A copy-constructed container
-// gets a plain allocator (select_on_container_copy_construction), so copies never share
-// the lent memory; moves and swaps carry the allocator along, and a moved-from allocator
-// stays equal to its copy (moving copies). Not thread-safe (a container is not either).
+// Contract: the first allocation goes into the lent memory when it fits there; either
+// way that settles it: a first allocation too large lets the lent memory go, and every
+// later allocation is HugePageAllocator's. Lent memory that was used, and so the whole
+// block it belongs to, stays mapped until that allocation is freed: a container holding
+// it keeps the lender's block alive after the lender is gone. A copy-constructed
+// container gets a plain allocator (select_on_container_copy_construction), so copies
+// never share the lent memory; moves and swaps carry the allocator along, and a
+// moved-from allocator stays equal to its copy (moving copies). Not thread-safe (a
+// container is not either).
 template <class T>
 class LentFirstAllocator {
  public:
@@ -187,10 +192,13 @@ class LentFirstAllocator {
   ~LentFirstAllocator() = default;
 
   T* allocate(std::size_t n) {
-    if (lent_ != nullptr && !lent_->taken && n * sizeof(T) <= lent_->memory.bytes &&
-        reinterpret_cast<std::uintptr_t>(lent_->memory.chars.get()) % alignof(T) == 0) {
+    if (lent_ != nullptr && !lent_->taken) {
       lent_->taken = true;
-      return reinterpret_cast<T*>(lent_->memory.chars.get());
+      if (n * sizeof(T) <= lent_->memory.bytes &&
+          reinterpret_cast<std::uintptr_t>(lent_->memory.chars.get()) % alignof(T) == 0) {
+        return reinterpret_cast<T*>(lent_->memory.chars.get());
+      }
+      lent_->memory = {};  // not used: the lender's block may go
     }
     return HugePageAllocator<T>().allocate(n);
   }

@@ -111,10 +111,7 @@ class IdMap {
       if (!worth_huge_block(more * sizeof(Chunk))) return {};
       const std::size_t used = more * sizeof(Chunk);
       std::shared_ptr<char[]> block = allocate_huge_block(used);
-      LentMemory spare;
-      if (huge_block_size(used) > used) {
-        spare = {std::shared_ptr<char[]>(block, block.get() + used), huge_block_size(used) - used};
-      }
+      LentMemory spare = lend_rest(block, used, huge_block_size(used));
       chunks_.reserve(chunks_.size() + more);
       for (std::size_t i = 0; i < more; ++i) {
         chunks_.push_back(

@@ -249,12 +249,8 @@ QueueJobIds LogQueue::enqueue_rows(const JobSource& next_job, std::size_t hint) 
   reserve_batch(hint * kEnqueueLineBytes);
   // Huge blocks leave the rest of their last huge page unused: the chunk buffer's (made
   // by the first large batch of this instance) takes the payload texts, the job table's
-  // its index and then the ids returned, when they fit there (the ids keep that block
-  // mapped, so they get it only to use it).
-  LentMemory rest = state_.reserve(hint, line_memory_.take_spare());
-  QueueJobIds ids(hint * sizeof(UuidText) <= rest.bytes
-                      ? LentFirstAllocator<UuidText>(std::move(rest))
-                      : LentFirstAllocator<UuidText>());
+  // its index and then the ids returned, when they fit there.
+  QueueJobIds ids(LentFirstAllocator<UuidText>(state_.reserve(hint, line_memory_.take_spare())));
   ids.reserve(hint);
   // Each row is encoded and released while it is still in cache, and each full chunk
   // is written while the next is encoded, through one chunk-sized buffer: the batch's
