@@ -28,6 +28,17 @@ Sync parse_sync(std::string_view durability) {
       fmt::format("durability must be \"durable\" or \"none\", not \"{}\"", durability));
 }
 
+BulkSync parse_bulk_sync(std::string_view name) {
+  if (name == "filesystem") return BulkSync::filesystem;
+  if (name == "files") return BulkSync::files;
+  throw StoreError(fmt::format("unknown bulk sync \"{}\" (valid: filesystem, files)", name));
+}
+
+bool syncs_filesystem(Sync sync, BulkSync bulk_sync, std::size_t files) noexcept {
+  return sync == Sync::durable && bulk_sync == BulkSync::filesystem &&
+         files >= kFilesystemSyncMinFiles;
+}
+
 UniqueFd::~UniqueFd() {
   if (fd_ >= 0) ::close(fd_);
 }
@@ -161,6 +172,14 @@ int fsync_fd(int fd) noexcept {
     return -1;
   }
   return ::fsync(fd);
+}
+
+int syncfs_fd(int fd) noexcept {
+  if (const int error = fault::at_boundary(fault::Boundary::sync)) {
+    errno = error;
+    return -1;
+  }
+  return ::syncfs(fd);
 }
 
 void make_directories(const fs::path& dir) {

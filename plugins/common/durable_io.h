@@ -27,6 +27,24 @@ enum class Sync { durable, none };
 // Throws StoreError naming both choices for any other text.
 Sync parse_sync(std::string_view durability);
 
+// How a bulk write makes many new files durable at once (the `bulk_sync` parameter of the
+// doc and log engines):
+//   filesystem: one syncfs(2) of their filesystem. It writes back every dirty file, commits
+//     the journal once and flushes the disk cache once, so the files are durable as if
+//     each had been fsynced, their directory entries too. It also flushes what other
+//     writers left dirty on that filesystem, and the caller waits for that.
+//   files: an fsync (or fdatasync) of each file and directory, storh's calls: one journal
+//     commit and one disk cache flush each.
+// Fewer than kFilesystemSyncMinFiles files use `files` either way, so a small write never
+// waits for the rest of the filesystem.
+enum class BulkSync { filesystem, files };
+inline constexpr std::size_t kFilesystemSyncMinFiles = 16;
+// "filesystem" | "files"; throws StoreError naming the valid choices otherwise.
+BulkSync parse_bulk_sync(std::string_view name);
+// Whether `files` new files are made durable with one syncfs: durable, BulkSync::filesystem
+// and at least kFilesystemSyncMinFiles files.
+bool syncs_filesystem(Sync sync, BulkSync bulk_sync, std::size_t files) noexcept;
+
 // An owned file descriptor, closed on destruction. Move-only.
 class UniqueFd {
  public:
@@ -86,6 +104,9 @@ void rename_or_throw(const std::filesystem::path& from, const std::filesystem::p
 int rename_at(int dir_fd, const char* from, const char* to) noexcept;
 int write_some(int fd, const void* data, std::size_t size) noexcept;
 int fsync_fd(int fd) noexcept;
+// syncfs(2) of the filesystem that holds `fd`, a sync boundary like fsync_fd. A failure
+// may come from any file of that filesystem written back since `fd` was opened.
+int syncfs_fd(int fd) noexcept;
 
 // Creates `dir` and missing parents (not fsynced, as in storh). Throws on failure.
 // (Not named create_directories: argument-dependent lookup would make every call with a

@@ -66,7 +66,7 @@ DocStore::State::State(fs::path root_dir, std::string name, DocStoreOptions opts
       shared_key(shared_prefix),
       marker(collection_path, prefix),
       dirs(data_dir),
-      writer(dirs, prefix, options.sync),
+      writer(dirs, prefix, options.sync, options.bulk_sync),
       cache(data_missing) {}
 
 std::string DocStore::State::new_id() {

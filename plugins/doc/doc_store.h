@@ -13,11 +13,13 @@
 //   2. rename it to <id>.jsonc; 3. fsync the shard directory.
 // Bulk protocol (put_stream, import_jsonl), batches of up to options.batch_size rows:
 //   1. write every temp file of the batch (each named as above);
-//   2. fsync each temp file (the first fsync commits the journal transaction that holds
-//      the others, so the rest are cheap on ext4/xfs);
+//   2. make them durable: one syncfs(2) of the store's filesystem (BulkSync::filesystem,
+//      the default, for batches of kFilesystemSyncMinFiles or more), or an fsync of
+//      each (BulkSync::files);
 //   3. rename every temp file to its record name, in input order (a repeated id: the
 //      later row wins, as with sequential puts);
-//   4. fsync each touched shard directory once;
+//   4. make the renames durable: a second syncfs, or an fsync of each touched shard
+//      directory;
 //   5. then update caches and indexes for the batch.
 // A crash at any point leaves every record either old or new (renames are atomic and
 // only happen after the new bytes are durable) plus owned temp files, which the next
@@ -102,6 +104,10 @@ std::string_view validation_name(Validation validation) noexcept;
 struct DocStoreOptions {
   Validation validation = Validation::stat;
   Sync sync = Sync::durable;
+  // How put_stream and import_jsonl make a batch durable (durable_io.h): one syncfs after
+  // the batch's temp files are written and one after they are renamed, or storh's fsync
+  // of each file and touched shard directory.
+  BulkSync bulk_sync = BulkSync::filesystem;
   // When set: its name must equal the collection; put/import validate against it; its
   // indexed fields are merged into the index definitions at open (section 4.3 step 5).
   std::optional<Schema> schema;

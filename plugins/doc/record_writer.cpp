@@ -176,8 +176,8 @@ bool read_file_at(int dir_fd, const std::string& name, std::string& bytes, struc
   return true;
 }
 
-RecordWriter::RecordWriter(ShardDirs& dirs, std::string prefix, Sync sync)
-    : dirs_(dirs), prefix_(std::move(prefix)), sync_(sync) {}
+RecordWriter::RecordWriter(ShardDirs& dirs, std::string prefix, Sync sync, BulkSync bulk_sync)
+    : dirs_(dirs), prefix_(std::move(prefix)), sync_(sync), bulk_sync_(bulk_sync) {}
 
 std::string RecordWriter::temp_name() {
   return fmt::format(".{}.{}.tmp", prefix_, ++counter_);
@@ -191,7 +191,8 @@ FileStamp RecordWriter::write(std::string_view id, std::string_view bytes) {
 
 void RecordWriter::write_batch(std::span<BatchItem> items) {
   if (items.empty()) return;
-  const bool durable = sync_ == Sync::durable;
+  const bool whole_filesystem = syncs_filesystem(sync_, bulk_sync_, items.size());
+  const bool each_file = sync_ == Sync::durable && !whole_filesystem;
   std::vector<TempFile> temps(items.size());
   std::vector<int> touched;
   for (std::size_t i = 0; i < items.size(); ++i) {
@@ -213,17 +214,23 @@ void RecordWriter::write_batch(std::span<BatchItem> items) {
     step(WriteStep::temp_created);
     write_bytes(raw, items[i].bytes, dirs_.shard_path(shard) / temp.name);
     step(WriteStep::temp_written);
-    if (durable && items.size() > 1) {
+    if (each_file && items.size() > 1) {
       ::sync_file_range(raw, 0, 0, SYNC_FILE_RANGE_WRITE);  // start writeback early
     }
     if (std::find(touched.begin(), touched.end(), temp.dir_fd) == touched.end()) {
       touched.push_back(temp.dir_fd);
     }
   }
+  // One syncfs writes back every temp file of the batch and commits their inodes in one
+  // journal transaction; it reports a writeback error of any file on the filesystem
+  // since these were opened, so the batch fails then even when the error was not ours.
+  if (whole_filesystem && syncfs_fd(temps.front().dir_fd) != 0) {
+    write_failed(dirs_.data_dir(), errno);
+  }
   for (std::size_t i = 0; i < items.size(); ++i) {
     TempFile& temp = temps[i];
     const int fd = temp.fd.get();
-    if (durable && fsync_fd(fd) != 0) {
+    if (each_file && fsync_fd(fd) != 0) {
       write_failed(dirs_.shard_path(shard_of(items[i].id)) / temp.name, errno);
     }
     struct stat info {};
@@ -245,8 +252,12 @@ void RecordWriter::write_batch(std::span<BatchItem> items) {
     temp.renamed = true;
     step(WriteStep::renamed);
   }
-  if (durable) {
-    // Errors of the directory fsync are ignored, as in storh (section 1.5).
+  // Errors of the directory fsync are ignored, as in storh (section 1.5); so are the
+  // second syncfs's, which stands in for them (the records' bytes were durable before
+  // their renames).
+  if (whole_filesystem) {
+    syncfs_fd(temps.front().dir_fd);
+  } else if (each_file) {
     for (int dir_fd : touched) sync_directory_fd(dir_fd, sync_);
   }
   step(WriteStep::directory_synced);

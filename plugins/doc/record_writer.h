@@ -3,11 +3,14 @@
 //
 // Single write: temp .<prefix>.<counter>.tmp in data/<shard>, write, fsync, fstat,
 // close, rename to <id>.jsonc, fsync the shard directory.
-// Batch write (the bulk protocol documented in doc_store.h): every temp file written and
-// its writeback started (sync_file_range), then each fsynced (cheap after the first:
-// one journal commit covers the batch), then all renamed in order, then each touched
-// directory fsynced once. Either way a failure unlinks the temp files not yet renamed
-// and throws StoreError("Could not write storage file <path>: <reason>").
+// Batch write (the bulk protocol documented in doc_store.h): every temp file written,
+// then made durable, then all renamed in order, then the renames made durable. With
+// BulkSync::filesystem (batches of kFilesystemSyncMinFiles or more; syncs_filesystem in
+// durable_io.h) each "made durable" is one syncfs(2) of the store's filesystem. Otherwise each temp
+// file has its writeback started as it is written (sync_file_range) and is fsynced after the others
+// are written, and each touched directory is fsynced once. Either way a failure unlinks
+// the temp files not yet renamed and throws StoreError("Could not write storage file
+// <path>: <reason>").
 //
 // Not thread-safe (owned by one DocStore).
 #pragma once
@@ -90,7 +93,7 @@ void set_write_step_hook(WriteStepHook hook) noexcept;
 
 class RecordWriter {
  public:
-  RecordWriter(ShardDirs& dirs, std::string prefix, Sync sync);
+  RecordWriter(ShardDirs& dirs, std::string prefix, Sync sync, BulkSync bulk_sync);
 
   // One durable record write; returns the new file's stamp.
   FileStamp write(std::string_view id, std::string_view bytes);
@@ -109,6 +112,7 @@ class RecordWriter {
   ShardDirs& dirs_;
   std::string prefix_;
   Sync sync_;
+  BulkSync bulk_sync_;
   std::uint64_t counter_ = 0;
 };
 

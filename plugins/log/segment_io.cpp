@@ -126,7 +126,11 @@ void SyncBatch::add(UniqueFd fd, std::filesystem::path path) {
 void SyncBatch::flush(const std::filesystem::path& dir, int also_fd,
                       const std::filesystem::path& also_path) {
   const bool created = !files_.empty();
-  if (sync_ == Sync::durable) {
+  if (syncs_filesystem(sync_, bulk_sync_, files_.size())) {
+    // Every file here and `also_fd` live in `dir`, on one filesystem: one writeback and
+    // one journal commit make them all durable, their directory entries too.
+    if (syncfs_fd(files_.front().first.get()) != 0) throw_errno("syncfs", dir);
+  } else if (sync_ == Sync::durable) {
     std::vector<SyncTarget> targets;
     targets.reserve(files_.size() + 2);
     for (auto& [fd, path] : files_) targets.push_back({fd.get(), &path, false});

@@ -49,24 +49,28 @@ struct SyncTarget {
 // first that failed, after waiting for the others.
 void sync_together(const std::vector<SyncTarget>& targets);
 
-// Files written without a sync, synced together: each is fdatasynced, several at a
+// Files written without a sync, synced together. With BulkSync::filesystem and at least
+// kFilesystemSyncMinFiles files (syncs_filesystem), one syncfs of their filesystem makes
+// them and their directory entries durable. Otherwise each is fdatasynced, several at a
 // time from a few helper threads (their journal commits and device requests overlap),
-// then the directory is fsynced once. flush() returns only after every sync succeeded.
+// and the directory is fsynced. flush() returns only after every sync succeeded.
 class SyncBatch {
  public:
-  explicit SyncBatch(Sync sync) : sync_(sync) {}
+  SyncBatch(Sync sync, BulkSync bulk_sync) : sync_(sync), bulk_sync_(bulk_sync) {}
   // Creates (or truncates) `path`, writes `bytes`, keeps the descriptor until flush().
   void write_file(const std::filesystem::path& path, std::string_view bytes);
   // Takes an already written descriptor to sync at flush().
   void add(UniqueFd fd, std::filesystem::path path);
-  // Syncs every file, closes them, then fsyncs `dir` if a file was created. Also syncs
-  // `also_fd` (an open file the caller keeps, e.g. the active segment) when >= 0.
+  // Syncs every file, closes them, and makes `dir`'s entries durable if a file was
+  // created. Also syncs `also_fd` (an open file the caller keeps, e.g. the active
+  // segment) when >= 0.
   void flush(const std::filesystem::path& dir, int also_fd = -1,
              const std::filesystem::path& also_path = {});
   bool empty() const noexcept { return files_.empty(); }
 
  private:
   Sync sync_;
+  BulkSync bulk_sync_;
   std::vector<std::pair<UniqueFd, std::filesystem::path>> files_;
 };
 

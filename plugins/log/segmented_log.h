@@ -62,6 +62,10 @@ struct LogOptions {
   std::uint64_t sparse_index_interval = 64;
   // Sync::none skips every fsync (to measure their cost); never the default.
   Sync sync = Sync::durable;
+  // How append_many / append_stream and compact make their new files durable
+  // (durable_io.h): one syncfs per sync pass, or storh's fdatasync of each file and fsync
+  // of segments/.
+  BulkSync bulk_sync = BulkSync::filesystem;
 };
 
 struct LogStats {

@@ -40,18 +40,20 @@ void floor_writes(const std::filesystem::path& dir, const FloorRecords& records,
 }
 
 // bulk_floor: RecordWriter::write_batch's protocol without an engine, `batch` records at
-// a time: create and write every temp file of the batch (starting writeback early), then
-// fsync, fstat and close each, rename each into place, and fsync every shard directory
-// the batch touched once.
-void floor_bulk_writes(ShardDirs& shards, const FloorRecords& records, std::size_t batch,
-                       Sync sync) {
-  const bool durable = sync == Sync::durable;
+// a time: create and write every temp file of the batch, make them durable (one syncfs,
+// or an fsync of each after starting its writeback early), fstat and close each, rename
+// each into place, and make the renames durable (a second syncfs, or an fsync of every
+// shard directory the batch touched).
+void floor_bulk_writes(ShardDirs& shards, const FloorRecords& records, std::size_t batch, Sync sync,
+                       BulkSync bulk_sync) {
   const std::size_t n = records.size();
   std::vector<UniqueFd> fds;
   std::vector<int> touched;
   char temp[64];
   for (std::size_t first = 0; first < n; first += batch) {
     const std::size_t last = std::min(n, first + batch);
+    const bool whole_filesystem = syncs_filesystem(sync, bulk_sync, last - first);
+    const bool each_file = sync == Sync::durable && !whole_filesystem;
     fds.clear();
     touched.clear();
     for (std::size_t i = first; i < last; ++i) {
@@ -62,13 +64,14 @@ void floor_bulk_writes(ShardDirs& shards, const FloorRecords& records, std::size
       if (raw < 0) throw_errno("openat", temp);
       fds.emplace_back(raw);
       write_all(raw, body, temp);
-      if (durable && last - first > 1) ::sync_file_range(raw, 0, 0, SYNC_FILE_RANGE_WRITE);
+      if (each_file && last - first > 1) ::sync_file_range(raw, 0, 0, SYNC_FILE_RANGE_WRITE);
       if (std::find(touched.begin(), touched.end(), dir) == touched.end()) touched.push_back(dir);
     }
+    if (whole_filesystem && syncfs_fd(touched.front()) != 0) throw_errno("syncfs", "bulk_floor");
     struct stat info {};
     for (std::size_t i = first; i < last; ++i) {
       UniqueFd& fd = fds[i - first];
-      if (durable && fsync_fd(fd.get()) != 0) throw_errno("fsync", "bulk_floor temp file");
+      if (each_file && fsync_fd(fd.get()) != 0) throw_errno("fsync", "bulk_floor temp file");
       if (::fstat(fd.get(), &info) != 0) throw_errno("fstat", "bulk_floor temp file");
       fd.close_or_throw("bulk_floor temp file");
     }
@@ -79,7 +82,9 @@ void floor_bulk_writes(ShardDirs& shards, const FloorRecords& records, std::size
       const std::string target = record_file_name(id);
       if (rename_at(dir, temp, target.c_str()) != 0) throw_errno("rename", target);
     }
-    if (durable) {
+    if (whole_filesystem) {
+      syncfs_fd(touched.front());
+    } else if (each_file) {
       for (int dir : touched) sync_directory_fd(dir, sync);
     }
   }
@@ -162,11 +167,12 @@ Status measure_put_and_scan_floors(RunContext& ctx, const std::filesystem::path&
 }
 
 Status measure_bulk_floor(RunContext& ctx, const std::filesystem::path& dir,
-                          const FloorRecords& records, std::size_t batch_size, Sync sync) {
+                          const FloorRecords& records, std::size_t batch_size, Sync sync,
+                          BulkSync bulk_sync) {
   ShardDirs shards = open_shards(dir, records);
   const std::size_t batch = std::max<std::size_t>(1, batch_size);
   STORH_TRY(ctx.measure("bulk_floor", records.size(),
-                        [&] { floor_bulk_writes(shards, records, batch, sync); }));
+                        [&] { floor_bulk_writes(shards, records, batch, sync, bulk_sync); }));
   return bench::expect_count("bulk_floor", regular_files(dir), records.size());
 }
 

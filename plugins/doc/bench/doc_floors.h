@@ -51,11 +51,14 @@ struct FloorRecords {
 Status measure_put_and_scan_floors(RunContext& ctx, const std::filesystem::path& dir,
                                    const FloorRecords& records, Sync sync);
 //   bulk_floor    the batched protocol of put_stream and import_jsonl, batch_size
-//                 records at a time: create and write each temp file, fsync, fstat and
-//                 close each, rename each, then one fsync per shard directory the batch
-//                 touched (the floor of bulk_put and jsonl_import).
+//                 records at a time: create and write each temp file, make them
+//                 durable, fstat and close each, rename each, make the renames durable,
+//                 with the calls `bulk_sync` chooses for the batch (one syncfs each time,
+//                 or an fsync per file and per touched shard directory; record_writer.h)
+//                 (the floor of bulk_put and jsonl_import).
 Status measure_bulk_floor(RunContext& ctx, const std::filesystem::path& dir,
-                          const FloorRecords& records, std::size_t batch_size, Sync sync);
+                          const FloorRecords& records, std::size_t batch_size, Sync sync,
+                          BulkSync bulk_sync);
 //   delete_floor  unlinkat the first `deletes` record files (written and synced untimed,
 //                 shard directories open), no sync: delete's protocol (engine-spec.md
 //                 4.4 syncs nothing).

@@ -11,10 +11,10 @@
 // fast-path check over the n files put_floor wrote (readdir every shard directory,
 // fstatat every file), the floor of unindexed_first, stream, unindexed_count and full.
 // bulk_floor times the batched protocol of bulk_put and jsonl_import the same way (per
-// batch: create and write the temp files, fsync each, rename each, one fsync per shard
-// directory), right after bulk_put over the same record files, and delete_floor the
-// unlinks of delete, right before delete over copies of the files it deletes: file
-// creation slows down for minutes after deletions, so a floor is only a floor next to
+// batch: create and write the temp files, make them durable, rename each, make the
+// renames durable, with the calls bulk_sync chooses), right after bulk_put over the same record
+// files, and delete_floor the unlinks of delete, right before delete over copies of the files it
+// deletes: file creation slows down for minutes after deletions, so a floor is only a floor next to
 // its operation and over the same shard directories (doc_floors.h).
 //
 // Reads that return records (the get()s, stream, full) take them with shared data
@@ -24,7 +24,9 @@
 // Params: durability = durable | none (skip every fsync, to measure their cost);
 // validation = stat | hash | trust | notify (section 4.6, the store's cache validation;
 // notify is stat plus inotify, docs/engines/doc.md). A notify store that had to fall back
-// to stat says why in a progress message.
+// to stat says why in a progress message. bulk_sync = filesystem | files: how bulk_put and
+// jsonl_import make a batch durable (one syncfs before and one after its renames, or
+// storh's fsync of every file and touched directory; DocStoreOptions::bulk_sync).
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -151,6 +153,7 @@ class Scenario {
         root_(ctx.work_dir()) {
     options_.sync = engines::bench::durability(ctx);
     options_.validation = doc::parse_validation(ctx.string_param("validation", "stat"));
+    options_.bulk_sync = engines::parse_bulk_sync(ctx.string_param("bulk_sync", "filesystem"));
   }
 
   Status run() {
@@ -422,7 +425,7 @@ class Scenario {
     // Its floor, right after it, over the same record files (ids, so shards).
     STORH_TRY(doc::measure_bulk_floor(ctx_, root_ / "floor-bulk",
                                       doc::FloorRecords(bulk_store.stream_shared()),
-                                      options_.batch_size, options_.sync));
+                                      options_.batch_size, options_.sync, options_.bulk_sync));
     const std::filesystem::path file = root_ / "docs-bulk.jsonl";
     STORH_TRY(step("jsonl_export", n_, [&] {
       return expect_count("jsonl_export", bulk_store.export_jsonl(file),
@@ -467,6 +470,12 @@ class DocEngine final : public storh::Engine {
          std::string("stat"),
          {std::string("stat"), std::string("hash"), std::string("trust"), std::string("notify")},
          "how cached records are checked against their files (engine-spec.md 4.6)"},
+        {"bulk_sync",
+         storh::ParamType::string,
+         std::string("filesystem"),
+         {std::string("filesystem"), std::string("files")},
+         "how bulk_put and jsonl_import make a batch durable: one syncfs before and one "
+         "after its renames, or an fsync of every file and touched directory (storh's calls)"},
     };
     info.operations = operations();
     return info;

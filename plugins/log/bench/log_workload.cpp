@@ -73,6 +73,7 @@ engines::log::LogOptions options(const RunContext& ctx) {
   }
   options.max_segment_bytes = static_cast<std::uint64_t>(segment_size);
   options.sync = engines::bench::durability(ctx);
+  options.bulk_sync = engines::parse_bulk_sync(ctx.string_param("bulk_sync", "filesystem"));
   return options;
 }
 
@@ -131,7 +132,13 @@ std::vector<ParamSpec> log_params() {
            {},
            "max_segment_bytes: a segment seals at this size (storh's harness: 16384)"},
           engines::bench::durability_param(
-              "durable: fsync every acknowledged write; none: skip fsyncs to measure their cost")};
+              "durable: fsync every acknowledged write; none: skip fsyncs to measure their cost"),
+          {"bulk_sync",
+           ParamType::string,
+           std::string("filesystem"),
+           {std::string("filesystem"), std::string("files")},
+           "how bulk_append and the compactions make their new segment files durable: one "
+           "syncfs a pass, or an fdatasync of each file (storh's calls)"}};
 }
 
 std::vector<ParamRange> log_param_ranges() {

@@ -95,3 +95,21 @@ TEST_CASE("doc plugin: durable writes and other validation modes", "[doc_plugin]
   INFO(mode << ": " << status.message());
   CHECK(status.ok());
 }
+
+TEST_CASE("doc plugin: bulk_sync chooses the bulk writes' calls; a typo names the choices",
+          "[doc_plugin]") {
+  LoadedPlugin plugin(STORH_TEST_DOC_PLUGIN);
+  TempDir dir;
+  FakeRunContext ctx(40);
+  ctx.set_work_dir(dir.path()).set_param("bulk_sync", std::string("files"));
+  const storh::Status files = plugin.engine->run(ctx);
+  INFO(files.message());
+  CHECK(files.ok());
+
+  TempDir other;
+  FakeRunContext typo(40);
+  typo.set_work_dir(other.path()).set_param("bulk_sync", std::string("file"));
+  const storh::Status failed = plugin.engine->run(typo);
+  CHECK_FALSE(failed.ok());
+  CHECK_THAT(failed.message(), Catch::Contains("valid: filesystem, files"));
+}

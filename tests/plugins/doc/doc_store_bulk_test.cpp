@@ -4,6 +4,7 @@
 #include "doc_test_util.h"
 
 using namespace doc_test;
+using storh::engines::BulkSync;
 using storh::test::read_text;
 using storh::test::ScratchDir;
 using storh::test::write_text;
@@ -11,29 +12,43 @@ using storh::test::write_text;
 TEST_CASE("doc bulk: put_stream stores every row across batch boundaries", "[doc][bulk]") {
   ScratchDir dir;
   DocStoreOptions options;
-  options.batch_size = GENERATE(1, 3, 1024);
+  options.batch_size = GENERATE(1, 3, 16, 1024);
+  // 50 rows: batches of 16 and 1024 are made durable with syncfs, the last batch of 16
+  // (two rows) with fsyncs; and every batch with fsyncs when told so.
+  options.bulk_sync = GENERATE(BulkSync::filesystem, BulkSync::files);
+  constexpr std::uint64_t kRows = 50;
   DocStore store(dir.path(), "docs", options);
   std::uint64_t next = 0;
   const std::size_t stored = store.put_stream([&]() -> std::optional<Json> {
-    if (next == 10) return std::nullopt;
+    if (next == kRows) return std::nullopt;
     return storh::engines::bench_row(next++);
   });
-  CHECK(stored == 10);
-  CHECK(store.fast_count() == std::optional<std::size_t>(10));  // caches remember the rows
+  CHECK(stored == kRows);
+  CHECK(store.fast_count() == std::optional<std::size_t>(kRows));  // caches remember the rows
   DocStore reopened(dir.path(), "docs");
   auto records = reopened.stream_all();
-  REQUIRE(records.size() == 10);
-  for (std::uint64_t i = 0; i < 10; ++i) CHECK(records[i].data == storh::engines::bench_row(i));
+  REQUIRE(records.size() == kRows);
+  for (std::uint64_t i = 0; i < kRows; ++i) {
+    CHECK(records[i].data == storh::engines::bench_row(i));
+  }
   // stream_shared: the same records, from the fast path of the writing store and from disk.
   for (DocStore* from : {&store, &reopened}) {
     const auto shared = from->stream_shared();
-    REQUIRE(shared.size() == 10);
-    for (std::uint64_t i = 0; i < 10; ++i) {
+    REQUIRE(shared.size() == kRows);
+    for (std::uint64_t i = 0; i < kRows; ++i) {
       CHECK(shared[i].id == records[i].id);
       CHECK(*shared[i].data == storh::engines::bench_row(i));
     }
   }
   CHECK(temp_files(dir.path()).empty());
+}
+
+TEST_CASE("doc bulk: bulk_sync names its choices", "[doc][bulk]") {
+  using storh::engines::parse_bulk_sync;
+  CHECK(parse_bulk_sync("filesystem") == BulkSync::filesystem);
+  CHECK(parse_bulk_sync("files") == BulkSync::files);
+  CHECK_THROWS_WITH(parse_bulk_sync("fsync"),
+                    "unknown bulk sync \"fsync\" (valid: filesystem, files)");
 }
 
 TEST_CASE("doc bulk: a repeated id within one batch keeps the later row", "[doc][bulk]") {

@@ -9,6 +9,7 @@
 #include "doc_test_util.h"
 
 using namespace doc_test;
+using storh::engines::BulkSync;
 using storh::engines::doc::WriteStep;
 using storh::test::read_text;
 using storh::test::ScratchDir;
@@ -22,7 +23,9 @@ void crash_at_step(WriteStep step) {
   if (step == g_crash_step && --g_countdown == 0) ::_exit(9);
 }
 
-constexpr int kRecords = 12;
+// Enough for two batches of 20 (which BulkSync::filesystem makes durable with syncfs)
+// and a third that a crash never reaches.
+constexpr int kRecords = 48;
 
 std::vector<std::string> seed(const fs::path& root) {
   DocStore store(root, "docs");
@@ -84,14 +87,23 @@ TEST_CASE(
   const auto step =
       GENERATE(WriteStep::temp_created, WriteStep::temp_written, WriteStep::temp_synced,
                WriteStep::renamed, WriteStep::directory_synced);
+  // Batches of 5 fsync each file; batches of 20 (at least kFilesystemSyncMinFiles)
+  // syncfs the filesystem, unless told to fsync each file.
+  const auto [bulk_sync, batch] = GENERATE(table<BulkSync, int>(
+      {{BulkSync::filesystem, 5}, {BulkSync::filesystem, 20}, {BulkSync::files, 20}}));
+  REQUIRE(storh::engines::syncs_filesystem(storh::engines::Sync::durable, bulk_sync,
+                                           static_cast<std::size_t>(batch)) ==
+          (bulk_sync == BulkSync::filesystem && batch == 20));
   ScratchDir dir;
   const auto ids = seed(dir.path());
   const pid_t child = fork_child([&] {
     g_crash_step = step;
-    g_countdown = step == WriteStep::directory_synced ? 1 : 7;  // mid-batch
+    // The first batch completes; the crash comes mid-way through the second.
+    g_countdown = step == WriteStep::directory_synced ? 1 : batch + 2;
     storh::engines::doc::set_write_step_hook(&crash_at_step);
     DocStoreOptions options;
-    options.batch_size = 5;
+    options.batch_size = static_cast<std::size_t>(batch);
+    options.bulk_sync = bulk_sync;
     DocStore writer(dir.path(), "docs", options);
     std::vector<Json> rows;
     for (int i = 0; i < kRecords; ++i) {
@@ -106,13 +118,13 @@ TEST_CASE(
     case WriteStep::temp_created:
     case WriteStep::temp_written:
     case WriteStep::temp_synced:
-      CHECK(fresh == 5);  // the first batch completed, the second never renamed
+      CHECK(fresh == batch);  // the first batch completed, the second never renamed
       break;
     case WriteStep::renamed:
-      CHECK(fresh == 7);  // renames happen in order
+      CHECK(fresh == batch + 2);  // renames happen in order
       break;
     case WriteStep::directory_synced:
-      CHECK(fresh == 5);
+      CHECK(fresh == batch);
       break;
   }
 }
