@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   ok = ok && ::writev(fd, out, 2) == 4;  // write 3: 4 bytes, file "hellodefg"
   ok = ok && ::fsync(fd) == 0 && ::fsync(fd) == 0 && ::fsync(fd) == 0;  // fsync 3
   ok = ok && ::fdatasync(fd) == 0;                                      // fdatasync 1
+  ok = ok && ::syncfs(fd) == 0;                                         // syncfs 1
   char buffer[16];
   ok = ok && ::pread(fd, buffer, sizeof buffer, 0) == 9;  // read 1: 9 bytes
   ::lseek(fd, 0, SEEK_SET);
@@ -82,7 +83,7 @@ int main(int argc, char** argv) {
       "fsync %llu\nfdatasync %llu\nopens %llu\ncreates %llu\nrenames %llu\n"
       "unlinks %llu\nstats %llu\nread_calls %llu\nread_bytes %llu\n"
       "write_calls %llu\nwrite_bytes %llu\nclose %llu\ngetdents %llu\nmkdir %llu\n"
-      "mmap %llu\nmunmap %llu\n",
+      "mmap %llu\nmunmap %llu\nsyncfs %llu\n",
       static_cast<unsigned long long>(after.fsync - before.fsync),
       static_cast<unsigned long long>(after.fdatasync - before.fdatasync),
       static_cast<unsigned long long>(after.opens - before.opens),
@@ -98,6 +99,7 @@ int main(int argc, char** argv) {
       static_cast<unsigned long long>(after.getdents - before.getdents),
       static_cast<unsigned long long>(after.mkdir - before.mkdir),
       static_cast<unsigned long long>(after.mmap - before.mmap),
-      static_cast<unsigned long long>(after.munmap - before.munmap));
+      static_cast<unsigned long long>(after.munmap - before.munmap),
+      static_cast<unsigned long long>(after.syncfs - before.syncfs));
   return 0;
 }

@@ -56,7 +56,8 @@ TEST_CASE("count: the preloaded interposer counts each wrapped call exactly", "[
       {"fsync", 3},       {"fdatasync", 1},   {"opens", 5},        {"creates", 2},
       {"renames", 1},     {"unlinks", 3},     {"stats", 5},        {"read_calls", 2},
       {"read_bytes", 14}, {"write_calls", 3}, {"write_bytes", 12}, {"close", 5},
-      {"getdents", 8},    {"mkdir", 2},       {"mmap", 1},         {"munmap", 1}};
+      {"getdents", 8},    {"mkdir", 2},       {"mmap", 1},         {"munmap", 1},
+      {"syncfs", 1}};
   CHECK(parse_lines(outcome.stdout_text) == expected);
 }
 
@@ -122,9 +123,20 @@ TEST_CASE("count: an older interposer's snapshots report only the counters it fi
   after.values[static_cast<std::size_t>(count::Counter::close)] = 5;
   std::vector<std::string> names;
   for (const auto& [name, delta] : count::difference(before, after)) names.push_back(name);
-  REQUIRE(names.size() == count::kCounterCount - 6);
+  REQUIRE(names.size() == count::kCounterCount - 7);
   CHECK(names[10] == "write_bytes");
   CHECK(names[11] == "minor_faults");
+}
+
+TEST_CASE("count: an interposer from before syncfs reports every counter but syncfs", "[count]") {
+  count::Snapshot before, after;
+  before.interposed = after.interposed = static_cast<std::size_t>(count::Counter::syncfs);
+  after.values[static_cast<std::size_t>(count::Counter::munmap)] = 2;
+  std::vector<std::string> names;
+  for (const auto& [name, delta] : count::difference(before, after)) names.push_back(name);
+  REQUIRE(names.size() == count::kCounterCount - 2);
+  CHECK(names[15] == "munmap");
+  CHECK(names[16] == "minor_faults");
 }
 
 TEST_CASE("count: every counter has a unique name and a description", "[count]") {

@@ -132,9 +132,10 @@ TEST_CASE("gate counters: the CLI takes --counter=NAME=PCT and rejects unknown n
   CHECK(test::cli({"gate", b, c, "--counter=fsync"}).code == 2);
 }
 
-TEST_CASE("gate counters: the call counters close, getdents, mkdir, mmap and munmap are gated",
-          "[gate]") {
-  for (const std::string name : {"close", "getdents", "mkdir", "mmap", "munmap"}) {
+TEST_CASE(
+    "gate counters: the call counters close, getdents, mkdir, mmap, munmap and syncfs are gated",
+    "[gate]") {
+  for (const std::string name : {"close", "getdents", "mkdir", "mmap", "munmap", "syncfs"}) {
     INFO(name);
     const GateOutcome outcome = gate_of(with_counters({{name, 4}}, "base.json"),
                                         with_counters({{name, 4.4}}, "current.json"), {{name, 0}});

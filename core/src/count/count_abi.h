@@ -43,11 +43,15 @@ typedef struct storh_count_snapshot_v1 {
   uint64_t mkdir;    /* mkdir/mkdirat calls */
   uint64_t mmap;     /* mmap/mmap64 calls */
   uint64_t munmap;   /* munmap calls */
+  /* Since STORH_COUNT_SIZE_V1_2: */
+  uint64_t syncfs; /* syncfs(2) calls */
 } storh_count_snapshot_v1;
 
 /* The struct's size before close..munmap were appended, and with them. */
 #define STORH_COUNT_SIZE_V1_0 (2 * sizeof(uint32_t) + 11 * sizeof(uint64_t))
 #define STORH_COUNT_SIZE_V1_1 (STORH_COUNT_SIZE_V1_0 + 5 * sizeof(uint64_t))
+/* With syncfs appended. */
+#define STORH_COUNT_SIZE_V1_2 (STORH_COUNT_SIZE_V1_1 + sizeof(uint64_t))
 
 typedef uint32_t (*storh_count_snapshot_fn)(storh_count_snapshot_v1* out);
 

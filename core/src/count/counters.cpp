@@ -33,6 +33,8 @@ constexpr std::array<CounterInfo, kCounterCount> kCounters = {{
     {mkdir, "mkdir", "mkdir/mkdirat calls", Instrument::syscalls},
     {mmap, "mmap", "mmap calls (libc's own, for malloc, not included)", Instrument::syscalls},
     {munmap, "munmap", "munmap calls (libc's own, for free, not included)", Instrument::syscalls},
+    {syncfs, "syncfs", "syncfs(2) calls (each makes a whole filesystem durable)",
+     Instrument::syscalls},
     {minor_faults, "minor_faults", "page faults served without I/O (getrusage)",
      Instrument::syscalls},
     {major_faults, "major_faults", "page faults that needed I/O (getrusage)", Instrument::syscalls},
@@ -127,11 +129,13 @@ Snapshot take_snapshot() noexcept {
     const std::uint64_t fields[] = {
         raw.fsync,    raw.fdatasync,  raw.opens,      raw.creates,     raw.renames,     raw.unlinks,
         raw.stats,    raw.read_calls, raw.read_bytes, raw.write_calls, raw.write_bytes, raw.close,
-        raw.getdents, raw.mkdir,      raw.mmap,       raw.munmap};
+        raw.getdents, raw.mkdir,      raw.mmap,       raw.munmap,      raw.syncfs};
     static_assert(std::size(fields) == kFirstRusage);
     // An older library fills the counters it knows; the rest are not reported.
-    if (raw.struct_size >= STORH_COUNT_SIZE_V1_1) {
+    if (raw.struct_size >= STORH_COUNT_SIZE_V1_2) {
       snapshot.interposed = std::size(fields);
+    } else if (raw.struct_size >= STORH_COUNT_SIZE_V1_1) {
+      snapshot.interposed = static_cast<std::size_t>(syncfs);
     } else if (raw.struct_size >= STORH_COUNT_SIZE_V1_0) {
       snapshot.interposed = static_cast<std::size_t>(close);
     }

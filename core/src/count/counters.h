@@ -49,13 +49,14 @@ enum class Counter : std::size_t {
   mkdir,
   mmap,
   munmap,
+  syncfs,
   minor_faults,
   major_faults,
   voluntary_switches,
   involuntary_switches,
   instructions,
 };
-inline constexpr std::size_t kCounterCount = 21;
+inline constexpr std::size_t kCounterCount = 22;
 
 struct CounterInfo {
   Counter counter;
@@ -79,7 +80,7 @@ std::string unknown_counter_message(std::string_view name);
 // Counter values at one instant; instructions are never in a snapshot (callgrind
 // reports them in its dump files).
 struct Snapshot {
-  // How many of the syscall counters (fsync .. munmap, in Counter order) the interposer
+  // How many of the syscall counters (fsync .. syncfs, in Counter order) the interposer
   // filled: 0 when it is not loaded, fewer than all from an older library.
   std::size_t interposed = 0;
   std::array<std::uint64_t, kCounterCount> values{};

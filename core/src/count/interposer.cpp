@@ -61,6 +61,7 @@ enum Field {
   kMkdir,
   kMmap,
   kMunmap,
+  kSyncfs,
   kFieldCount
 };
 
@@ -192,6 +193,7 @@ STORH_SLOT(mkdirat);
 STORH_SLOT(mmap);
 STORH_SLOT(mmap64);
 STORH_SLOT(munmap);
+STORH_SLOT(syncfs);
 STORH_SLOT(remove);
 
 extern "C" {
@@ -200,10 +202,10 @@ uint32_t storh_count_snapshot(storh_count_snapshot_v1* out) {
   storh_count_snapshot_v1 now;
   memset(&now, 0, sizeof now);
   uint64_t* const fields[kFieldCount] = {
-      &now.fsync,      &now.fdatasync,   &now.opens,       &now.creates,
-      &now.renames,    &now.unlinks,     &now.stats,       &now.read_calls,
-      &now.read_bytes, &now.write_calls, &now.write_bytes, &now.close,
-      &now.getdents,   &now.mkdir,       &now.mmap,        &now.munmap};
+      &now.fsync,       &now.fdatasync, &now.opens,      &now.creates,    &now.renames,
+      &now.unlinks,     &now.stats,     &now.read_calls, &now.read_bytes, &now.write_calls,
+      &now.write_bytes, &now.close,     &now.getdents,   &now.mkdir,      &now.mmap,
+      &now.munmap,      &now.syncfs};
   for (int field = 0; field < kFieldCount; ++field) {
     *fields[field] = g_counts[field].load(std::memory_order_relaxed);
   }
@@ -224,6 +226,11 @@ int fsync(int fd) {
 int fdatasync(int fd) {
   add(kFdatasync);
   STORH_FORWARD(fdatasync, fd);
+}
+
+int syncfs(int fd) noexcept {
+  add(kSyncfs);
+  STORH_FORWARD(syncfs, fd);
 }
 
 // The mode argument is read only when the flags say it was passed, as libc does.
