@@ -2,11 +2,14 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstdio>
 #include <mutex>
 #include <span>
 #include <system_error>
@@ -172,6 +175,50 @@ int fsync_fd(int fd) noexcept {
     return -1;
   }
   return ::fsync(fd);
+}
+
+namespace {
+
+// syncfs(2) returns writeback errors since Linux 5.8, and the filesystem's own sync_fs
+// errors (a failed journal commit) since 5.17.
+bool kernel_syncfs_reports_errors() noexcept {
+  static const bool reports = [] {
+    utsname name{};
+    if (::uname(&name) != 0) return false;
+    int major = 0;
+    int minor = 0;
+    if (std::sscanf(name.release, "%d.%d", &major, &minor) != 2) return false;
+    return major > 5 || (major == 5 && minor >= 17);
+  }();
+  return reports;
+}
+
+// Filesystems whose syncfs writes back and commits everything an fsync of each file
+// would (magic numbers of linux/magic.h).
+bool syncfs_is_durable_on(int fd) noexcept {
+  struct statfs info {};
+  if (::fstatfs(fd, &info) != 0) return false;
+  switch (static_cast<unsigned long>(info.f_type)) {
+    case 0xEF53UL:      // ext2/3/4
+    case 0x58465342UL:  // xfs
+    case 0x9123683EUL:  // btrfs
+    case 0x01021994UL:  // tmpfs (nothing to make durable)
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+UniqueFd open_for_syncfs(const fs::path& dir, Sync sync, BulkSync bulk_sync) noexcept {
+  if (sync != Sync::durable || bulk_sync != BulkSync::filesystem ||
+      !kernel_syncfs_reports_errors()) {
+    return UniqueFd();
+  }
+  UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (fd.valid() && !syncfs_is_durable_on(fd.get())) return UniqueFd();
+  return fd;
 }
 
 int syncfs_fd(int fd) noexcept {

@@ -42,7 +42,7 @@ inline constexpr std::size_t kFilesystemSyncMinFiles = 16;
 // "filesystem" | "files"; throws StoreError naming the valid choices otherwise.
 BulkSync parse_bulk_sync(std::string_view name);
 // Whether `files` new files are made durable with one syncfs: durable, BulkSync::filesystem
-// and at least kFilesystemSyncMinFiles files.
+// and at least kFilesystemSyncMinFiles files (and open_for_syncfs gave a descriptor).
 bool syncs_filesystem(Sync sync, BulkSync bulk_sync, std::size_t files) noexcept;
 
 // An owned file descriptor, closed on destruction. Move-only.
@@ -107,6 +107,15 @@ int fsync_fd(int fd) noexcept;
 // syncfs(2) of the filesystem that holds `fd`, a sync boundary like fsync_fd. A failure
 // may come from any file of that filesystem written back since `fd` was opened.
 int syncfs_fd(int fd) noexcept;
+
+// A descriptor of `dir` for a bulk write's syncfs_fd calls. Open it before the write's
+// first file: a syncfs reports the writeback errors of its filesystem since its
+// descriptor was opened (or last synced through), so one opened later could miss the
+// write's own. Empty (sync each file instead) unless `sync` is durable, `bulk_sync` is
+// filesystem and syncfs reports a failed writeback there: Linux 5.17 or later (before 5.8
+// syncfs reports none, before 5.17 not the journal's own) and ext4, xfs, btrfs or tmpfs
+// (FUSE, for one, answers syncfs without syncing). Empty too when `dir` cannot be opened.
+UniqueFd open_for_syncfs(const std::filesystem::path& dir, Sync sync, BulkSync bulk_sync) noexcept;
 
 // Creates `dir` and missing parents (not fsynced, as in storh). Throws on failure.
 // (Not named create_directories: argument-dependent lookup would make every call with a

@@ -191,8 +191,13 @@ FileStamp RecordWriter::write(std::string_view id, std::string_view bytes) {
 
 void RecordWriter::write_batch(std::span<BatchItem> items) {
   if (items.empty()) return;
-  const bool whole_filesystem = syncs_filesystem(sync_, bulk_sync_, items.size());
-  const bool each_file = sync_ == Sync::durable && !whole_filesystem;
+  // Opened before the first temp file, so the syncfs calls through it report every
+  // writeback error of the batch (the collection's directory: data/ may not exist yet).
+  UniqueFd whole_filesystem;
+  if (syncs_filesystem(sync_, bulk_sync_, items.size())) {
+    whole_filesystem = open_for_syncfs(dirs_.data_dir().parent_path(), sync_, bulk_sync_);
+  }
+  const bool each_file = sync_ == Sync::durable && !whole_filesystem.valid();
   std::vector<TempFile> temps(items.size());
   std::vector<int> touched;
   for (std::size_t i = 0; i < items.size(); ++i) {
@@ -224,7 +229,7 @@ void RecordWriter::write_batch(std::span<BatchItem> items) {
   // One syncfs writes back every temp file of the batch and commits their inodes in one
   // journal transaction; it reports a writeback error of any file on the filesystem
   // since these were opened, so the batch fails then even when the error was not ours.
-  if (whole_filesystem && syncfs_fd(temps.front().dir_fd) != 0) {
+  if (whole_filesystem.valid() && syncfs_fd(whole_filesystem.get()) != 0) {
     write_failed(dirs_.data_dir(), errno);
   }
   for (std::size_t i = 0; i < items.size(); ++i) {
@@ -255,8 +260,8 @@ void RecordWriter::write_batch(std::span<BatchItem> items) {
   // Errors of the directory fsync are ignored, as in storh (section 1.5); so are the
   // second syncfs's, which stands in for them (the records' bytes were durable before
   // their renames).
-  if (whole_filesystem) {
-    syncfs_fd(temps.front().dir_fd);
+  if (whole_filesystem.valid()) {
+    syncfs_fd(whole_filesystem.get());
   } else if (each_file) {
     for (int dir_fd : touched) sync_directory_fd(dir_fd, sync_);
   }

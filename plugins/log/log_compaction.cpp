@@ -21,7 +21,7 @@ void SegmentedLog::compact() {
     const std::string tag = random_hex(8);
     std::uint64_t number = 0;
     std::vector<SegmentState> outputs;
-    SyncBatch batch(options_.sync, options_.bulk_sync);
+    SyncBatch batch(options_.sync, options_.bulk_sync, segments_dir_);
     std::string out;  // the output file being filled
     SegmentState current;
     struct Move {

@@ -168,7 +168,7 @@ std::uint64_t SegmentedLog::append_rows_locked(const PairSource& next) {
   refresh_manifest_if_changed();
   const off_t end = ::lseek(active_fd_.get(), 0, SEEK_END);
   if (end < 0) throw_errno("lseek", path_of(active_.file));
-  SyncBatch batch(options_.sync, options_.bulk_sync);
+  SyncBatch batch(options_.sync, options_.bulk_sync, segments_dir_);
   std::string buffer;
   buffer.reserve(kWriteBufferBytes);
   // An open tail (section 13.1) gets its LF as the first byte of the first write.

@@ -126,10 +126,10 @@ void SyncBatch::add(UniqueFd fd, std::filesystem::path path) {
 void SyncBatch::flush(const std::filesystem::path& dir, int also_fd,
                       const std::filesystem::path& also_path) {
   const bool created = !files_.empty();
-  if (syncs_filesystem(sync_, bulk_sync_, files_.size())) {
+  if (syncfs_dir_.valid() && files_.size() >= kFilesystemSyncMinFiles) {
     // Every file here and `also_fd` live in `dir`, on one filesystem: one writeback and
     // one journal commit make them all durable, their directory entries too.
-    if (syncfs_fd(files_.front().first.get()) != 0) throw_errno("syncfs", dir);
+    if (syncfs_fd(syncfs_dir_.get()) != 0) throw_errno("syncfs", dir);
   } else if (sync_ == Sync::durable) {
     std::vector<SyncTarget> targets;
     targets.reserve(files_.size() + 2);

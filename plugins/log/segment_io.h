@@ -49,14 +49,19 @@ struct SyncTarget {
 // first that failed, after waiting for the others.
 void sync_together(const std::vector<SyncTarget>& targets);
 
-// Files written without a sync, synced together. With BulkSync::filesystem and at least
-// kFilesystemSyncMinFiles files (syncs_filesystem), one syncfs of their filesystem makes
-// them and their directory entries durable. Otherwise each is fdatasynced, several at a
-// time from a few helper threads (their journal commits and device requests overlap),
-// and the directory is fsynced. flush() returns only after every sync succeeded.
+// Files written without a sync, synced together. A pass of at least
+// kFilesystemSyncMinFiles files is one syncfs of their filesystem, which makes them and
+// their directory entries durable, when open_for_syncfs gave a descriptor of `dir`
+// (BulkSync::filesystem on a filesystem whose syncfs reports failures). Otherwise each
+// is fdatasynced, several at a time from a few helper threads (their journal commits and
+// device requests overlap), and the directory is fsynced. flush() returns only after
+// every sync succeeded.
 class SyncBatch {
  public:
-  SyncBatch(Sync sync, BulkSync bulk_sync) : sync_(sync), bulk_sync_(bulk_sync) {}
+  // Construct it before writing the first file it will sync: its syncfs descriptor must
+  // be open by then to see every writeback error of theirs.
+  SyncBatch(Sync sync, BulkSync bulk_sync, const std::filesystem::path& dir)
+      : sync_(sync), syncfs_dir_(open_for_syncfs(dir, sync, bulk_sync)) {}
   // Creates (or truncates) `path`, writes `bytes`, keeps the descriptor until flush().
   void write_file(const std::filesystem::path& path, std::string_view bytes);
   // Takes an already written descriptor to sync at flush().
@@ -70,7 +75,7 @@ class SyncBatch {
 
  private:
   Sync sync_;
-  BulkSync bulk_sync_;
+  UniqueFd syncfs_dir_;  // empty: sync each file
   std::vector<std::pair<UniqueFd, std::filesystem::path>> files_;
 };
 

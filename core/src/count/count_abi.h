@@ -10,8 +10,8 @@
  * what it filled, and returns its own size. Fields past what the library filled keep
  * the caller's values. Fields added later are marked with the size of the struct
  * that first had them; a caller takes a field only when struct_size says it was
- * filled (STORH_COUNT_SIZE_V1_1). Thread safety: callable from any thread at any time; each field
- * is read atomically, the set as a whole is not one instant. */
+ * filled (STORH_COUNT_SIZE_V1_1, STORH_COUNT_SIZE_V1_2). Thread safety: callable from any thread at
+ * any time; each field is read atomically, the set as a whole is not one instant. */
 #ifndef STORH_COUNT_ABI_H
 #define STORH_COUNT_ABI_H
 
@@ -52,6 +52,11 @@ typedef struct storh_count_snapshot_v1 {
 #define STORH_COUNT_SIZE_V1_1 (STORH_COUNT_SIZE_V1_0 + 5 * sizeof(uint64_t))
 /* With syncfs appended. */
 #define STORH_COUNT_SIZE_V1_2 (STORH_COUNT_SIZE_V1_1 + sizeof(uint64_t))
+
+#ifdef __cplusplus
+static_assert(sizeof(storh_count_snapshot_v1) == STORH_COUNT_SIZE_V1_2,
+              "the snapshot struct is append-only: update the size macros with it");
+#endif
 
 typedef uint32_t (*storh_count_snapshot_fn)(storh_count_snapshot_v1* out);
 

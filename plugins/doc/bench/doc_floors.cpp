@@ -52,8 +52,11 @@ void floor_bulk_writes(ShardDirs& shards, const FloorRecords& records, std::size
   char temp[64];
   for (std::size_t first = 0; first < n; first += batch) {
     const std::size_t last = std::min(n, first + batch);
-    const bool whole_filesystem = syncs_filesystem(sync, bulk_sync, last - first);
-    const bool each_file = sync == Sync::durable && !whole_filesystem;
+    UniqueFd whole_filesystem;
+    if (syncs_filesystem(sync, bulk_sync, last - first)) {
+      whole_filesystem = open_for_syncfs(shards.data_dir().parent_path(), sync, bulk_sync);
+    }
+    const bool each_file = sync == Sync::durable && !whole_filesystem.valid();
     fds.clear();
     touched.clear();
     for (std::size_t i = first; i < last; ++i) {
@@ -67,7 +70,9 @@ void floor_bulk_writes(ShardDirs& shards, const FloorRecords& records, std::size
       if (each_file && last - first > 1) ::sync_file_range(raw, 0, 0, SYNC_FILE_RANGE_WRITE);
       if (std::find(touched.begin(), touched.end(), dir) == touched.end()) touched.push_back(dir);
     }
-    if (whole_filesystem && syncfs_fd(touched.front()) != 0) throw_errno("syncfs", "bulk_floor");
+    if (whole_filesystem.valid() && syncfs_fd(whole_filesystem.get()) != 0) {
+      throw_errno("syncfs", "bulk_floor");
+    }
     struct stat info {};
     for (std::size_t i = first; i < last; ++i) {
       UniqueFd& fd = fds[i - first];
@@ -82,8 +87,8 @@ void floor_bulk_writes(ShardDirs& shards, const FloorRecords& records, std::size
       const std::string target = record_file_name(id);
       if (rename_at(dir, temp, target.c_str()) != 0) throw_errno("rename", target);
     }
-    if (whole_filesystem) {
-      syncfs_fd(touched.front());
+    if (whole_filesystem.valid()) {
+      syncfs_fd(whole_filesystem.get());
     } else if (each_file) {
       for (int dir : touched) sync_directory_fd(dir, sync);
     }

@@ -63,8 +63,8 @@ Status measure_bulk_floor(RunContext& ctx, const std::filesystem::path& dir,
 //                 shard directories open), no sync: delete's protocol (engine-spec.md
 //                 4.4 syncs nothing).
 // The floors of bulk_put and delete take the records of the store they compare with,
-// so that the same ids spread over the same shard directories (a bulk batch pays one
-// directory fsync per shard it touches).
+// so that the same ids spread over the same shard directories (with bulk_sync = files a
+// bulk batch pays one directory fsync per shard it touches).
 Status measure_delete_floor(RunContext& ctx, const std::filesystem::path& dir,
                             const FloorRecords& records, std::uint64_t deletes, Sync sync);
 

@@ -103,8 +103,8 @@ const std::vector<storh::OperationSpec>& operations() {
         op("scan_floor", "records",
            "raw syscalls of a STAT revalidation: readdir each shard, fstatat each file"),
         op("bulk_floor", "records",
-           "raw syscalls of bulk_put/jsonl_import: per batch create+write, fsync, rename, "
-           "one fsync per shard dir"),
+           "raw syscalls of bulk_put/jsonl_import: per batch create+write, sync, rename, "
+           "sync (bulk_sync's calls)"),
         op("delete_floor", "records", "raw syscalls of delete: unlinkat min(100, n) files"),
         op("get_floor", "records",
            "raw syscall of a warm STAT get: fstatat get's files, right after the gets"),
@@ -474,8 +474,10 @@ class DocEngine final : public storh::Engine {
          storh::ParamType::string,
          std::string("filesystem"),
          {std::string("filesystem"), std::string("files")},
-         "how bulk_put and jsonl_import make a batch durable: one syncfs before and one "
-         "after its renames, or an fsync of every file and touched directory (storh's calls)"},
+         "how bulk_put and jsonl_import make a batch of 16 records or more durable: one "
+         "syncfs before and one after its renames (where syncfs reports failures: Linux "
+         "5.17+, ext4/xfs/btrfs), or an fsync of every file and touched directory (storh's "
+         "calls)"},
     };
     info.operations = operations();
     return info;

@@ -137,8 +137,9 @@ std::vector<ParamSpec> log_params() {
            ParamType::string,
            std::string("filesystem"),
            {std::string("filesystem"), std::string("files")},
-           "how bulk_append and the compactions make their new segment files durable: one "
-           "syncfs a pass, or an fdatasync of each file (storh's calls)"}};
+           "how bulk_append and the compactions make a pass of 16 new files or more durable: "
+           "one syncfs (where syncfs reports failures: Linux 5.17+, ext4/xfs/btrfs), or an "
+           "fdatasync of each file and an fsync of segments/ (storh's calls)"}};
 }
 
 std::vector<ParamRange> log_param_ranges() {

@@ -30,14 +30,18 @@ Json row(int i, int version = 0) {
               {"publishedAt", 1700000000000 + i}};
 }
 
-fault_test::Tally run_doc_faults(const std::string& engine, std::optional<Schema> schema) {
+// `streamed` rows go through put_stream in batches of `batch_size`: 4 in 2 by default
+// (two batches, each fsynced file by file); 16 in 16 is one batch made durable by syncfs.
+fault_test::Tally run_doc_faults(const std::string& engine, std::optional<Schema> schema,
+                                 int streamed = 4, std::size_t batch_size = 2) {
   fault_test::Scratch scratch;
   std::vector<std::string> ids;
-  for (int i = 0; i < 10; ++i) ids.push_back(uuid_v7::generate());
+  const int after_stream = 5 + streamed;
+  for (int i = 0; i <= after_stream; ++i) ids.push_back(uuid_v7::generate());
   doc::DocStoreOptions options;
   options.sync = Sync::durable;
   options.schema = std::move(schema);
-  options.batch_size = 2;  // put_stream commits two batches
+  options.batch_size = batch_size;
 
   fault_test::Subject<doc::DocStore> subject;
   subject.engine = engine;
@@ -62,22 +66,20 @@ fault_test::Tally run_doc_faults(const std::string& engine, std::optional<Schema
                                      Json{{"id", ids[4]}, {"data", row(4)}}});
                    },
                    true});
-    ops.push_back({"put_stream 5-8",
-                   {{ids[5], std::nullopt, row(5)},
-                    {ids[6], std::nullopt, row(6)},
-                    {ids[7], std::nullopt, row(7)},
-                    {ids[8], std::nullopt, row(8)}},
+    std::vector<fault_test::Effect> stream;
+    for (int i = 5; i < after_stream; ++i) stream.push_back({ids[i], std::nullopt, row(i)});
+    ops.push_back({"put_stream 5-" + std::to_string(after_stream - 1), std::move(stream),
                    [&](doc::DocStore& store) {
                      std::vector<Json> rows;
-                     for (int i = 5; i <= 8; ++i) {
+                     for (int i = 5; i < after_stream; ++i) {
                        rows.push_back(Json{{"id", ids[i]}, {"data", row(i)}});
                      }
                      store.put_stream(std::move(rows));
                    },
                    true});
-    ops.push_back({"put 9", {{ids[9], std::nullopt, row(9)}}, [&](doc::DocStore& store) {
-                     store.put(row(9), ids[9]);
-                   }});
+    ops.push_back({"put " + std::to_string(after_stream),
+                   {{ids[after_stream], std::nullopt, row(after_stream)}},
+                   [&](doc::DocStore& store) { store.put(row(after_stream), ids[after_stream]); }});
     ops.push_back({"(setup record 1)", {{ids[1], row(1), row(1)}}, [](doc::DocStore&) {}});
     return ops;
   };
@@ -105,6 +107,12 @@ TEST_CASE("doc faults: every write boundary of put, put_many and put_stream lose
           "[doc][fault]") {
   const fault_test::Tally tally = run_doc_faults("doc", std::nullopt);
   CHECK(tally.boundaries >= 10);
+  fault_test::require_clean(tally);
+}
+
+TEST_CASE("doc faults: a put_stream batch made durable by syncfs loses nothing", "[doc][fault]") {
+  const fault_test::Tally tally = run_doc_faults("doc (syncfs batch)", std::nullopt, 16, 16);
+  CHECK(tally.boundaries >= 40);
   fault_test::require_clean(tally);
 }
 

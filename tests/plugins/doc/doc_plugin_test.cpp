@@ -96,7 +96,7 @@ TEST_CASE("doc plugin: durable writes and other validation modes", "[doc_plugin]
   CHECK(status.ok());
 }
 
-TEST_CASE("doc plugin: bulk_sync chooses the bulk writes' calls; a typo names the choices",
+TEST_CASE("doc plugin: bulk_sync chooses the bulk writes' calls, and a typo names the choices",
           "[doc_plugin]") {
   LoadedPlugin plugin(STORH_TEST_DOC_PLUGIN);
   TempDir dir;

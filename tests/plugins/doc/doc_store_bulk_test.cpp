@@ -1,5 +1,8 @@
 // Bulk writes (putStream, importJsonl) and the JSONL round trip (engine-spec.md 4.4).
+#include <fmt/format.h>
+
 #include "common/bench/bench_row.h"
+#include "common/fault_injection.h"
 #include "common/store_error.h"
 #include "doc_test_util.h"
 
@@ -41,6 +44,39 @@ TEST_CASE("doc bulk: put_stream stores every row across batch boundaries", "[doc
     }
   }
   CHECK(temp_files(dir.path()).empty());
+}
+
+TEST_CASE("doc bulk: a batch of 20 is two syncs with bulk_sync = filesystem, 21 with files",
+          "[doc][bulk]") {
+  namespace fault = storh::engines::fault;
+  const auto [bulk_sync, syncs] = GENERATE(table<BulkSync, std::uint64_t>(
+      {{BulkSync::filesystem, 2},     // one syncfs before the renames, one after
+       {BulkSync::files, 20 + 1}}));  // each file, then the one shard directory
+  ScratchDir dir;
+  DocStoreOptions options;
+  options.batch_size = 20;
+  options.bulk_sync = bulk_sync;
+  DocStore store(dir.path(), "docs", options);
+  std::vector<Json> rows;
+  rows.reserve(20);
+  // One shard: every id has "00" at characters 24..25.
+  for (int i = 0; i < 20; ++i) {
+    rows.push_back(Json{{"id", fmt::format("01900000-0000-7000-8000-0000{:08x}", i)},
+                        {"data", storh::engines::bench_row(static_cast<std::uint64_t>(i))}});
+  }
+  store.put(storh::engines::bench_row(99),
+            "01900000-0000-7000-8000-0000ffffffff");  // makes data/00
+  fault::count_only();
+  store.put_stream(std::move(rows));
+  // Boundaries: 20 writes, the syncs, 20 renames (directory syncs count as syncs here).
+  // Where syncfs is not trusted (an old kernel, another filesystem), filesystem means files.
+  const bool trusted = storh::engines::open_for_syncfs(dir.path(), storh::engines::Sync::durable,
+                                                       BulkSync::filesystem)
+                           .valid();
+  const std::uint64_t crossed = fault::crossed();
+  fault::disarm();
+  CHECK(crossed == 20 + (trusted ? syncs : 20 + 1) + 20);
+  CHECK(store.count() == 21);
 }
 
 TEST_CASE("doc bulk: bulk_sync names its choices", "[doc][bulk]") {

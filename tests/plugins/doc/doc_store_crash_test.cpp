@@ -30,6 +30,7 @@ constexpr int kRecords = 48;
 std::vector<std::string> seed(const fs::path& root) {
   DocStore store(root, "docs");
   std::vector<std::string> ids;
+  ids.reserve(kRecords);
   for (int i = 0; i < kRecords; ++i) {
     ids.push_back(store.put(Json{{"version", "old"}, {"slot", i}}).id);
   }
@@ -89,8 +90,10 @@ TEST_CASE(
                WriteStep::renamed, WriteStep::directory_synced);
   // Batches of 5 fsync each file; batches of 20 (at least kFilesystemSyncMinFiles)
   // syncfs the filesystem, unless told to fsync each file.
-  const auto [bulk_sync, batch] = GENERATE(table<BulkSync, int>(
+  const auto choice = GENERATE(table<BulkSync, int>(
       {{BulkSync::filesystem, 5}, {BulkSync::filesystem, 20}, {BulkSync::files, 20}}));
+  const BulkSync bulk_sync = std::get<0>(choice);
+  const int batch = std::get<1>(choice);
   REQUIRE(storh::engines::syncs_filesystem(storh::engines::Sync::durable, bulk_sync,
                                            static_cast<std::size_t>(batch)) ==
           (bulk_sync == BulkSync::filesystem && batch == 20));
@@ -106,6 +109,7 @@ TEST_CASE(
     options.bulk_sync = bulk_sync;
     DocStore writer(dir.path(), "docs", options);
     std::vector<Json> rows;
+    rows.reserve(kRecords);
     for (int i = 0; i < kRecords; ++i) {
       rows.push_back(Json{{"id", ids[static_cast<std::size_t>(i)]},
                           {"data", {{"version", "new"}, {"slot", i}}}});

@@ -35,14 +35,14 @@ void write_ack(int fd, char kind, const std::string& id) {
     std::vector<std::string> mine;
     for (int i = 0;; ++i) {
       const auto action = static_cast<unsigned>(random() % 100);
-      if (action < 70 || mine.empty()) {
+      if (i > 0 && (action < 70 || mine.empty())) {
         const std::string id = log.put(Json{{"i", i}}).id;
         mine.push_back(id);
         write_ack(ack_fd, 'P', id);
-      } else if (action < 85) {
-        // Mostly three rows; now and then 400, which roll more segments in one sync pass
-        // than kFilesystemSyncMinFiles, so that pass is one syncfs.
-        std::vector<Json> rows(action < 83 ? 3 : 400, Json{{"i", i}});
+      } else if (action < 85 || i == 0) {
+        // Three rows; 400 first and now and then, which roll more segments in one sync
+        // pass than kFilesystemSyncMinFiles, so that pass is one syncfs.
+        std::vector<Json> rows(action < 83 && i > 0 ? 3 : 400, Json{{"i", i}});
         const auto records = log.append_many(std::move(rows));
         for (const auto& record : records) {
           mine.push_back(record.id);

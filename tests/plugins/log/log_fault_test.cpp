@@ -30,7 +30,8 @@ TEST_CASE("log faults: every write boundary of put, roll, batch, delete and comp
           "[log][fault]") {
   fault_test::Scratch scratch;
   std::vector<std::string> ids;
-  for (int i = 0; i < 12; ++i) ids.push_back(uuid_v7::generate());
+  ids.reserve(60);
+  for (int i = 0; i < 60; ++i) ids.push_back(uuid_v7::generate());
   // 512-byte segments: ~90-byte lines, so the puts and the batch roll segments.
   const lg::LogOptions options{512, 2, Sync::durable};
 
@@ -58,6 +59,19 @@ TEST_CASE("log faults: every write boundary of put, roll, batch, delete and comp
                      std::vector<Json> rows;
                      for (int i = 7; i <= 10; ++i)
                        rows.push_back(Json{{"id", ids[i]}, {"data", row(i)}});
+                     log.append_many(std::move(rows));
+                   },
+                   true});
+    // 48 rows roll about 9 segments: a sync pass of 16 files or more, one syncfs (and the
+    // compaction below writes as many), so a fault lands on it too.
+    std::vector<fault_test::Effect> big;
+    for (int i = 12; i < 60; ++i) big.push_back({ids[i], std::nullopt, row(i)});
+    ops.push_back({"append_many 12-59", std::move(big),
+                   [&](lg::SegmentedLog& log) {
+                     std::vector<Json> rows;
+                     for (int i = 12; i < 60; ++i) {
+                       rows.push_back(Json{{"id", ids[i]}, {"data", row(i)}});
+                     }
                      log.append_many(std::move(rows));
                    },
                    true});

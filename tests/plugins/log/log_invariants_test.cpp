@@ -281,6 +281,7 @@ TEST_CASE("log: both bulk_sync choices write the same segment files, and they re
   // kFilesystemSyncMinFiles new files, so `filesystem` makes them durable with syncfs and
   // `files` with an fdatasync each; so does the compaction after it.
   std::vector<Json> rows;
+  rows.reserve(300);
   for (int i = 0; i < 300; ++i) {
     rows.push_back(Json{{"id", uuid_v7::generate()}, {"data", {{"i", i}}}});
   }
