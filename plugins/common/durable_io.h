@@ -36,13 +36,15 @@ Sync parse_sync(std::string_view durability);
 //   files: an fsync (or fdatasync) of each file and directory, storh's calls: one journal
 //     commit and one disk cache flush each.
 // Fewer than kFilesystemSyncMinFiles files use `files` either way, so a small write never
-// waits for the rest of the filesystem.
+// waits for the rest of the filesystem; so does a filesystem whose syncfs cannot be trusted
+// to report a failed writeback (open_for_syncfs).
 enum class BulkSync { filesystem, files };
 inline constexpr std::size_t kFilesystemSyncMinFiles = 16;
 // "filesystem" | "files"; throws StoreError naming the valid choices otherwise.
 BulkSync parse_bulk_sync(std::string_view name);
-// Whether `files` new files are made durable with one syncfs: durable, BulkSync::filesystem
-// and at least kFilesystemSyncMinFiles files (and open_for_syncfs gave a descriptor).
+// Whether `files` new files call for one syncfs: durable, BulkSync::filesystem and at least
+// kFilesystemSyncMinFiles files. The syncfs happens only when open_for_syncfs then gives a
+// descriptor; otherwise each file is synced.
 bool syncs_filesystem(Sync sync, BulkSync bulk_sync, std::size_t files) noexcept;
 
 // An owned file descriptor, closed on destruction. Move-only.

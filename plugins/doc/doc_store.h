@@ -14,8 +14,9 @@
 // Bulk protocol (put_stream, import_jsonl), batches of up to options.batch_size rows:
 //   1. write every temp file of the batch (each named as above);
 //   2. make them durable: one syncfs(2) of the store's filesystem (BulkSync::filesystem,
-//      the default, for batches of kFilesystemSyncMinFiles or more), or an fsync of
-//      each (BulkSync::files);
+//      the default, for batches of kFilesystemSyncMinFiles or more where
+//      open_for_syncfs allows it: Linux 5.17+, ext4/xfs/btrfs/tmpfs), or an fsync of
+//      each (BulkSync::files, and everywhere else);
 //   3. rename every temp file to its record name, in input order (a repeated id: the
 //      later row wins, as with sequential puts);
 //   4. make the renames durable: a second syncfs, or an fsync of each touched shard

@@ -192,10 +192,14 @@ FileStamp RecordWriter::write(std::string_view id, std::string_view bytes) {
 void RecordWriter::write_batch(std::span<BatchItem> items) {
   if (items.empty()) return;
   // Opened before the first temp file, so the syncfs calls through it report every
-  // writeback error of the batch (the collection's directory: data/ may not exist yet).
+  // writeback error of the batch. data/ itself (it may be a link to another filesystem),
+  // or the collection's directory before the first write has made data/.
   UniqueFd whole_filesystem;
   if (syncs_filesystem(sync_, bulk_sync_, items.size())) {
-    whole_filesystem = open_for_syncfs(dirs_.data_dir().parent_path(), sync_, bulk_sync_);
+    whole_filesystem = open_for_syncfs(dirs_.data_dir(), sync_, bulk_sync_);
+    if (!whole_filesystem.valid() && !fs::exists(dirs_.data_dir())) {
+      whole_filesystem = open_for_syncfs(dirs_.data_dir().parent_path(), sync_, bulk_sync_);
+    }
   }
   const bool each_file = sync_ == Sync::durable && !whole_filesystem.valid();
   std::vector<TempFile> temps(items.size());

@@ -5,10 +5,11 @@
 // close, rename to <id>.jsonc, fsync the shard directory.
 // Batch write (the bulk protocol documented in doc_store.h): every temp file written,
 // then made durable, then all renamed in order, then the renames made durable. With
-// BulkSync::filesystem (batches of kFilesystemSyncMinFiles or more; syncs_filesystem in
-// durable_io.h) each "made durable" is one syncfs(2) of the store's filesystem. Otherwise each temp
-// file has its writeback started as it is written (sync_file_range) and is fsynced after the others
-// are written, and each touched directory is fsynced once. Either way a failure unlinks
+// BulkSync::filesystem (batches of kFilesystemSyncMinFiles or more, where open_for_syncfs
+// in durable_io.h allows it) each "made durable" is one syncfs(2) of the store's
+// filesystem. Otherwise each temp file has its writeback started as it is written
+// (sync_file_range) and is fsynced after the others are written, and each touched
+// directory is fsynced once. Either way a failure unlinks
 // the temp files not yet renamed and throws StoreError("Could not write storage file
 // <path>: <reason>").
 //

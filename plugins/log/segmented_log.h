@@ -12,8 +12,8 @@
 // manifest atomically. append_many/append_stream write whole segments without syncing
 // and then sync every file they wrote in one pass per MiB chunk and before returning
 // ("sync per chunk": one syncfs for 16 files or more with LogOptions::bulk_sync =
-// filesystem, else an fdatasync of each and an fsync of segments/), then swap the
-// manifest once. A crash at any
+// filesystem where open_for_syncfs allows it, else an fdatasync of each and an fsync of
+// segments/), then swap the manifest once. A crash at any
 // byte keeps every acknowledged record: the reopen cuts each segment at its first line
 // that does not decode. A final line that decodes but lacks its LF (section 13.1; storh
 // writes the LF in the same write, so it comes from a crash between the two or another

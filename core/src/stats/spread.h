@@ -10,7 +10,7 @@
 //     it varies as the machine's calls do. The floor is the cell's one named after the
 //     operation's first word (doc.put_floor for doc.put_many), else the engine's plain
 //     `floor`, else the cell's floor whose median is nearest the metric's, within
-//     kNearestFloorRatio (fsync-bound doc.jsonl_import against doc.bulk_floor);
+//     kNearestFloorRatio (sync-bound doc.jsonl_import against doc.bulk_floor);
 //   - else the run's typical cv: the median over its metrics of two or more samples
 //     (only when there are at least kMinMetricsForTypical of them).
 // Two kinds of spread are not the metric's own, and are said once for the run

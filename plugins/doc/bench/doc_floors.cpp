@@ -54,7 +54,7 @@ void floor_bulk_writes(ShardDirs& shards, const FloorRecords& records, std::size
     const std::size_t last = std::min(n, first + batch);
     UniqueFd whole_filesystem;
     if (syncs_filesystem(sync, bulk_sync, last - first)) {
-      whole_filesystem = open_for_syncfs(shards.data_dir().parent_path(), sync, bulk_sync);
+      whole_filesystem = open_for_syncfs(shards.data_dir(), sync, bulk_sync);
     }
     const bool each_file = sync == Sync::durable && !whole_filesystem.valid();
     fds.clear();

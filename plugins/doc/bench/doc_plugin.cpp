@@ -476,7 +476,7 @@ class DocEngine final : public storh::Engine {
          {std::string("filesystem"), std::string("files")},
          "how bulk_put and jsonl_import make a batch of 16 records or more durable: one "
          "syncfs before and one after its renames (where syncfs reports failures: Linux "
-         "5.17+, ext4/xfs/btrfs), or an fsync of every file and touched directory (storh's "
+         "5.17+, ext4/xfs/btrfs/tmpfs), or an fsync of every file and touched directory (storh's "
          "calls)"},
     };
     info.operations = operations();

@@ -138,7 +138,7 @@ std::vector<ParamSpec> log_params() {
            std::string("filesystem"),
            {std::string("filesystem"), std::string("files")},
            "how bulk_append and the compactions make a pass of 16 new files or more durable: "
-           "one syncfs (where syncfs reports failures: Linux 5.17+, ext4/xfs/btrfs), or an "
+           "one syncfs (where syncfs reports failures: Linux 5.17+, ext4/xfs/btrfs/tmpfs), or an "
            "fdatasync of each file and an fsync of segments/ (storh's calls)"}};
 }
 

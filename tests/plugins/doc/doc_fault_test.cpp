@@ -31,7 +31,8 @@ Json row(int i, int version = 0) {
 }
 
 // `streamed` rows go through put_stream in batches of `batch_size`: 4 in 2 by default
-// (two batches, each fsynced file by file); 16 in 16 is one batch made durable by syncfs.
+// (two batches, each fsynced file by file); 16 in 16 is one batch made durable by syncfs
+// where open_for_syncfs trusts it (file by file elsewhere).
 fault_test::Tally run_doc_faults(const std::string& engine, std::optional<Schema> schema,
                                  int streamed = 4, std::size_t batch_size = 2) {
   fault_test::Scratch scratch;

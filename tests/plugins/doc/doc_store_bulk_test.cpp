@@ -70,9 +70,10 @@ TEST_CASE("doc bulk: a batch of 20 is two syncs with bulk_sync = filesystem, 21 
   store.put_stream(std::move(rows));
   // Boundaries: 20 writes, the syncs, 20 renames (directory syncs count as syncs here).
   // Where syncfs is not trusted (an old kernel, another filesystem), filesystem means files.
-  const bool trusted = storh::engines::open_for_syncfs(dir.path(), storh::engines::Sync::durable,
-                                                       BulkSync::filesystem)
-                           .valid();
+  const bool trusted =
+      storh::engines::open_for_syncfs(dir / "docs" / "data", storh::engines::Sync::durable,
+                                      BulkSync::filesystem)
+          .valid();
   const std::uint64_t crossed = fault::crossed();
   fault::disarm();
   CHECK(crossed == 20 + (trusted ? syncs : 20 + 1) + 20);
