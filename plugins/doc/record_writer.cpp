@@ -226,7 +226,8 @@ void RecordWriter::write_batch(std::span<BatchItem> items) {
     if (each_file && items.size() > 1) {
       ::sync_file_range(raw, 0, 0, SYNC_FILE_RANGE_WRITE);  // start writeback early
     }
-    if (std::find(touched.begin(), touched.end(), temp.dir_fd) == touched.end()) {
+    // Only the per-file path syncs directories; a syncfs covers them all.
+    if (each_file && std::find(touched.begin(), touched.end(), temp.dir_fd) == touched.end()) {
       touched.push_back(temp.dir_fd);
     }
   }

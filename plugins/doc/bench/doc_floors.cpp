@@ -68,7 +68,9 @@ void floor_bulk_writes(ShardDirs& shards, const FloorRecords& records, std::size
       fds.emplace_back(raw);
       write_all(raw, body, temp);
       if (each_file && last - first > 1) ::sync_file_range(raw, 0, 0, SYNC_FILE_RANGE_WRITE);
-      if (std::find(touched.begin(), touched.end(), dir) == touched.end()) touched.push_back(dir);
+      if (each_file && std::find(touched.begin(), touched.end(), dir) == touched.end()) {
+        touched.push_back(dir);
+      }
     }
     if (whole_filesystem.valid() && syncfs_fd(whole_filesystem.get()) != 0) {
       throw_errno("syncfs", "bulk_floor");
