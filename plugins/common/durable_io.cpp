@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <mutex>
@@ -65,6 +66,25 @@ UniqueFd open_or_throw(const fs::path& path, int flags, unsigned mode) {
     const int fd = ::open(path.c_str(), flags | O_CLOEXEC, static_cast<mode_t>(mode));
     if (fd >= 0) return UniqueFd(fd);
     if (errno != EINTR) throw_errno("open", path);
+  }
+}
+
+namespace {
+// Set once an O_NOATIME open was refused: the files are someone else's, so asking again
+// would cost a failed open per read.
+std::atomic<bool> noatime_refused{false};
+}  // namespace
+
+int open_for_reading_at(int dir_fd, const char* name) noexcept {
+  for (;;) {
+    const bool noatime = !noatime_refused.load(std::memory_order_relaxed);
+    const int fd = ::openat(dir_fd, name, O_RDONLY | O_CLOEXEC | (noatime ? O_NOATIME : 0));
+    if (fd >= 0) return fd;
+    if (errno == EPERM && noatime) {
+      noatime_refused.store(true, std::memory_order_relaxed);
+      continue;
+    }
+    if (errno != EINTR) return -1;
   }
 }
 
@@ -261,10 +281,7 @@ void durable_append(const fs::path& path, std::string_view bytes, Sync sync) {
 
 bool read_file_if_exists(const fs::path& path, std::string& out) {
   out.clear();
-  int fd = -1;
-  do {
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  } while (fd < 0 && errno == EINTR);
+  const int fd = open_for_reading_at(AT_FDCWD, path.c_str());
   if (fd < 0) {
     if (errno == ENOENT) return false;
     throw_errno("read", path);

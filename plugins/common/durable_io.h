@@ -76,6 +76,15 @@ class UniqueFd {
 // open(2) with O_CLOEXEC added, retrying on EINTR; throws StoreError("open <path>: ...").
 UniqueFd open_or_throw(const std::filesystem::path& path, int flags, unsigned mode = 0644);
 
+// openat(2) read-only (O_CLOEXEC) for reading one of a store's own files: with O_NOATIME
+// where the kernel allows it (the process owns the file or has CAP_FOWNER), so a read
+// never writes. On a relatime mount (Linux's default) the first read after each write
+// would otherwise update the file's access time: an inode dirtied and a journal entry for
+// every record read once. No engine uses access times. Where O_NOATIME is refused (EPERM),
+// this and every later call open without it. Retries on EINTR; returns the descriptor, or
+// -1 with errno set. `dir_fd` may be AT_FDCWD.
+int open_for_reading_at(int dir_fd, const char* name) noexcept;
+
 // Writes every byte, looping on short writes and EINTR; a zero-byte write is an error.
 void write_all(int fd, std::string_view bytes, const std::filesystem::path& path);
 // pwrite(2) of every byte at `offset`.

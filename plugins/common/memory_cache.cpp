@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "common/canonical_json.h"
 #include "common/flat_index.h"
 #include "common/run_clock.h"
 
@@ -30,11 +31,12 @@ struct alignas(64) Entry {
   // line 0
   std::uint64_t hash = 0;
   std::int64_t expires_at = kNever;
-  std::uint32_t key_size = 0;
+  std::uint16_t key_size = 0;  // the key's length when inline, else kInlineKey + 1
   bool live = false;
   bool is_tuple = false;
   bool exists = false;                       // tuple
   bool has_file_hash = false;                // tuple: file_hash is not empty
+  bool payload_is_data = false;              // tuple: see RecordTuple
   std::shared_ptr<const std::string> scope;  // tuple
   CacheValue value;                          // the JSON value, or the tuple's payload
   std::int64_t mtime_ns = 0;                 // tuple
@@ -51,7 +53,7 @@ struct alignas(64) Entry {
                                   : std::string_view(long_key);
   }
   void set_key(std::string_view key) {
-    key_size = static_cast<std::uint32_t>(key.size());
+    key_size = static_cast<std::uint16_t>(std::min(key.size(), kInlineKey + 1));
     if (key.size() <= kInlineKey) {
       std::copy(key.begin(), key.end(), inline_key.begin());
     } else {
@@ -83,7 +85,15 @@ bool well_formed_tuple(const Json& entry) {
 CacheValue tuple_json(const Entry& tuple) {
   Json array =
       Json::array({tuple.exists, *tuple.scope, tuple.mtime_ns, tuple.size, tuple.file_hash});
-  if (tuple.exists) array.push_back(tuple.value ? *tuple.value : Json());
+  if (tuple.exists) {
+    if (!tuple.value) {
+      array.push_back(Json());
+    } else if (tuple.payload_is_data) {
+      array.push_back(encode_compact(*tuple.value));
+    } else {
+      array.push_back(*tuple.value);
+    }
+  }
   return std::make_shared<const Json>(std::move(array));
 }
 
@@ -264,6 +274,7 @@ TupleLookup MemoryCache::get_tuple(std::string_view key, std::uint64_t hash,
       out.hash.clear();
     }
     out.payload = entry.value;
+    out.payload_is_data = entry.payload_is_data;
   } else {
     const Json& json = *entry.value;
     if (!well_formed_tuple(json) || json[kScope].get_ref<const std::string&>() != *scope) {
@@ -274,6 +285,7 @@ TupleLookup MemoryCache::get_tuple(std::string_view key, std::uint64_t hash,
     out.size = json[kSize].get<std::int64_t>();
     out.hash = json[kHash].get_ref<const std::string&>();
     out.payload = out.exists ? CacheValue(entry.value, &json[kPayload]) : nullptr;
+    out.payload_is_data = false;
   }
   s.touch(slot);
   return TupleLookup::found;
@@ -294,6 +306,7 @@ void MemoryCache::set(std::string_view key, CacheValue value,
   Entry& entry = s.entries[slot];
   entry.value = std::move(value);
   entry.is_tuple = false;
+  entry.payload_is_data = false;
   entry.exists = false;
   entry.scope = nullptr;
   entry.file_hash.clear();
@@ -320,6 +333,7 @@ void MemoryCache::set_tuple(std::string_view key, RecordTuple tuple) {
   entry.file_hash = std::move(tuple.hash);
   entry.has_file_hash = !entry.file_hash.empty();
   entry.value = std::move(tuple.payload);
+  entry.payload_is_data = tuple.payload_is_data;
   entry.expires_at = kNever;
   entry.bytes = kEntryOverhead + entry.key_bytes() + value_bytes;
   s.bytes += entry.bytes;

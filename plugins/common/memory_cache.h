@@ -58,6 +58,11 @@ struct RecordTuple {
   // exists: the data itself (TRUST) or its canonical JSON text as a JSON string (STAT,
   // HASH). Absent (null) when !exists.
   CacheValue payload;
+  // STAT, HASH: the payload is the data itself, shown by get() as its canonical JSON text,
+  // so the tuple keeps section 4.6's shape without a second copy of the record as text, and
+  // a hit hands out the value the writer parsed (immutable, like every cached value)
+  // instead of decoding the text again. A tuple set() as JSON always holds the text.
+  bool payload_is_data = false;
 };
 
 enum class TupleLookup {

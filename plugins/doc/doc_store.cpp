@@ -94,15 +94,9 @@ void DocStore::State::shared_set(std::string_view id, const std::shared_ptr<cons
   tuple.mtime_ns = stamp.mtime_ns;
   tuple.size = stamp.size;
   if (options.validation == Validation::hash) tuple.hash = xxh128_hex(bytes);
-  if (options.validation == Validation::trust) {
-    tuple.payload = data;
-  } else if (std::optional<std::string_view> text = framed_data_text(bytes, id)) {
-    // Any JSON text of the data serves (the payload is parsed, never compared as bytes),
-    // and the file holds one: no re-encoding on a cold read.
-    tuple.payload = std::make_shared<const Json>(std::string(*text));
-  } else {
-    tuple.payload = std::make_shared<const Json>(encode_compact(*data));
-  }
+  // Every mode shares the parsed data; STAT and HASH tuples show it as text (RecordTuple).
+  tuple.payload = data;
+  tuple.payload_is_data = options.validation != Validation::trust;
   options.cache->set_tuple(key_for(id), std::move(tuple));
 }
 
@@ -155,10 +149,14 @@ std::optional<SharedJson> DocStore::State::from_shared_cache(std::string_view id
       const bool same =
           !hash_mode || (read_file_at(dir, name, bytes, info, [&] { return fs::path(name); }) &&
                          stamp_of(info) == cached && xxh128_hex(bytes) == tuple.hash);
-      if (same && tuple.payload && tuple.payload->is_string()) {
-        Json data = parse_json(tuple.payload->get_ref<const std::string&>());
-        if (data.is_object() || data.is_array()) {
-          auto shared = std::make_shared<const Json>(std::move(data));
+      if (same && tuple.payload && (tuple.payload_is_data || tuple.payload->is_string())) {
+        // A tuple a store set holds the data; one set() as JSON by anyone holds its text.
+        SharedJson shared = tuple.payload;
+        if (!tuple.payload_is_data) {
+          shared = std::make_shared<const Json>(
+              parse_json(tuple.payload->get_ref<const std::string&>()));
+        }
+        if (shared->is_object() || shared->is_array()) {
           CachedRecord record;
           record.data = shared;
           record.stamp = cached;

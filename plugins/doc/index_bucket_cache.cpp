@@ -96,7 +96,7 @@ std::optional<std::int64_t> BucketCache::count(const std::string& path) {
   bool exists = false;
   if (const Entry* entry = current(path, exists, watch)) return entry->count;
   if (!exists) return std::nullopt;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = open_for_reading_at(AT_FDCWD, path.c_str());
   if (fd < 0) {
     if (errno == ENOENT || errno == ENOTDIR) return std::nullopt;
     throw_errno("open", path);
@@ -129,7 +129,7 @@ std::optional<std::vector<std::string>> BucketCache::head_ids(const std::string&
   if (found != entries_.end() && (found->second.text || !found->second.exists)) {
     return std::nullopt;  // text() answers from the cache (or stat-checks the entry)
   }
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = open_for_reading_at(AT_FDCWD, path.c_str());
   if (fd < 0) {
     if (errno == ENOENT || errno == ENOTDIR) return std::nullopt;
     throw_errno("open", path);

@@ -208,7 +208,7 @@ bool parse_bucket_count(std::string_view text, std::int64_t& count) {
 }
 
 std::int64_t read_bucket_count(const std::filesystem::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = open_for_reading_at(AT_FDCWD, path.c_str());
   if (fd < 0) {
     if (errno == ENOENT || errno == ENOTDIR) return 0;
     throw_errno("open", path);

@@ -39,7 +39,7 @@ Region region_of(std::string_view key) {
 
 // Opens `path` read-only; an invalid fd when it does not exist.
 UniqueFd open_if_exists(const std::filesystem::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = open_for_reading_at(AT_FDCWD, path.c_str());
   if (fd < 0 && errno != ENOENT) throw_errno("open", path);
   return UniqueFd(fd);
 }

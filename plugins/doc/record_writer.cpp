@@ -148,7 +148,7 @@ bool read_file_at(int dir_fd, const std::string& name, std::string& bytes, struc
 
 bool read_file_at(int dir_fd, const std::string& name, std::string& bytes, struct stat& info,
                   FunctionRef<fs::path()> where) {
-  const int raw = ::openat(dir_fd, name.c_str(), O_RDONLY | O_CLOEXEC);
+  const int raw = open_for_reading_at(dir_fd, name.c_str());
   if (raw < 0) {
     if (errno == ENOENT) return false;
     throw_errno("open", where());

@@ -47,7 +47,7 @@ int SegmentedLog::read_fd(std::uint32_t file) const {
     if (id == file) return fd.get();
   }
   const fs::path path = path_of(file);
-  const int raw = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int raw = open_for_reading_at(AT_FDCWD, path.c_str());
   if (raw < 0) throw StoreError(fmt::format("Could not open segment {}", path.string()));
   if (read_fds_.size() >= kReadFds) read_fds_.erase(read_fds_.begin());
   read_fds_.emplace_back(file, UniqueFd(raw));
@@ -168,7 +168,7 @@ bool LogStream::Plan::open_next() {
   while (next_part < parts.size()) {
     const Part& part = parts[next_part++];
     const fs::path path = log->path_of(part.file);
-    const int raw = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    const int raw = open_for_reading_at(AT_FDCWD, path.c_str());
     if (options.on_segment_open) options.on_segment_open(log->files_[part.file]);
     if (raw < 0) {
       const std::string message = fmt::format("Could not open segment {}", path.string());

@@ -20,7 +20,8 @@ namespace storh::engines::log {
 ScanResult scan_segment(const std::filesystem::path& file, bool cut, Sync sync, std::string& buffer,
                         const LineFn& fn) {
   ScanResult result;
-  const int raw = ::open(file.c_str(), (cut ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+  const int raw =
+      cut ? ::open(file.c_str(), O_RDWR | O_CLOEXEC) : open_for_reading_at(AT_FDCWD, file.c_str());
   if (raw < 0) {
     if (errno == ENOENT) {
       result.missing = true;

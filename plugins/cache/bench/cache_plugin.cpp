@@ -16,7 +16,8 @@
 // Two floors time the raw syscalls under the gets, with no engine, over the same files
 // (shard directories opened untimed, as the store keeps them open):
 //   stat_floor  fstatat every record file: a warm STAT get is one of these
-//   read_floor  openat, fstat, read, close every record file: the I/O of a cold get
+//   read_floor  openat, fstat, read, close every record file: the I/O of a cold get, with
+//               the store's open flags (open_for_reading_at: no access-time update)
 // So warm/stat_floor and cold/read_floor show what the engine adds on this machine.
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -205,7 +206,7 @@ class CacheEngine final : public storh::Engine {
     return ctx.measure("read_floor", ids.size(), [&]() -> Status {
       struct stat info {};
       for (const auto& [dir, name] : floor.files) {
-        engines::UniqueFd fd(::openat(dir, name.c_str(), O_RDONLY | O_CLOEXEC));
+        engines::UniqueFd fd(engines::open_for_reading_at(dir, name.c_str()));
         if (fd.get() < 0 || ::fstat(fd.get(), &info) != 0 ||
             ::read(fd.get(), buffer.data(), buffer.size()) != info.st_size || info.st_size <= 0) {
           return Status::error(fmt::format("read_floor: cannot read {}", name));

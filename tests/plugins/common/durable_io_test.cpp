@@ -1,5 +1,6 @@
 // Durable I/O primitives and the re-entrant, cross-process file lock.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -133,4 +134,33 @@ TEST_CASE("pread_some and pread_full: short at the end of the file, errors name 
     CHECK_THAT(error.what(), Catch::Contains("read") && Catch::Contains(path.string()));
   }
   CHECK_THROWS_AS(pread_full(-1, buffer, 1, 0, path), storh::engines::StoreError);
+}
+
+TEST_CASE("open_for_reading_at: a read leaves the access time alone, a missing file says ENOENT",
+          "[common]") {
+  ScratchDir dir;
+  const fs::path file = dir / "record.json";
+  engines::durable_append(file, "{}\n", engines::Sync::none);
+  // An access time older than the modification: a relatime mount updates it on the next
+  // plain read, a strictatime mount on every read.
+  const struct timespec times[2] = {{1, 0}, {0, UTIME_OMIT}};
+  REQUIRE(::utimensat(AT_FDCWD, file.c_str(), times, 0) == 0);
+
+  const engines::UniqueFd dir_fd = engines::open_or_throw(dir.path(), O_RDONLY | O_DIRECTORY);
+  for (int read = 0; read < 2; ++read) {
+    engines::UniqueFd fd(engines::open_for_reading_at(dir_fd.get(), "record.json"));
+    REQUIRE(fd.valid());
+    char buffer[8];
+    CHECK(::read(fd.get(), buffer, sizeof buffer) == 3);
+  }
+  std::string bytes;
+  CHECK(engines::read_file_if_exists(file, bytes));
+  CHECK(bytes == "{}\n");
+  struct ::stat info {};
+  REQUIRE(::stat(file.c_str(), &info) == 0);
+  CHECK(info.st_atim.tv_sec == 1);
+
+  errno = 0;
+  CHECK(engines::open_for_reading_at(dir_fd.get(), "missing.json") == -1);
+  CHECK(errno == ENOENT);
 }

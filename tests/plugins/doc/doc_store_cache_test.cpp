@@ -1,5 +1,8 @@
 // Cache validation modes (engine-spec.md 4.5, 4.6, 10.5: C1-C4) with and without a shared
 // MemoryCache.
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -185,8 +188,10 @@ TEST_CASE("doc cache: a shared cache serves a second instance and records negati
             ->data["v"] == 1);
 }
 
-TEST_CASE("doc cache: the shared payload is the file's data text, and unusual files still read",
-          "[doc][cache]") {
+TEST_CASE(
+    "doc cache: the shared payload is the data, shown as its canonical text, and unusual "
+    "files still read",
+    "[doc][cache]") {
   using storh::engines::doc::framed_data_text;
   const std::string id = storh::engines::uuid_v7::generate();
   CHECK(framed_data_text(record_text(id, R"({"b":1, "a":[2]})"), id) == R"({"b":1, "a":[2]})");
@@ -207,14 +212,28 @@ TEST_CASE("doc cache: the shared payload is the file's data text, and unusual fi
   write_text(record_file(dir.path(), "docs", spaced.id), record_text(spaced.id, R"({ "v" : 10 })"));
   write_text(record_file(dir.path(), "docs", extra.id),
              R"({"id":")" + extra.id + R"(","data":{"v":20},"z":1})" + "\n");
+  std::shared_ptr<const Json> first;
   for (int round = 0; round < 2; ++round) {  // first fills the shared cache, second reads it
     DocStore reader(dir.path(), "docs", options_for(mode, cache));
-    CHECK(reader.get(spaced.id)->data == Json{{"v", 10}});
+    const auto data = reader.find(spaced.id);
+    REQUIRE(data);
+    CHECK(*data == Json{{"v", 10}});
     CHECK(reader.get(extra.id)->data == Json{{"v", 20}});
+    // The second instance is handed the value the first one parsed, not a new decoding.
+    if (round == 0) first = data;
+    if (round == 1) CHECK(data == first);
   }
+  // Seen through get(), the entry keeps section 4.6's shape: the data as canonical JSON text.
   const auto entry = cache->get("doc:docs:" + spaced.id);
   REQUIRE(entry);
-  CHECK((*entry)[5] == R"({ "v" : 10 })");
+  CHECK((*entry)[5] == R"({"v":10})");
+  // A tuple set() as JSON holds text, and is decoded.
+  cache->set("doc:docs:" + spaced.id, *entry);
+  DocStore reader(dir.path(), "docs", options_for(mode, cache));
+  const auto decoded = reader.find(spaced.id);
+  REQUIRE(decoded);
+  CHECK(*decoded == Json{{"v", 10}});
+  CHECK(decoded != first);
 }
 
 TEST_CASE("doc cache: an invalid id is refused in every mode, and nothing is cached for it",
@@ -610,4 +629,20 @@ TEST_CASE("NOTIFY: without watches, index files are validated by stat", "[doc][c
   by_another_process([&] { must(::unlink(s.pages.c_str()) == 0, "unlink"); });
   CHECK(s.page_count() == 0);
   CHECK(s.pages_got() == 0);
+}
+
+TEST_CASE("doc reads: a get and a scan leave the record file's access time alone", "[doc][cache]") {
+  const auto mode = GENERATE(Validation::stat, Validation::hash, Validation::trust);
+  ScratchDir dir;
+  const Record record = DocStore(dir.path(), "docs").put(Json{{"v", 1}});
+  const fs::path file = record_file(dir.path(), "docs", record.id);
+  // Older than the modification: the next plain read would update it (relatime).
+  const struct timespec times[2] = {{1, 0}, {0, UTIME_OMIT}};
+  REQUIRE(::utimensat(AT_FDCWD, file.c_str(), times, 0) == 0);
+  CHECK(DocStore(dir.path(), "docs", options_for(mode, nullptr)).stream_all().size() == 1);
+  CHECK(DocStore(dir.path(), "docs", options_for(mode, nullptr)).get(record.id)->data ==
+        Json{{"v", 1}});
+  struct stat info {};
+  REQUIRE(::stat(file.c_str(), &info) == 0);
+  CHECK(info.st_atim.tv_sec == 1);
 }
