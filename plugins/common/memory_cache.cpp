@@ -1,4 +1,4 @@
-// The entries live in one vector (freed slots are reused); `links` is the recency list
+// The entries live in a table of chunks (freed slots are reused); `links` is the recency list
 // over their slot numbers (least recent at `head`), and a FlatIndex maps keys to slots.
 // An entry holds either a JSON value or a typed record tuple.
 #include "common/memory_cache.h"
@@ -101,11 +101,48 @@ std::int64_t system_seconds() {
   return run_clock::wall_clock_seconds();
 }
 
+// The entries by slot number, in chunks allocated as the cache fills. An entry never
+// moves, and a chunk (48 KiB) is small enough for malloc to serve from memory the process
+// already uses. One reservation for every key was a fresh mapping instead, whose pages
+// faulted on first touch inside the sets that filled them: about one fault per 21 new
+// keys, each costing as much as the system calls of a cold read.
+class EntryTable {
+ public:
+  static constexpr std::uint32_t kChunkEntries = 256;
+
+  Entry& operator[](std::uint32_t slot) noexcept {
+    return chunks_[slot / kChunkEntries][slot % kChunkEntries];
+  }
+  const Entry& operator[](std::uint32_t slot) const noexcept {
+    return chunks_[slot / kChunkEntries][slot % kChunkEntries];
+  }
+  std::uint32_t size() const noexcept { return size_; }
+
+  // The slot of a new default entry at the end.
+  std::uint32_t add() {
+    if (size_ == chunks_.size() * kChunkEntries) {
+      chunks_.push_back(std::make_unique<Entry[]>(kChunkEntries));
+    }
+    return size_++;
+  }
+  void reserve_chunks(std::size_t keys) {
+    chunks_.reserve((keys + kChunkEntries - 1) / kChunkEntries);
+  }
+  void clear() noexcept {
+    chunks_.clear();
+    size_ = 0;
+  }
+
+ private:
+  std::vector<std::unique_ptr<Entry[]>> chunks_;
+  std::uint32_t size_ = 0;
+};
+
 }  // namespace
 
 struct MemoryCache::State {
   mutable std::mutex mutex;
-  std::vector<Entry> entries;
+  EntryTable entries;
   std::vector<Link> links;
   std::vector<std::uint32_t> free_slots;
   FlatIndex index;
@@ -121,7 +158,7 @@ struct MemoryCache::State {
   std::size_t size() const noexcept { return index.size(); }
 
   void reserve(std::size_t keys) {
-    entries.reserve(keys);
+    entries.reserve_chunks(keys);
     links.reserve(keys);
     index.reserve(keys);
     publish_buckets();
@@ -178,8 +215,7 @@ struct MemoryCache::State {
       return slot;
     }
     if (free_slots.empty()) {
-      slot = static_cast<std::uint32_t>(entries.size());
-      entries.emplace_back();
+      slot = entries.add();
       links.emplace_back();
     } else {
       slot = free_slots.back();

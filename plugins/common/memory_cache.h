@@ -23,7 +23,7 @@
 // array, and get_tuple() reads a well-formed JSON tuple set() by anyone, so the cache looks
 // to its users as if it held JSON only.
 //
-// Layout: the entries sit in one vector, the recency list is a vector of index links and
+// Layout: the entries sit in fixed chunks, the recency list is a vector of index links and
 // the key index is a FlatIndex, so a get touches a few cache lines, not a chain of heap
 // nodes (a warm TRUST get was 43% std::unordered_map bucket walk).
 //
@@ -77,10 +77,10 @@ class MemoryCache {
   using Clock = std::function<std::int64_t()>;
 
   // The constructor makes room for this many keys at most (or max_entries, when fewer): a
-  // cache filling up to that many then never moves its entries or rehashes its index
-  // (perf, 2026-12-03: the entry vector's growth and the rehashes were 44% of set_tuple
-  // on a cold read). The entries' memory is only reserved, not touched; the index's
-  // buckets are zeroed (8 bytes per bucket, two buckets a key).
+  // cache filling up to that many then never rehashes its index, whose buckets it zeroes
+  // (8 bytes per bucket, two buckets a key), nor grows its recency list (reserved, not
+  // touched). Entries never move: they sit in chunks allocated as the cache fills. (A
+  // growing entry vector and the rehashes were once 44% of set_tuple on a cold read.)
   static constexpr std::size_t kReservedKeys = std::size_t{1} << 16;
 
   explicit MemoryCache(std::size_t max_entries = 10000,

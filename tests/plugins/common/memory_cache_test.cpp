@@ -177,6 +177,23 @@ TEST_CASE("memory cache: record tuples, typed and seen as JSON", "[cache][memory
 
   // A tuple must carry its scope.
   CHECK_THROWS_AS(cache.set_tuple("doc:c:3", RecordTuple{}), std::invalid_argument);
+
+  // A payload held as data but shown as text (a STAT/HASH store's): get_tuple hands out
+  // the data itself, get() shows its canonical JSON text, in section 4.6's shape.
+  RecordTuple as_text = tuple_of(scope, Json{{"b", "x/y"}, {"a", Json::array({1, 2})}});
+  as_text.payload_is_data = true;
+  const auto data = as_text.payload;
+  cache.set_tuple("doc:c:4", as_text);
+  REQUIRE(cache.get_tuple("doc:c:4", scope, out) == TupleLookup::found);
+  CHECK(out.payload == data);
+  CHECK(out.payload_is_data);
+  CHECK(*cache.get("doc:c:4") ==
+        Json::array({true, "scope-a", 123, 45, "h", R"({"b":"x/y","a":[1,2]})"}));
+  // Replaced by a plain tuple, the flag goes with it.
+  cache.set_tuple("doc:c:4", tuple_of(scope, Json{{"v", 4}}));
+  REQUIRE(cache.get_tuple("doc:c:4", scope, out) == TupleLookup::found);
+  CHECK_FALSE(out.payload_is_data);
+  CHECK(*cache.get("doc:c:4") == Json::array({true, "scope-a", 123, 45, "h", Json{{"v", 4}}}));
 }
 
 TEST_CASE("memory cache: get_tuple reads JSON tuples set by anyone, rejects malformed ones",
@@ -258,6 +275,32 @@ TEST_CASE("memory cache: long keys, reused slots and prefixes", "[cache][memory]
   CHECK(cache.get(keys[1]) == nullptr);
   cache.set(keys[1], Json(1));
   CHECK(*cache.get(keys[1]) == 1);
+}
+
+TEST_CASE("memory cache: thousands of keys across entry chunks, evicted, reused and cleared",
+          "[cache][memory]") {
+  MemoryCache cache(1500);
+  const auto key = [](int i) { return "doc:c:" + std::to_string(i); };
+  for (int i = 0; i < 4000; ++i) cache.set(key(i), Json(i));
+  CHECK(cache.size() == 1500);
+  for (int i = 0; i < 2500; i += 97) CHECK(cache.get(key(i)) == nullptr);
+  for (int i = 2500; i < 4000; ++i) {
+    const auto value = cache.get(key(i));
+    REQUIRE(value);
+    CHECK(*value == i);
+  }
+  // Freed slots are reused by new keys; every key still reads its own value.
+  for (int i = 2500; i < 3000; ++i) CHECK(cache.remove(key(i)));
+  for (int i = 5000; i < 5500; ++i) cache.set(key(i), Json(-i));
+  CHECK(cache.size() == 1500);
+  for (int i = 5000; i < 5500; ++i) CHECK(*cache.get(key(i)) == -i);
+  for (int i = 3000; i < 4000; ++i) CHECK(*cache.get(key(i)) == i);
+  CHECK(cache.clear_prefix("doc:c:3") == 1000);
+  cache.clear();
+  CHECK(cache.size() == 0);
+  for (int i = 0; i < 600; ++i) cache.set(key(i), Json(i));
+  CHECK(*cache.get(key(599)) == 599);
+  CHECK(cache.size() == 600);
 }
 
 TEST_CASE("memory cache: concurrent tuple gets, sets and removes", "[cache][memory][threads]") {
