@@ -191,11 +191,13 @@ class IdMap {
   const Slot& at(std::uint32_t index) const { return slots_[index]; }
 
   // The slot of `id`, made (with a value-initialised Value) when absent.
-  Emplaced emplace(std::string_view id) {
+  Emplaced emplace(std::string_view id) { return emplace(id, hash(id)); }
+  // The same with `id_hash` = hash(id), for a caller that looked the id up before.
+  Emplaced emplace(std::string_view id, std::uint64_t id_hash) {
     if (id.size() != kIdSize) {
       throw std::invalid_argument("IdMap: an id is 36 characters (a UUIDv7)");
     }
-    const std::uint64_t hash = FlatIndex::hash(id);
+    const std::uint64_t hash = id_hash;
     std::uint32_t slot = index_.find(hash, matcher(id));
     if (slot != FlatIndex::kNone) return {&slots_[slot], slot, false};
     if (free_slots_.empty()) {

@@ -206,8 +206,8 @@ struct MemoryCache::State {
   }
 
   // The slot of `key`, made when absent (an empty value, bytes 0), touched.
-  std::uint32_t slot_for(std::string_view key) {
-    const std::uint64_t hash = FlatIndex::hash(key);
+  // `hash` is FlatIndex::hash(key).
+  std::uint32_t slot_for(std::string_view key, std::uint64_t hash) {
     std::uint32_t slot = find(key, hash);
     if (slot != kNone) {
       bytes -= entries[slot].bytes;
@@ -338,7 +338,7 @@ void MemoryCache::set(std::string_view key, CacheValue value,
   State& s = *state_;
   const std::int64_t expires =
       ttl_seconds ? s.clock() + std::max<std::int64_t>(1, *ttl_seconds) : kNever;
-  const std::uint32_t slot = s.slot_for(key);
+  const std::uint32_t slot = s.slot_for(key, FlatIndex::hash(key));
   Entry& entry = s.entries[slot];
   entry.value = std::move(value);
   entry.is_tuple = false;
@@ -353,13 +353,13 @@ void MemoryCache::set(std::string_view key, CacheValue value,
   evict(slot);
 }
 
-void MemoryCache::set_tuple(std::string_view key, RecordTuple tuple) {
+void MemoryCache::set_tuple(std::string_view key, std::uint64_t hash, RecordTuple tuple) {
   if (!tuple.scope) throw std::invalid_argument("MemoryCache::set_tuple: the tuple has no scope");
   std::size_t value_bytes = tuple.hash.capacity();
   if (tuple.payload) value_bytes += estimate_bytes(*tuple.payload);
   std::lock_guard lock(state_->mutex);
   State& s = *state_;
-  const std::uint32_t slot = s.slot_for(key);
+  const std::uint32_t slot = s.slot_for(key, hash);
   Entry& entry = s.entries[slot];
   entry.is_tuple = true;
   entry.exists = tuple.exists;

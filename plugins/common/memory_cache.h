@@ -116,7 +116,11 @@ class MemoryCache {
   static std::uint64_t key_hash(std::string_view key) noexcept;
   void prefetch(std::uint64_t hash) const noexcept;
   // Stores (replacing) a record tuple, as set() does; tuple.scope must not be null.
-  void set_tuple(std::string_view key, RecordTuple tuple);
+  void set_tuple(std::string_view key, RecordTuple tuple) {
+    set_tuple(key, key_hash(key), std::move(tuple));
+  }
+  // The same with `hash` = key_hash(key), for a caller that looked the key up before.
+  void set_tuple(std::string_view key, std::uint64_t hash, RecordTuple tuple);
   // storh's delete(key). Returns whether the key was present.
   bool remove(std::string_view key);
   // Deletes every key that starts with `prefix`; returns how many.

@@ -86,7 +86,8 @@ std::optional<Json> DocStore::State::read_from_disk(std::string_view id) {
 }
 
 void DocStore::State::shared_set(std::string_view id, const std::shared_ptr<const Json>& data,
-                                 const FileStamp& stamp, std::string_view bytes) {
+                                 const FileStamp& stamp, std::string_view bytes,
+                                 std::uint64_t key_hash) {
   if (!options.cache) return;
   RecordTuple tuple;
   tuple.exists = true;
@@ -97,13 +98,15 @@ void DocStore::State::shared_set(std::string_view id, const std::shared_ptr<cons
   // Every mode shares the parsed data; STAT and HASH tuples show it as text (RecordTuple).
   tuple.payload = data;
   tuple.payload_is_data = options.validation != Validation::trust;
-  options.cache->set_tuple(key_for(id), std::move(tuple));
+  const std::string& key = key_for(id);
+  options.cache->set_tuple(key, key_hash != 0 ? key_hash : MemoryCache::key_hash(key),
+                           std::move(tuple));
 }
 
 void DocStore::State::remember(std::string_view id, std::shared_ptr<const Json> data,
                                const FileStamp& stamp, std::string_view bytes, bool canonical,
-                               bool in_process) {
-  shared_set(id, data, stamp, bytes);
+                               bool in_process, KnownHashes known) {
+  shared_set(id, data, stamp, bytes, known.shared);
   if (!in_process) {
     cache.erase(id);
     return;
@@ -117,7 +120,7 @@ void DocStore::State::remember(std::string_view id, std::shared_ptr<const Json> 
     record.has_hash = true;
   }
   if (canonical) record.bytes.assign(bytes);
-  cache.upsert(id, std::move(record));
+  cache.upsert(id, known.record != 0 ? known.record : RecordCache::hash(id), std::move(record));
 }
 
 void DocStore::State::remember_missing(std::string_view id) {
@@ -130,10 +133,11 @@ void DocStore::State::remember_missing(std::string_view id) {
 
 std::optional<SharedJson> DocStore::State::from_shared_cache(std::string_view id,
                                                              std::string_view shard,
-                                                             const std::string& name) {
+                                                             const std::string& name,
+                                                             std::uint64_t key_hash) {
   const std::string& key = key_for(id);
   RecordTuple tuple;
-  const TupleLookup lookup = options.cache->get_tuple(key, scope, tuple);
+  const TupleLookup lookup = options.cache->get_tuple(key, key_hash, scope, tuple);
   if (lookup == TupleLookup::absent) return std::nullopt;
   if (lookup == TupleLookup::found) {
     const int dir = dirs.get(shard, false);
@@ -285,8 +289,10 @@ SharedJson DocStore::find(std::string_view id) {
   // load during it instead of before it; the rare id whose 32-bit hash only collides, or
   // whose entry has no stamp, pays that fstatat for nothing and goes on as a miss.
   std::uint64_t id_hash = 0;
+  KnownHashes known;  // for the caches filled after a read
   if (mode != Validation::trust) {
     id_hash = RecordCache::hash(id);
+    known.record = id_hash;
     s.cache.prefetch_bucket(id_hash);  // loads while the file name is built
   }
   // A TRUST hit never needs the file name; everything below does.
@@ -322,7 +328,10 @@ SharedJson DocStore::find(std::string_view id) {
       s.cache.erase(id);  // stale: re-read below
     }
     if (s.options.cache) {
-      if (std::optional<SharedJson> shared = s.from_shared_cache(id, shard, name)) return *shared;
+      known.shared = MemoryCache::key_hash(s.key_for(id));
+      if (std::optional<SharedJson> shared = s.from_shared_cache(id, shard, name, known.shared)) {
+        return *shared;
+      }
     }
   }
 
@@ -338,7 +347,7 @@ SharedJson DocStore::find(std::string_view id) {
   }
   auto data =
       std::make_shared<const Json>(parse_record(bytes, id, [&] { return where().string(); }));
-  s.remember(id, data, stamp_of(info), bytes, false);
+  s.remember(id, data, stamp_of(info), bytes, false, true, known);
   s.trim_file_buffer();
   return data;
 }

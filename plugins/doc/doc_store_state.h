@@ -20,6 +20,14 @@
 
 namespace storh::engines::doc {
 
+// The hashes a get computed for its id, passed on so that caching what it read does not
+// compute them again: RecordCache::hash(id), and MemoryCache::key_hash(of its shared key).
+// 0: not known (computed where needed).
+struct KnownHashes {
+  std::uint64_t record = 0;
+  std::uint64_t shared = 0;
+};
+
 struct DocStore::State {
   std::filesystem::path root;
   std::string collection;
@@ -84,14 +92,16 @@ struct DocStore::State {
   // Caches the result of a write (or a verified read) in the in-process map and the shared
   // cache. `bytes` are the file's bytes.
   void remember(std::string_view id, std::shared_ptr<const Json> data, const FileStamp& stamp,
-                std::string_view bytes, bool canonical, bool in_process = true);
+                std::string_view bytes, bool canonical, bool in_process = true,
+                KnownHashes known = {});
   void remember_missing(std::string_view id);
   // A STAT or HASH get through the shared cache (section 4.6): the data when the tuple of
   // `id` (in file `name` of `shard`) still matches the file, null when it records the
   // record as missing and the file is still absent, nullopt when the file must be read
   // (no tuple, or a stale or foreign one, which is removed). Fills the in-process cache.
+  // `key_hash` is MemoryCache::key_hash(key_for(id)).
   std::optional<SharedJson> from_shared_cache(std::string_view id, std::string_view shard,
-                                              const std::string& name);
+                                              const std::string& name, std::uint64_t key_hash);
   // NOTIFY: drains the watch and applies what it reports, (re)arming it when needed.
   // A no-op in other modes, after a fallback and inside a fast-path scan.
   void sync_watch();
@@ -110,7 +120,7 @@ struct DocStore::State {
     return watch ? watch->since(shard) : 0;
   }
   void shared_set(std::string_view id, const std::shared_ptr<const Json>& data,
-                  const FileStamp& stamp, std::string_view bytes);
+                  const FileStamp& stamp, std::string_view bytes, std::uint64_t key_hash = 0);
 };
 
 }  // namespace storh::engines::doc

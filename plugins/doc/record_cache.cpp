@@ -11,8 +11,8 @@ bool id_less(const RecordCache::Entry* a, const RecordCache::Entry* b) {
 
 }  // namespace
 
-CachedRecord& RecordCache::upsert(std::string_view id, CachedRecord record) {
-  const auto placed = map_.emplace(id);
+CachedRecord& RecordCache::upsert(std::string_view id, std::uint64_t id_hash, CachedRecord record) {
+  const auto placed = map_.emplace(id, id_hash);
   Entry* entry = placed.slot;
   entry->value = std::move(record);
   if (placed.made && order_valid_) {

@@ -63,7 +63,11 @@ class RecordCache {
     return map_.prefetch_slot(id, id_hash);
   }
   // Inserts or replaces the entry of `id` (36 characters, else std::invalid_argument).
-  CachedRecord& upsert(std::string_view id, CachedRecord record);
+  CachedRecord& upsert(std::string_view id, CachedRecord record) {
+    return upsert(id, hash(id), std::move(record));
+  }
+  // The same with `id_hash` = hash(id).
+  CachedRecord& upsert(std::string_view id, std::uint64_t id_hash, CachedRecord record);
   void erase(std::string_view id);
   // Drops everything; the caches become "unknown" (not complete) for good.
   void discard();
