@@ -70,22 +70,27 @@ UniqueFd open_or_throw(const fs::path& path, int flags, unsigned mode) {
 }
 
 namespace {
-// Set once an O_NOATIME open was refused: the files are someone else's, so asking again
-// would cost a failed open per read.
+// Set once an O_NOATIME open was refused where a plain one succeeded: the files are
+// someone else's, so asking again would cost a failed open per read. One flag per copy of
+// this library (each plugin links its own).
 std::atomic<bool> noatime_refused{false};
 }  // namespace
 
 int open_for_reading_at(int dir_fd, const char* name) noexcept {
-  for (;;) {
-    const bool noatime = !noatime_refused.load(std::memory_order_relaxed);
-    const int fd = ::openat(dir_fd, name, O_RDONLY | O_CLOEXEC | (noatime ? O_NOATIME : 0));
-    if (fd >= 0) return fd;
-    if (errno == EPERM && noatime) {
-      noatime_refused.store(true, std::memory_order_relaxed);
-      continue;
+  const auto open_with = [&](int extra) {
+    for (;;) {
+      const int fd = ::openat(dir_fd, name, O_RDONLY | O_CLOEXEC | extra);
+      if (fd >= 0 || errno != EINTR) return fd;
     }
-    if (errno != EINTR) return -1;
-  }
+  };
+  if (noatime_refused.load(std::memory_order_relaxed)) return open_with(0);
+  const int fd = open_with(O_NOATIME);
+  if (fd >= 0 || errno != EPERM) return fd;
+  // Refused: someone else's file, or EPERM for another reason, which the plain open
+  // reports again. Only a plain open that succeeds shows O_NOATIME was the reason.
+  const int plain = open_with(0);
+  if (plain >= 0) noatime_refused.store(true, std::memory_order_relaxed);
+  return plain;
 }
 
 namespace {

@@ -78,11 +78,12 @@ UniqueFd open_or_throw(const std::filesystem::path& path, int flags, unsigned mo
 
 // openat(2) read-only (O_CLOEXEC) for reading one of a store's own files: with O_NOATIME
 // where the kernel allows it (the process owns the file or has CAP_FOWNER), so a read
-// never writes. On a relatime mount (Linux's default) the first read after each write
-// would otherwise update the file's access time: an inode dirtied and a journal entry for
-// every record read once. No engine uses access times. Where O_NOATIME is refused (EPERM),
-// this and every later call open without it. Retries on EINTR; returns the descriptor, or
-// -1 with errno set. `dir_fd` may be AT_FDCWD.
+// never writes. On a relatime mount (Linux's default) the first read after each write (and
+// one a day after) would otherwise update the file's access time: an inode dirtied and a
+// journal entry for every record read once. No engine uses access times. Where O_NOATIME
+// is refused (EPERM, and a plain open succeeds), this and every later call open without
+// it. Retries on EINTR; returns the descriptor, or -1 with errno set. `dir_fd` may be
+// AT_FDCWD.
 int open_for_reading_at(int dir_fd, const char* name) noexcept;
 
 // Writes every byte, looping on short writes and EINTR; a zero-byte write is an error.
@@ -154,7 +155,8 @@ std::size_t pread_some(int fd, char* buffer, std::size_t size, std::uint64_t off
 std::size_t pread_full(int fd, char* buffer, std::size_t size, std::uint64_t offset,
                        const std::filesystem::path& path);
 
-// The whole file. Throws StoreError("read <path>: ...") if it cannot be opened or read.
+// The whole file, opened by open_for_reading_at (no access-time update). Throws
+// StoreError("read <path>: ...") if it cannot be opened or read.
 std::string read_file_bytes(const std::filesystem::path& path);
 // Same, but returns false (and leaves `out` empty) when the file does not exist.
 bool read_file_if_exists(const std::filesystem::path& path, std::string& out);

@@ -63,6 +63,9 @@ struct alignas(64) Entry {
   std::size_t key_bytes() const noexcept { return long_key.capacity(); }
 };
 
+// Three cache lines, as laid out above.
+static_assert(sizeof(Entry) == 192 && alignof(Entry) == 64);
+
 struct Link {
   std::uint32_t prev = kNone;
   std::uint32_t next = kNone;
@@ -82,16 +85,15 @@ bool well_formed_tuple(const Json& entry) {
 
 // How get() shows a tuple: [exists, scope, mtime, size, hash, payload], without the
 // payload when !exists.
-CacheValue tuple_json(const Entry& tuple) {
-  Json array =
-      Json::array({tuple.exists, *tuple.scope, tuple.mtime_ns, tuple.size, tuple.file_hash});
+CacheValue tuple_json(const RecordTuple& tuple) {
+  Json array = Json::array({tuple.exists, *tuple.scope, tuple.mtime_ns, tuple.size, tuple.hash});
   if (tuple.exists) {
-    if (!tuple.value) {
+    if (!tuple.payload) {
       array.push_back(Json());
     } else if (tuple.payload_is_data) {
-      array.push_back(encode_compact(*tuple.value));
+      array.push_back(encode_compact(*tuple.payload));
     } else {
-      array.push_back(*tuple.value);
+      array.push_back(*tuple.payload);
     }
   }
   return std::make_shared<const Json>(std::move(array));
@@ -266,13 +268,24 @@ MemoryCache::~MemoryCache() = default;
 
 CacheValue MemoryCache::get(std::string_view key) {
   const std::uint64_t hash = FlatIndex::hash(key);
-  std::lock_guard lock(state_->mutex);
+  std::unique_lock lock(state_->mutex);
   State& s = *state_;
   const std::uint32_t slot = s.lookup(key, hash);
   if (slot == kNone) return nullptr;
   s.touch(slot);
   const Entry& entry = s.entries[slot];
-  return entry.is_tuple ? tuple_json(entry) : entry.value;
+  if (!entry.is_tuple) return entry.value;
+  // Copied under the lock, shown after it: encoding a payload held as data takes a while.
+  RecordTuple tuple;
+  tuple.exists = entry.exists;
+  tuple.scope = entry.scope;
+  tuple.mtime_ns = entry.mtime_ns;
+  tuple.size = entry.size;
+  tuple.hash = entry.file_hash;
+  tuple.payload = entry.value;
+  tuple.payload_is_data = entry.payload_is_data;
+  lock.unlock();
+  return tuple_json(tuple);
 }
 
 std::uint64_t MemoryCache::key_hash(std::string_view key) noexcept {

@@ -55,13 +55,14 @@ struct RecordTuple {
   std::int64_t mtime_ns = 0;
   std::int64_t size = -1;
   std::string hash;  // xxh128 hex of the file in HASH mode, else empty
-  // exists: the data itself (TRUST) or its canonical JSON text as a JSON string (STAT,
-  // HASH). Absent (null) when !exists.
+  // exists: the data itself (TRUST) or a JSON text of it as a JSON string (STAT, HASH),
+  // unless payload_is_data. Absent (null) when !exists.
   CacheValue payload;
-  // STAT, HASH: the payload is the data itself, shown by get() as its canonical JSON text,
-  // so the tuple keeps section 4.6's shape without a second copy of the record as text, and
-  // a hit hands out the value the writer parsed (immutable, like every cached value)
-  // instead of decoding the text again. A tuple set() as JSON always holds the text.
+  // STAT, HASH: the payload is the data itself, shown by get() as its canonical JSON text.
+  // A DocStore sets this for data it parsed from the record's file, so the tuple keeps
+  // section 4.6's shape without a second copy of the record as text, and a hit hands out
+  // that parsed value (immutable, like every cached value) instead of decoding the text
+  // again. A tuple set() as JSON always holds text.
   bool payload_is_data = false;
 };
 

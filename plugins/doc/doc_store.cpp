@@ -87,7 +87,7 @@ std::optional<Json> DocStore::State::read_from_disk(std::string_view id) {
 
 void DocStore::State::shared_set(std::string_view id, const std::shared_ptr<const Json>& data,
                                  const FileStamp& stamp, std::string_view bytes,
-                                 std::uint64_t key_hash) {
+                                 const ReadFacts& read) {
   if (!options.cache) return;
   RecordTuple tuple;
   tuple.exists = true;
@@ -95,18 +95,28 @@ void DocStore::State::shared_set(std::string_view id, const std::shared_ptr<cons
   tuple.mtime_ns = stamp.mtime_ns;
   tuple.size = stamp.size;
   if (options.validation == Validation::hash) tuple.hash = xxh128_hex(bytes);
-  // Every mode shares the parsed data; STAT and HASH tuples show it as text (RecordTuple).
-  tuple.payload = data;
-  tuple.payload_is_data = options.validation != Validation::trust;
+  if (options.validation == Validation::trust) {
+    tuple.payload = data;
+  } else if (read.parsed_from_bytes) {
+    // What another instance would decode from the file: shared, shown as text (RecordTuple).
+    tuple.payload = data;
+    tuple.payload_is_data = true;
+  } else if (std::optional<std::string_view> text = framed_data_text(bytes, id)) {
+    // A write: its file's data text (any JSON text of the data serves; the payload is
+    // parsed, never compared as bytes).
+    tuple.payload = std::make_shared<const Json>(std::string(*text));
+  } else {
+    tuple.payload = std::make_shared<const Json>(encode_compact(*data));
+  }
   const std::string& key = key_for(id);
-  options.cache->set_tuple(key, key_hash != 0 ? key_hash : MemoryCache::key_hash(key),
-                           std::move(tuple));
+  options.cache->set_tuple(
+      key, read.shared_hash != 0 ? read.shared_hash : MemoryCache::key_hash(key), std::move(tuple));
 }
 
 void DocStore::State::remember(std::string_view id, std::shared_ptr<const Json> data,
                                const FileStamp& stamp, std::string_view bytes, bool canonical,
-                               bool in_process, KnownHashes known) {
-  shared_set(id, data, stamp, bytes, known.shared);
+                               bool in_process, const ReadFacts& read) {
+  shared_set(id, data, stamp, bytes, read);
   if (!in_process) {
     cache.erase(id);
     return;
@@ -120,7 +130,8 @@ void DocStore::State::remember(std::string_view id, std::shared_ptr<const Json> 
     record.has_hash = true;
   }
   if (canonical) record.bytes.assign(bytes);
-  cache.upsert(id, known.record != 0 ? known.record : RecordCache::hash(id), std::move(record));
+  cache.upsert(id, read.record_hash != 0 ? read.record_hash : RecordCache::hash(id),
+               std::move(record));
 }
 
 void DocStore::State::remember_missing(std::string_view id) {
@@ -134,10 +145,10 @@ void DocStore::State::remember_missing(std::string_view id) {
 std::optional<SharedJson> DocStore::State::from_shared_cache(std::string_view id,
                                                              std::string_view shard,
                                                              const std::string& name,
-                                                             std::uint64_t key_hash) {
+                                                             const ReadFacts& read) {
   const std::string& key = key_for(id);
   RecordTuple tuple;
-  const TupleLookup lookup = options.cache->get_tuple(key, key_hash, scope, tuple);
+  const TupleLookup lookup = options.cache->get_tuple(key, read.shared_hash, scope, tuple);
   if (lookup == TupleLookup::absent) return std::nullopt;
   if (lookup == TupleLookup::found) {
     const int dir = dirs.get(shard, false);
@@ -169,7 +180,8 @@ std::optional<SharedJson> DocStore::State::from_shared_cache(std::string_view id
             record.hash = hash_bytes(bytes);
             record.has_hash = true;
           }
-          cache.upsert(id, std::move(record));
+          cache.upsert(id, read.record_hash != 0 ? read.record_hash : RecordCache::hash(id),
+                       std::move(record));
           return shared;
         }
       }
@@ -289,10 +301,10 @@ SharedJson DocStore::find(std::string_view id) {
   // load during it instead of before it; the rare id whose 32-bit hash only collides, or
   // whose entry has no stamp, pays that fstatat for nothing and goes on as a miss.
   std::uint64_t id_hash = 0;
-  KnownHashes known;  // for the caches filled after a read
+  ReadFacts read{.shared_hash = key_hash};  // for the caches filled after a read
   if (mode != Validation::trust) {
     id_hash = RecordCache::hash(id);
-    known.record = id_hash;
+    read.record_hash = id_hash;
     s.cache.prefetch_bucket(id_hash);  // loads while the file name is built
   }
   // A TRUST hit never needs the file name; everything below does.
@@ -328,8 +340,8 @@ SharedJson DocStore::find(std::string_view id) {
       s.cache.erase(id);  // stale: re-read below
     }
     if (s.options.cache) {
-      known.shared = MemoryCache::key_hash(s.key_for(id));
-      if (std::optional<SharedJson> shared = s.from_shared_cache(id, shard, name, known.shared)) {
+      read.shared_hash = MemoryCache::key_hash(s.key_for(id));
+      if (std::optional<SharedJson> shared = s.from_shared_cache(id, shard, name, read)) {
         return *shared;
       }
     }
@@ -347,7 +359,8 @@ SharedJson DocStore::find(std::string_view id) {
   }
   auto data =
       std::make_shared<const Json>(parse_record(bytes, id, [&] { return where().string(); }));
-  s.remember(id, data, stamp_of(info), bytes, false, true, known);
+  read.parsed_from_bytes = true;
+  s.remember(id, data, stamp_of(info), bytes, false, true, read);
   s.trim_file_buffer();
   return data;
 }

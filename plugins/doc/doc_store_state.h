@@ -20,12 +20,16 @@
 
 namespace storh::engines::doc {
 
-// The hashes a get computed for its id, passed on so that caching what it read does not
-// compute them again: RecordCache::hash(id), and MemoryCache::key_hash(of its shared key).
-// 0: not known (computed where needed).
-struct KnownHashes {
-  std::uint64_t record = 0;
-  std::uint64_t shared = 0;
+// What a get knows about the record it read, passed to the caches it fills: the hashes it
+// computed (so they are not computed again; 0: not known) and whether the data is what
+// parsing the file's bytes yields. Only such data is handed to other instances through
+// the shared cache: a written record's data may differ from its file's decoding (an empty
+// object is written as [], as storh's PHP encoder does), and storh's other instances
+// decode the file's text.
+struct ReadFacts {
+  std::uint64_t record_hash = 0;  // RecordCache::hash(id)
+  std::uint64_t shared_hash = 0;  // MemoryCache::key_hash of the id's shared-cache key
+  bool parsed_from_bytes = false;
 };
 
 struct DocStore::State {
@@ -93,15 +97,15 @@ struct DocStore::State {
   // cache. `bytes` are the file's bytes.
   void remember(std::string_view id, std::shared_ptr<const Json> data, const FileStamp& stamp,
                 std::string_view bytes, bool canonical, bool in_process = true,
-                KnownHashes known = {});
+                const ReadFacts& read = {});
   void remember_missing(std::string_view id);
   // A STAT or HASH get through the shared cache (section 4.6): the data when the tuple of
   // `id` (in file `name` of `shard`) still matches the file, null when it records the
   // record as missing and the file is still absent, nullopt when the file must be read
   // (no tuple, or a stale or foreign one, which is removed). Fills the in-process cache.
-  // `key_hash` is MemoryCache::key_hash(key_for(id)).
+  // `read.shared_hash` must be known.
   std::optional<SharedJson> from_shared_cache(std::string_view id, std::string_view shard,
-                                              const std::string& name, std::uint64_t key_hash);
+                                              const std::string& name, const ReadFacts& read);
   // NOTIFY: drains the watch and applies what it reports, (re)arming it when needed.
   // A no-op in other modes, after a fallback and inside a fast-path scan.
   void sync_watch();
@@ -120,7 +124,7 @@ struct DocStore::State {
     return watch ? watch->since(shard) : 0;
   }
   void shared_set(std::string_view id, const std::shared_ptr<const Json>& data,
-                  const FileStamp& stamp, std::string_view bytes, std::uint64_t key_hash = 0);
+                  const FileStamp& stamp, std::string_view bytes, const ReadFacts& read);
 };
 
 }  // namespace storh::engines::doc

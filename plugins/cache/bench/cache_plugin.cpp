@@ -191,6 +191,7 @@ class CacheEngine final : public storh::Engine {
 
   static std::vector<engines::UniqueFd> open_dirs(const FloorFiles& floor) {
     std::vector<engines::UniqueFd> fds;
+    fds.reserve(floor.dirs.size());
     for (const std::string& dir : floor.dirs) {
       fds.push_back(engines::open_or_throw(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0));
     }
@@ -201,11 +202,11 @@ class CacheEngine final : public storh::Engine {
                        const std::vector<std::string>& ids) {
     const FloorFiles floor = floor_files(store, ids);
     // A warm get finds its shard directory open: opened before the clock starts.
-    const std::vector<engines::UniqueFd> open = open_dirs(floor);
+    const std::vector<engines::UniqueFd> warm_dirs = open_dirs(floor);
     Status status = ctx.measure("stat_floor", ids.size(), [&]() -> Status {
       struct stat info {};
       for (const auto& [dir, name] : floor.files) {
-        if (::fstatat(open[dir].get(), name.c_str(), &info, 0) != 0 || info.st_size <= 0) {
+        if (::fstatat(warm_dirs[dir].get(), name.c_str(), &info, 0) != 0 || info.st_size <= 0) {
           return Status::error(fmt::format("stat_floor: cannot stat {}", name));
         }
       }
@@ -221,11 +222,7 @@ class CacheEngine final : public storh::Engine {
       struct stat info {};
       for (const auto& [dir, name] : floor.files) {
         if (!dirs[dir].valid()) {
-          dirs[dir] = engines::UniqueFd(
-              ::open(floor.dirs[dir].c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-          if (!dirs[dir].valid()) {
-            return Status::error(fmt::format("read_floor: cannot open {}", floor.dirs[dir]));
-          }
+          dirs[dir] = engines::open_or_throw(floor.dirs[dir], O_RDONLY | O_DIRECTORY, 0);
         }
         engines::UniqueFd fd(engines::open_for_reading_at(dirs[dir].get(), name.c_str()));
         if (fd.get() < 0 || ::fstat(fd.get(), &info) != 0 ||
