@@ -83,6 +83,20 @@ bool well_formed_tuple(const Json& entry) {
          (!entry[kExists].get<bool>() || entry.size() == 6);
 }
 
+// A typed entry's tuple, all but its scope, into `out` (which get_tuple's caller keeps).
+void copy_tuple(const Entry& entry, RecordTuple& out) {
+  out.exists = entry.exists;
+  out.mtime_ns = entry.mtime_ns;
+  out.size = entry.size;
+  if (entry.has_file_hash) {
+    out.hash = entry.file_hash;
+  } else {
+    out.hash.clear();
+  }
+  out.payload = entry.value;
+  out.payload_is_data = entry.payload_is_data;
+}
+
 // How get() shows a tuple: [exists, scope, mtime, size, hash, payload], without the
 // payload when !exists.
 CacheValue tuple_json(const RecordTuple& tuple) {
@@ -277,13 +291,8 @@ CacheValue MemoryCache::get(std::string_view key) {
   if (!entry.is_tuple) return entry.value;
   // Copied under the lock, shown after it: encoding a payload held as data takes a while.
   RecordTuple tuple;
-  tuple.exists = entry.exists;
+  copy_tuple(entry, tuple);
   tuple.scope = entry.scope;
-  tuple.mtime_ns = entry.mtime_ns;
-  tuple.size = entry.size;
-  tuple.hash = entry.file_hash;
-  tuple.payload = entry.value;
-  tuple.payload_is_data = entry.payload_is_data;
   lock.unlock();
   return tuple_json(tuple);
 }
@@ -314,16 +323,7 @@ TupleLookup MemoryCache::get_tuple(std::string_view key, std::uint64_t hash,
   const Entry& entry = s.entries[slot];
   if (entry.is_tuple) {
     if (entry.scope != scope && *entry.scope != *scope) return TupleLookup::other;
-    out.exists = entry.exists;
-    out.mtime_ns = entry.mtime_ns;
-    out.size = entry.size;
-    if (entry.has_file_hash) {
-      out.hash = entry.file_hash;
-    } else {
-      out.hash.clear();
-    }
-    out.payload = entry.value;
-    out.payload_is_data = entry.payload_is_data;
+    copy_tuple(entry, out);
   } else {
     const Json& json = *entry.value;
     if (!well_formed_tuple(json) || json[kScope].get_ref<const std::string&>() != *scope) {

@@ -109,8 +109,7 @@ void DocStore::State::shared_set(std::string_view id, const std::shared_ptr<cons
     tuple.payload = std::make_shared<const Json>(encode_compact(*data));
   }
   const std::string& key = key_for(id);
-  options.cache->set_tuple(
-      key, read.shared_hash != 0 ? read.shared_hash : MemoryCache::key_hash(key), std::move(tuple));
+  options.cache->set_tuple(key, read.shared_hash_of(key), std::move(tuple));
 }
 
 void DocStore::State::remember(std::string_view id, std::shared_ptr<const Json> data,
@@ -130,8 +129,7 @@ void DocStore::State::remember(std::string_view id, std::shared_ptr<const Json> 
     record.has_hash = true;
   }
   if (canonical) record.bytes.assign(bytes);
-  cache.upsert(id, read.record_hash != 0 ? read.record_hash : RecordCache::hash(id),
-               std::move(record));
+  cache.upsert(id, read.record_hash_of(id), std::move(record));
 }
 
 void DocStore::State::remember_missing(std::string_view id) {
@@ -180,8 +178,7 @@ std::optional<SharedJson> DocStore::State::from_shared_cache(std::string_view id
             record.hash = hash_bytes(bytes);
             record.has_hash = true;
           }
-          cache.upsert(id, read.record_hash != 0 ? read.record_hash : RecordCache::hash(id),
-                       std::move(record));
+          cache.upsert(id, read.record_hash_of(id), std::move(record));
           return shared;
         }
       }
@@ -300,12 +297,10 @@ SharedJson DocStore::find(std::string_view id) {
   // hash is in the record cache's index), the fstatat comes first, so the entry's lines
   // load during it instead of before it; the rare id whose 32-bit hash only collides, or
   // whose entry has no stamp, pays that fstatat for nothing and goes on as a miss.
-  std::uint64_t id_hash = 0;
   ReadFacts read{.shared_hash = key_hash};  // for the caches filled after a read
   if (mode != Validation::trust) {
-    id_hash = RecordCache::hash(id);
-    read.record_hash = id_hash;
-    s.cache.prefetch_bucket(id_hash);  // loads while the file name is built
+    read.record_hash = RecordCache::hash(id);
+    s.cache.prefetch_bucket(read.record_hash);  // loads while the file name is built
   }
   // A TRUST hit never needs the file name; everything below does.
   const std::string& name = s.file_name_for(id);
@@ -320,9 +315,9 @@ SharedJson DocStore::find(std::string_view id) {
     };
     // NOTIFY: 0 unless the shard is watched; then an entry checked since needs no stat.
     const std::uint32_t since = s.watch_since(shard);
-    const bool likely_cached = s.cache.prefetch_entry(id, id_hash);
+    const bool likely_cached = s.cache.prefetch_entry(id, read.record_hash);
     if (likely_cached && since == 0) stat_file();
-    if (CachedRecord* record = s.cache.find(id, id_hash);
+    if (CachedRecord* record = s.cache.find(id, read.record_hash);
         record != nullptr && record->stamp.size >= 0) {
       if (since != 0 && record->seen >= since) return record->data;
       if (!stat_done) stat_file();

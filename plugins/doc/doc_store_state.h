@@ -30,6 +30,14 @@ struct ReadFacts {
   std::uint64_t record_hash = 0;  // RecordCache::hash(id)
   std::uint64_t shared_hash = 0;  // MemoryCache::key_hash of the id's shared-cache key
   bool parsed_from_bytes = false;
+
+  // The hashes, computed when not known.
+  std::uint64_t record_hash_of(std::string_view id) const noexcept {
+    return record_hash != 0 ? record_hash : RecordCache::hash(id);
+  }
+  std::uint64_t shared_hash_of(std::string_view key) const noexcept {
+    return shared_hash != 0 ? shared_hash : MemoryCache::key_hash(key);
+  }
 };
 
 struct DocStore::State {
