@@ -58,6 +58,7 @@ FLOORS = [
     ("queue.bulk_complete", "queue.bulk_floor"),
     ("cache.warm", "cache.stat_floor"),
     ("cache.cold", "cache.read_floor"),
+    ("cache.cold", "cache.read_floor+cache.decode_floor"),
     ("mirror.query", "mirror.query_direct"),
     ("mirror.push", "mirror.push_direct"),
     ("mirror.rebuild", "mirror.push_direct"),
@@ -69,7 +70,7 @@ FLOORS = [
 # amount to, as a function of the dataset size n and d = min(100, n)). The doc scans
 # revalidate every record file (STAT: one fstatat each; scan_floor is the readdir of
 # every shard directory plus those fstatats); a doc get makes one fstatat per record
-# (doc.get_floor: the same files, same worker, right after the gets; results older
+# (doc.get_floor: as many files, same worker, right after the gets; results older
 # than that floor have none and print no bound for doc.get); an index query that
 # returns k records makes k fstatats (the cache engine's stat_floor: one fstatat per
 # file, shard directories open), plus an index file read, not counted, so the bound is

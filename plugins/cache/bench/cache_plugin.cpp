@@ -2,10 +2,10 @@
 // DocStore with a shared MemoryCache. The only file of the engine that knows the host.
 //
 // Setup (untimed): a plain writer stores bench_row(i) under cache_bench_id(i) for all n
-// (put_stream: the same files a loop of puts makes), and is dropped; a new store opens
-// with MemoryCache(n + 10) and the `validation` mode (a notify store that fell back to stat
-// says why in a progress message). data/ exists, so the store's own
-// caches start unknown.
+// (put_stream: the same files a loop of puts makes), and is dropped; a second writer
+// stores the same records in a twin collection, for read_floor. A new store opens with
+// MemoryCache(n + 10) and the `validation` mode (a notify store that fell back to stat
+// says why in a progress message). data/ exists, so the store's own caches start unknown.
 //   cold  get(cache_bench_id(i)), i = 0..n-1, through the fresh instance
 //   warm  the same n gets again
 // Each timed loop keeps the returned data (a shared pointer, no copy); after the loop
@@ -13,13 +13,22 @@
 // run, so a wrong answer never reports a time. The memory the caches hold per entry is
 // reported as a progress message.
 //
-// Two floors time the raw syscalls under the gets, with no engine, over the same files:
-//   stat_floor  fstatat every record file: a warm STAT get is one of these (shard
-//               directories opened untimed, as the store keeps them open)
-//   read_floor  openat, fstat, read, close every record file: the I/O of a cold get, with
-//               the store's open flags (open_for_reading_at: no access-time update), and
-//               each shard directory opened at its first file, as a fresh store does
-// So warm/stat_floor and cold/read_floor show what the engine adds on this machine.
+// Two floors time the raw syscalls under the gets, with no engine:
+//   stat_floor  fstatat every record file of the store, after the warm gets, in the
+//               state they leave (shard directories opened untimed, as the store keeps
+//               them open): a warm STAT get is one of these
+//   read_floor  openat, fstat, read, close every file of the twin collection: the I/O of
+//               a cold get, with the store's open flags (open_for_reading_at: no
+//               access-time update), each shard directory opened at its first file, as a
+//               fresh store does. The twin files are untouched since they were written,
+//               as the store's were when the cold gets began; over the store's own files,
+//               just read by the cold gets, the floor would run 10-20% faster than the
+//               state the gets found them in
+//   decode_floor  the twin files' bytes (read untimed) decoded by the store's record
+//               decoder into the shared Json a get returns: the CPU of a cold get that
+//               no engine returning parsed records can skip
+// So warm/stat_floor and cold/read_floor show what the engine adds on this machine, and
+// cold/(read_floor + decode_floor) what its caches and the get itself add.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -103,6 +112,9 @@ class CacheEngine final : public storh::Engine {
          "fstatat every record file, no engine (the syscall under a warm STAT get)"},
         {"read_floor", "files", storh::Direction::lower_is_better,
          "openat, fstat, read, close every record file, no engine (the I/O of a cold get)"},
+        {"decode_floor", "records", storh::Direction::lower_is_better,
+         "decode every record file's bytes (read untimed) into the Json a get returns, no "
+         "system call, no cache (the decoding of a cold get)"},
     };
     return info;
   }
@@ -120,18 +132,9 @@ class CacheEngine final : public storh::Engine {
     ids.reserve(n);
     for (std::uint64_t i = 0; i < n; ++i) ids.push_back(cache_bench_id(i));
 
-    ctx.progress(fmt::format("cache: writing {} records", n));
-    {
-      doc::DocStoreOptions options;
-      options.sync = sync;
-      doc::DocStore writer(ctx.work_dir(), "cache", options);
-      std::uint64_t next = 0;
-      writer.put_stream([&]() -> std::optional<engines::Json> {
-        if (next == n) return std::nullopt;
-        const std::uint64_t i = next++;
-        return engines::Json{{"id", ids[i]}, {"data", engines::bench_row(i)}};
-      });
-    }
+    ctx.progress(fmt::format("cache: writing {} records, twice", n));
+    write_records(ctx, "cache", ids, sync);
+    const FloorFiles twin = write_records(ctx, "cache-floor", ids, sync);
 
     auto cache = std::make_shared<engines::MemoryCache>(n + 10);
     doc::DocStoreOptions options;
@@ -165,7 +168,7 @@ class CacheEngine final : public storh::Engine {
     if (const std::string& why = store.notify_fallback_reason(); !why.empty()) {
       ctx.progress("cache: " + why);
     }
-    return floors(ctx, store, ids);
+    return floors(ctx, floor_files(store, ids), twin, ids);
   }
 
   // The record files as (index of their shard directory, file name).
@@ -189,6 +192,22 @@ class CacheEngine final : public storh::Engine {
     return out;
   }
 
+  // Stores bench_row(i) under ids[i] in a fresh collection with a plain writer (put_stream:
+  // the files a loop of puts makes), and returns where the files are.
+  static FloorFiles write_records(storh::RunContext& ctx, const std::string& collection,
+                                  const std::vector<std::string>& ids, engines::Sync sync) {
+    doc::DocStoreOptions options;
+    options.sync = sync;
+    doc::DocStore writer(ctx.work_dir(), collection, options);
+    std::size_t next = 0;
+    writer.put_stream([&]() -> std::optional<engines::Json> {
+      if (next == ids.size()) return std::nullopt;
+      const std::size_t i = next++;
+      return engines::Json{{"id", ids[i]}, {"data", engines::bench_row(i)}};
+    });
+    return floor_files(writer, ids);
+  }
+
   static std::vector<engines::UniqueFd> open_dirs(const FloorFiles& floor) {
     std::vector<engines::UniqueFd> fds;
     fds.reserve(floor.dirs.size());
@@ -198,12 +217,14 @@ class CacheEngine final : public storh::Engine {
     return fds;
   }
 
-  static Status floors(storh::RunContext& ctx, const doc::DocStore& store,
+  // `floor` is the store's own files (warm, as the warm gets left them); `twin` the same
+  // records in a second collection, written in the same setup and read by no one, as the
+  // store's files were when the cold gets began.
+  static Status floors(storh::RunContext& ctx, const FloorFiles& floor, const FloorFiles& twin,
                        const std::vector<std::string>& ids) {
-    const FloorFiles floor = floor_files(store, ids);
     // A warm get finds its shard directory open: opened before the clock starts.
     const std::vector<engines::UniqueFd> warm_dirs = open_dirs(floor);
-    Status status = ctx.measure("stat_floor", ids.size(), [&]() -> Status {
+    Status status = ctx.measure("stat_floor", floor.files.size(), [&]() -> Status {
       struct stat info {};
       for (const auto& [dir, name] : floor.files) {
         if (::fstatat(warm_dirs[dir].get(), name.c_str(), &info, 0) != 0 || info.st_size <= 0) {
@@ -216,13 +237,13 @@ class CacheEngine final : public storh::Engine {
     // A cold pass is a fresh store's first: it opens each shard directory at its first
     // record, by path, and keeps it open; so does this floor, inside the clock.
     std::vector<char> buffer(std::size_t{64} * 1024);
-    std::vector<engines::UniqueFd> dirs(floor.dirs.size());
-    return ctx.measure("read_floor", ids.size(), [&]() -> Status {
+    std::vector<engines::UniqueFd> dirs(twin.dirs.size());
+    status = ctx.measure("read_floor", twin.files.size(), [&]() -> Status {
       for (engines::UniqueFd& dir : dirs) dir = engines::UniqueFd();
       struct stat info {};
-      for (const auto& [dir, name] : floor.files) {
+      for (const auto& [dir, name] : twin.files) {
         if (!dirs[dir].valid()) {
-          dirs[dir] = engines::open_or_throw(floor.dirs[dir], O_RDONLY | O_DIRECTORY, 0);
+          dirs[dir] = engines::open_or_throw(twin.dirs[dir], O_RDONLY | O_DIRECTORY, 0);
         }
         engines::UniqueFd fd(engines::open_for_reading_at(dirs[dir].get(), name.c_str()));
         if (fd.get() < 0 || ::fstat(fd.get(), &info) != 0 ||
@@ -232,6 +253,39 @@ class CacheEngine final : public storh::Engine {
       }
       return {};
     });
+    if (!status.ok()) return status;
+    return decode_floor(ctx, twin, ids);
+  }
+
+  // decode_floor: each twin file's bytes, read before the clock starts, decoded by the
+  // store's own record decoder into the shared Json a get returns; no system call, no
+  // cache. read_floor + decode_floor is what any get that hands back storh's parsed
+  // record pays on this machine; what cold adds beyond both is the caches and the get.
+  static Status decode_floor(storh::RunContext& ctx, const FloorFiles& twin,
+                             const std::vector<std::string>& ids) {
+    std::vector<std::string> bytes(twin.files.size());
+    std::vector<engines::UniqueFd> dirs = open_dirs(twin);
+    for (std::size_t i = 0; i < twin.files.size(); ++i) {
+      const auto& [dir, name] = twin.files[i];
+      engines::UniqueFd fd(engines::open_for_reading_at(dirs[dir].get(), name.c_str()));
+      struct stat info {};
+      if (fd.get() < 0 || ::fstat(fd.get(), &info) != 0 || info.st_size <= 0) {
+        return Status::error(fmt::format("decode_floor: cannot read {}", name));
+      }
+      bytes[i].resize(static_cast<std::size_t>(info.st_size));
+      if (::read(fd.get(), bytes[i].data(), bytes[i].size()) != info.st_size) {
+        return Status::error(fmt::format("decode_floor: cannot read {}", name));
+      }
+    }
+    std::vector<doc::SharedJson> results(bytes.size());
+    STORH_TRY(ctx.measure("decode_floor", bytes.size(), [&]() -> Status {
+      for (std::size_t i = 0; i < bytes.size(); ++i) {
+        results[i] = std::make_shared<const engines::Json>(
+            doc::parse_record(bytes[i], ids[i], twin.files[i].second));
+      }
+      return {};
+    }));
+    return check_results("decode_floor", results, ids);
   }
 };
 
