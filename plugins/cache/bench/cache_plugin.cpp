@@ -13,7 +13,8 @@
 // run, so a wrong answer never reports a time. The memory the caches hold per entry is
 // reported as a progress message.
 //
-// Two floors time the raw syscalls under the gets, with no engine:
+// Three floors, with no engine: two time the raw syscalls under the gets, one the
+// decoding:
 //   stat_floor  fstatat every record file of the store, after the warm gets, in the
 //               state they leave (shard directories opened untimed, as the store keeps
 //               them open): a warm STAT get is one of these
@@ -21,9 +22,8 @@
 //               a cold get, with the store's open flags (open_for_reading_at: no
 //               access-time update), each shard directory opened at its first file, as a
 //               fresh store does. The twin files are untouched since they were written,
-//               as the store's were when the cold gets began; over the store's own files,
-//               just read by the cold gets, the floor would run 10-20% faster than the
-//               state the gets found them in
+//               as the store's were when the cold gets began; the store's own files, just
+//               read by the cold gets, are in another state (docs/engines/cache.md)
 //   decode_floor  the twin files' bytes (read untimed) decoded by the store's record
 //               decoder into the shared Json a get returns, each dropped at once: the
 //               CPU of a cold get that no engine returning parsed records can skip
@@ -111,7 +111,8 @@ class CacheEngine final : public storh::Engine {
         {"stat_floor", "files", storh::Direction::lower_is_better,
          "fstatat every record file, no engine (the syscall under a warm STAT get)"},
         {"read_floor", "files", storh::Direction::lower_is_better,
-         "openat, fstat, read, close every record file, no engine (the I/O of a cold get)"},
+         "openat, fstat, read, close every file of a twin collection, no engine (the I/O of a "
+         "cold get)"},
         {"decode_floor", "records", storh::Direction::lower_is_better,
          "decode every record file's bytes (read untimed) into the Json a get returns, no "
          "system call, no cache (the decoding of a cold get)"},
