@@ -21,7 +21,7 @@ TEST_CASE("suite: unknown top-level key lists the valid keys and the closest one
         "suites/x.toml:3:1: unknown key \"repeats\" (valid: counters, datasets, memory_limit, "
         "min_time, name, order, output, plugin_path, range_output, repeat, timeout, warmup, "
         "work_dir, "
-        "engines, gate, load); did you mean \"repeat\"?");
+        "engines, gate, load, ycsb); did you mean \"repeat\"?");
 }
 
 TEST_CASE("suite: unknown key without a close match gets no suggestion", "[suite]") {

@@ -31,6 +31,7 @@ void print_description(const plugin::Description& d, std::ostream& out) {
                          t.description);
     }
   }
+  if (d.key_value) out << "  key-value: yes (YCSB suites, docs/ycsb.md)\n";
   if (d.info.params.empty()) return;
   out << "  parameters:\n";
   for (const ParamSpec& p : d.info.params) {

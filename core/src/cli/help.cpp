@@ -42,7 +42,10 @@ Options (each overrides the suite):
                             these three replace [[load.bench]] points with their
                             clients x transactions matrix
   --rate=TPS                load runs: target rate of all clients (-R; 0 or none:
-                            as fast as possible)
+                            as fast as possible); YCSB runs: its target
+  --workload=W[,W...]       YCSB runs: core workloads a-f (docs/ycsb.md)
+  --operationcount=N        YCSB runs: operations of the run phase, all clients
+  --recordcount=N           YCSB runs: records of the load phase
   --no-fail-fast            run every repeat of a cell even after one timed out,
                             crashed, failed an operation or exceeded the memory
                             limit (default: its remaining runs are recorded as

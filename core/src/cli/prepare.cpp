@@ -19,10 +19,10 @@ namespace {
 
 // The flags `run` and `validate` accept, all of them taking a value.
 std::vector<std::string> valued_flags() {
-  return {"dataset",      "engine",       "repeat",      "warmup",       "output",
-          "memory-limit", "timeout",      "plugin-path", "work-dir",     "set",
-          "format",       "range-output", "clients",     "transactions", "duration",
-          "rate",         "operation",    "counters",    "min-time"};
+  return {"dataset",  "engine",       "repeat",         "warmup",     "output",    "memory-limit",
+          "timeout",  "plugin-path",  "work-dir",       "set",        "format",    "range-output",
+          "clients",  "transactions", "duration",       "rate",       "operation", "counters",
+          "min-time", "workload",     "operationcount", "recordcount"};
 }
 
 suite::Overrides overrides_from(const ParsedArgs& args) {
@@ -43,6 +43,9 @@ suite::Overrides overrides_from(const ParsedArgs& args) {
   o.transactions = args.last("transactions");
   o.duration = args.last("duration");
   o.rate = args.last("rate");
+  o.workload = args.last("workload");
+  o.operationcount = args.last("operationcount");
+  o.recordcount = args.last("recordcount");
   o.operations = args.all("operation");
   o.counters = args.last("counters");
   return o;
@@ -180,8 +183,16 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
       prepared.load_errors.emplace_back(setting.name, description.error());
       continue;
     }
+    // A YCSB suite runs the key-value store: its metrics are its operations.
+    if (suite.ycsb && !plan::use_ycsb_as_operations(*suite.ycsb, *description)) {
+      errors.push_back(suite::SuiteError{
+          setting.pos, fmt::format("engine \"{}\" offers no key-value store (storh/key_value.h, "
+                                   "plugin ABI 1.6), so a YCSB suite ([ycsb]) cannot run it",
+                                   setting.name)});
+      continue;
+    }
     // A load suite runs transactions: they are its operations (docs/load.md).
-    if (suite.load && !plan::use_transactions_as_operations(*description)) {
+    if (suite.load && !suite.ycsb && !plan::use_transactions_as_operations(*description)) {
       errors.push_back(suite::SuiteError{
           setting.pos, fmt::format("engine \"{}\" offers no transactions, so a load suite "
                                    "([load]) cannot run it",

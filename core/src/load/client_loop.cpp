@@ -67,8 +67,10 @@ class Runner {
       interval_ns = 1e9 * static_cast<double>(c.clients) / *c.rate;
       offset_ns = 1e9 * static_cast<double>(job_.info.index) / *c.rate;
     }
+    const std::optional<std::uint64_t> bound =
+        job_.own_transactions ? job_.own_transactions : c.transactions;
     for (std::uint64_t i = 0;; ++i) {
-      if (c.transactions && i >= *c.transactions) break;
+      if (bound && i >= *bound) break;
       if (aborted()) break;
       std::int64_t begin = now_ns();
       if (c.rate) {
@@ -88,9 +90,14 @@ class Runner {
       const Status status = call(client_, job_.type, sequence_++);
       const std::int64_t end = now_ns();
       out_.end_ns = end;
+      KindOutcome* kind = kind_of_last();
       if (status.ok()) {
         const std::int64_t ns = end - begin;
         out_.latency.record(static_cast<double>(ns) / 1e9);
+        if (kind != nullptr) {
+          kind->latency.record(static_cast<double>(ns) / 1e9);
+          ++kind->processed;
+        }
         ++out_.processed;
         live_.ok.fetch_add(1, std::memory_order_relaxed);
         live_.latency_ns.fetch_add(static_cast<std::uint64_t>(ns), std::memory_order_relaxed);
@@ -98,6 +105,7 @@ class Runner {
         live_.latency_us2.fetch_add(us * us, std::memory_order_relaxed);
       } else {
         failed(status);
+        if (kind != nullptr) ++kind->failed;
       }
       live_.done.fetch_add(1, std::memory_order_relaxed);
     }
@@ -113,6 +121,12 @@ class Runner {
 
  private:
   bool aborted() const { return job_.shared->header().abort.load(std::memory_order_relaxed); }
+
+  KindOutcome* kind_of_last() {
+    if (job_.kinds == nullptr) return nullptr;
+    const std::size_t kind = job_.kinds->kind_of(client_);
+    return kind < out_.kinds.size() ? &out_.kinds[kind] : nullptr;
+  }
 
   void untimed() {
     const Status status = call(client_, job_.type, sequence_++);
@@ -176,6 +190,7 @@ ClientOutcome run_client(const ClientJob& job) {
     header.finished.fetch_add(1);
     return out;
   }
+  if (job.kinds != nullptr) out.kinds.resize(job.kinds->count);
   Runner runner(job, *client, out);
   runner.warm_up();
   if (const std::int64_t start = runner.wait_for_start(); start != 0) runner.timed(start);

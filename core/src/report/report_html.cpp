@@ -14,6 +14,7 @@
 #include "report/range_section.h"
 #include "report/report.h"
 #include "report/report_parts.h"
+#include "report/ycsb_section.h"
 #include "result/plugin_build.h"
 
 namespace storh::report {
@@ -134,7 +135,10 @@ std::string engine_section(const EngineBlock& block, const ResultFile& result, b
         "<h3>Counters per item (counting pass)</h3>\n" + html_table(counter_columns, counter_rows);
   }
   if (ranged) out += range_section_html(block.metrics, charts);
-  out += load_section_html(block.name, block.metrics, charts);
+  // YCSB metrics have no clients x amount matrix; their table is the text report's.
+  std::vector<const result::Metric*> load_metrics = block.metrics;
+  std::erase_if(load_metrics, [](const result::Metric* m) { return is_ycsb_metric(*m); });
+  out += load_section_html(block.name, load_metrics, charts);
   return out + "</section>\n";
 }
 

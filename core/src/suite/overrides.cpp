@@ -230,6 +230,7 @@ bool apply_overrides(Suite& suite, const Overrides& overrides, std::vector<Suite
   }
   for (const std::string& set : overrides.sets) apply_set(flag_errors, set, suite);
   detail::apply_load_overrides(overrides, suite, errors);
+  detail::apply_ycsb_overrides(overrides, suite, errors);
   if (overrides.counters) detail::apply_counters(*overrides.counters, suite, errors);
   return errors.size() == first_error;
 }

@@ -64,6 +64,10 @@ struct Overrides {
   std::optional<std::string> transactions;  // --transactions=100[,300] per client (10k ok)
   std::optional<std::string> duration;      // --duration=10s[,1m]
   std::optional<std::string> rate;          // --rate=500 tps, all clients ("0"/"none": unpaced)
+  // YCSB runs: --workload=a,b (a matrix dimension), --operationcount=, --recordcount=.
+  std::optional<std::string> workload;
+  std::optional<std::string> operationcount;
+  std::optional<std::string> recordcount;
   // --operation=NAME[,NAME]: "op" (every engine that declares it) or "engine.op".
   // Needs the engines' descriptions: filter_operations() applies it.
   std::vector<std::string> operations;

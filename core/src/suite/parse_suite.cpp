@@ -18,10 +18,10 @@ using detail::in_quotes;
 using detail::Reader;
 
 // Scalars first, then the sections, as a suite file is usually laid out.
-constexpr std::array<std::string_view, 16> kTopKeys = {
+constexpr std::array<std::string_view, 17> kTopKeys = {
     "counters", "datasets",    "memory_limit", "min_time", "name",    "order",
     "output",   "plugin_path", "range_output", "repeat",   "timeout", "warmup",
-    "work_dir", "engines",     "gate",         "load"};
+    "work_dir", "engines",     "gate",         "load",     "ycsb"};
 
 std::optional<std::string> read_string(Reader& reader, const toml::node& node,
                                        std::string_view name) {
@@ -201,7 +201,15 @@ void read_top_level(Reader& reader, const toml::table& root, std::string_view to
     } else if (name == "gate") {
       detail::read_gate(reader, *node, suite);
     } else if (name == "load") {
+      if (root.contains("ycsb")) {
+        reader.error(*node,
+                     "a suite has [load] or [ycsb], not both: [ycsb] runs YCSB's "
+                     "workloads on key-value stores, [load] the engines' transactions");
+        continue;
+      }
       detail::read_load(reader, *node, suite);
+    } else if (name == "ycsb") {
+      detail::read_ycsb(reader, *node, suite);
     }
   }
   if (!has_engines) reader.error(end_of_text(reader, toml_text), std::string(detail::kNoEngines));
