@@ -8,6 +8,7 @@
 #include "result/engine_values.h"
 #include "result/metric_key.h"
 #include "suite/parse.h"
+#include "util/secrets.h"
 
 namespace storh::plan {
 namespace {
@@ -217,7 +218,7 @@ Plan expand_plan(const suite::Suite& suite,
           cell.chosen.emplace_back(dims[d].name, value);
           if (dims[d].values.size() > 1) {
             cell.qualifiers.push_back(
-                fmt::format("{}={}", dims[d].name, suite::param_value_text(value)));
+                fmt::format("{}={}", dims[d].name, mask_secrets(suite::param_value_text(value))));
           }
         }
         std::sort(cell.params.begin(), cell.params.end(),

@@ -176,6 +176,7 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
   // Recorded by one shard only, so that merging the shards does not repeat them.
   if (!options.shard || options.shard->index == 1) add_load_failures(suite, options, result);
   result.experiment.command_line = options.command_line;
+  result::mask_secrets(result);
   return result;
 }
 
