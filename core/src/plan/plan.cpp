@@ -172,6 +172,14 @@ std::string metric_key(const Cell& cell, const std::string& operation) {
   return result::MetricKey{cell.engine, operation, cell.qualifiers}.to_string();
 }
 
+std::string progress_name(const Cell& cell) {
+  std::string name = fmt::format("{} n={}", cell.engine, cell.dataset);
+  for (const std::string& qualifier : cell.qualifiers) {
+    if (!qualifier.starts_with("n=")) name += " " + qualifier;
+  }
+  return name;
+}
+
 Plan with_metrics(const Plan& plan, const std::set<std::string>& keys) {
   Plan subset = plan;
   subset.cells.clear();
