@@ -66,7 +66,8 @@ int list_command(const std::vector<std::string>& raw_args, const CommandIo& io) 
     first.emplace_back(dir);
     flagged.push_back({dir, suite::SourcePos{"--plugin-path"}});
   }
-  if (std::vector<suite::SuiteError> errors; !check_plugin_dirs(flagged, errors)) {
+  if (std::vector<suite::SuiteError> errors;
+      !check_plugin_dirs(with_env_plugin_path(flagged), errors)) {
     print_errors(errors, io.err);
     return kExitBadInput;
   }

@@ -277,8 +277,9 @@ std::string history_help() {
        ./storh-history.db)
 
 Keeps every run in an SQLite file, or in a PostgreSQL database that many CI jobs
-share (--db=postgresql://user@host/db, any libpq URI; a password in it is never
-printed), and finds where a metric changed.
+share (--db=postgresql://user@host/db, any libpq URI, or a keyword/value string
+such as "host=/run/postgresql dbname=hist"; a password in it is never printed),
+and finds where a metric changed.
   add       stores a result file: its metrics' medians and spread, the commit and
             branch (from the flags, else the git commit the result recorded; not
             what is checked out now, which need not be what the result ran; `ci

@@ -85,6 +85,14 @@ void print_errors(const std::vector<suite::SuiteError>& errors, std::ostream& er
   for (const suite::SuiteError& error : errors) err << "storh-host: " << error.str() << '\n';
 }
 
+std::vector<suite::Located<std::filesystem::path>> with_env_plugin_path(
+    std::vector<suite::Located<std::filesystem::path>> dirs) {
+  for (std::filesystem::path& dir : plugin::env_plugin_path()) {
+    dirs.push_back({std::move(dir), suite::SourcePos{"$STORH_PLUGIN_PATH"}});
+  }
+  return dirs;
+}
+
 bool check_plugin_dirs(const std::vector<suite::Located<std::filesystem::path>>& dirs,
                        std::vector<suite::SuiteError>& errors) {
   const std::size_t first_error = errors.size();
@@ -156,7 +164,7 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
     return std::nullopt;
   }
 
-  if (!check_plugin_dirs(suite.plugin_path, errors)) {
+  if (!check_plugin_dirs(with_env_plugin_path(suite.plugin_path), errors)) {
     print_errors(errors, io.err);
     return std::nullopt;
   }

@@ -8,6 +8,7 @@
 #include "result/engine_values.h"
 #include "result/metric_key.h"
 #include "suite/parse.h"
+#include "util/secrets.h"
 #include "ycsb/cell.h"
 
 namespace storh::plan {
@@ -217,6 +218,14 @@ std::string metric_key(const Cell& cell, const std::string& operation) {
   return result::MetricKey{cell.engine, operation, cell.qualifiers}.to_string();
 }
 
+std::string progress_name(const Cell& cell) {
+  std::string name = fmt::format("{} n={}", cell.engine, cell.dataset);
+  for (const std::string& qualifier : cell.qualifiers) {
+    if (!qualifier.starts_with("n=")) name += " " + qualifier;
+  }
+  return name;
+}
+
 Plan with_metrics(const Plan& plan, const std::set<std::string>& keys) {
   Plan subset = plan;
   subset.cells.clear();
@@ -263,7 +272,7 @@ Plan expand_plan(const suite::Suite& suite,
           cell.chosen.emplace_back(dims[d].name, value);
           if (dims[d].values.size() > 1) {
             cell.qualifiers.push_back(
-                fmt::format("{}={}", dims[d].name, suite::param_value_text(value)));
+                fmt::format("{}={}", dims[d].name, mask_secrets(suite::param_value_text(value))));
           }
         }
         std::sort(cell.params.begin(), cell.params.end(),

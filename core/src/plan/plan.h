@@ -82,6 +82,11 @@ Plan expand_plan(const suite::Suite& suite,
 // "doc.put" or "cache.cold[n=1000,validation=hash]" (result/metric_key.h).
 std::string metric_key(const Cell& cell, const std::string& operation);
 
+// The cell as the progress line names it: the engine, its dataset, then every other
+// qualifier, so that the cells of a matrix read apart ("filter n=20000
+// evaluation=compiled", "queue n=1000 clients=10 transactions=100").
+std::string progress_name(const Cell& cell);
+
 // `plan` narrowed to its cells that have a metric among `keys` (re-running only what a
 // gate doubts); every other setting, fingerprint included, stays.
 Plan with_metrics(const Plan& plan, const std::set<std::string>& keys);

@@ -115,8 +115,7 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
       }
       ++started;
       const std::string where = fmt::format(
-          "[{}/{}] {} n={}{} {} {}", started, total, cell.engine, cell.dataset,
-          cell.load ? fmt::format(" {}", fmt::join(cell.load->qualifiers(), " ")) : "",
+          "[{}/{}] {} {} {}", started, total, plan::progress_name(cell),
           repeat < 0 ? "warm-up" : "repeat", repeat < 0 ? repeat - first + 1 : repeat + 1);
       progress.set_suffix(eta_text(eta.seconds_left()));
       progress.show(where);
@@ -176,6 +175,7 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
   // Recorded by one shard only, so that merging the shards does not repeat them.
   if (!options.shard || options.shard->index == 1) add_load_failures(suite, options, result);
   result.experiment.command_line = options.command_line;
+  result::mask_secrets(result);
   return result;
 }
 

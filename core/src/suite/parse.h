@@ -132,8 +132,10 @@ std::optional<std::uint64_t> parse_count(std::string_view text);
 // suffix.
 std::optional<double> parse_duration(std::string_view text);
 
-// Canonical text of a parameter value, as used in metric keys and reports:
-// 42, 1.5, true, hash (strings unquoted).
+// Canonical text of a parameter value, as used in metric keys, reports and messages:
+// 42, 1.5, true, hash (strings unquoted). A password in a string (a connection URI's
+// or a password= parameter) shows as "***" (util/secrets.h): this is text to show,
+// never the value an engine is given.
 std::string param_value_text(const ParamValue& value);
 
 }  // namespace storh::suite

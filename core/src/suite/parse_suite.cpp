@@ -75,6 +75,11 @@ void read_datasets(Reader& reader, const toml::node& node, Suite& suite) {
       continue;
     }
     const std::uint64_t size = *counted;
+    if (size > kMaxDataset) {
+      reader.error(*item, fmt::format("dataset {} is more than the {} records a cell may have",
+                                      size, kMaxDataset));
+      continue;
+    }
     const auto same = std::find_if(suite.datasets.begin(), suite.datasets.end(),
                                    [&](const auto& dataset) { return dataset.value == size; });
     if (same != suite.datasets.end()) {
@@ -115,6 +120,11 @@ void read_timeout(Reader& reader, const toml::node& node, Suite& suite) {
     reader.type_error(node, "timeout",
                       "a duration > 0 such as \"10m\", \"30s\" or \"1500ms\", or a number of "
                       "seconds");
+    return;
+  }
+  if (*seconds > kMaxTimeoutSeconds) {
+    reader.error(node, fmt::format("timeout {} s is longer than the {} s (30 days) a cell may run",
+                                   *seconds, kMaxTimeoutSeconds));
     return;
   }
   suite.timeout_seconds = seconds;

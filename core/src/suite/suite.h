@@ -134,6 +134,12 @@ enum class RunOrder { sequential, interleave };
 // scheduler tick (4 ms).
 inline constexpr double kDefaultMinTimeSeconds = 0.02;
 
+// The largest dataset a cell may ask for (10^12 records) and the longest timeout (30
+// days): anything beyond either cannot finish on any machine, and larger values
+// overflow the plugins' sizes and the host's clocks.
+inline constexpr std::uint64_t kMaxDataset = 1'000'000'000'000ULL;
+inline constexpr double kMaxTimeoutSeconds = 30.0 * 24 * 3600;
+
 // Paths: a relative path written in a suite file (output, plugin_path, work_dir,
 // range_output, [gate] baseline) is relative to the suite file's directory;
 // resolve_paths() (parse.h) rewrites it so, and the fields below hold the result. A
