@@ -2,8 +2,14 @@
 // std::map under a std::shared_mutex, one session per client. A template for a new
 // engine's YCSB adapter (docs/ycsb.md) and the engine the host's YCSB tests run on.
 // `corrupt_reads = true` makes every read answer a wrong value, so tests can see a
-// wrong answer fail its cell.
+// wrong answer fail its cell; `crash_after = N` (N > 0) makes the Nth read, scan,
+// update or remove of the store call std::abort(), so tests can see a crash inside an
+// engine fail its own cell only. Load-phase inserts do not count: with N > 0 the run
+// phase crashes at its Nth operation that is not an insert.
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <shared_mutex>
@@ -36,6 +42,14 @@ struct Store {
   std::shared_mutex mutex;
   std::map<std::string, KvRecord, std::less<>> records;
   bool corrupt_reads = false;
+  std::uint64_t crash_after = 0;  // 0: never
+  std::atomic<std::uint64_t> counted{0};
+
+  // Counts one read, scan, update or remove; aborts at the crash_after-th.
+  void count_operation() {
+    if (crash_after == 0) return;
+    if (counted.fetch_add(1, std::memory_order_relaxed) + 1 == crash_after) std::abort();
+  }
 };
 
 class Session final : public storh::KeyValueSession {
@@ -45,6 +59,7 @@ class Session final : public storh::KeyValueSession {
   Status read(std::string_view key, const std::vector<std::string>& fields, KvRecord& out,
               KvCode& code) noexcept override {
     return storh::guarded("read", [&] {
+      store_.count_operation();
       std::shared_lock lock(store_.mutex);
       const auto it = store_.records.find(key);
       code = it == store_.records.end() ? KvCode::not_found : KvCode::ok;
@@ -56,6 +71,7 @@ class Session final : public storh::KeyValueSession {
   Status scan(std::string_view start_key, std::size_t count, const std::vector<std::string>& fields,
               std::vector<storh::KvRow>& out) noexcept override {
     return storh::guarded("scan", [&] {
+      store_.count_operation();
       out.clear();
       std::shared_lock lock(store_.mutex);
       for (auto it = store_.records.lower_bound(start_key);
@@ -67,6 +83,7 @@ class Session final : public storh::KeyValueSession {
 
   Status update(std::string_view key, const KvRecord& fields, KvCode& code) noexcept override {
     return storh::guarded("update", [&] {
+      store_.count_operation();
       std::unique_lock lock(store_.mutex);
       const auto it = store_.records.find(key);
       code = it == store_.records.end() ? KvCode::not_found : KvCode::ok;
@@ -92,6 +109,7 @@ class Session final : public storh::KeyValueSession {
 
   Status remove(std::string_view key, KvCode& code) noexcept override {
     return storh::guarded("remove", [&] {
+      store_.count_operation();
       std::unique_lock lock(store_.mutex);
       const auto it = store_.records.find(key);
       code = it == store_.records.end() ? KvCode::not_found : KvCode::ok;
@@ -108,6 +126,12 @@ class MemoryStore final : public storh::KeyValueStore {
   Status open(storh::RunContext& ctx) noexcept override {
     const storh::ParamValue* corrupt = ctx.param("corrupt_reads");
     store_.corrupt_reads = corrupt != nullptr && std::get<bool>(*corrupt);
+    const storh::ParamValue* crash = ctx.param("crash_after");
+    const std::int64_t after = crash != nullptr && std::holds_alternative<std::int64_t>(*crash)
+                                   ? std::get<std::int64_t>(*crash)
+                                   : 0;
+    if (after < 0) return Status::error("crash_after must be at least 0");
+    store_.crash_after = static_cast<std::uint64_t>(after);
     return {};
   }
   Status open_session(std::uint32_t client,
@@ -132,6 +156,12 @@ class MemoryEngine final : public storh::Engine {
                            false,
                            {},
                            "every read answers a wrong value (tests)"});
+    info.params.push_back({"crash_after",
+                           storh::ParamType::integer,
+                           std::int64_t{0},
+                           {},
+                           "the Nth read, scan, update or remove aborts the process; 0: never "
+                           "(tests)"});
     info.operations.push_back(
         {"noop", "items", storh::Direction::lower_is_better, "does nothing (scenario runs)"});
     return info;

@@ -3,6 +3,10 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "test_support.h"
 
 using storh::test::cli;
@@ -91,16 +95,68 @@ TEST_CASE("ycsb cli: workloads a and e write the load phase, the mix and each ki
   CHECK(contains(markdown.out, "## YCSB workload e"));
 }
 
+TEST_CASE("ycsb cli: a read-modify-write counts under read and update too, as in YCSB",
+          "[ycsb][cli]") {
+  ScratchDir dir;
+  const YcsbRun run = run_ycsb(dir, "workload = \"f\"\nrecordcount = 100\noperationcount = 200\n");
+  INFO(run.cli.err);
+  REQUIRE(run.cli.code == 0);
+  const std::uint64_t rmw = processed(run.result, "kv_memory.ycsb_f.read_modify_write[clients=1]");
+  CHECK(rmw > 0);
+  // The mix counts each read-modify-write once; its read and its update count again
+  // under read (with the plain reads: 200 in all) and update (workload f has no other).
+  CHECK(processed(run.result, "kv_memory.ycsb_f[clients=1]") == 200);
+  CHECK(processed(run.result, "kv_memory.ycsb_f.read[clients=1]") == 200);
+  CHECK(processed(run.result, "kv_memory.ycsb_f.update[clients=1]") == rmw);
+}
+
 TEST_CASE("ycsb cli: a read that answers a wrong value fails its cell, and the file is written",
           "[ycsb][cli]") {
   ScratchDir dir;
-  const YcsbRun run = run_ycsb(dir, "recordcount = 50\noperationcount = 50\nmaxscanlength = 10",
+  // Workload a scans nothing, so YCSB's default maxscanlength (1000) does not refuse 50
+  // records.
+  const YcsbRun run = run_ycsb(dir, "recordcount = 50\noperationcount = 50",
                                {"--set=kv_memory.corrupt_reads=true"});
   CHECK(run.cli.code == 3);
   REQUIRE(run.result.is_object());
   REQUIRE_FALSE(run.result["failures"].empty());
   const std::string message = run.result["failures"][0]["message"].get<std::string>();
   CHECK(contains(message, "wrong answer"));
+}
+
+TEST_CASE("ycsb cli: an engine that aborts mid-run fails its own cell, the others report",
+          "[ycsb][cli]") {
+  ScratchDir dir;
+  // Two cells: crash_after = 0 never crashes; 30 aborts at the run phase's 30th read or
+  // update (the load phase's inserts do not count).
+  const YcsbRun run = run_ycsb(dir, "recordcount = 100\noperationcount = 100",
+                               {"--set=kv_memory.crash_after=0,30"});
+  INFO(run.cli.err);
+  CHECK(run.cli.code == 3);
+  REQUIRE(run.result.is_object());
+  REQUIRE(run.result["failures"].size() == 1);
+  const nlohmann::json& failure = run.result["failures"][0];
+  CHECK(failure["kind"] == "crashed");
+  CHECK(failure["params"]["crash_after"] == 30);
+  CHECK(failure["operation"] == "ycsb_a");
+
+  // The cell that did not crash has its load phase, its mix and each kind.
+  std::vector<std::string> keys;
+  for (const nlohmann::json& m : run.result["metrics"]) keys.push_back(m["key"]);
+  INFO(run.result["metrics"].dump());
+  const auto has = [&](const std::string& operation) {
+    return std::any_of(keys.begin(), keys.end(), [&](const std::string& key) {
+      return key.rfind("kv_memory." + operation + "[", 0) == 0 && contains(key, "crash_after=0");
+    });
+  };
+  CHECK(has("ycsb_a.load"));
+  CHECK(has("ycsb_a"));
+  CHECK(has("ycsb_a.read"));
+  CHECK(has("ycsb_a.update"));
+  // The crashed cell's run phase reports nothing.
+  CHECK_FALSE(std::any_of(keys.begin(), keys.end(), [](const std::string& key) {
+    return key.rfind("kv_memory.ycsb_a[", 0) == 0 && contains(key, "crash_after=30");
+  }));
 }
 
 TEST_CASE("ycsb cli: a bad property exits 2 with its position before any cell runs",
@@ -110,7 +166,7 @@ TEST_CASE("ycsb cli: a bad property exits 2 with its position before any cell ru
       {"fieldcount = 0", "fieldcount"},
       {"requestdistribution = \"zipf\"", "ycsb.toml:4:23:"},
       {"workload = \"q\"", "ycsb.toml:4:12:"},
-      {"recordcount = 10\nmaxscanlength = 11", "maxscanlength"},
+      {"workload = \"e\"\nrecordcount = 10\nmaxscanlength = 11", "maxscanlength"},
   };
   for (const auto& [body, fragment] : cases) {
     INFO(body);

@@ -160,6 +160,10 @@ TEST_CASE("ycsb: bad properties are rejected with the property named", "[ycsb]")
 
   REQUIRE(set_property(p, "fieldcount", "0") == "");
   REQUIRE(set_property(p, "maxscanlength", "2000") == "");
+  // Without scans a maxscanlength over recordcount is never drawn: not a problem.
+  CHECK_FALSE(mentions(check_properties(p), "maxscanlength"));
+  REQUIRE(set_property(p, "updateproportion", "0.4") == "");
+  REQUIRE(set_property(p, "scanproportion", "0.1") == "");
   const std::vector<std::string> problems = check_properties(p);
   CHECK(mentions(problems, "fieldcount:"));
   CHECK(mentions(problems, "maxscanlength: 2000 exceeds recordcount 1000"));
@@ -268,6 +272,53 @@ TEST_CASE("ycsb: variable field lengths stay verifiable", "[ycsb]") {
   CHECK(w.verify("user7", record, {}).empty());
   CHECK(!w.verify("user7", {{"field0", deterministic_value("user7", "field0", 60)}}, {"field0"})
              .empty());
+}
+
+TEST_CASE("ycsb: an update writes bytes that differ from the stored ones and still verify",
+          "[ycsb]") {
+  // Regression: updates wrote the loaded bytes again, and SQLite skips a write that
+  // changes nothing, so its update cells timed no write at all.
+  CHECK(generation_value("user1", "field0", 0, 40) == deterministic_value("user1", "field0", 40));
+  CHECK(generation_value("user1", "field0", 7, 40).substr(0, 16) == "g7:user1:field0:");
+  CHECK(claimed_generation(deterministic_value("user1", "field0", 40)) == 0);
+  CHECK(claimed_generation(generation_value("user1", "field0", 123, 40)) == 123);
+  CHECK(claimed_generation("g") == 1);
+
+  Properties p = valid_properties();
+  p.writeallfields = true;
+  CoreWorkload w(p, kSeed);
+  CoreWorkload::Client client = w.client(0);
+  const std::string key = w.key_name(42);
+  storh::KvRecord stored = w.build_record(key, client.rng());
+  for (int round = 0; round < 3; ++round) {
+    INFO("update " << round);
+    const storh::KvRecord update = client.update_values(key);
+    REQUIRE(update.size() == stored.size());
+    for (std::size_t i = 0; i < update.size(); ++i) {
+      REQUIRE(update[i].name == stored[i].name);
+      CHECK(update[i].value.size() == 100);
+      CHECK(update[i].value != stored[i].value);
+      CHECK(claimed_generation(update[i].value) > 0);
+    }
+    CHECK(w.verify(key, update, {}).empty());
+    stored = update;
+  }
+  // A second client's updates never repeat the first's bytes either.
+  CoreWorkload::Client other = w.client(1);
+  CHECK(other.update_values(key)[0].value != stored[0].value);
+
+  // Still checked: a changed byte, another key's or field's value, a missing field.
+  storh::KvRecord changed = stored;
+  changed[2].value[60] = changed[2].value[60] == 'x' ? 'y' : 'x';
+  CHECK(w.verify(key, changed, {}).find("first difference at byte 60") != std::string::npos);
+  const std::string other_key = w.key_name(43);
+  const std::uint64_t g = claimed_generation(stored[2].value);
+  CHECK(!w.verify(key, {{"field2", generation_value(other_key, "field2", g, 100)}}, {"field2"})
+             .empty());
+  CHECK(!w.verify(key, {{"field2", generation_value(key, "field3", g, 100)}}, {"field2"}).empty());
+  storh::KvRecord missing = stored;
+  missing.pop_back();
+  CHECK(w.verify(key, missing, {}).find("field9 of " + key + ": missing") == 0);
 }
 
 }  // namespace storh::ycsb::workload_test

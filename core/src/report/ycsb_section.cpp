@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "report/format.h"
+#include "report/html.h"
 #include "report/table.h"
 #include "result/metric_key.h"
 
@@ -107,6 +108,14 @@ std::string ycsb_section(const result::ResultFile& result, ReportFormat format) 
         cells.push_back(p99_text(phase(kind)));
       }
       rows.push_back(std::move(cells));
+    }
+    if (format == ReportFormat::html) {
+      // Engines as rows, as the text report; the id lets a page link to a workload.
+      out += fmt::format(
+          "<section class=\"ycsb\" id=\"ycsb-{0}\">\n<h2>YCSB workload {0}</h2>\n{1}"
+          "</section>\n",
+          letter, html_table(columns, rows));
+      continue;
     }
     if (format == ReportFormat::markdown) {
       out += fmt::format("## YCSB workload {}\n\n", letter);

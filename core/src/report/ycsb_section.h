@@ -20,6 +20,8 @@ bool is_ycsb_metric(const result::Metric& metric);
 
 // Text: per workload a "YCSB workload <w>:" line and the table indented by two
 // spaces. Markdown: per workload a "## YCSB workload <w>" heading and a table.
+// HTML: per workload a <section class="ycsb" id="ycsb-<w>"> with an <h2> and the
+// table (html_table: numbers right-aligned, the table in its scrolling box).
 // Rows in result order; "-" where a cell has no such metric or percentile.
 std::string ycsb_section(const result::ResultFile& result, ReportFormat format);
 

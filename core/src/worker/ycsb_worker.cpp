@@ -53,6 +53,12 @@ class Phases {
     Expected<load::LoadOutcome> outcome =
         load::run_phase(transactions_, ctx_, type, config, on_progress, shape);
     if (!outcome) return fmt::format("{}: {}", op, outcome.error());
+    // A read-modify-write's read and update count under read and update too, as in
+    // YCSB; the mix counts it once.
+    const std::vector<load::KindOutcome> parts = transactions_.take_rmw_parts();
+    for (std::size_t kind = 0; kind < parts.size() && kind < outcome->kinds.size(); ++kind) {
+      outcome->kinds[kind].merge(parts[kind]);
+    }
     send(op, *outcome);
     for (const auto& [name, kind] : kinds) {
       if (kind < outcome->kinds.size()) send(name, kind_outcome(*outcome, outcome->kinds[kind]));

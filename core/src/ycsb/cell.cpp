@@ -27,8 +27,10 @@ std::vector<Op> mixed_kinds(const Properties& p) {
                                        {Op::scan, p.scanproportion},
                                        {Op::read_modify_write, p.readmodifywriteproportion}};
   std::vector<Op> kinds;
+  // A read-modify-write's read and update are reported under read and update too.
+  const bool rmw = p.readmodifywriteproportion > 0;
   for (const auto& [op, proportion] : all) {
-    if (proportion > 0) kinds.push_back(op);
+    if (proportion > 0 || (rmw && (op == Op::read || op == Op::update))) kinds.push_back(op);
   }
   return kinds;
 }
@@ -58,8 +60,11 @@ std::vector<OperationSpec> workload_operations(char letter, const Properties& pr
                      fmt::format("YCSB workload {}: {} operations of the whole mix", letter,
                                  properties.operationcount)));
   for (const Op kind : mixed_kinds(properties)) {
+    const bool rmw =
+        properties.readmodifywriteproportion > 0 && (kind == Op::read || kind == Op::update);
     ops.push_back(spec(phase_operation(letter, op_name(kind)),
-                       fmt::format("YCSB workload {}: its {} operations", letter, op_name(kind))));
+                       fmt::format("YCSB workload {}: its {} operations{}", letter, op_name(kind),
+                                   rmw ? ", those of its read-modify-writes included" : "")));
   }
   return ops;
 }

@@ -3,7 +3,7 @@
 //
 // A YCSB cell reports, under the engine, "ycsb_<w>.load" (the load phase),
 // "ycsb_<w>" (the whole run phase mix) and "ycsb_<w>.<kind>" for each kind of
-// operation the mix runs (proportion > 0), each a load metric with throughput and
+// operation mixed_kinds names, each a load metric with throughput and
 // latency percentiles. Pure functions; thread-safe.
 #pragma once
 
@@ -24,7 +24,9 @@ namespace storh::ycsb {
 // message). Does not call check_properties.
 Expected<Properties> cell_properties(const load::YcsbSpec& spec);
 
-// The kinds of operation the mix runs (proportion > 0), in Op order.
+// The kinds a cell reports, in Op order: those the mix runs (proportion > 0), and read
+// and update whenever read_modify_write is among them (its parts, which YCSB's DB
+// layer records under READ and UPDATE besides READ-MODIFY-WRITE).
 std::vector<Op> mixed_kinds(const Properties& properties);
 
 // "ycsb_a": the run phase's operation (the whole mix) of workload `letter`.

@@ -1,6 +1,7 @@
 #include "ycsb/core_workload.h"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <stdexcept>
 #include <type_traits>
@@ -113,13 +114,17 @@ struct CoreWorkload::Shared {
   LengthGenerator field_length;
   LengthGenerator scan_length;
   UniformLongGenerator field_chooser;
+  // The last generation an update took (values.h): one counter for every client, so
+  // no two updates write the same bytes.
+  std::atomic<std::uint64_t> last_generation{0};
 
+  // With dataintegrity, generation_value(key, name, generation, a drawn length).
   storh::KvField make_field(std::string_view key, std::size_t field, LengthGenerator& length,
-                            Rng& rng) const {
+                            Rng& rng, std::uint64_t generation) const {
     const auto size = static_cast<std::size_t>(std::max<std::int64_t>(0, draw(length, rng)));
     const std::string& name = field_names[field];
-    return {name,
-            props.dataintegrity ? deterministic_value(key, name, size) : random_value(rng, size)};
+    return {name, props.dataintegrity ? generation_value(key, name, generation, size)
+                                      : random_value(rng, size)};
   }
 };
 
@@ -209,7 +214,7 @@ storh::KvRecord CoreWorkload::build_record(std::string_view key, Rng& rng) const
   storh::KvRecord record;
   record.reserve(shared_->field_names.size());
   for (std::size_t i = 0; i < shared_->field_names.size(); ++i) {
-    record.push_back(shared_->make_field(key, i, length, rng));
+    record.push_back(shared_->make_field(key, i, length, rng, 0));
   }
   return record;
 }
@@ -240,7 +245,8 @@ std::string CoreWorkload::verify(std::string_view key, const storh::KvRecord& go
     const std::size_t min_size = constant ? p.fieldlength : p.minfieldlength;
     const std::size_t max_size = p.fieldlength;
     const std::size_t expected_size = std::clamp(value.size(), min_size, max_size);
-    const std::string expected = deterministic_value(key, field.name, expected_size);
+    const std::string expected =
+        generation_value(key, field.name, claimed_generation(value), expected_size);
     if (value == expected) continue;
     const auto mismatch =
         std::mismatch(value.begin(), value.end(), expected.begin(), expected.end());
@@ -344,16 +350,18 @@ std::vector<std::string> CoreWorkload::Client::read_fields() {
 
 storh::KvRecord CoreWorkload::Client::update_values(std::string_view key) {
   State& st = *state_;
-  const Shared& s = *st.shared;
+  Shared& s = *st.shared;
+  // Relaxed: the counter only has to hand out distinct numbers.
+  const std::uint64_t generation = s.last_generation.fetch_add(1, std::memory_order_relaxed) + 1;
   storh::KvRecord values;
   if (s.props.writeallfields) {
     values.reserve(s.field_names.size());
     for (std::size_t i = 0; i < s.field_names.size(); ++i) {
-      values.push_back(s.make_field(key, i, st.field_length, st.rng));
+      values.push_back(s.make_field(key, i, st.field_length, st.rng, generation));
     }
   } else {
     const auto i = static_cast<std::size_t>(st.field_chooser.next(st.rng));
-    values.push_back(s.make_field(key, i, st.field_length, st.rng));
+    values.push_back(s.make_field(key, i, st.field_length, st.rng, generation));
   }
   return values;
 }

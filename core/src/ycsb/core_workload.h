@@ -57,9 +57,11 @@ class CoreWorkload {
 
   // Whether a read of `key` that asked for `asked` (empty: every field) answered
   // right: every field asked for present, no field twice or not asked for, and with
-  // dataintegrity each value deterministic_value(key, field, its length) at a length
-  // the field length distribution allows (fieldlength exactly when constant). Returns
-  // an empty string when right, else what is wrong, e.g.
+  // dataintegrity each value generation_value(key, field, g, its length) for the
+  // generation g it claims (0: the loaded value; values.h) at a length the field
+  // length distribution allows (fieldlength exactly when constant). Any generation
+  // passes: a read racing updates of other clients cannot know which it will see.
+  // Returns an empty string when right, else what is wrong, e.g.
   //   field3 of user123: expected 100 bytes starting "user123:field3:-1093...", got ...
   std::string verify(std::string_view key, const storh::KvRecord& got,
                      const std::vector<std::string>& asked) const;
@@ -94,7 +96,10 @@ class CoreWorkload {
     // readallfields, else one field chosen uniformly.
     std::vector<std::string> read_fields();
     // The fields an update or read-modify-write writes: every field if writeallfields,
-    // else one chosen uniformly; values as build_record's.
+    // else one chosen uniformly; lengths as build_record's. With dataintegrity each
+    // value is generation_value(key, field, g, length) for a generation g > 0 no other
+    // call of any client takes, so an update always changes the stored bytes (when the
+    // length holds "g<g>:"). Without it, random bytes as build_record's.
     storh::KvRecord update_values(std::string_view key);
     // This client's random source (for build_record and the caller's own draws).
     Rng& rng();

@@ -7,6 +7,10 @@
 // for a key the workload says exists, or an engine error is a failed transaction
 // whose message says which operation, which key and what was wrong.
 //
+// A read-modify-write is one run-phase transaction (timed whole, under its own kind);
+// as YCSB's DB layer does, its read and its update are also timed on their own (from
+// their own start, also under a target rate) and kept apart for rmw_parts().
+//
 // Ownership and threading: `store` and `workload` outlive this object. open_client
 // is called concurrently for distinct client indices, each of which keeps one
 // CoreWorkload::Client (its random stream) across both phases. A KvClient is used by
@@ -19,6 +23,7 @@
 #include <vector>
 
 #include "load/client_loop.h"
+#include "load/outcome.h"
 #include "storh/key_value.h"
 #include "storh/transactions.h"
 #include "ycsb/core_workload.h"
@@ -41,11 +46,21 @@ class KvTransactions final : public Transactions {
   // Splits run-phase transactions by Op (load::KindSplit for load::PhaseShape).
   static const load::KindSplit& kinds();
 
+  // The reads and updates that read-modify-writes made since the last call, merged
+  // over the clients, indexed by Op (only read and update filled; kKindCount long),
+  // then forgotten. Call between phases, when no client runs.
+  std::vector<load::KindOutcome> take_rmw_parts();
+
+  // One client's read-modify-write parts (indexed by Op).
+  using RmwParts = std::vector<load::KindOutcome>;
+
  private:
   KeyValueStore& store_;
   CoreWorkload& workload_;
   // One per client index, made by that client's first open_client.
   std::vector<std::unique_ptr<CoreWorkload::Client>> generators_;
+  // One per client index, written by that client's thread only.
+  std::vector<std::unique_ptr<RmwParts>> rmw_parts_;
 };
 
 }  // namespace storh::ycsb

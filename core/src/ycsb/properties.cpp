@@ -289,7 +289,9 @@ std::vector<std::string> check_properties(const Properties& p) {
     problem(fmt::format("minscanlength: {} exceeds maxscanlength {}", p.minscanlength,
                         p.maxscanlength));
   }
-  if (p.maxscanlength > p.recordcount) {
+  // Only a workload that scans draws scan lengths: workload a keeps YCSB's default
+  // maxscanlength (1000) at any recordcount.
+  if (p.scanproportion > 0 && p.maxscanlength > p.recordcount) {
     problem(
         fmt::format("maxscanlength: {} exceeds recordcount {}", p.maxscanlength, p.recordcount));
   }

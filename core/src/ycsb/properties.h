@@ -71,10 +71,11 @@ const std::vector<std::string>& property_names();
 
 // Checks the whole set: proportions >= 0 summing to 1 (within 1e-9), fieldcount >= 1,
 // fieldlength >= 1, minfieldlength <= fieldlength, 1 <= minscanlength <= maxscanlength,
-// maxscanlength <= recordcount, recordcount >= 1, insertstart < recordcount,
-// insertstart + insertcount <= recordcount, fractions in [0, 1], 0 < exponential.percentile
-// < 100, exponential.frac > 0, 0 < zipfian.constant < 1, and each distribution one its
-// property allows. Returns every problem found, each naming the property (empty: valid).
+// maxscanlength <= recordcount when scanproportion > 0, recordcount >= 1, insertstart <
+// recordcount, insertstart + insertcount <= recordcount, fractions in [0, 1], 0 <
+// exponential.percentile < 100, exponential.frac > 0, 0 < zipfian.constant < 1, and each
+// distribution one its property allows. Returns every problem found, each naming the property
+// (empty: valid).
 std::vector<std::string> check_properties(const Properties& p);
 
 }  // namespace storh::ycsb

@@ -1,6 +1,7 @@
 #include "ycsb/values.h"
 
 #include <charconv>
+#include <system_error>
 
 #include "ycsb/generators.h"
 
@@ -29,12 +30,11 @@ std::string build_key_name(std::uint64_t keynum, std::uint32_t zeropadding, bool
   return key;
 }
 
-std::string deterministic_value(std::string_view key, std::string_view field, std::size_t size) {
-  std::string out;
-  out.reserve(size + 12);
-  out.append(key);
-  out += ':';
-  out.append(field);
+namespace {
+
+// Extends `out` with ":" and the Java hash of everything so far until it holds `size`
+// bytes, then cuts it there (buildDeterministicValue's loop).
+void extend_with_hashes(std::string& out, std::size_t size) {
   // YCSB re-hashes the whole string on every round (quadratic in size); the hash
   // extends one character at a time, so we carry it along instead.
   std::uint32_t h = static_cast<std::uint32_t>(java_string_hash(out));
@@ -51,7 +51,39 @@ std::string deterministic_value(std::string_view key, std::string_view field, st
     }
   }
   out.resize(size);
+}
+
+}  // namespace
+
+std::string deterministic_value(std::string_view key, std::string_view field, std::size_t size) {
+  return generation_value(key, field, 0, size);
+}
+
+std::string generation_value(std::string_view key, std::string_view field, std::uint64_t generation,
+                             std::size_t size) {
+  std::string out;
+  out.reserve(size + 32);
+  if (generation > 0) {
+    out += 'g';
+    out += std::to_string(generation);
+    out += ':';
+  }
+  out.append(key);
+  out += ':';
+  out.append(field);
+  extend_with_hashes(out, size);
   return out;
+}
+
+std::uint64_t claimed_generation(std::string_view value) noexcept {
+  if (value.empty() || value[0] != 'g') return 0;
+  std::uint64_t generation = 0;
+  const char* first = value.data() + 1;
+  const char* last = value.data() + value.size();
+  const auto [end, ec] = std::from_chars(first, last, generation);
+  // No digits (a value cut after its 'g'), or too many: any g > 0 gives the 'g'.
+  if (ec != std::errc{} || end == first || generation == 0) return 1;
+  return generation;
 }
 
 std::string random_value(Rng& rng, std::size_t size) {
