@@ -23,6 +23,25 @@
 namespace storh::run {
 namespace {
 
+// A figure a failed repeat helped make, or that the failed repeats left to the others,
+// is marked: the reports put "!" beside it, and nobody reads it as a clean result.
+void warn_of_failed_repeats(const plan::Plan& plan,
+                            const std::vector<std::vector<std::string>>& failed_repeats,
+                            std::vector<result::Metric>& metrics) {
+  for (std::size_t c = 0; c < plan.cells.size(); ++c) {
+    if (failed_repeats[c].empty()) continue;
+    const std::string warning =
+        fmt::format("{} of this cell failed: its figures are not those of clean runs",
+                    fmt::join(failed_repeats[c], ", "));
+    for (const std::string& operation : plan.cells[c].operation_names()) {
+      const std::string key = plan::metric_key(plan.cells[c], operation);
+      for (result::Metric& metric : metrics) {
+        if (metric.key == key) metric.warnings.push_back(warning);
+      }
+    }
+  }
+}
+
 using nlohmann::json;
 
 // (cell, repeat) in execution order; warm-up runs have negative repeats. Interleaved:
@@ -90,6 +109,7 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
   const std::filesystem::path work_root = made_root->path();
 
   std::vector<CellRuns> all_runs(plan.cells.size());
+  std::vector<std::vector<std::string>> failed_repeats(plan.cells.size());
   result::ResultFile result;
   result.environment = env::capture_environment(work_root);
   check_load(options, "at the start of the run", result.environment);
@@ -142,6 +162,10 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
           progress.clear();
           *options.log << note << '\n';
         }
+        if (repeat >= 0) {
+          failed_repeats[c].push_back(fmt::format("repeat {} {}", repeat + 1,
+                                                  result::failure_kind_name(ran.failure->kind)));
+        }
         result.failures.push_back(std::move(*ran.failure));
       }
       if (repeat >= 0) all_runs[c].push_back(std::move(ran.run));
@@ -170,6 +194,7 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
           ? fmt::format("removal after the suite failed: {}", removal_error)
           : "each run had a fresh directory; all were removed after the last run";
   result.metrics = aggregate_metrics(plan, all_runs);
+  warn_of_failed_repeats(plan, failed_repeats, result.metrics);
   stats::judge_run_spread(result);
   run_counting_pass(suite, plan, options, result);
   // Recorded by one shard only, so that merging the shards does not repeat them.

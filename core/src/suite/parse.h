@@ -28,14 +28,18 @@ struct SuiteError {
 // and appends at least one error; parsing continues after a bad value so several
 // errors are reported at once. Checks everything that needs no plugin: known keys,
 // types, ranges, size ("512M", "2G", "1048576") and duration ("10m", "30s", "1h",
-// "1500ms", or a number of seconds) strings.
+// "1500ms", or a number of seconds) strings. When the TOML itself was read but some
+// value was bad and `partial` is given, *partial gets the suite as far as it was read,
+// so the caller can report the errors only plugins can find in the same pass.
 std::optional<Suite> parse_suite(std::string_view toml_text, const std::string& origin,
-                                 std::vector<SuiteError>& errors);
+                                 std::vector<SuiteError>& errors,
+                                 std::optional<Suite>* partial = nullptr);
 
 // Reads and parses a file, then resolves its paths against the file's directory
 // (resolve_paths); an unreadable file is one error at the file's origin.
 std::optional<Suite> parse_suite_file(const std::filesystem::path& file,
-                                      std::vector<SuiteError>& errors);
+                                      std::vector<SuiteError>& errors,
+                                      std::optional<Suite>* partial = nullptr);
 
 // Makes every relative path of the suite (output, its default included, plugin_path,
 // work_dir, range_output, [gate] baseline) relative to `base`, the suite file's

@@ -239,7 +239,7 @@ std::string SuiteError::str() const {
 }
 
 std::optional<Suite> parse_suite(std::string_view toml_text, const std::string& origin,
-                                 std::vector<SuiteError>& errors) {
+                                 std::vector<SuiteError>& errors, std::optional<Suite>* partial) {
   const std::size_t first_error = errors.size();
   Reader reader(origin, errors);
   toml::table root;
@@ -260,6 +260,7 @@ std::optional<Suite> parse_suite(std::string_view toml_text, const std::string& 
                        return std::pair(a.pos.line, a.pos.column) <
                               std::pair(b.pos.line, b.pos.column);
                      });
+    if (partial != nullptr) *partial = std::move(suite);
     return std::nullopt;
   }
 
@@ -271,7 +272,8 @@ std::optional<Suite> parse_suite(std::string_view toml_text, const std::string& 
 }
 
 std::optional<Suite> parse_suite_file(const std::filesystem::path& file,
-                                      std::vector<SuiteError>& errors) {
+                                      std::vector<SuiteError>& errors,
+                                      std::optional<Suite>* partial) {
   const std::string origin = file.string();
   Expected<std::string> text = read_input_file(file);
   if (!text) {
@@ -281,8 +283,9 @@ std::optional<Suite> parse_suite_file(const std::filesystem::path& file,
     errors.push_back(SuiteError{SourcePos{origin}, std::string(message)});
     return std::nullopt;
   }
-  std::optional<Suite> suite = parse_suite(*text, origin, errors);
+  std::optional<Suite> suite = parse_suite(*text, origin, errors, partial);
   if (suite) resolve_paths(*suite, file.parent_path());
+  if (!suite && partial != nullptr && *partial) resolve_paths(**partial, file.parent_path());
   return suite;
 }
 

@@ -270,3 +270,25 @@ TEST_CASE("pg cli: an A/A ab of suites/pgbench.toml with settings as sides passe
   CHECK(file["ab"]["metrics"][0]["pairs"].size() == 6);
   CHECK(no_server_files(dir / "work"));
 }
+
+TEST_CASE("pg cli: a DSN server without the suite's server-wide settings is named before any cell",
+          "[pg][cli]") {
+  // Regression: suites/pgbench.toml with --set pg.server=dsn passed validate, then
+  // failed every cell (max_connections=110 needs server = "local").
+  storh::test::PgServer server;
+  ScratchDir dir(storh::test::server_scratch_base());
+  const std::string dsn =
+      fmt::format("host={} port={} user={} dbname=postgres", server.server->socket_host(),
+                  storh::engines::pg::kSocketPort, storh::engines::pg::kSuperuser);
+  for (const std::string command : {"validate", "run"}) {
+    const storh::test::CliResult run =
+        cli({command, std::string(STORH_TEST_SOURCE_DIR) + "/suites/pgbench.toml",
+             plugin_path_flag(), "--set", "pg.server=dsn", "--set", "pg.dsn=" + dsn,
+             "--output=" + (dir / "x.json").string(), "--work-dir=" + (dir / "work").string()});
+    INFO(command << ": " << run.out << run.err);
+    CHECK(run.code == 2);
+    CHECK(contains(run.err, "pg.max_connections=110 needs server = \"local\""));
+    CHECK(contains(run.err, "--set pg.max_connections=0"));
+  }
+  CHECK_FALSE(fs::exists(dir / "x.json"));
+}
