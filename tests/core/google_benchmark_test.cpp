@@ -219,6 +219,35 @@ TEST_CASE("google benchmark: report renders every format of a real file", "[gben
   CHECK(contains(test::read_text(dir / "report.html"), "<canvas"));
 }
 
+TEST_CASE("google benchmark: the report speaks of the file, not of a storh-host run",
+          "[gbench][cli]") {
+  // Regression: items_per_second under "counters per item (counting pass)" though no
+  // counting pass ran, a "min_time unknown" line, and --repeat=10 as advice.
+  const auto run = test::cli({"report", test::fixture_file("gbench/base.json")});
+  CHECK(run.code == 0);
+  CHECK_FALSE(contains(run.out, "counting pass"));
+  CHECK(contains(run.out, "counters from the file (rates per second, others as reported):"));
+  CHECK_FALSE(contains(run.out, "min_time unknown"));
+  CHECK(contains(run.out, "metrics timed in batches of calls, shown per call"));
+  CHECK_FALSE(contains(run.out, "--repeat="));
+  CHECK(contains(run.out, "--benchmark_min_time"));
+}
+
+TEST_CASE("google benchmark: gate and compare agree on a change inside the noise",
+          "[gbench][cli]") {
+  // Regression: gate failed BM_string_copy at +10.85% where compare called it same
+  // (noise ±22.5%): the gate now excuses a change within the files' noise band.
+  const std::string base = test::fixture_file("gbench/base.json"),
+                    next = test::fixture_file("gbench/new.json");
+  const auto compared = test::cli({"compare", base, next});
+  const auto gated = test::cli({"gate", base, next});
+  INFO(compared.out << gated.out);
+  CHECK(contains(compared.out, "+10.85%  ±22.52%  same"));
+  CHECK(contains(gated.out,
+                 "+10.85% [+10.85% is within these files' noise band ±22.52% (compare calls it "
+                 "same): not a failure"));
+}
+
 TEST_CASE("google benchmark: compare and gate two runs of a real binary", "[gbench][cli]") {
   const std::string base = test::fixture_file("gbench/base.json"),
                     next = test::fixture_file("gbench/new.json");

@@ -257,7 +257,7 @@ Expected<result::ResultFile> from_google_benchmark(const json& root, const std::
       file.experiment.repeat =
           std::max(file.experiment.repeat, static_cast<std::uint32_t>(instance.repetitions));
     }
-    stats::judge_run_spread(file);
+    stats::judge_run_spread(file, {"--benchmark_repetitions", "--benchmark_min_time"});
     return file;
   } catch (const BadField& bad) {
     return Error{fmt::format("{}: {}", origin, bad.message)};

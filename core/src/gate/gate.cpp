@@ -39,6 +39,18 @@ void judge_over_threshold(const ComparableMetric& b, const ComparableMetric& c,
                           std::vector<std::string>& fallbacks) {
   check.state = CheckState::regression;
   check.failed = true;
+  // One rule with compare: a change no larger than the two files' own noise band is
+  // what compare calls "same", so it is not a regression either.
+  if (const std::optional<double> noise = compare::noise_band_percent(b, c);
+      noise && check.slowdown_percent <= *noise) {
+    check.state = CheckState::excused;
+    check.failed = false;
+    check.notes.push_back(fmt::format(
+        "{:+.2f}% is within these files' noise band ±{:.2f}% (compare calls it same): not a "
+        "failure; more repeats narrow the band",
+        check.slowdown_percent, *noise));
+    return;
+  }
   const double difference = std::fabs(c.median - b.median);
   if (options.min_effect_seconds > 0 && difference < options.min_effect_seconds) {
     check.state = CheckState::excused;

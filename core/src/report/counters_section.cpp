@@ -1,5 +1,7 @@
 #include "report/counters_section.h"
 
+#include <cctype>
+
 #include <algorithm>
 #include <cmath>
 
@@ -49,14 +51,24 @@ std::pair<std::vector<Column>, Rows> counters_table(
   return {std::move(columns), std::move(rows)};
 }
 
-std::string counters_section(const std::vector<const result::Metric*>& metrics,
-                             ReportFormat format) {
+std::string counters_title(const result::ResultFile& result) {
+  // A storh-host run names the instruments of its counting pass; a file that carries
+  // counters without any came with them (Google Benchmark's user and rate counters).
+  return result.experiment.counters.empty()
+             ? "counters from the file (rates per second, others as reported)"
+             : "counters per item (counting pass)";
+}
+
+std::string counters_section(const std::vector<const result::Metric*>& metrics, ReportFormat format,
+                             const std::string& title) {
   if (!has_counted(metrics)) return "";
   const auto [columns, rows] = counters_table(metrics);
   if (format == ReportFormat::markdown) {
-    return "Counters per item (counting pass):\n\n" + markdown_table(columns, rows) + "\n";
+    std::string heading = title;
+    if (!heading.empty()) heading[0] = static_cast<char>(std::toupper(heading[0]));
+    return heading + ":\n\n" + markdown_table(columns, rows) + "\n";
   }
-  return "  counters per item (counting pass):\n" + indent_lines(text_table(columns, rows), 4);
+  return "  " + title + ":\n" + indent_lines(text_table(columns, rows), 4);
 }
 
 }  // namespace storh::report

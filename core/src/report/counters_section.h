@@ -37,10 +37,15 @@ std::string counter_value_text(double value);
 std::pair<std::vector<Column>, Rows> counters_table(
     const std::vector<const result::Metric*>& metrics);
 
-// Text: "  counters per item (counting pass):" and the table indented by four spaces.
-// Markdown: "Counters per item (counting pass):", a blank line, the table and a blank
-// line. Empty when no metric was counted. Text and Markdown only.
-std::string counters_section(const std::vector<const result::Metric*>& metrics,
-                             ReportFormat format);
+// Where a result's counters came from, as the section's title says it: storh-host's
+// counting pass (per item), or the file itself (a Google Benchmark file's counters:
+// rates per second, the others as the benchmark reported them).
+std::string counters_title(const result::ResultFile& result);
+
+// Text: "  <title>:" and the table indented by four spaces. Markdown: "<Title>:", a
+// blank line, the table and a blank line. Empty when no metric was counted. Text and
+// Markdown only.
+std::string counters_section(const std::vector<const result::Metric*>& metrics, ReportFormat format,
+                             const std::string& title);
 
 }  // namespace storh::report

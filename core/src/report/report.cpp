@@ -111,7 +111,7 @@ void render_text(const ResultFile& result, std::string& out) {
       line(fmt::format("  ! {}: {}", label_of(*metric),
                        one_line(fmt::format("{}", fmt::join(metric->warnings, "; ")))));
     }
-    out += counters_section(block.metrics, ReportFormat::text);
+    out += counters_section(block.metrics, ReportFormat::text, counters_title(result));
     if (ranged) out += range_section(block.name, block.metrics, ReportFormat::text);
     out += load_tables(result, block, ReportFormat::text);
   }
@@ -223,7 +223,7 @@ void render_markdown(const ResultFile& result, std::string& out) {
   }
   for (const auto& block : engine_blocks(result)) {
     render_engine_table(block, experiment.repeat, out);
-    out += counters_section(block.metrics, ReportFormat::markdown);
+    out += counters_section(block.metrics, ReportFormat::markdown, counters_title(result));
     if (ranged) out += range_section(block.name, block.metrics, ReportFormat::markdown);
     out += load_tables(result, block, ReportFormat::markdown);
   }

@@ -1,6 +1,7 @@
 // report/report_html.cpp: render_report(..., ReportFormat::html): the text report's
 // content as one self-contained page with charts (report/html.h).
 #include <algorithm>
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -131,8 +132,9 @@ std::string engine_section(const EngineBlock& block, const ResultFile& result, b
   }
   if (has_counted(block.metrics)) {
     const auto [counter_columns, counter_rows] = counters_table(block.metrics);
-    out +=
-        "<h3>Counters per item (counting pass)</h3>\n" + html_table(counter_columns, counter_rows);
+    std::string title = counters_title(result);
+    title[0] = static_cast<char>(std::toupper(title[0]));
+    out += "<h3>" + e(title) + "</h3>\n" + html_table(counter_columns, counter_rows);
   }
   if (ranged) out += range_section_html(block.metrics, charts);
   // YCSB metrics have no clients x amount matrix; their table (ycsb_section) follows

@@ -296,9 +296,14 @@ std::string min_time_note(const ResultFile& result) {
   const auto repeated = std::count_if(result.metrics.begin(), result.metrics.end(), is_repeated);
   if (repeated == 0) return "";
   const std::optional<double> min_time = result.experiment.min_time_seconds;
+  if (!min_time) {
+    // A file that does not say its min_time (Google Benchmark's): what is known.
+    return fmt::format("{} metric{} timed in batches of calls, shown per call", repeated,
+                       repeated == 1 ? "" : "s");
+  }
   return fmt::format(
       "min_time {}: {} metric{} timed in batches of calls lasting at least that, shown per call",
-      min_time ? format_seconds(*min_time) : "unknown", repeated, repeated == 1 ? "" : "s");
+      format_seconds(*min_time), repeated, repeated == 1 ? "" : "s");
 }
 
 }  // namespace storh::report

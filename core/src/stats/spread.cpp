@@ -94,11 +94,12 @@ std::optional<double> lone_outlier(const result::Metric& metric, double bar) {
   return ratio;
 }
 
-std::string narrowing_advice(std::size_t runs) {
-  return fmt::format("narrow it with {}min_time (for a step that can repeat) or a quieter machine",
-                     runs < kRepeatsToNarrow
-                         ? fmt::format("more repeats (--repeat={}), ", kRepeatsToNarrow)
-                         : std::string());
+std::string narrowing_advice(std::size_t runs, const NarrowingAdvice& advice) {
+  return fmt::format("narrow it with {}{} or a quieter machine",
+                     runs < kRepeatsToNarrow ? fmt::format("more repeats ({}={}), ",
+                                                           advice.repeat_flag, kRepeatsToNarrow)
+                                             : std::string(),
+                     advice.min_time);
 }
 
 // The fewest samples of a metric that has two or more.
@@ -123,7 +124,7 @@ struct Judgement {
   std::vector<Outlier> outliers;
 };
 
-Judgement judge(const std::vector<result::Metric>& metrics) {
+Judgement judge(const std::vector<result::Metric>& metrics, const NarrowingAdvice& advice) {
   const std::optional<double> typical = typical_variation(metrics);
   Judgement judgement{std::vector<std::string>(metrics.size()), {}};
   for (std::size_t i = 0; i < metrics.size(); ++i) {
@@ -149,14 +150,15 @@ Judgement judge(const std::vector<result::Metric>& metrics) {
       judgement.outliers.push_back({metric.engine + "." + metric.operation, *ratio});
       continue;
     }
-    judgement.flags[i] =
-        fmt::format("{} {:.1f}% > {:.0f}%{}: {}", kSpreadWarning, cv * 100,
-                    kMaxTrustedVariation * 100, against, narrowing_advice(metric.seconds.runs));
+    judgement.flags[i] = fmt::format("{} {:.1f}% > {:.0f}%{}: {}", kSpreadWarning, cv * 100,
+                                     kMaxTrustedVariation * 100, against,
+                                     narrowing_advice(metric.seconds.runs, advice));
   }
   return judgement;
 }
 
-std::optional<std::string> typical_warning(const std::vector<result::Metric>& metrics) {
+std::optional<std::string> typical_warning(const std::vector<result::Metric>& metrics,
+                                           const NarrowingAdvice& advice) {
   std::size_t counted = 0;
   const std::optional<double> typical = typical_variation(metrics, &counted);
   if (!typical || !(*typical > kMaxTrustedVariation)) return std::nullopt;
@@ -165,7 +167,7 @@ std::optional<std::string> typical_warning(const std::vector<result::Metric>& me
       "> {:.0f}%: that is this machine's noise, and each median may move about that much "
       "between runs; {}; metrics marked ! vary over {:g} times as much",
       kRunSpreadWarning, *typical * 100, counted, kMaxTrustedVariation * 100,
-      narrowing_advice(fewest_runs(metrics)), kOutlierSpreadFactor);
+      narrowing_advice(fewest_runs(metrics), advice), kOutlierSpreadFactor);
 }
 
 std::optional<std::string> floor_warning(const std::vector<result::Metric>& metrics) {
@@ -208,8 +210,8 @@ std::optional<std::string> outlier_warning(const std::vector<Outlier>& outliers)
 
 }  // namespace
 
-void judge_run_spread(result::ResultFile& result) {
-  Judgement judgement = judge(result.metrics);
+void judge_run_spread(result::ResultFile& result, const NarrowingAdvice& advice) {
+  Judgement judgement = judge(result.metrics, advice);
   for (std::size_t i = 0; i < result.metrics.size(); ++i) {
     std::vector<std::string>& warnings = result.metrics[i].warnings;
     std::erase_if(warnings, [](const std::string& w) { return w.starts_with(kSpreadWarning); });
@@ -223,7 +225,7 @@ void judge_run_spread(result::ResultFile& result) {
            w.starts_with(kOutlierWarning);
   });
   for (std::optional<std::string> warning :
-       {typical_warning(result.metrics), floor_warning(result.metrics),
+       {typical_warning(result.metrics, advice), floor_warning(result.metrics),
         outlier_warning(judgement.outliers)}) {
     if (warning) warnings.push_back(std::move(*warning));
   }

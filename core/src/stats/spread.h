@@ -58,6 +58,12 @@ inline constexpr double kNearestFloorRatio = 10.0;
 //   "the in-run floors vary by up to ..."  when a floor's cv is above 10%;
 //   "3 metrics had one repeat far from the rest ..." for the outliers let pass.
 // Judging again (after more samples were added) replaces, never adds twice.
-void judge_run_spread(result::ResultFile& result);
+// `advice` names the knobs of the tool that made the file: storh-host's by default, a
+// Google Benchmark file's (--benchmark_repetitions, --benchmark_min_time) for one.
+struct NarrowingAdvice {
+  std::string repeat_flag = "--repeat";
+  std::string min_time = "min_time (for a step that can repeat)";
+};
+void judge_run_spread(result::ResultFile& result, const NarrowingAdvice& advice = {});
 
 }  // namespace storh::stats
