@@ -150,3 +150,17 @@ TEST_CASE("cli flags: validate and run say how long a suite takes where it can k
   CHECK(contains(load.out,
                  "expected time: at least 2m00s (the timed phases of 4 duration-bound run(s))"));
 }
+
+TEST_CASE("run flags: -o names the output, as report, merge and compare take it",
+          "[cli][run_flags]") {
+  // Regression: run refused -o.
+  ScratchDir dir;
+  const auto output = dir / "short.json";
+  const auto run =
+      cli({"run", std::string(STORH_TEST_SOURCE_DIR) + "/tests/fixtures/suites/containment.toml",
+           std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR, "--set=misbehave.behaviour=ok",
+           "--repeat=1", "-o", output.string()});
+  INFO(run.out << run.err);
+  CHECK(run.code == 0);
+  CHECK(std::filesystem::exists(output));
+}

@@ -250,3 +250,10 @@ TEST_CASE("result json: a file that contradicts itself is refused, naming the JS
           "x.json: /metrics/0/samples/0/seconds: a sample of -1 s: time is never negative");
   }
 }
+
+TEST_CASE("result json: a failure's message keeps no tab", "[result]") {
+  // Regression: libpq's tab-indented DETAIL lines broke the report's tables.
+  const Failure failure = make_failure({"pg", 1, {}, 0, "select_only"}, Failure::Kind::failed,
+                                       "connect: FATAL:\tpassword authentication failed\n\tDETAIL");
+  CHECK(failure.message == "connect: FATAL: password authentication failed\n DETAIL");
+}

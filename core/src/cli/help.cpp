@@ -23,7 +23,7 @@ Options (each overrides the suite):
   --engine=NAME[,NAME...]   run only these engines (one not in the suite runs with defaults)
   --repeat=N                timed repeats per cell, each in a fresh process
   --warmup=N                untimed runs per cell before the repeats
-  --output=PATH             result file (default: the suite's output)
+  --output=PATH, -o PATH    result file (default: the suite's output)
   --memory-limit=SIZE       per-worker resident memory limit (512M, 2G; none)
   --timeout=DURATION        per-worker wall-clock limit (30s, 10m; none)
   --min-time=DURATION       a repeatable step (measure_repeated) runs until one

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/args.h"
+#include "cli/output.h"
 #include "plugin/discovery.h"
 #include "run/counting_pass.h"
 #include "run/worker_run.h"
@@ -19,10 +20,10 @@ namespace {
 
 // The flags `run` and `validate` accept, all of them taking a value.
 std::vector<std::string> valued_flags() {
-  return {"dataset",  "engine",       "repeat",         "warmup",     "output",    "memory-limit",
-          "timeout",  "plugin-path",  "work-dir",       "set",        "format",    "range-output",
-          "clients",  "transactions", "duration",       "rate",       "operation", "counters",
-          "min-time", "workload",     "operationcount", "recordcount"};
+  return {"dataset",  "engine",       "repeat",         "warmup",      "output",    "memory-limit",
+          "timeout",  "plugin-path",  "work-dir",       "set",         "format",    "range-output",
+          "clients",  "transactions", "duration",       "rate",        "operation", "counters",
+          "min-time", "workload",     "operationcount", "recordcount", "o"};
 }
 
 suite::Overrides overrides_from(const ParsedArgs& args) {
@@ -31,7 +32,7 @@ suite::Overrides overrides_from(const ParsedArgs& args) {
   o.engines = args.all("engine");  // lists are split (and empty names refused) by apply_engines
   o.repeat = args.last("repeat");
   o.warmup = args.last("warmup");
-  o.output = args.last("output");
+  o.output = output_flag(args);  // --output, or -o as report, merge and compare take it
   o.memory_limit = args.last("memory-limit");
   o.timeout = args.last("timeout");
   o.min_time = args.last("min-time");

@@ -1,4 +1,5 @@
 // The Failure helpers of result/result.h: a kind's name both ways, and make_failure.
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -57,6 +58,9 @@ Failure make_failure(FailedRun run, Failure::Kind kind, std::string message) {
   failure.repeat = run.repeat;
   failure.operation = std::move(run.operation);
   failure.kind = kind;
+  // Tabs (libpq indents its DETAIL and HINT lines with them) break every table and
+  // terminal that shows the message; a space says the same.
+  std::replace(message.begin(), message.end(), '\t', ' ');
   failure.message = std::move(message);
   return failure;
 }

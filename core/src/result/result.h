@@ -161,8 +161,9 @@ struct FailedRun {
   std::string operation{};
 };
 
-// The one way a Failure is made: which run, why and what happened. How the process
-// ended (signal, exit code, stderr) is set afterwards by whoever watched it.
+// The one way a Failure is made: which run, why and what happened (tabs in `message`
+// become spaces). How the process ended (signal, exit code, stderr) is set afterwards
+// by whoever watched it.
 Failure make_failure(FailedRun run, Failure::Kind kind, std::string message);
 
 // One worker run, successful or not.

@@ -146,7 +146,7 @@ TEST_CASE("lmdb: a removed record is gone and a second remove says not_found", "
   }
 }
 
-TEST_CASE("lmdb: every durability level stores; os and fsync keep writes across a reopen",
+TEST_CASE("lmdb: every durability level stores, and os and fsync keep writes across a reopen",
           "[lmdb]") {
   kv::KvPlugin plugin(STORH_TEST_LMDB_PLUGIN);
   for (const std::string durability : {"none", "os", "fsync"}) {
