@@ -39,7 +39,9 @@ warmup = 0
 repeat = "3"
 [engines.doc]
 )",
-                    "4:10", "\"repeat\" must be an integer >= 1, got string \"3\"");
+                    "4:10",
+                    "\"repeat\" must be an integer >= 1 or a table such as { min = 5, max = 30, "
+                    "until = \"2%\" }, got string \"3\"");
   suite_should_fail("repeat = 0\n[engines.doc]", "1:10",
                     "\"repeat\" must be an integer >= 1, got integer 0");
   suite_should_fail("repeat = 5000000000\n[engines.doc]", "1:10",

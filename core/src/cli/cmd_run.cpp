@@ -216,11 +216,14 @@ int validate_command(const std::vector<std::string>& args, const CommandIo& io) 
   }
   const suite::Suite& suite = prepared->suite;
   const plan::Plan plan = *shard ? plan::shard_of(prepared->plan, **shard) : prepared->plan;
-  io.out << fmt::format("{}: valid: suite \"{}\", {} cell(s) x {} repeat(s){}, fingerprint {}\n",
-                        suite.file.empty() ? "flags" : suite.file.string(), suite.name,
-                        prepared->plan.cells.size(), plan.repeat,
-                        plan.warmup > 0 ? fmt::format(" + {} warm-up", plan.warmup) : "",
-                        plan.fingerprint);
+  // Adaptive: the bounds, "3 cell(s), 5..30 repeats per cell until ±2%".
+  const std::string repeats = plan.repeat_until
+                                  ? ", " + suite::repeat_until_text(*plan.repeat_until)
+                                  : fmt::format(" x {} repeat(s)", plan.repeat);
+  io.out << fmt::format(
+      "{}: valid: suite \"{}\", {} cell(s){}{}, fingerprint {}\n",
+      suite.file.empty() ? "flags" : suite.file.string(), suite.name, prepared->plan.cells.size(),
+      repeats, plan.warmup > 0 ? fmt::format(" + {} warm-up", plan.warmup) : "", plan.fingerprint);
   if (*shard) {
     const std::string note = empty_shard_note(prepared->plan, **shard);
     io.out << (note.empty()

@@ -61,6 +61,12 @@ std::vector<OperationSpec> selected_operations(const suite::EngineSetting& setti
 
 std::string fingerprint_of(const Plan& plan) {
   nlohmann::ordered_json j = {{"repeat", plan.repeat}, {"warmup", plan.warmup}};
+  // Only adaptive plans have the key, so other fingerprints stay as they were.
+  if (plan.repeat_until) {
+    j["repeat_until"] = {{"min", plan.repeat_until->min},
+                         {"max", plan.repeat_until->max},
+                         {"until", plan.repeat_until->until}};
+  }
   nlohmann::ordered_json cells = nlohmann::ordered_json::array();
   for (const Cell& cell : plan.cells) {
     nlohmann::ordered_json params = nlohmann::ordered_json::object();
@@ -243,6 +249,7 @@ Plan expand_plan(const suite::Suite& suite,
                  const std::map<std::string, plugin::Description>& descriptions) {
   Plan plan;
   plan.repeat = suite.repeat;
+  plan.repeat_until = suite.repeat_until;
   plan.warmup = suite.warmup;
   plan.order = suite.order;
   for (const auto& dataset : suite.datasets) {

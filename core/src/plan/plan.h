@@ -55,6 +55,8 @@ struct Cell {
 struct Plan {
   std::vector<Cell> cells;
   std::uint32_t repeat = 1;
+  // Adaptive repeats (suite.h): `repeat` is its min, and a cell may run up to max.
+  std::optional<suite::RepeatUntil> repeat_until;
   std::uint32_t warmup = 0;
   suite::RunOrder order = suite::RunOrder::sequential;
   std::string fingerprint;  // 16 hex digits

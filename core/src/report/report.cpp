@@ -82,7 +82,8 @@ void render_text(const ResultFile& result, std::string& out) {
   auto line = [&out](std::string_view text) { (out += text) += '\n'; };
 
   line(fmt::format("storh-host suite={} datasets={} repeat={} fingerprint={}", experiment.suite,
-                   fmt::join(experiment.datasets, ","), experiment.repeat, experiment.fingerprint));
+                   fmt::join(experiment.datasets, ","), repeat_setting(experiment),
+                   experiment.fingerprint));
   line(fmt::format("environment: {} cpus={} {} {} {}", pair_text("cpu", env.cpu_model),
                    env.cpu_count, pair_text("kernel", env.kernel),
                    pair_text("fs", env.work_dir_filesystem), pair_text("build", env.build_type)));
@@ -197,7 +198,7 @@ void render_markdown(const ResultFile& result, std::string& out) {
   const std::string datasets = fmt::format("{}", fmt::join(experiment.datasets, ", "));
   out +=
       fmt::format("- datasets: {}\n- repeat: {}\n- fingerprint: {}\n- durability: {}\n\n",
-                  or_unknown(datasets), experiment.repeat,
+                  or_unknown(datasets), repeat_setting(experiment),
                   experiment.fingerprint.empty() ? "unknown" : "`" + experiment.fingerprint + "`",
                   or_unknown(experiment.durability));
   for (const auto& warning : run_warnings(result)) {

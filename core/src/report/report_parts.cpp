@@ -204,6 +204,12 @@ std::vector<std::string> run_warnings(const ResultFile& result) {
   return warnings;
 }
 
+std::string repeat_setting(const result::Experiment& experiment) {
+  if (!experiment.repeat_until) return std::to_string(experiment.repeat);
+  return fmt::format("{}..{}@{:g}%", experiment.repeat_until->min, experiment.repeat_until->max,
+                     experiment.repeat_until->until * 100);
+}
+
 bool has_warnings(const Metric& m) {
   return !m.warnings.empty();
 }
@@ -227,8 +233,9 @@ std::pair<std::vector<Column>, Rows> metric_table(const std::vector<const Metric
   const bool marker = any_metric(metrics, has_warnings);
   const bool spread = markdown || any_metric(metrics, has_spread);
   // Fewer runs than repeats means some failed: the spread covers only the rest.
+  // Adaptive repeats differ per cell: the column says how many each took.
   const bool runs = markdown || std::any_of(metrics.begin(), metrics.end(), [&](const Metric* m) {
-                      return m->seconds.runs < repeat;
+                      return m->seconds.runs < repeat || m->repeats.has_value();
                     });
   const bool latency = any_metric(metrics, has_latency);
   std::vector<Column> columns;

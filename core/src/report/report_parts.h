@@ -68,6 +68,10 @@ std::string rate_text(const result::Metric& metric);
 // "warm-up 1" (stderr's progress and skip messages count the same way).
 std::string repeat_text(int repeat);
 
+// The experiment's repeats as the header shows them: "5", or "5..30@2%" when adaptive
+// (the --repeat form).
+std::string repeat_setting(const result::Experiment& experiment);
+
 // "signal 11", "exit code 3", both, or empty.
 std::string status_text(const result::Failure& failure);
 

@@ -106,6 +106,13 @@ ordered_json metric_json(const Metric& m) {
   }
   if (!m.not_counted.empty()) j["not_counted"] = m.not_counted;
   j["warnings"] = m.warnings;
+  // Only in adaptive runs, so other files stay as they were.
+  if (m.repeats) {
+    ordered_json interval = nullptr;
+    if (m.repeats->interval) interval = {m.repeats->interval->first, m.repeats->interval->second};
+    j["repeats"] = {
+        {"taken", m.repeats->taken}, {"interval", interval}, {"converged", m.repeats->converged}};
+  }
   return j;
 }
 
@@ -161,6 +168,12 @@ ordered_json experiment_json(const Experiment& e) {
   ordered_json j = experiment_fields(e);
   // Only when a counting pass ran (docs/counters.md).
   if (!e.counters.empty()) j["counters"] = e.counters;
+  // Only for adaptive repeats (docs/results.md); `repeat` is then the minimum.
+  if (e.repeat_until) {
+    j["repeat_until"] = {{"min", e.repeat_until->min},
+                         {"max", e.repeat_until->max},
+                         {"until", e.repeat_until->until}};
+  }
   // Only for a load suite with [[load.bench]] tables (docs/load.md).
   if (!e.load_benches.empty()) {
     ordered_json benches = ordered_json::array();

@@ -224,6 +224,21 @@ Metric read_metric(const Node& n) {
   if (n.has("warnings")) {
     for (const Node& w : n.at("warnings").items()) m.warnings.push_back(w.str());
   }
+  if (n.has("repeats")) {
+    const Node r = n.at("repeats");
+    RepeatsTaken repeats;
+    repeats.taken = static_cast<std::uint32_t>(r.at("taken").count());
+    if (const Node interval = r.at("interval"); !interval.is_null()) {
+      const std::vector<Node> bounds = interval.items();
+      if (bounds.size() != 2 || bounds[0].number() > bounds[1].number()) {
+        throw BadValue{
+            fmt::format("/metrics: \"{}\": repeats.interval must be [low, high]", m.key)};
+      }
+      repeats.interval = std::pair{bounds[0].number(), bounds[1].number()};
+    }
+    repeats.converged = r.at("converged").boolean();
+    m.repeats = repeats;
+  }
   return m;
 }
 
@@ -259,6 +274,12 @@ Experiment read_experiment(const Node& n) {
   e.durability = n.at("durability").str();
   if (n.has("counters")) {
     for (const Node& c : n.at("counters").items()) e.counters.push_back(c.str());
+  }
+  if (n.has("repeat_until")) {
+    const Node r = n.at("repeat_until");
+    e.repeat_until =
+        RepeatBounds{static_cast<std::uint32_t>(r.at("min").count()),
+                     static_cast<std::uint32_t>(r.at("max").count()), r.at("until").number()};
   }
   e.host_version = n.at("host_version").str();
   for (const Node& r : n.at("engines").items()) {

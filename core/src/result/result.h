@@ -92,6 +92,16 @@ struct LoadResult {
   std::optional<LoadLatency> latency;
 };
 
+// Adaptive repeats (docs/results.md, "Repeats until the figure is stable"): what one
+// metric's cell took. The figure is the metric's seconds per repeat, or for a load
+// metric its tps per repeat; the interval is the 95% interval of its median
+// (stats/median_interval.h), in the figure's unit, absent below 6 repeats.
+struct RepeatsTaken {
+  std::uint32_t taken = 0;                            // timed repeats the cell ran
+  std::optional<std::pair<double, double>> interval;  // [low, high]
+  bool converged = false;  // the interval lies within median x (1 +- until)
+};
+
 struct Metric {
   std::string key;  // "engine.operation" or "engine.operation[n=1000,validation=hash]"
   std::string engine;
@@ -114,6 +124,7 @@ struct Metric {
   std::string not_counted;
   // Reasons not to trust the numbers: a wide spread, too few samples (stats.h).
   std::vector<std::string> warnings;
+  std::optional<RepeatsTaken> repeats;  // adaptive runs only
 };
 
 // One worker run that did not complete cleanly.
@@ -220,12 +231,21 @@ struct LoadBench {
   friend bool operator==(const LoadBench&, const LoadBench&) = default;
 };
 
+// repeat = { min, max, until }: the bounds of an adaptive run; until is a fraction
+// (0.02 for "2%").
+struct RepeatBounds {
+  std::uint32_t min = 1;
+  std::uint32_t max = 1;
+  double until = 0;
+};
+
 struct Experiment {
   std::string suite;  // suite name
   std::string suite_file;
   std::string fingerprint;  // 16 hex digits over the expanded plan
   std::vector<std::uint64_t> datasets;
-  std::uint32_t repeat = 1;
+  std::uint32_t repeat = 1;                  // the minimum of an adaptive run
+  std::optional<RepeatBounds> repeat_until;  // adaptive runs only
   std::uint32_t warmup = 0;
   std::optional<std::uint64_t> memory_limit_bytes;
   std::optional<double> timeout_seconds;

@@ -147,6 +147,10 @@ result::Experiment describe_experiment(const suite::Suite& suite, const plan::Pl
   e.fingerprint = plan.fingerprint;
   for (const auto& dataset : suite.datasets) e.datasets.push_back(dataset.value);
   e.repeat = plan.repeat;
+  if (plan.repeat_until) {
+    e.repeat_until = result::RepeatBounds{plan.repeat_until->min, plan.repeat_until->max,
+                                          plan.repeat_until->until};
+  }
   e.warmup = plan.warmup;
   e.memory_limit_bytes = suite.memory_limit_bytes;
   e.timeout_seconds = suite.timeout_seconds;

@@ -34,7 +34,9 @@ bool repeats_would_repeat(result::Failure::Kind kind) {
 std::string FailFast::record(std::size_t cell, const result::Failure& failure) {
   if (!enabled_ || !repeats_would_repeat(failure.kind) || stopped_.count(cell) != 0) return {};
   // Runs of a cell go warm-ups first, then repeats, in either order of the plan.
-  const int remaining = static_cast<int>(plan_.repeat) - 1 - failure.repeat;
+  // An adaptive cell may run up to max repeats: at most that many remain.
+  const std::uint32_t last = plan_.repeat_until ? plan_.repeat_until->max : plan_.repeat;
+  const int remaining = static_cast<int>(last) - 1 - failure.repeat;
   if (remaining <= 0) return {};
   stopped_.emplace(cell, failure);
   return fmt::format(

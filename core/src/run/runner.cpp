@@ -12,6 +12,7 @@
 #include "env/provenance.h"
 #include "plugin/describe.h"
 #include "result/plugin_build.h"
+#include "run/adaptive.h"
 #include "run/aggregate.h"
 #include "run/counting_pass.h"
 #include "run/fail_fast.h"
@@ -63,7 +64,7 @@ std::vector<std::pair<std::size_t, int>> schedule(const plan::Plan& plan) {
 }
 
 // The plan's runs per cell and units (progress_line.h), for the progress line's eta.
-EtaEstimate estimate_for(const plan::Plan& plan) {
+EtaEstimate estimate_for(const plan::Plan& plan, std::uint32_t repeats) {
   std::uint64_t smallest = 0;
   for (const plan::Cell& cell : plan.cells) {
     if (smallest == 0 || cell.dataset < smallest) smallest = cell.dataset;
@@ -73,7 +74,36 @@ EtaEstimate estimate_for(const plan::Plan& plan) {
     units.push_back(cell_units(cell.operations.size(), cell.dataset, smallest));
   }
   return EtaEstimate(std::move(units),
-                     std::vector<std::size_t>(plan.cells.size(), plan.repeat + plan.warmup));
+                     std::vector<std::size_t>(plan.cells.size(), repeats + plan.warmup));
+}
+
+// Adaptive repeats past the minimum: rounds that add one repeat to each cell whose
+// figures are not stable yet (run/adaptive.h), in plan order, until every cell is
+// stable or has run max. A cell fail-fast stopped runs no more and records no more
+// skips: its min repeats already said why. `run_one` returns false once interrupted.
+void run_rounds(const plan::Plan& plan, const std::vector<CellRuns>& all_runs,
+                const FailFast& fail_fast, EtaEstimate& eta,
+                const std::function<bool(std::size_t, int)>& run_one) {
+  const suite::RepeatUntil& bounds = *plan.repeat_until;
+  std::vector<bool> done(plan.cells.size(), false);
+  auto finish = [&](std::size_t c) {
+    done[c] = true;
+    for (std::size_t r = all_runs[c].size(); r < bounds.max; ++r) eta.dropped(c);
+  };
+  for (auto repeat = static_cast<int>(plan.repeat); repeat < static_cast<int>(bounds.max);
+       ++repeat) {
+    bool ran = false;
+    for (std::size_t c = 0; c < plan.cells.size(); ++c) {
+      if (done[c]) continue;
+      if (fail_fast.skip(c, repeat) || cell_is_stable(plan.cells[c], all_runs[c], bounds.until)) {
+        finish(c);
+        continue;
+      }
+      ran = true;
+      if (!run_one(c, repeat)) return;
+    }
+    if (!ran) return;
+  }
 }
 
 // An engine whose plugin did not load fails every dataset of the suite, and is listed
@@ -114,63 +144,72 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
   result.environment = env::capture_environment(work_root);
   check_load(options, "at the start of the run", result.environment);
   ProgressLine progress(options.progress);
-  const std::size_t total =
-      plan.cells.size() * (static_cast<std::size_t>(plan.repeat) + plan.warmup);
+  // Adaptive: cells may stop anywhere from min to max repeats, so the total and the
+  // eta are upper bounds, shown as such ("[12/≤240]").
+  const std::uint32_t most = plan.repeat_until ? plan.repeat_until->max : plan.repeat;
+  const std::size_t total = plan.cells.size() * (static_cast<std::size_t>(most) + plan.warmup);
+  const std::string bound = plan.repeat_until ? "≤" : "";
   std::size_t started = 0;
-  EtaEstimate eta = estimate_for(plan);
+  EtaEstimate eta = estimate_for(plan, most);
 
   const int first = -static_cast<int>(plan.warmup);
   FailFast fail_fast(plan, options.fail_fast);
-  for (const auto& [c, repeat] : schedule(plan)) {
+  // Runs repeat `repeat` of cell `c` (or records why not); false once interrupted.
+  auto run_one = [&](std::size_t c, int repeat) {
     const plan::Cell& cell = plan.cells[c];
     if (std::optional<result::Failure> skipped = fail_fast.skip(c, repeat)) {
       result.failures.push_back(std::move(*skipped));
       eta.dropped(c);
-      continue;
+      return true;
     }
-    {
-      if (options.cancel != nullptr && options.cancel->load()) {
-        result.interrupted = true;
-        break;
-      }
-      ++started;
-      const std::string where = fmt::format(
-          "[{}/{}] {} {} {}", started, total, plan::progress_name(cell),
-          repeat < 0 ? "warm-up" : "repeat", repeat < 0 ? repeat - first + 1 : repeat + 1);
-      progress.set_suffix(eta_text(eta.seconds_left()));
-      progress.show(where);
-      // A fresh directory per run, never reused (see the header on deletions).
-      const std::filesystem::path work_dir =
-          work_root / (repeat < 0
-                           ? fmt::format("c{:03}-{}-warmup{}", c, cell.engine, repeat - first)
-                           : fmt::format("c{:03}-{}-r{}", c, cell.engine, repeat));
-      if (std::string error = create_run_dir(work_dir); !error.empty()) {
-        result.failures.push_back(result::make_failure(
-            cell.failed_run(repeat), result::Failure::Kind::exit, std::move(error)));
-        eta.dropped(c);
-        continue;
-      }
+    if (options.cancel != nullptr && options.cancel->load()) {
+      result.interrupted = true;
+      return false;
+    }
+    ++started;
+    const std::string where = fmt::format(
+        "[{}/{}{}] {} {} {}", started, bound, total, plan::progress_name(cell),
+        repeat < 0 ? "warm-up" : "repeat", repeat < 0 ? repeat - first + 1 : repeat + 1);
+    std::string eta_shown = eta_text(eta.seconds_left());
+    if (!bound.empty() && !eta_shown.empty()) eta_shown.insert(4, bound);  // "eta ≤1m05s"
+    progress.set_suffix(std::move(eta_shown));
+    progress.show(where);
+    // A fresh directory per run, never reused (see the header on deletions).
+    const std::filesystem::path work_dir =
+        work_root / (repeat < 0 ? fmt::format("c{:03}-{}-warmup{}", c, cell.engine, repeat - first)
+                                : fmt::format("c{:03}-{}-r{}", c, cell.engine, repeat));
+    if (std::string error = create_run_dir(work_dir); !error.empty()) {
+      result.failures.push_back(result::make_failure(
+          cell.failed_run(repeat), result::Failure::Kind::exit, std::move(error)));
+      eta.dropped(c);
+      return true;
+    }
 
-      const auto run_start = std::chrono::steady_clock::now();
-      WorkerRunOutcome ran = run_worker(suite, {cell, repeat, work_dir}, options, &progress, where);
-      eta.finished(
-          c, std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count());
-      result.runs.push_back(ran.record);
-      if (ran.failure) {
-        if (ran.failure->kind == result::Failure::Kind::interrupted) result.interrupted = true;
-        if (std::string note = fail_fast.record(c, *ran.failure); !note.empty() && options.log) {
-          progress.clear();
-          *options.log << note << '\n';
-        }
-        if (repeat >= 0) {
-          failed_repeats[c].push_back(fmt::format("repeat {} {}", repeat + 1,
-                                                  result::failure_kind_name(ran.failure->kind)));
-        }
-        result.failures.push_back(std::move(*ran.failure));
+    const auto run_start = std::chrono::steady_clock::now();
+    WorkerRunOutcome ran = run_worker(suite, {cell, repeat, work_dir}, options, &progress, where);
+    eta.finished(
+        c, std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count());
+    result.runs.push_back(ran.record);
+    if (ran.failure) {
+      if (ran.failure->kind == result::Failure::Kind::interrupted) result.interrupted = true;
+      if (std::string note = fail_fast.record(c, *ran.failure); !note.empty() && options.log) {
+        progress.clear();
+        *options.log << note << '\n';
       }
-      if (repeat >= 0) all_runs[c].push_back(std::move(ran.run));
+      if (repeat >= 0) {
+        failed_repeats[c].push_back(
+            fmt::format("repeat {} {}", repeat + 1, result::failure_kind_name(ran.failure->kind)));
+      }
+      result.failures.push_back(std::move(*ran.failure));
     }
-    if (result.interrupted) break;
+    if (repeat >= 0) all_runs[c].push_back(std::move(ran.run));
+    return !result.interrupted;
+  };
+  for (const auto& [c, repeat] : schedule(plan)) {
+    if (!run_one(c, repeat)) break;
+  }
+  if (plan.repeat_until && !result.interrupted) {
+    run_rounds(plan, all_runs, fail_fast, eta, run_one);
   }
   progress.clear();
   check_load(options, "at the end of the run", result.environment);
@@ -196,6 +235,7 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
   result.metrics = aggregate_metrics(plan, all_runs);
   warn_of_failed_repeats(plan, failed_repeats, result.metrics);
   stats::judge_run_spread(result);
+  record_repeats(plan, all_runs, result.metrics);
   run_counting_pass(suite, plan, options, result);
   // Recorded by one shard only, so that merging the shards does not repeat them.
   if (!options.shard || options.shard->index == 1) add_load_failures(suite, options, result);

@@ -193,8 +193,8 @@ bool apply_overrides(Suite& suite, const Overrides& overrides, std::vector<Suite
   if (overrides.datasets) apply_datasets(flag_errors, *overrides.datasets, suite);
   apply_engines(flag_errors, overrides.engines, suite);
   if (overrides.repeat) {
-    if (auto count = parse_flag_count(flag_errors, "--repeat", *overrides.repeat, 1)) {
-      suite.repeat = *count;
+    if (std::string error; !detail::apply_repeat_flag(*overrides.repeat, suite, error)) {
+      flag_errors.add("--repeat", std::move(error));
     }
   }
   if (overrides.warmup) {

@@ -177,7 +177,7 @@ void read_top_level(Reader& reader, const toml::table& root, std::string_view to
     } else if (name == "datasets") {
       read_datasets(reader, *node, suite);
     } else if (name == "repeat") {
-      if (auto count = read_count(reader, *node, name, 1)) suite.repeat = *count;
+      detail::read_repeat(reader, *node, suite);
     } else if (name == "warmup") {
       if (auto count = read_count(reader, *node, name, 0)) suite.warmup = *count;
     } else if (name == "memory_limit") {

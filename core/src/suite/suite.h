@@ -129,6 +129,21 @@ struct GateSetting {
 // evenly over the cells).
 enum class RunOrder { sequential, interleave };
 
+// repeat = { min = 5, max = 30, until = "2%" } (--repeat=5..30@2%): a cell runs `min`
+// repeats, then more, one per round, until the 95% interval of the median of each of
+// its figures lies within median x (1 +- until), or it has run `max` (stats/median_interval.h).
+// 1 <= min <= max <= 1000000; 0 < until.
+struct RepeatUntil {
+  std::uint32_t min = 5;
+  std::uint32_t max = 30;
+  double until = 0.02;  // a fraction: "2%" is 0.02
+  friend bool operator==(const RepeatUntil&, const RepeatUntil&) = default;
+};
+// "2%" for 0.02, "2.5%" for 0.025.
+std::string percent_text(double fraction);
+// "5..30 repeats per cell until ±2%": the plan's bounds as validate and run print them.
+std::string repeat_until_text(const RepeatUntil& bounds);
+
 // Google Benchmark's 0.5 s is per benchmark; here it is per sample of every repeat
 // in a fresh process, and 20 ms already dwarfs a clock read (~20 ns) and a
 // scheduler tick (4 ms).
@@ -149,7 +164,9 @@ struct Suite {
   std::string name;                              // default: the file's stem
   std::vector<Located<std::uint64_t>> datasets;  // default {1000}; each >= 1
   std::uint32_t repeat = 1;                      // >= 1; each repeat runs in a fresh worker process
-  std::uint32_t warmup = 0;                      // untimed runs per cell before the repeats
+  // Set: adaptive repeats, and `repeat` is its min. A plain `repeat = 5` clears it.
+  std::optional<RepeatUntil> repeat_until;
+  std::uint32_t warmup = 0;  // untimed runs per cell before the repeats
   RunOrder order = RunOrder::sequential;
   std::optional<std::uint64_t> memory_limit_bytes;  // "512M"; none = unlimited
   std::optional<double> timeout_seconds;            // "10m"; none = unlimited

@@ -95,6 +95,11 @@ class Reader {
   std::vector<SuiteError>& errors_;
 };
 
+// parse_repeat.cpp: `repeat = 5` or `repeat = { min = 5, max = 30, until = "2%" }`,
+// and --repeat=5 or --repeat=5..30@2% (false and `error` set on a bad form).
+void read_repeat(Reader& reader, const toml::node& node, Suite& suite);
+bool apply_repeat_flag(std::string_view text, Suite& suite, std::string& error);
+
 // Sections of a suite file other than the top-level scalars (parse_sections.cpp).
 void read_engines(Reader& reader, const toml::node& node, Suite& suite);
 void read_gate(Reader& reader, const toml::node& node, Suite& suite);
