@@ -256,26 +256,27 @@ TEST_CASE("result json: a failure's message keeps no tab", "[result]") {
   const Failure failure = make_failure({"pg", 1, {}, 0, "select_only"}, Failure::Kind::failed,
                                        "connect: FATAL:\tpassword authentication failed\n\tDETAIL");
   CHECK(failure.message == "connect: FATAL: password authentication failed\n DETAIL");
+}
 
-  TEST_CASE("result json: adaptive repeats read back, and files without them stay as they were",
-            "[result][repeat]") {
-    storh::result::ResultFile file = golden_result_file();
-    file.experiment.repeat_until = storh::result::RepeatBounds{5, 30, 0.02};
-    file.metrics.at(0).repeats = storh::result::RepeatsTaken{12, std::pair{0.9, 1.1}, true};
-    file.metrics.push_back(file.metrics.at(0));
-    file.metrics.at(1).key += "[n=2]";
-    file.metrics.at(1).repeats = storh::result::RepeatsTaken{30, std::nullopt, false};
-    const std::string text = to_json_text(file);
-    auto parsed = from_json(nlohmann::json::parse(text), "adaptive.json");
-    REQUIRE(parsed.ok());
-    CHECK(to_json_text(*parsed) == text);
-    REQUIRE(parsed->experiment.repeat_until);
-    CHECK(parsed->experiment.repeat_until->max == 30);
-    REQUIRE(parsed->metrics.at(0).repeats);
-    CHECK(parsed->metrics.at(0).repeats->taken == 12);
-    CHECK(parsed->metrics.at(0).repeats->interval == std::pair{0.9, 1.1});
-    CHECK_FALSE(parsed->metrics.at(1).repeats->interval);
-    // The golden file has neither key: it is a non-adaptive run.
-    CHECK_FALSE(storh::test::contains(storh::test::read_text(kGolden), "repeat_until"));
-    CHECK_FALSE(storh::test::contains(storh::test::read_text(kGolden), "\"repeats\": {"));
-  }
+TEST_CASE("result json: adaptive repeats read back, and files without them stay as they were",
+          "[result][repeat]") {
+  storh::result::ResultFile file = golden_result_file();
+  file.experiment.repeat_until = storh::result::RepeatBounds{5, 30, 0.02};
+  file.metrics.at(0).repeats = storh::result::RepeatsTaken{12, std::pair{0.9, 1.1}, true};
+  file.metrics.push_back(file.metrics.at(0));
+  file.metrics.at(1).key += "[n=2]";
+  file.metrics.at(1).repeats = storh::result::RepeatsTaken{30, std::nullopt, false};
+  const std::string text = to_json_text(file);
+  auto parsed = from_json(nlohmann::json::parse(text), "adaptive.json");
+  REQUIRE(parsed.ok());
+  CHECK(to_json_text(*parsed) == text);
+  REQUIRE(parsed->experiment.repeat_until);
+  CHECK(parsed->experiment.repeat_until->max == 30);
+  REQUIRE(parsed->metrics.at(0).repeats);
+  CHECK(parsed->metrics.at(0).repeats->taken == 12);
+  CHECK(parsed->metrics.at(0).repeats->interval == std::pair{0.9, 1.1});
+  CHECK_FALSE(parsed->metrics.at(1).repeats->interval);
+  // The golden file has neither key: it is a non-adaptive run.
+  CHECK_FALSE(storh::test::contains(storh::test::read_text(kGolden), "repeat_until"));
+  CHECK_FALSE(storh::test::contains(storh::test::read_text(kGolden), "\"repeats\": {"));
+}
