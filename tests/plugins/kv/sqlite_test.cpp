@@ -89,7 +89,7 @@ TEST_CASE("sqlite: a removed record is gone and a second remove says not_found",
   kv::remove_then_not_found(plugin, dir.path(), sqlite_params("os"));
 }
 
-TEST_CASE("sqlite: every durability level stores; os and fsync keep writes across a reopen",
+TEST_CASE("sqlite: every durability level stores, and os and fsync keep writes across a reopen",
           "[sqlite]") {
   kv::KvPlugin plugin(STORH_TEST_SQLITE_PLUGIN);
   for (const std::string durability : {"none", "os", "fsync"}) {
