@@ -330,3 +330,23 @@ TEST_CASE("ab: too few pairs to decide is said before anything runs", "[cli][ab]
   CHECK(contains(run.err, "--pairs=8"));
   CHECK_FALSE(std::filesystem::exists(dir / "ab-ab.json"));
 }
+
+TEST_CASE("calibrate leaves the suite's committed calibration as it is", "[cli][ab][calibrate]") {
+  // Regression: a plain `calibrate SUITE` overwrote the file [gate.ab] calibration names.
+  ScratchDir dir;
+  const auto suite = dir / "cal.toml";
+  storh::test::write_text(suite,
+                          "datasets = [20000]\nrepeat = 8\n[engines.misbehave]\n"
+                          "operations = [\"first\"]\n[engines.misbehave.params]\ncost = 500\n"
+                          "[gate.ab]\ncalibration = \"noise.json\"\n");
+  auto run = cli({"calibrate", suite.string(), fixture_path_flag, "--pairs=8"});
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 0);
+  REQUIRE(std::filesystem::exists(dir / "noise.json"));  // the first is written in place
+  const std::string committed = storh::test::read_text(dir / "noise.json");
+  run = cli({"calibrate", suite.string(), fixture_path_flag, "--pairs=8"});
+  REQUIRE(run.code == 0);
+  CHECK(storh::test::read_text(dir / "noise.json") == committed);
+  CHECK(std::filesystem::exists(dir / "noise.new.json"));
+  CHECK(contains(run.err, "exists and was left as it is; to use the new calibration, move"));
+}

@@ -437,14 +437,34 @@ int run_ab_command(const std::vector<std::string>& raw_args, const CommandIo& io
         head->suite.gate.ab.calibration
             ? std::filesystem::path(head->suite.gate.ab.calibration->value)
             : with_suffix(head->suite.output, "-calibration");
-    const std::filesystem::path target =
-        flags.calibration ? std::filesystem::path(*flags.calibration) : file;
+    // The suite's calibration file is usually committed: a new measurement goes beside
+    // it, to be compared and moved over on purpose. --calibration=FILE names the file
+    // to write, and is consent to replace it.
+    std::error_code ec;
+    const bool keep_existing = !flags.calibration && std::filesystem::exists(file, ec);
+    const std::filesystem::path target = flags.calibration
+                                             ? std::filesystem::path(*flags.calibration)
+                                         : keep_existing ? with_suffix(file, ".new")
+                                                         : file;
     if (std::string error = ab::write_calibration(target, calibration); !error.empty()) {
       io.err << "storh-host calibrate: cannot write the calibration: " << error << '\n';
       return kExitRunFailed;
     }
     io.out << ab::render_calibration(calibration, resolved->format)
            << "calibration: " << target.string() << '\n';
+    if (keep_existing) {
+      io.err << fmt::format(
+          "storh-host calibrate: {} exists and was left as it is; to use the new calibration, "
+          "move {} over it (or pass --calibration={} to write it directly)\n",
+          file.string(), target.string(), file.string());
+    }
+    for (const std::string& warning : result->head.environment.warnings) {
+      if (warning.find("machine busy") == std::string::npos) continue;
+      io.err << "storh-host calibrate: warning: measured while " << warning
+             << ": the noise it records is this load's, not the machine's; calibrate again on "
+                "a quiet machine before committing it\n";
+      break;
+    }
     return failed > 0 ? kExitRunFailed : kExitOk;
   }
 
