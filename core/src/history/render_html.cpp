@@ -85,8 +85,9 @@ std::string trend_figure(const std::vector<const Series*>& group,
 
 std::string series_table(const Series& series, const std::vector<SeriesChange>& changes) {
   const HistoryTable table = runs_table(series, changes);
-  return fmt::format("<details><summary>E{}: {} runs</summary>\n{}</details>\n",
+  return fmt::format("<details><summary>E{}: {} run{}</summary>\n{}</details>\n",
                      series.environment_number, series.runs.size(),
+                     series.runs.size() == 1 ? "" : "s",
                      report::html_table(table.columns, table.rows));
 }
 

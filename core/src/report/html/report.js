@@ -28,6 +28,8 @@
 
   // A tick label: as seconds() without trailing zeros ("2 us", "1.5 ms").
   function compactSeconds(value) {
+    // Zero first: stripping trailing zeros from "0 s" would leave " s".
+    if (value === 0) return '0';
     return seconds(value).replace(/\.?0+ /, ' ');
   }
 
