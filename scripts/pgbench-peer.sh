@@ -12,6 +12,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Help and bad flags answer before anything is installed or built.
+for arg in "$@"; do
+  if [[ $arg == -h || $arg == --help ]]; then exec python3 scripts/pgbench_peer.py --help; fi
+done
+
 ./scripts/setup.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSTORH_BUILD_TESTS=OFF >/dev/null
 cmake --build build -j"$(nproc)" >&2

@@ -204,6 +204,12 @@ def main():
                         help="run pgbench without -l (its per-transaction log, which the "
                              "percentiles come from), to see what the log costs it")
     args = parser.parse_args()
+    if args.rounds < 1:
+        sys.exit("pgbench-peer: --rounds must be at least 1")
+    if args.rounds == 1:
+        print("pgbench-peer: one round gives one ratio per point, and one ratio cannot tell "
+              "noise from a difference; use --rounds=3 or more before reading a ratio",
+              file=sys.stderr)
     points = []
     for item in args.points.split(","):
         match = re.fullmatch(r"(tpcb_like|simple_update|select_only):(\d+)/(\d+)", item.strip())
@@ -268,9 +274,10 @@ def print_table(args, rows):
 
         def mean(values, key):
             return statistics.fmean(v[key] for v in values)
+        spread = (f"({min(ratios):.3f}..{max(ratios):.3f})" if len(ratios) > 1
+                  else "(one round: no spread)")
         print(f"| {script} | {clients}/{transactions} | {mean(theirs, 'tps'):.1f} | "
-              f"{mean(ours, 'tps'):.1f} | {statistics.fmean(ratios):.3f} "
-              f"({min(ratios):.3f}..{max(ratios):.3f}) | "
+              f"{mean(ours, 'tps'):.1f} | {statistics.fmean(ratios):.3f} {spread} | "
               f"{mean(theirs, 'p50') * 1e3:.3f} / {mean(theirs, 'p99') * 1e3:.3f} | "
               f"{mean(ours, 'p50') * 1e3:.3f} / {mean(ours, 'p99') * 1e3:.3f} | "
               f"{(mean(ours, 'mean') - mean(theirs, 'mean')) * 1e6:+.1f} us | "

@@ -19,8 +19,11 @@ packages=(
   libfmt-dev                       # fmt 9: formatting of reports and messages
   catch2                           # Catch2 2.13: the test framework
   libxxhash-dev                    # xxHash 0.8: checksums and fingerprints
-  libsqlite3-dev                   # SQLite 3.40: the mirror engine
+  libsqlite3-dev                   # SQLite 3.40: the mirror and sqlite engines
   libpq-dev                        # libpq: the pg engine's client library
+  librocksdb-dev                   # RocksDB 7.8: the rocksdb engine (found with pkg-config)
+  libleveldb-dev                   # LevelDB 1.23: the leveldb engine (built with snappy)
+  liblmdb-dev                      # LMDB 0.9.24: the lmdb engine (found with pkg-config)
   liburing-dev                     # liburing 2.3: the doc store's NOTIFY bell (io_uring)
   python3                          # scripts/pgbench_peer.py and php-ratios.py (standard library only)
   postgresql-15                    # the server the pg engine starts, and pgbench (docs/pg.md)

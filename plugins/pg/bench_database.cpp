@@ -4,6 +4,7 @@
 #include <libpq-fe.h>
 #include <unistd.h>
 
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -57,6 +58,38 @@ ServerLimits read_limits(Connection& conn) {
 
 }  // namespace
 
+void check_server_wide_settings(Connection& admin, const ServerSettings& settings) {
+  for (const auto& [name, value] : settings.all()) {
+    if (!is_server_wide(name)) continue;
+    const std::string actual = admin.show(name);
+    if (actual == value) continue;
+    const bool own_param = name == "max_connections" || name == "fsync" ||
+                           name == "shared_buffers" || name == "wal_level";
+    throw PgError(fmt::format(
+        "pg.{}={} needs server = \"local\": it is server-wide, and this DSN server has {} "
+        "(storh-host never changes a server it did not start); {}",
+        own_param ? name : "settings." + name, value, actual,
+        own_param ? fmt::format("leave it to the server with --set pg.{}={}", name,
+                                name == "max_connections" ? "0" : "\"\"")
+                  : fmt::format("leave {} out of pg.settings", name)));
+  }
+}
+
+void check_dsn_server(const ServerOptions& options) {
+  if (options.server != "dsn") return;
+  bool server_wide = false;
+  for (const auto& [name, value] : options.settings.all())
+    server_wide = server_wide || is_server_wide(name);
+  if (!server_wide) return;
+  std::optional<Connection> admin;
+  try {
+    admin.emplace(override_params(options.dsn, "", ""));
+  } catch (const PgError&) {
+    return;  // unreachable now: the cell reports it, with libpq's message
+  }
+  check_server_wide_settings(*admin, options.settings);
+}
+
 BenchDatabase::BenchDatabase(const ServerOptions& options, const std::filesystem::path& dir)
     : options_(options), owner_(::getpid()) {
   if (options.server == "local") {
@@ -72,24 +105,11 @@ BenchDatabase::BenchDatabase(const ServerOptions& options, const std::filesystem
     throw PgError(fmt::format("server \"{}\" is not local or dsn", options.server));
   }
   conninfo_ = options.dsn;
-  std::vector<Setting> session;
   Connection admin(override_params(conninfo_, "", ""));
+  check_server_wide_settings(admin, options.settings);
+  std::vector<Setting> session;
   for (const auto& [name, value] : options.settings.all()) {
-    if (!is_server_wide(name)) {
-      session.emplace_back(name, value);
-      continue;
-    }
-    const std::string actual = admin.show(name);
-    if (actual != value) {
-      throw PgError(fmt::format(
-          "pg.{}={} needs server = \"local\": it is server-wide, and this DSN server has {} "
-          "(storh-host never changes a server it did not start)",
-          name == "max_connections" || name == "fsync" || name == "shared_buffers" ||
-                  name == "wal_level"
-              ? name
-              : "settings." + name,
-          value, actual));
-    }
+    if (!is_server_wide(name)) session.emplace_back(name, value);
   }
   options_text_ = session_options(session);
   limits_ = read_limits(admin);

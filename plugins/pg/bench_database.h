@@ -43,6 +43,17 @@ struct ServerLimits {
   bool superuser = false;                 // the cell's role may use the reserved slots
 };
 
+// Throws PgError when `settings` asks for a server-wide value (max_connections, fsync,
+// shared_buffers, wal_level, or a server-wide entry of pg.settings) that the server
+// behind `admin` does not have: storh-host never changes a server it did not start.
+// The message says how to leave the setting to the server.
+void check_server_wide_settings(Connection& admin, const ServerSettings& settings);
+
+// For server = "dsn" before any cell runs: connects and checks the server-wide
+// settings as above. A server it cannot reach is left to the cell, which reports
+// libpq's message; nothing is checked for server = "local".
+void check_dsn_server(const ServerOptions& options);
+
 class BenchDatabase {
  public:
   // Starts the local server in `dir` (which must not exist) or creates the database on

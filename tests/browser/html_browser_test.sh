@@ -148,6 +148,22 @@ if grep -q '<dt>min_time</dt>' "$work/load.html"; then
   status=1
 fi
 
+# A YCSB run (tests/browser/ycsb.json: workloads a and e at 1 and 2 clients on
+# examples/kv_memory): a table per workload, the engine cells as rows; probe.js checks
+# their shape.
+report "$src/tests/browser/ycsb.json" "$work/ycsb.html"
+check_widths ycsb "$work/ycsb.html" 0 || status=1
+for letter in a e; do
+  if ! grep -q "<section class=\"ycsb\" id=\"ycsb-$letter\">" "$work/ycsb.html"; then
+    echo "ycsb: no table for workload $letter"
+    status=1
+  fi
+done
+if ! grep -q '<th class="num">scan p99</th>' "$work/ycsb.html"; then
+  echo "ycsb: workload e's table has no scan p99 column"
+  status=1
+fi
+
 # A Google Benchmark file written by a real binary (tests/fixtures/gbench): its report.
 report "$src/tests/fixtures/gbench/base.json" "$work/gbench.html"
 check_widths gbench "$work/gbench.html" 1 || status=1

@@ -9,6 +9,9 @@
 //   a value such as a 40-60 ms p99 can be read off. On a phone (the URL's fragment is
 //   #narrow), where fewer labels fit, at least 3 and no stretch of more than 50%.
 // - Trend charts (history): the y axis starts at zero, and its title and the caption say so.
+// - YCSB tables (section.ycsb, one per workload): a heading naming the workload, an
+//   engine column then ops/s and p99 pairs, every row as wide as the header, and every
+//   number cell a figure with its unit or "-".
 // - Tables (with every <details> opened): none ends right of the page's content box,
 //   and the page does not scroll sideways. On a phone a table may scroll in its box,
 //   but the page must not.
@@ -82,6 +85,32 @@
       if (scale.type === 'logarithmic') checkLogAxis(name + ' axis ' + scale.id, scale, items);
     });
     if (spec.kind === 'trend') checkTrend(name, chart, canvas);
+  });
+
+  document.querySelectorAll('section.ycsb').forEach(function (section) {
+    const name = 'YCSB section ' + section.id;
+    const heading = section.querySelector('h2');
+    if (!heading || !/^YCSB workload [a-f]$/.test(heading.textContent)) {
+      problems.push(name + ': no "YCSB workload <w>" heading');
+    }
+    const headers = Array.from(section.querySelectorAll('thead th')).map((th) => th.textContent);
+    if (headers[0] !== 'engine' || headers[1] !== 'load ops/s' || headers.length % 2 !== 0) {
+      problems.push(name + ': columns ' + headers.join(', '));
+    }
+    const rows = section.querySelectorAll('tbody tr');
+    if (rows.length === 0) problems.push(name + ': no engine rows');
+    rows.forEach(function (row, i) {
+      const cells = Array.from(row.querySelectorAll('td'));
+      if (cells.length !== headers.length) {
+        problems.push(name + ': row ' + i + ' has ' + cells.length + ' cells for ' + headers.length + ' columns');
+      }
+      cells.slice(1).forEach(function (cell) {
+        const text = cell.textContent;
+        if (text !== '-' && !/^[0-9.]+ ?[a-zA-Zµ/]+/.test(text)) {
+          problems.push(name + ': row ' + i + ' shows "' + text + '" where a figure belongs');
+        }
+      });
+    });
   });
 
   document.querySelectorAll('details').forEach((details) => { details.open = true; });

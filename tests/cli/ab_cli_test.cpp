@@ -297,3 +297,36 @@ TEST_CASE("ab: a metric whose counter rose fails at once, without a confirmation
     }
   }
 }
+
+TEST_CASE("ab: a load suite's metrics are paired, and an A/A run passes", "[cli][ab][load]") {
+  // Regression: every load metric was reported "missing" (no pairs), so even A/A
+  // failed. The queue's transactions, threads, 20 per client, 8 pairs.
+  ScratchDir dir;
+  const auto output = dir / "aa.json";
+  const auto run =
+      cli({"ab", std::string(STORH_TEST_SOURCE_DIR) + "/suites/load-rw.toml",
+           std::string("--base=") + STORH_TEST_PLUGIN_DIR,
+           std::string("--head=") + STORH_TEST_PLUGIN_DIR, "--engine=queue", "--clients=1",
+           "--transactions=20", "--pairs=8", "--dataset=100", "--threshold=100",
+           "--output=" + output.string(), "--work-dir=" + (dir / "work").string()});
+  INFO(run.out << run.err);
+  CHECK(run.code == 0);
+  CHECK(contains(run.out + run.err, "A/B gate passed: 0 of 1 metric(s) regressed."));
+  const auto file = read_json(output);
+  REQUIRE(file["ab"]["metrics"].size() == 1);
+  CHECK(file["ab"]["metrics"][0]["key"] ==
+        "queue.enqueue_claim_complete[clients=1,transactions=20]");
+  CHECK(file["ab"]["metrics"][0]["pairs"].size() == 8);
+}
+
+TEST_CASE("ab: too few pairs to decide is said before anything runs", "[cli][ab]") {
+  // Regression: --pairs=4 ran every pair, then read "4 of 4 metric(s) regressed".
+  ScratchDir dir;
+  const auto run = cli({"ab", write_suite(dir), fixture_path_flag, "--head-set",
+                        "misbehave.cost=5000", "--pairs=4"});
+  INFO(run.out << run.err);
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "4 pair(s) cannot decide anything at alpha 0.01"));
+  CHECK(contains(run.err, "--pairs=8"));
+  CHECK_FALSE(std::filesystem::exists(dir / "ab-ab.json"));
+}

@@ -37,7 +37,9 @@ TEST_CASE("ci: without a baseline it says how to make one", "[cli][ci]") {
   const auto run = cli({"ci", write_suite(dir, "a", "cost = 500\n"), fixture_path_flag});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "baseline.json: cannot open"));
-  CHECK(contains(run.err, "storh-host ci --update-baseline"));
+  // Regression: the advice left out the suite, so it would update suites/ci.toml's.
+  const std::string suite = (dir / "a.toml").string();
+  CHECK(contains(run.err, "storh-host ci " + suite + " --update-baseline"));
 }
 
 TEST_CASE("ci: the same build against its own baseline passes", "[cli][ci]") {
@@ -113,4 +115,24 @@ TEST_CASE("ci: bad gate settings are bad input", "[cli][ci]") {
   run = cli({"ci", write_suite(dir, "a", "cost = 500\n"), fixture_path_flag, "--confirm=many"});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "--confirm: expected a whole number from 0 to 100"));
+}
+
+TEST_CASE("ci: a run narrowed to some operations is gated on what it ran", "[cli][ci]") {
+  // Regression: `ci --operation=...` reported every other baseline metric "missing in
+  // current" and failed.
+  ScratchDir dir;
+  const auto file = dir / "two.toml";
+  storh::test::write_text(
+      file, "datasets = [20000]\nrepeat = 3\noutput = \"" + (dir / "two.json").string() +
+                "\"\n[engines.misbehave]\noperations = [\"first\", \"second\"]\n"
+                "[engines.misbehave.params]\ncost = 500\n[gate]\nbaseline = \"" +
+                (dir / "baseline.json").string() + "\"\nthreshold = 100\n");
+  REQUIRE(cli({"ci", file.string(), fixture_path_flag, "--update-baseline"}).code == 0);
+  const auto run = cli({"ci", file.string(), fixture_path_flag, "--operation=first"});
+  INFO(run.out << run.err);
+  CHECK(run.code == 0);
+  CHECK_FALSE(contains(run.out + run.err, "missing"));
+  CHECK(contains(run.out + run.err,
+                 "1 baseline metric(s) of engines or operations this run did not select are not "
+                 "gated"));
 }

@@ -308,3 +308,34 @@ TEST_CASE("hardening: validate refuses parameter values the bundled engines reje
   const auto listed = cli({"list", "--format=json"});
   CHECK(contains(listed.out, "\"ranges\""));
 }
+
+TEST_CASE("hardening: every error of a suite is reported in one pass", "[hardening][suite]") {
+  // Regression: an unknown engine and a parameter out of bounds were reported only after
+  // every type error was fixed, one round trip each.
+  ScratchDir dir;
+  const auto suite = dir / "many.toml";
+  storh::test::write_text(suite,
+                          "repeat = \"3\"\n"
+                          "[engines.dok]\n"
+                          "[engines.log.params]\n"
+                          "segment_size = -5\n");
+  const auto run =
+      cli({"validate", suite.string(), std::string("--plugin-path=") + STORH_TEST_PLUGIN_DIR});
+  INFO(run.err);
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, suite.string() + ":1:10: \"repeat\" must be an integer >= 1"));
+  CHECK(contains(run.err, "unknown engine \"dok\""));
+  CHECK(contains(run.err, "segment_size"));
+}
+
+TEST_CASE("hardening: thousands of errors are reported up to a bound", "[hardening][suite]") {
+  ScratchDir dir;
+  const auto suite = dir / "lots.toml";
+  std::string text = "[engines.doc]\n";
+  for (int i = 0; i < 120; ++i) text += "bad_key_" + std::to_string(i) + " = 1\n";
+  storh::test::write_text(suite, text);
+  const auto run =
+      cli({"validate", suite.string(), std::string("--plugin-path=") + STORH_TEST_PLUGIN_DIR});
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "... and 70 more error(s) not shown"));
+}

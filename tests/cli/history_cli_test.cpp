@@ -103,6 +103,25 @@ TEST_CASE("history cli: bad input is refused and the stored runs stay as they ar
              db_flag(dir)});
   CHECK(run.code == 2);
   CHECK(contains(run.err, "storh-php82-1k.json"));
+  // A run with a failed repeat: its figures are not those of clean runs (regression:
+  // it was added with exit 0).
+  {
+    nlohmann::json failed = storh::test::read_json(dir / "runs/run-04.json");
+    failed["failures"].push_back({{"engine", "uuid"},
+                                  {"dataset", 1000},
+                                  {"params", nlohmann::json::object()},
+                                  {"repeat", 1},
+                                  {"operation", "monotonic"},
+                                  {"kind", "crashed"},
+                                  {"message", "worker killed by signal 9 (Killed)"},
+                                  {"signal", 9},
+                                  {"exit_code", nullptr},
+                                  {"stderr_tail", ""}});
+    storh::test::write_text(dir / "failed.json", failed.dump());
+    run = cli({"history", "add", (dir / "failed.json").string(), db_flag(dir)});
+    CHECK(run.code == 2);
+    CHECK(contains(run.err, "1 run(s) failed (the first: uuid crashed, worker killed by signal 9"));
+  }
   // A number beyond a double.
   storh::test::write_text(dir / "bad.json", "{\"schema_version\": 1e999}");
   run = cli({"history", "add", (dir / "bad.json").string(), db_flag(dir)});

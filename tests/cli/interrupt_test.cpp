@@ -1,5 +1,5 @@
-// Ctrl-C (here SIGTERM, handled the same way) stops the worker, removes the work
-// directories and writes the partial result marked interrupted.
+// Ctrl-C (here SIGTERM, handled the same way) and a closed terminal (SIGHUP) stop the
+// worker, remove the work directories and write the partial result marked interrupted.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -13,6 +13,10 @@
 using storh::test::ScratchDir;
 
 TEST_CASE("cli: an interrupted run writes a partial result and cleans up", "[cli][interrupt]") {
+  // SIGHUP: regression, a closed terminal lost the run (exit 129, no result, the work
+  // directory left behind).
+  const int stop_signal = GENERATE(SIGTERM, SIGHUP);
+  INFO("signal " << stop_signal);
   ScratchDir dir;
   const auto output = dir / "hang.json";
   const auto work = dir / "work";
@@ -23,6 +27,7 @@ TEST_CASE("cli: an interrupted run writes a partial result and cleans up", "[cli
                   std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR,
                   "--output=" + output.string(), "--work-dir=" + work.string()};
   options.cancel = &cancel;
+  options.stop_signal = stop_signal;
   options.capture_stdout = true;  // the report; the test reads the result file
   options.timeout_seconds = 120;
   options.kill_grace_seconds = 60;  // the host needs time to write its partial result  // a safety

@@ -1,5 +1,7 @@
 // Suites found from anywhere: relative paths in a suite are relative to its file, and
 // plugin directories that do not exist are errors and plugins that hide others are warned about.
+#include <cstdlib>
+
 #include <catch2/catch.hpp>
 
 #include "test_support.h"
@@ -129,4 +131,39 @@ TEST_CASE("cli paths: an output in a directory that does not exist says it creat
   CHECK(ran.err.find(note) == ran.err.rfind(note));
   const auto again = cli({"run", suite.string(), "--output=" + output.string()});
   CHECK_FALSE(contains(again.err, "creating directory"));
+}
+
+TEST_CASE("cli paths: an output under /proc or /sys is refused before the run", "[cli][paths]") {
+  // Regression: access(2) let root "write" there, validate passed, and the finished
+  // run's result was lost at the end (exit 3, no report).
+  ScratchDir dir;
+  const auto suite = write_suite(dir, "plugin_path = \"../plugins\"");
+  for (const std::string output : {"/proc/nope/x.json", "/sys/x.json"}) {
+    for (const std::string command : {"validate", "run"}) {
+      const auto run = cli(
+          {command, suite.string(), "--output=" + output, "--work-dir=" + (dir / "work").string()});
+      INFO(command << " " << output << ": " << run.out << run.err);
+      CHECK(run.code == 2);
+      CHECK(contains(run.err, output + ": cannot write into"));
+    }
+  }
+  CHECK_FALSE(std::filesystem::exists(dir / "work"));
+}
+
+TEST_CASE("cli paths: a STORH_PLUGIN_PATH directory that does not exist is an error",
+          "[cli][paths]") {
+  // Regression: it was silently ignored, while --plugin-path=/nope exited 2.
+  ScratchDir dir;
+  const auto suite = write_suite(dir, "plugin_path = \"../plugins\"");
+  ::setenv("STORH_PLUGIN_PATH", "/nonexistent-storh-env-dir", 1);
+  const auto validated = cli({"validate", suite.string()});
+  const auto listed = cli({"list"});
+  ::unsetenv("STORH_PLUGIN_PATH");
+  for (const auto& run : {validated, listed}) {
+    INFO(run.out << run.err);
+    CHECK(run.code == 2);
+    CHECK(contains(run.err,
+                   "$STORH_PLUGIN_PATH: plugin directory \"/nonexistent-storh-env-dir\" "
+                   "does not exist"));
+  }
 }

@@ -82,3 +82,20 @@ TEST_CASE("progress: a run on a terminal shows each run, its operation and an et
   CHECK_FALSE(contains(quiet, "\r"));
   CHECK_FALSE(contains(quiet, "[1/3]"));
 }
+
+TEST_CASE("progress: the cells of a matrix show their parameter values", "[progress][cli]") {
+  // Regression: "[1/2] misbehave n=100 repeat 1" and "[2/2] misbehave n=100 repeat 1"
+  // looked the same.
+  ScratchDir dir;
+  std::ostringstream out, err;
+  const storh::cli::CliEnvironment environment{STORH_TEST_HOST, true};
+  const int code = storh::cli::run_cli(
+      {std::string(STORH_TEST_SOURCE_DIR) + "/tests/fixtures/suites/containment.toml",
+       std::string("--plugin-path=") + STORH_TEST_FIXTURE_DIR, "--set=misbehave.behaviour=ok",
+       "--set=misbehave.cost=1,2", "--repeat=1", "--output=" + (dir / "r.json").string()},
+      out, err, environment);
+  INFO(err.str());
+  REQUIRE(code == 0);
+  CHECK(contains(err.str(), "[1/2] misbehave n=100 cost=1 repeat 1"));
+  CHECK(contains(err.str(), "[2/2] misbehave n=100 cost=2 repeat 1"));
+}

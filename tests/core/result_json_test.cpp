@@ -4,6 +4,7 @@
 
 #include "result/json.h"
 #include "test_support.h"
+#include "util/json_input.h"
 
 namespace {
 
@@ -209,4 +210,43 @@ TEST_CASE("result json: the command line, host name and git commit are recorded"
   CHECK(parsed->experiment.command_line.empty());
   CHECK(parsed->experiment.hostname.empty());
   CHECK_FALSE(parsed->experiment.git_commit.has_value());
+}
+
+TEST_CASE("result json: a file that contradicts itself is refused, naming the JSON path",
+          "[result]") {
+  // Regression: each of these was read with exit 0, and gate or compare judged it.
+  const std::string text = storh::test::read_text(kGolden);
+
+  SECTION("a key twice in one object") {
+    std::string twice = text;
+    twice.replace(twice.find("\"operation\": \"monotonic\""), 0,
+                  "\"operation\": \"other\",\n      ");
+    const auto parsed = storh::parse_json_input<nlohmann::json>(twice, "x.json");
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.error() ==
+          "x.json: not valid JSON for storh: the key /metrics/0/operation appears twice in one "
+          "object");
+  }
+  nlohmann::json j = nlohmann::json::parse(text);
+  SECTION("two metrics with one key") {
+    j["metrics"].push_back(j["metrics"][0]);
+    const auto parsed = from_json(j, "x.json");
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.error() ==
+          "x.json: /metrics/1/key: the metric \"uuid.monotonic[n=1000]\" appears twice (also "
+          "/metrics/0): which one to compare is anyone's guess");
+  }
+  SECTION("a median outside the samples") {
+    j["metrics"][0]["seconds"]["median"] = 5.0;
+    const auto parsed = from_json(j, "x.json");
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(storh::test::contains(parsed.error(), "x.json: /metrics/0/seconds: the summary"));
+  }
+  SECTION("a negative sample time") {
+    j["metrics"][0]["samples"][0]["seconds"] = -1.0;
+    const auto parsed = from_json(j, "x.json");
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.error() ==
+          "x.json: /metrics/0/samples/0/seconds: a sample of -1 s: time is never negative");
+  }
 }

@@ -21,7 +21,7 @@ TEST_CASE("suite: unknown top-level key lists the valid keys and the closest one
         "suites/x.toml:3:1: unknown key \"repeats\" (valid: counters, datasets, memory_limit, "
         "min_time, name, order, output, plugin_path, range_output, repeat, timeout, warmup, "
         "work_dir, "
-        "engines, gate, load); did you mean \"repeat\"?");
+        "engines, gate, load, ycsb); did you mean \"repeat\"?");
 }
 
 TEST_CASE("suite: unknown key without a close match gets no suggestion", "[suite]") {
@@ -54,6 +54,13 @@ repeat = "3"
                     "\"output\" must be a non-empty string, got boolean false");
   suite_should_fail("plugin_path = [\"build/plugins\", 1]\n[engines.doc]", "1:33",
                     "\"plugin_path\" must be a directory or a list of directories");
+  // Regression: validate accepted both, and neither could run.
+  suite_should_fail("datasets = [9000000000000000000]\n[engines.doc]", "1:13",
+                    "dataset 9000000000000000000 is more than the 1000000000000 records a cell "
+                    "may have");
+  suite_should_fail("timeout = \"999999999999h\"\n[engines.doc]", "1:11",
+                    "timeout 3599999999996400 s is longer than the 2592000 s (30 days) a cell "
+                    "may run");
 }
 
 TEST_CASE("suite: min_time is a duration from 0 to 1h, 20 ms by default", "[suite][min_time]") {

@@ -73,7 +73,8 @@ class Client {
   // `sequence` counts this client's calls from 0 (warm-up calls included), so a
   // client can make unique keys from (ClientInfo::index, sequence). Returns an
   // error for a failed or wrong transaction: the host counts it as failed, keeps its
-  // message (the first one) and goes on; a cell with failed transactions fails.
+  // message (the first one) and ends that client, as pgbench aborts a client on an
+  // error; the other clients go on, and a cell with failed transactions fails.
   // Must not throw (use storh::guarded).
   virtual Status run_transaction(std::size_t type, std::uint64_t sequence) noexcept = 0;
 };

@@ -32,8 +32,9 @@ namespace storh {
 // Direction::higher_is_better is gone (the host refuses an operation that declares
 // it) and the host takes EngineInfo's name and version from the manifest when
 // describe() leaves them empty; 1.0 to 1.4 plugins load and run unchanged.
+// 1.6 adds the optional key-value factory of storh/key_value.h (YCSB); older ones load as before.
 inline constexpr std::uint32_t kAbiMajor = 1;
-inline constexpr std::uint32_t kAbiMinor = 5;
+inline constexpr std::uint32_t kAbiMinor = 6;
 // The first ABI minor whose Engine has param_ranges().
 inline constexpr std::uint32_t kParamRangesAbiMinor = 3;
 // The first ABI minor whose Engine has preflight().

@@ -143,6 +143,7 @@ ordered_json to_json(const AbResult& r, double alpha) {
     for (const PairedMetric& m : r.confirmation) confirmation.push_back(metric_json(m, alpha));
     file["ab"]["confirmation"] = confirmation;
   }
+  result::mask_json_secrets(file);
   return file;
 }
 

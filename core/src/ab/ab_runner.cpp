@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "env/environment.h"
+#include "load/outcome.h"
 #include "result/engine_values.h"
 #include "run/aggregate.h"
 #include "run/counting_pass.h"
@@ -10,6 +11,7 @@
 #include "run/work_root.h"
 #include "run/worker_run.h"
 #include "stats/spread.h"
+#include "util/secrets.h"
 
 namespace storh::ab {
 namespace {
@@ -28,11 +30,21 @@ Side first_side(const AbRunOptions& options, std::size_t cell, std::uint32_t pai
   return (mix(options.seed ^ mix(cell * 0x100000001ULL + pair)) & 1) == 0 ? Side::base : Side::head;
 }
 
-const run::OperationSample* sample_of(const run::CellRun& run, const std::string& operation) {
+// What one run of `operation` measured, as the pairs compare it: a scenario step's
+// seconds, or a load phase's seconds per transaction (its run time over the
+// transactions processed, so duration runs whose counts differ still compare). nullopt
+// when the run has none, or its load phase failed a transaction or processed none.
+std::optional<double> paired_seconds(const run::CellRun& run, const std::string& operation) {
   for (const run::OperationSample& s : run.samples) {
-    if (s.operation == operation) return &s;
+    if (s.operation == operation) return s.seconds;
   }
-  return nullptr;
+  for (const run::LoadSample& sample : run.loads) {
+    if (sample.operation != operation) continue;
+    Expected<load::LoadOutcome> outcome = load::load_outcome_from_json(sample.outcome);
+    if (!outcome || outcome->processed == 0 || outcome->failed > 0) return std::nullopt;
+    return outcome->run_seconds / static_cast<double>(outcome->processed);
+  }
+  return std::nullopt;
 }
 
 // One side's state while the pairs run.
@@ -71,10 +83,10 @@ PairedMetric pair_samples(const std::string& key, const OperationSpec& operation
   PairedMetric metric{key, operation.unit, result::metric_direction(operation.direction), {}};
   const std::size_t n = std::min({base_runs.size(), head_runs.size(), first.size()});
   for (std::size_t p = 0; p < n; ++p) {
-    const run::OperationSample* b = sample_of(base_runs[p], operation.name);
-    const run::OperationSample* h = sample_of(head_runs[p], operation.name);
-    if (b == nullptr || h == nullptr) continue;
-    metric.pairs.push_back({static_cast<std::uint32_t>(p), b->seconds, h->seconds, first[p]});
+    const std::optional<double> b = paired_seconds(base_runs[p], operation.name);
+    const std::optional<double> h = paired_seconds(head_runs[p], operation.name);
+    if (!b || !h) continue;
+    metric.pairs.push_back({static_cast<std::uint32_t>(p), *b, *h, first[p]});
   }
   return metric;
 }
@@ -183,8 +195,13 @@ Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan
             [](const PairedMetric& a, const PairedMetric& b) { return a.key < b.key; });
   out.base = std::move(base.result);
   out.head = std::move(head.result);
+  result::mask_secrets(out.base);
+  result::mask_secrets(out.head);
   out.base_setup = options.base_setup;
   out.head_setup = options.head_setup;
+  for (SideSetup* setup : {&out.base_setup, &out.head_setup}) {
+    for (std::string& set : setup->sets) set = mask_secrets(set);
+  }
   out.order = options.order;
   out.seed = options.seed;
   out.pairs = options.pairs;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <set>
+#include <utility>
 #include <variant>
 
 #include <fmt/format.h>
@@ -14,6 +15,7 @@
 #include "history/render.h"
 #include "history/series.h"
 #include "result/json.h"
+#include "result/metric_key.h"
 #include "run/aggregate.h"
 #include "util/exit_codes.h"
 
@@ -29,12 +31,45 @@ plan::Plan confirm_plan(const plan::Plan& plan, const std::set<std::string>& key
   return subset;
 }
 
+// The baseline's metrics that `plan` asked for: a run narrowed by --engine or
+// --operation is gated on what it ran, not failed for every metric it left out. The
+// plan comes from the suite and the plugins' descriptions, so an operation the suite
+// selects and the head's plugin no longer has is still missing.
+compare::ComparableFile asked_for(const compare::ComparableFile& baseline, const plan::Plan& plan,
+                                  std::size_t& left_out) {
+  std::set<std::pair<std::string, std::string>> asked;
+  for (const plan::Cell& cell : plan.cells) {
+    for (const std::string& operation : cell.operation_names())
+      asked.emplace(cell.engine, operation);
+  }
+  compare::ComparableFile narrowed = baseline;
+  narrowed.metrics.clear();
+  left_out = 0;
+  for (const compare::ComparableMetric& metric : baseline.metrics) {
+    const result::MetricKey key = result::MetricKey::parse(metric.key);
+    if (asked.count({key.engine, key.operation}) > 0) {
+      narrowed.metrics.push_back(metric);
+    } else {
+      ++left_out;
+    }
+  }
+  return narrowed;
+}
+
 Expected<gate::GateOutcome> gate_against(const compare::ComparableFile& baseline,
                                          const result::ResultFile& current,
                                          const CiOptions& options) {
   const compare::ComparableFile file =
       compare::comparable_from_result(current, options.output.string());
-  return gate::run_gate(baseline, file, options.gate);
+  std::size_t left_out = 0;
+  Expected<gate::GateOutcome> outcome =
+      gate::run_gate(asked_for(baseline, options.plan, left_out), file, options.gate);
+  if (outcome && left_out > 0) {
+    outcome->warnings.push_back(fmt::format(
+        "{} baseline metric(s) of engines or operations this run did not select are not gated",
+        left_out));
+  }
+  return outcome;
 }
 
 // Adds the run to the history and finds the change points it made.
@@ -117,8 +152,10 @@ CiOutcome run_ci(CiOptions options, const CiRunner& runner) {
   if (!options.update_baseline) {
     Expected<compare::ComparableFile> loaded = compare::read_comparable(options.baseline);
     if (!loaded) {
-      return stop(kExitBadInput,
-                  loaded.error() + "\n(create the baseline with: storh-host ci --update-baseline)");
+      return stop(
+          kExitBadInput,
+          fmt::format("{}\n(create the baseline with: storh-host ci {}--update-baseline)",
+                      loaded.error(), options.suite_file.empty() ? "" : options.suite_file + " "));
     }
     baseline = std::move(*loaded);
   }

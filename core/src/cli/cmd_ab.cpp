@@ -16,8 +16,10 @@
 #include "cli/output.h"
 #include "publish/junit.h"
 #include "run/progress_line.h"
+#include "stats/paired.h"
 #include "util/files.h"
 #include "util/json_input.h"
+#include "util/secrets.h"
 
 namespace storh::cli {
 namespace {
@@ -161,7 +163,7 @@ std::string calibrate_command_line(std::vector<std::string> run_args, std::uint3
   run_args.insert(run_args.begin(), {"storh-host", "calibrate"});
   run_args.push_back(fmt::format("--pairs={}", pairs));
   run_args.push_back("--calibration=" + file);
-  return fmt::format("{}", fmt::join(run_args, " "));
+  return mask_secrets(fmt::format("{}", fmt::join(run_args, " ")));
 }
 
 // Gives the gate the calibrated noise when the calibration was measured on the machine
@@ -196,6 +198,19 @@ ab::AbReport render_verdict(const ab::AbResult& result, const ab::AbOutcome& out
                             const Resolved& resolved) {
   if (resolved.html) return ab::render_html(result, outcome, resolved.gate.alpha, *resolved.html);
   return ab::render(result, outcome, resolved.format, resolved.gate.alpha);
+}
+
+// Said before anything runs: pairs that the signed-rank test cannot decide on would
+// only end in "too few pairs" for every metric. Empty when the pairs can decide (or
+// --lenient asked to run without gating them).
+std::string undecidable_pairs(const Resolved& r) {
+  const std::size_t needed = stats::min_pairs_for(r.gate.alpha);
+  if (r.gate.lenient_too_few || r.run.pairs >= needed) return {};
+  return fmt::format(
+      "{} pair(s) cannot decide anything at alpha {}: the paired test's smallest p-value with "
+      "{} pair(s) is {:.3g}, so it needs at least {} (use --pairs={}, or --alpha, or --lenient "
+      "to run without gating them)",
+      r.run.pairs, r.gate.alpha, r.run.pairs, 2.0 / std::pow(2.0, r.run.pairs), needed, needed);
 }
 
 // Flags over the suite's [gate.ab] over the defaults.
@@ -362,6 +377,10 @@ int run_ab_command(const std::vector<std::string>& raw_args, const CommandIo& io
       prepare_side(args, flags.head_dir, flags.head_sets, "head", settings, io);
   if (!head) return kExitBadInput;
   Expected<Resolved> resolved = resolve(flags, *head, settings);
+  if (resolved && !settings.calibrating) {
+    if (std::string problem = undecidable_pairs(*resolved); !problem.empty())
+      resolved = Error{problem};
+  }
   if (!resolved) {
     io.err << fmt::format("storh-host {}: {}\n", settings.command, resolved.error());
     return kExitBadInput;

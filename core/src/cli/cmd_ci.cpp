@@ -51,7 +51,7 @@ Expected<std::uint32_t> confirm_count(const Prepared& prepared) {
 Expected<std::optional<ci::HistoryTarget>> open_history(const Prepared& prepared) {
   if (!prepared.args.has("history")) {
     for (const char* flag : {"commit", "branch", "max-p", "min-segment"}) {
-      if (prepared.args.has(flag)) return Error{fmt::format("--{} needs --history=FILE", flag)};
+      if (prepared.args.has(flag)) return Error{fmt::format("--{} needs --history=FILE|URI", flag)};
     }
     return std::optional<ci::HistoryTarget>();
   }

@@ -31,6 +31,7 @@ void print_description(const plugin::Description& d, std::ostream& out) {
                          t.description);
     }
   }
+  if (d.key_value) out << "  key-value: yes (YCSB suites, docs/ycsb.md)\n";
   if (d.info.params.empty()) return;
   out << "  parameters:\n";
   for (const ParamSpec& p : d.info.params) {
@@ -65,7 +66,8 @@ int list_command(const std::vector<std::string>& raw_args, const CommandIo& io) 
     first.emplace_back(dir);
     flagged.push_back({dir, suite::SourcePos{"--plugin-path"}});
   }
-  if (std::vector<suite::SuiteError> errors; !check_plugin_dirs(flagged, errors)) {
+  if (std::vector<suite::SuiteError> errors;
+      !check_plugin_dirs(with_env_plugin_path(flagged), errors)) {
     print_errors(errors, io.err);
     return kExitBadInput;
   }

@@ -1,8 +1,11 @@
 #include <signal.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <ctime>
 
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 
 #include "cli/execute.h"
@@ -21,6 +24,7 @@ namespace {
 std::atomic<bool> g_interrupted{false};
 struct sigaction g_previous_int {};
 struct sigaction g_previous_term {};
+struct sigaction g_previous_hup {};
 
 void on_interrupt(int) {
   g_interrupted.store(true);
@@ -50,11 +54,14 @@ InterruptGuard::InterruptGuard() {
   sigemptyset(&action.sa_mask);
   ::sigaction(SIGINT, &action, &g_previous_int);
   ::sigaction(SIGTERM, &action, &g_previous_term);
+  // A closed terminal (SIGHUP) ends the run as Ctrl-C does: the partial result is kept.
+  ::sigaction(SIGHUP, &action, &g_previous_hup);
 }
 
 InterruptGuard::~InterruptGuard() {
   ::sigaction(SIGINT, &g_previous_int, nullptr);
   ::sigaction(SIGTERM, &g_previous_term, nullptr);
+  ::sigaction(SIGHUP, &g_previous_hup, nullptr);
 }
 
 const std::atomic<bool>& InterruptGuard::interrupted() {
@@ -91,18 +98,47 @@ Expected<result::ResultFile> execute(const Prepared& prepared, const plan::Plan&
   return run::run_plan(prepared.suite, plan, options);
 }
 
+namespace {
+
+// Where a result goes when its output cannot be written, so a finished run is never
+// lost: storh-result-<time>-<pid>.json in the current directory, else in the system's
+// temporary directory. nullopt when neither takes it.
+std::optional<std::filesystem::path> rescue_result(const result::ResultFile& result,
+                                                   const CommandIo& io) {
+  const std::string name = fmt::format("storh-result-{:%Y%m%dT%H%M%S}-{}.json",
+                                       fmt::gmtime(std::time(nullptr)), ::getpid());
+  std::error_code ec;
+  std::vector<std::filesystem::path> places = {std::filesystem::current_path(ec) / name};
+  places.push_back(std::filesystem::temp_directory_path(ec) / name);
+  for (const std::filesystem::path& place : places) {
+    if (place.parent_path().empty()) continue;
+    if (result::write_result_file(place, result).empty()) return place;
+  }
+  io.err << "storh-host: the result could not be kept anywhere either\n";
+  return std::nullopt;
+}
+
+}  // namespace
+
 bool write_and_report(const Prepared& prepared, const result::ResultFile& result,
                       const CommandIo& io) {
   const std::filesystem::path& output = prepared.suite.output;
   note_directory_created("run", output, io);
-  if (std::string error = result::write_result_file(output, result); !error.empty()) {
-    io.err << "storh-host: cannot write the result: " << error << '\n';
-    return false;
-  }
+  std::string error = result::write_result_file(output, result);
+  std::optional<std::filesystem::path> rescued;
+  if (!error.empty()) rescued = rescue_result(result, io);
   io.out << report::render_report(result, prepared.format == "md" ? report::ReportFormat::markdown
                                                                   : report::ReportFormat::text);
-  io.out << "result: " << output.string() << '\n';
-  return true;
+  if (error.empty()) {
+    io.out << "result: " << output.string() << '\n';
+    return true;
+  }
+  io.err << "storh-host: cannot write the result: " << error << '\n';
+  if (rescued) {
+    io.err << "storh-host: the result is kept in " << rescued->string()
+           << " instead; move it where you want it\n";
+  }
+  return false;
 }
 
 // --shard=K/N of a prepared run or validate: nullopt (with the error printed) when it

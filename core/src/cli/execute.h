@@ -10,8 +10,9 @@
 
 namespace storh::cli {
 
-// Ctrl-C / SIGTERM set interrupted() for the lifetime of the guard; the runner then
-// stops its worker, cleans up and returns a partial result.
+// Ctrl-C, SIGTERM and SIGHUP (a closed terminal) set interrupted() for the lifetime
+// of the guard; the runner then stops its worker, cleans up and returns a partial
+// result.
 class InterruptGuard {
  public:
   InterruptGuard();

@@ -42,7 +42,10 @@ Options (each overrides the suite):
                             these three replace [[load.bench]] points with their
                             clients x transactions matrix
   --rate=TPS                load runs: target rate of all clients (-R; 0 or none:
-                            as fast as possible)
+                            as fast as possible); YCSB runs: its target
+  --workload=W[,W...]       YCSB runs: core workloads a-f (docs/ycsb.md)
+  --operationcount=N        YCSB runs: operations of the run phase, all clients
+  --recordcount=N           YCSB runs: records of the load phase
   --no-fail-fast            run every repeat of a cell even after one timed out,
                             crashed, failed an operation or exceeded the memory
                             limit (default: its remaining runs are recorded as
@@ -274,8 +277,9 @@ std::string history_help() {
        ./storh-history.db)
 
 Keeps every run in an SQLite file, or in a PostgreSQL database that many CI jobs
-share (--db=postgresql://user@host/db, any libpq URI; a password in it is never
-printed), and finds where a metric changed.
+share (--db=postgresql://user@host/db, any libpq URI, or a keyword/value string
+such as "host=/run/postgresql dbname=hist"; a password in it is never printed),
+and finds where a metric changed.
   add       stores a result file: its metrics' medians and spread, the commit and
             branch (from the flags, else the git commit the result recorded; not
             what is checked out now, which need not be what the result ran; `ci

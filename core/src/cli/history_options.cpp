@@ -14,7 +14,7 @@ namespace storh::cli {
 Expected<std::string> history_db(const ParsedArgs& args, const std::string& flag) {
   if (auto value = args.last(flag)) {
     if (value->empty()) {
-      return Error{fmt::format("--{}: expected a file name or a postgresql:// URI", flag)};
+      return Error{fmt::format("--{}: expected a file name, a postgresql:// URI or a libpq keyword/value string", flag)};
     }
     return *value;
   }

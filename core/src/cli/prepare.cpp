@@ -19,10 +19,10 @@ namespace {
 
 // The flags `run` and `validate` accept, all of them taking a value.
 std::vector<std::string> valued_flags() {
-  return {"dataset",      "engine",       "repeat",      "warmup",       "output",
-          "memory-limit", "timeout",      "plugin-path", "work-dir",     "set",
-          "format",       "range-output", "clients",     "transactions", "duration",
-          "rate",         "operation",    "counters",    "min-time"};
+  return {"dataset",  "engine",       "repeat",         "warmup",     "output",    "memory-limit",
+          "timeout",  "plugin-path",  "work-dir",       "set",        "format",    "range-output",
+          "clients",  "transactions", "duration",       "rate",       "operation", "counters",
+          "min-time", "workload",     "operationcount", "recordcount"};
 }
 
 suite::Overrides overrides_from(const ParsedArgs& args) {
@@ -43,6 +43,9 @@ suite::Overrides overrides_from(const ParsedArgs& args) {
   o.transactions = args.last("transactions");
   o.duration = args.last("duration");
   o.rate = args.last("rate");
+  o.workload = args.last("workload");
+  o.operationcount = args.last("operationcount");
+  o.recordcount = args.last("recordcount");
   o.operations = args.all("operation");
   o.counters = args.last("counters");
   return o;
@@ -79,7 +82,28 @@ bool preflight_cells(const Prepared& prepared, const CommandIo& io) {
 }  // namespace
 
 void print_errors(const std::vector<suite::SuiteError>& errors, std::ostream& err) {
-  for (const suite::SuiteError& error : errors) err << "storh-host: " << error.str() << '\n';
+  // Enough to fix in one sitting; a file of thousands of bad lines says how many more.
+  constexpr std::size_t kShown = 50;
+  std::vector<std::string> seen;
+  std::size_t shown = 0;
+  for (const suite::SuiteError& error : errors) {
+    std::string line = error.str();
+    // Two checks of one value can find the same fault: say it once.
+    if (std::find(seen.begin(), seen.end(), line) != seen.end()) continue;
+    seen.push_back(line);
+    if (shown++ < kShown) err << "storh-host: " << line << '\n';
+  }
+  if (shown > kShown) {
+    err << fmt::format("storh-host: ... and {} more error(s) not shown\n", shown - kShown);
+  }
+}
+
+std::vector<suite::Located<std::filesystem::path>> with_env_plugin_path(
+    std::vector<suite::Located<std::filesystem::path>> dirs) {
+  for (std::filesystem::path& dir : plugin::env_plugin_path()) {
+    dirs.push_back({std::move(dir), suite::SourcePos{"$STORH_PLUGIN_PATH"}});
+  }
+  return dirs;
 }
 
 bool check_plugin_dirs(const std::vector<suite::Located<std::filesystem::path>>& dirs,
@@ -134,18 +158,30 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
 
   std::vector<suite::SuiteError> errors;
   const suite::Overrides overrides = overrides_from(*args);
-  std::optional<suite::Suite> parsed = from_flags
-                                           ? suite::suite_from_flags(overrides, errors)
-                                           : suite::parse_suite_file(args->positional[0], errors);
-  if (!parsed || (!from_flags && !suite::apply_overrides(*parsed, overrides, errors))) {
-    print_errors(errors, io.err);
-    return std::nullopt;
+  std::optional<suite::Suite> partial;
+  std::optional<suite::Suite> parsed =
+      from_flags ? suite::suite_from_flags(overrides, errors)
+                 : suite::parse_suite_file(args->positional[0], errors, &partial);
+  bool bad_values = false;
+  if (parsed && !from_flags && !suite::apply_overrides(*parsed, overrides, errors)) {
+    partial = std::move(parsed);
+    parsed.reset();
+  }
+  if (!parsed) {
+    // A suite whose TOML was read but some value was not: go on to the checks that need
+    // the plugins (unknown engines, parameters, bounds), so one pass reports them all.
+    if (!partial) {
+      print_errors(errors, io.err);
+      return std::nullopt;
+    }
+    parsed = std::move(partial);
+    bad_values = true;
   }
   prepared.suite = std::move(*parsed);
   suite::Suite& suite = prepared.suite;
   // Before any work: a result that cannot be written would be lost after the whole run.
-  std::string output_error = check_output_file(suite.output);
-  if (output_error.empty() && suite.range_output) {
+  std::string output_error = bad_values ? "" : check_output_file(suite.output);
+  if (output_error.empty() && suite.range_output && !bad_values) {
     output_error = check_output_file(*suite.range_output / "index.json");
   }
   if (!output_error.empty()) {
@@ -153,7 +189,7 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
     return std::nullopt;
   }
 
-  if (!check_plugin_dirs(suite.plugin_path, errors)) {
+  if (!check_plugin_dirs(with_env_plugin_path(suite.plugin_path), errors)) {
     print_errors(errors, io.err);
     return std::nullopt;
   }
@@ -180,8 +216,16 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
       prepared.load_errors.emplace_back(setting.name, description.error());
       continue;
     }
+    // A YCSB suite runs the key-value store: its metrics are its operations.
+    if (suite.ycsb && !plan::use_ycsb_as_operations(*suite.ycsb, *description)) {
+      errors.push_back(suite::SuiteError{
+          setting.pos, fmt::format("engine \"{}\" offers no key-value store (storh/key_value.h, "
+                                   "plugin ABI 1.6), so a YCSB suite ([ycsb]) cannot run it",
+                                   setting.name)});
+      continue;
+    }
     // A load suite runs transactions: they are its operations (docs/load.md).
-    if (suite.load && !plan::use_transactions_as_operations(*description)) {
+    if (suite.load && !suite.ycsb && !plan::use_transactions_as_operations(*description)) {
       errors.push_back(suite::SuiteError{
           setting.pos, fmt::format("engine \"{}\" offers no transactions, so a load suite "
                                    "([load]) cannot run it",
@@ -194,9 +238,12 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
   if (errors.empty()) suite::filter_operations(suite, overrides.operations, infos, errors);
   std::map<std::string, std::vector<ParamRange>> ranges;
   for (const auto& [name, description] : prepared.descriptions) ranges[name] = description.ranges;
-  if (!errors.empty() || !suite::check_suite(suite, known, infos, errors) ||
-      !suite::check_param_ranges(suite, ranges, errors) ||
-      !run::check_counting(suite, io.environment.host_executable, errors)) {
+  // Every check runs, so that every error of the suite is said at once.
+  bool checked = suite::check_suite(suite, known, infos, errors);
+  checked = suite::check_param_ranges(suite, ranges, errors) && checked;
+  if (!bad_values)
+    checked = run::check_counting(suite, io.environment.host_executable, errors) && checked;
+  if (bad_values || !checked || !errors.empty()) {
     print_errors(errors, io.err);
     return std::nullopt;
   }

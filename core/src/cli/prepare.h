@@ -44,10 +44,15 @@ struct PrepareOptions {
 // "storh-host: file:line:col: message" ("storh-host: --clients: message" for a flag).
 void print_errors(const std::vector<suite::SuiteError>& errors, std::ostream& err);
 
+// `dirs` and then each directory $STORH_PLUGIN_PATH names, located at
+// "$STORH_PLUGIN_PATH": named by the user as a flag is, so checked as one.
+std::vector<suite::Located<std::filesystem::path>> with_env_plugin_path(
+    std::vector<suite::Located<std::filesystem::path>> dirs);
+
 // Adds an error for each plugin directory that does not exist, at where it was named
-// (suite file:line:column, or --plugin-path): a path the user names must exist, or a
-// typo would silently measure the plugins found elsewhere on the path. Returns true
-// when all exist.
+// (suite file:line:column, --plugin-path or $STORH_PLUGIN_PATH): a path the user names
+// must exist, or a typo would silently measure the plugins found elsewhere on the
+// path. Returns true when all exist.
 bool check_plugin_dirs(const std::vector<suite::Located<std::filesystem::path>>& dirs,
                        std::vector<suite::SuiteError>& errors);
 

@@ -7,6 +7,7 @@
 
 #include "history/pg_schema.h"
 #include "history/pg_session.h"
+#include "util/secrets.h"
 
 namespace storh::history {
 namespace {
@@ -140,7 +141,7 @@ Expected<std::string> PgStore::result_json(std::int64_t run_id) const {
 
 Expected<std::unique_ptr<HistoryStore>> open_pg_store(const std::string& uri,
                                                       HistoryStore::Mode mode) {
-  const std::string shown = mask_password(uri);
+  const std::string shown = mask_secrets(uri);
   Expected<Session> session = Session::connect(uri);
   if (!session) return Error{fmt::format("{}: cannot connect: {}", shown, session.error())};
   if (std::string problem = postgres::prepare_database(*session, mode); !problem.empty()) {

@@ -98,6 +98,14 @@ Expected<NewRun> new_run(const result::ResultFile& result, const std::string& or
     return Error{
         fmt::format("{}: the run was interrupted; its numbers are not a history point", origin)};
   }
+  if (!result.failures.empty()) {
+    const result::Failure& first = result.failures.front();
+    return Error{fmt::format(
+        "{}: {} run(s) failed (the first: {} {}, {}); a history keeps only clean runs, so its "
+        "numbers are not a history point",
+        origin, result.failures.size(), first.engine, result::failure_kind_name(first.kind),
+        first.message)};
+  }
   if (const auto& shard = result.experiment.shard) {
     return Error{fmt::format(
         "{}: shard {} of {} of a sharded run; join the shards first (storh-host merge) and "

@@ -5,36 +5,13 @@
 
 #include "history/pg_store.h"
 #include "history/sqlite_store.h"
+#include "util/secrets.h"
 
 namespace storh::history {
 
 bool is_postgres_location(std::string_view location) {
-  return location.starts_with("postgresql://") || location.starts_with("postgres://");
-}
-
-std::string mask_password(std::string_view uri) {
-  std::string masked(uri);
-  // User info: scheme://user:password@host... (the first '@' before the path or query).
-  const std::size_t scheme_end = masked.find("://");
-  if (scheme_end != std::string::npos) {
-    const std::size_t start = scheme_end + 3;
-    const std::size_t authority_end = masked.find_first_of("/?", start);
-    const std::size_t at =
-        masked.rfind('@', authority_end == std::string::npos ? std::string::npos : authority_end);
-    const std::size_t colon = masked.find(':', start);
-    if (at != std::string::npos && at >= start && colon != std::string::npos && colon < at) {
-      masked.replace(colon + 1, at - colon - 1, "***");
-    }
-  }
-  // A password=... parameter, up to the next '&'.
-  for (std::size_t at = masked.find("password="); at != std::string::npos;
-       at = masked.find("password=", at + 1)) {
-    if (at > 0 && masked[at - 1] != '?' && masked[at - 1] != '&') continue;
-    const std::size_t value = at + 9;
-    const std::size_t end = masked.find('&', value);
-    masked.replace(value, (end == std::string::npos ? masked.size() : end) - value, "***");
-  }
-  return masked;
+  return location.starts_with("postgresql://") || location.starts_with("postgres://") ||
+         is_keyword_connection_string(location);
 }
 
 std::string duplicate_message(std::int64_t id, const std::string& added_time,

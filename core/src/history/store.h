@@ -67,8 +67,8 @@ class HistoryStore {
   };
 
   // Opens (and when needed creates or migrates) the history at `location`: a
-  // postgresql:// or postgres:// URI (any libpq connection URI) selects PostgreSQL,
-  // anything else is an SQLite file name. Errors name the location, with a URI's
+  // postgresql:// or postgres:// URI or a libpq keyword/value string selects
+  // PostgreSQL, anything else is an SQLite file name. Errors name the location, with a URI's
   // password masked.
   static Expected<std::unique_ptr<HistoryStore>> open(const std::string& location, Mode mode);
 
@@ -96,12 +96,9 @@ class HistoryStore {
   virtual const std::string& location() const = 0;
 };
 
-// Whether `location` names a PostgreSQL database (postgresql:// or postgres://).
+// Whether `location` names a PostgreSQL database: a postgresql:// or postgres:// URI,
+// or a libpq keyword/value string ("host=/run/postgresql dbname=hist").
 bool is_postgres_location(std::string_view location);
-
-// `uri` with the password of its user info and of a password= parameter replaced by
-// "***": what messages may show.
-std::string mask_password(std::string_view uri);
 
 // The refusal of a duplicate, the same from both stores: "this result is already in
 // the history as run 3 (added 2026-12-02T00:00:00Z, commit c0ffee010000); nothing was

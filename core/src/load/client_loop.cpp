@@ -34,13 +34,19 @@ class Runner {
   Runner(const ClientJob& job, Client& client, ClientOutcome& out)
       : job_(job), client_(client), out_(out), live_(job.shared->counters(job.info.index)) {}
 
-  void warm_up() {
+  // Returns false when a warm-up transaction failed (the client stops there).
+  bool warm_up() {
     const LoadConfig& c = job_.config;
-    for (std::uint64_t i = 0; i < c.warmup_transactions && !aborted(); ++i) untimed();
+    for (std::uint64_t i = 0; i < c.warmup_transactions && !aborted(); ++i) {
+      if (!untimed()) return false;
+    }
     if (c.warmup_seconds > 0) {
       const std::int64_t end = now_ns() + static_cast<std::int64_t>(c.warmup_seconds * 1e9);
-      while (now_ns() < end && !aborted()) untimed();
+      while (now_ns() < end && !aborted()) {
+        if (!untimed()) return false;
+      }
     }
+    return true;
   }
 
   // Returns the common start, or 0 when the coordinator aborted.
@@ -67,8 +73,10 @@ class Runner {
       interval_ns = 1e9 * static_cast<double>(c.clients) / *c.rate;
       offset_ns = 1e9 * static_cast<double>(job_.info.index) / *c.rate;
     }
+    const std::optional<std::uint64_t> bound =
+        job_.own_transactions ? job_.own_transactions : c.transactions;
     for (std::uint64_t i = 0;; ++i) {
-      if (c.transactions && i >= *c.transactions) break;
+      if (bound && i >= *bound) break;
       if (aborted()) break;
       std::int64_t begin = now_ns();
       if (c.rate) {
@@ -88,9 +96,14 @@ class Runner {
       const Status status = call(client_, job_.type, sequence_++);
       const std::int64_t end = now_ns();
       out_.end_ns = end;
+      KindOutcome* kind = kind_of_last();
       if (status.ok()) {
         const std::int64_t ns = end - begin;
         out_.latency.record(static_cast<double>(ns) / 1e9);
+        if (kind != nullptr) {
+          kind->latency.record(static_cast<double>(ns) / 1e9);
+          ++kind->processed;
+        }
         ++out_.processed;
         live_.ok.fetch_add(1, std::memory_order_relaxed);
         live_.latency_ns.fetch_add(static_cast<std::uint64_t>(ns), std::memory_order_relaxed);
@@ -98,8 +111,13 @@ class Runner {
         live_.latency_us2.fetch_add(us * us, std::memory_order_relaxed);
       } else {
         failed(status);
+        if (kind != nullptr) ++kind->failed;
       }
       live_.done.fetch_add(1, std::memory_order_relaxed);
+      // A failed transaction ends its client, as pgbench aborts a client on an error:
+      // what a client does after one (a dead server, a broken store) measures the
+      // failure, not the engine, and the cell fails anyway.
+      if (!status.ok()) break;
     }
     // A duration run with a rate intended every start before the deadline, run or not.
     if (c.rate && deadline && interval_ns > 0) {
@@ -114,13 +132,20 @@ class Runner {
  private:
   bool aborted() const { return job_.shared->header().abort.load(std::memory_order_relaxed); }
 
-  void untimed() {
+  KindOutcome* kind_of_last() {
+    if (job_.kinds == nullptr) return nullptr;
+    const std::size_t kind = job_.kinds->kind_of(client_);
+    return kind < out_.kinds.size() ? &out_.kinds[kind] : nullptr;
+  }
+
+  bool untimed() {
     const Status status = call(client_, job_.type, sequence_++);
     if (status.ok()) {
       ++out_.warmup;
     } else {
       failed(status);
     }
+    return status.ok();
   }
 
   void failed(const Status& status) {
@@ -176,9 +201,14 @@ ClientOutcome run_client(const ClientJob& job) {
     header.finished.fetch_add(1);
     return out;
   }
+  if (job.kinds != nullptr) out.kinds.resize(job.kinds->count);
   Runner runner(job, *client, out);
-  runner.warm_up();
-  if (const std::int64_t start = runner.wait_for_start(); start != 0) runner.timed(start);
+  // A client whose warm-up failed still joins the common start, so the others do not
+  // wait for it, and then runs nothing.
+  const bool warmed_up = runner.warm_up();
+  if (const std::int64_t start = runner.wait_for_start(); start != 0 && warmed_up) {
+    runner.timed(start);
+  }
   header.finished.fetch_add(1);
   client.reset();  // closing is untimed, like a disconnect
   return out;

@@ -10,6 +10,8 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <optional>
 
 #include "load/config.h"
 #include "load/outcome.h"
@@ -57,6 +59,16 @@ class SharedState {
   std::uint32_t clients_ = 0;
 };
 
+// A transaction type that mixes several kinds of operation (YCSB's read, update,
+// ...): the loop also counts and times each transaction under its kind. Only
+// host-side Transactions use it, since only they can say what a call just ran.
+struct KindSplit {
+  std::size_t count = 0;  // kinds, indexed 0 .. count - 1
+  // The kind of the transaction `client` has just run (< count). Called on the
+  // client's thread, after each call, ok or not.
+  std::function<std::size_t(const Client&)> kind_of;
+};
+
 // Everything one client needs. `transactions` and `ctx` outlive the client.
 struct ClientJob {
   Transactions* transactions = nullptr;
@@ -65,6 +77,10 @@ struct ClientJob {
   std::size_t type = 0;  // index into transactions->describe()
   LoadConfig config;
   SharedState* shared = nullptr;
+  // This client's timed transactions when a phase splits a total unevenly (YCSB);
+  // unset: config.transactions.
+  std::optional<std::uint64_t> own_transactions;
+  const KindSplit* kinds = nullptr;  // optional; outlives the client
 };
 
 // Runs one client from open_client to its last transaction: set-up, warm-up, then

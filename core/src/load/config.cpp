@@ -16,6 +16,7 @@ std::string duration_text(double seconds) {
 
 std::vector<std::string> LoadConfig::qualifiers() const {
   std::vector<std::string> list = {fmt::format("clients={}", clients)};
+  if (ycsb) return list;
   if (transactions) {
     list.push_back(fmt::format("transactions={}", *transactions));
   } else if (duration_seconds) {
@@ -38,14 +39,21 @@ nlohmann::ordered_json to_json(const LoadConfig& c) {
   auto optional = [](const auto& value) {
     return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
   };
-  return {{"clients", c.clients},
-          {"mode", client_mode_name(c.mode)},
-          {"transactions_per_client", optional(c.transactions)},
-          {"duration_seconds", optional(c.duration_seconds)},
-          {"target_rate", optional(c.rate)},
-          {"warmup_transactions", c.warmup_transactions},
-          {"warmup_seconds", c.warmup_seconds},
-          {"progress_seconds", c.progress_seconds}};
+  nlohmann::ordered_json j = {{"clients", c.clients},
+                              {"mode", client_mode_name(c.mode)},
+                              {"transactions_per_client", optional(c.transactions)},
+                              {"duration_seconds", optional(c.duration_seconds)},
+                              {"target_rate", optional(c.rate)},
+                              {"warmup_transactions", c.warmup_transactions},
+                              {"warmup_seconds", c.warmup_seconds},
+                              {"progress_seconds", c.progress_seconds}};
+  // Only YCSB cells have the key, so other load cells' fingerprints stay as they were.
+  if (c.ycsb) {
+    nlohmann::ordered_json properties = nlohmann::ordered_json::array();
+    for (const auto& [name, value] : c.ycsb->properties) properties.push_back({name, value});
+    j["ycsb"] = {{"workload", std::string(1, c.ycsb->workload)}, {"properties", properties}};
+  }
+  return j;
 }
 
 Expected<LoadConfig> config_from_json(const nlohmann::json& j) {
@@ -67,11 +75,26 @@ Expected<LoadConfig> config_from_json(const nlohmann::json& j) {
     c.warmup_transactions = j.at("warmup_transactions").get<std::uint64_t>();
     c.warmup_seconds = j.at("warmup_seconds").get<double>();
     c.progress_seconds = j.at("progress_seconds").get<double>();
+    if (j.contains("ycsb")) {
+      YcsbSpec spec;
+      const std::string workload = j.at("ycsb").at("workload").get<std::string>();
+      if (workload.size() != 1) return Error{"load: \"ycsb.workload\" must be one letter"};
+      spec.workload = workload[0];
+      for (const nlohmann::json& p : j.at("ycsb").at("properties")) {
+        spec.properties.emplace_back(p.at(0).get<std::string>(), p.at(1).get<std::string>());
+      }
+      c.ycsb = std::move(spec);
+    }
   } catch (const nlohmann::json::exception& e) {
     return Error{fmt::format("load: malformed configuration: {}", e.what())};
   }
   if (c.clients == 0) return Error{"load: \"clients\" must be >= 1"};
-  if (c.transactions.has_value() == c.duration_seconds.has_value()) {
+  if (c.ycsb && (c.transactions || c.duration_seconds)) {
+    return Error{
+        "load: a YCSB cell takes its amounts from its properties, not "
+        "\"transactions_per_client\" or \"duration_seconds\""};
+  }
+  if (!c.ycsb && c.transactions.has_value() == c.duration_seconds.has_value()) {
     return Error{"load: exactly one of \"transactions_per_client\" and \"duration_seconds\""};
   }
   if (c.duration_seconds && !(*c.duration_seconds > 0 && std::isfinite(*c.duration_seconds))) {

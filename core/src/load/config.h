@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +19,17 @@ namespace storh::load {
 enum class ClientMode { threads, processes };
 
 const char* client_mode_name(ClientMode mode);  // "threads", "processes"
+
+// What makes a load cell a YCSB cell (docs/ycsb.md): the core workload's letter and
+// the suite's properties over its preset, as YCSB names and text ("recordcount",
+// "1000"), in suite order. The amounts come from the properties, so such a config
+// has neither `transactions` nor `duration_seconds`.
+struct YcsbSpec {
+  char workload = 'a';
+  std::vector<std::pair<std::string, std::string>> properties;
+
+  friend bool operator==(const YcsbSpec&, const YcsbSpec&) = default;
+};
 
 struct LoadConfig {
   std::uint32_t clients = 1;  // >= 1
@@ -37,9 +49,10 @@ struct LoadConfig {
   ClientMode mode = ClientMode::threads;
   // A progress event every this many seconds of the timed phase; 0: none.
   double progress_seconds = 5;
+  std::optional<YcsbSpec> ycsb;  // set: a YCSB cell
 
   // The qualifiers of the cell's metric keys: "clients=4", "transactions=100" or
-  // "duration=10s".
+  // "duration=10s" (a YCSB cell: "clients=4" alone).
   std::vector<std::string> qualifiers() const;
   // "100" or "10s": the column label of the clients x transactions matrices.
   std::string amount_text() const;

@@ -98,8 +98,14 @@ std::int64_t coordinate(SharedState& shared, const LoadConfig& config,
 }
 
 ClientJob job_for(Transactions& transactions, const RunContext& ctx, std::size_t type,
-                  const LoadConfig& config, SharedState& shared, std::uint32_t index) {
+                  const LoadConfig& config, SharedState& shared, std::uint32_t index,
+                  const PhaseShape& shape) {
   ClientJob job;
+  if (shape.total_transactions) {
+    const std::uint64_t total = *shape.total_transactions;
+    job.own_transactions = total / config.clients + (index < total % config.clients ? 1 : 0);
+  }
+  job.kinds = shape.kinds;
   job.transactions = &transactions;
   job.ctx = &ctx;
   job.info = {index, config.clients, config.mode == ClientMode::processes};
@@ -112,11 +118,11 @@ ClientJob job_for(Transactions& transactions, const RunContext& ctx, std::size_t
 Expected<std::vector<ClientOutcome>> run_threads(Transactions& transactions, const RunContext& ctx,
                                                  std::size_t type, const LoadConfig& config,
                                                  SharedState& shared, const ProgressFn& on_progress,
-                                                 std::int64_t& start) {
+                                                 const PhaseShape& shape, std::int64_t& start) {
   std::vector<ClientOutcome> outcomes(config.clients);
   std::vector<ClientJob> jobs;
   for (std::uint32_t c = 0; c < config.clients; ++c) {
-    jobs.push_back(job_for(transactions, ctx, type, config, shared, c));
+    jobs.push_back(job_for(transactions, ctx, type, config, shared, c, shape));
   }
   std::vector<std::thread> threads;
   std::string error;
@@ -214,7 +220,7 @@ Expected<std::vector<ClientOutcome>> run_processes(Transactions& transactions,
                                                    const RunContext& ctx, std::size_t type,
                                                    const LoadConfig& config, SharedState& shared,
                                                    const ProgressFn& on_progress,
-                                                   std::int64_t& start) {
+                                                   const PhaseShape& shape, std::int64_t& start) {
   std::vector<ChildClient> children;
   std::string error;
   for (std::uint32_t c = 0; c < config.clients; ++c) {
@@ -223,7 +229,7 @@ Expected<std::vector<ClientOutcome>> run_processes(Transactions& transactions,
       error = fmt::format("cannot make a pipe for client {}: {}", c, std::strerror(errno));
       break;
     }
-    const ClientJob job = job_for(transactions, ctx, type, config, shared, c);
+    const ClientJob job = job_for(transactions, ctx, type, config, shared, c, shape);
     const pid_t pid = ::fork();
     if (pid < 0) {
       error = fmt::format("cannot fork client {}: {}", c, std::strerror(errno));
@@ -286,7 +292,8 @@ std::string progress_line(const Progress& p) {
 }
 
 Expected<LoadOutcome> run_phase(Transactions& transactions, const RunContext& ctx, std::size_t type,
-                                const LoadConfig& config, const ProgressFn& on_progress) {
+                                const LoadConfig& config, const ProgressFn& on_progress,
+                                const PhaseShape& shape) {
   SharedState shared(config.clients);
   if (!shared.ok()) {
     return Error{fmt::format("cannot map shared memory for {} clients: {}", config.clients,
@@ -295,8 +302,8 @@ Expected<LoadOutcome> run_phase(Transactions& transactions, const RunContext& ct
   std::int64_t start = 0;
   Expected<std::vector<ClientOutcome>> outcomes =
       config.mode == ClientMode::processes
-          ? run_processes(transactions, ctx, type, config, shared, on_progress, start)
-          : run_threads(transactions, ctx, type, config, shared, on_progress, start);
+          ? run_processes(transactions, ctx, type, config, shared, on_progress, shape, start)
+          : run_threads(transactions, ctx, type, config, shared, on_progress, shape, start);
   if (!outcomes) return Error{outcomes.error()};
 
   LoadOutcome total;
@@ -318,10 +325,14 @@ Expected<LoadOutcome> run_phase(Transactions& transactions, const RunContext& ct
     total.setup_seconds = std::max(total.setup_seconds, o.open_seconds);
     end = std::max(end, o.end_ns);
     total.latency.merge(o.latency);
+    if (total.kinds.size() < o.kinds.size()) total.kinds.resize(o.kinds.size());
+    for (std::size_t k = 0; k < o.kinds.size(); ++k) total.kinds[k].merge(o.kinds[k]);
   }
   if (start == 0) return Error{"the clients never started (aborted)"};
   total.run_seconds = static_cast<double>(end - start) / 1e9;
-  if (config.transactions) {
+  if (shape.total_transactions) {
+    total.intended = *shape.total_transactions;
+  } else if (config.transactions) {
     total.intended = std::uint64_t{config.clients} * *config.transactions;
   } else if (config.rate) {
     total.intended = intended;

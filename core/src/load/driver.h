@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "load/config.h"
@@ -29,11 +30,24 @@ std::string progress_line(const Progress& progress);
 
 using ProgressFn = std::function<void(const Progress&)>;
 
+struct KindSplit;  // load/client_loop.h
+
+// What a host-side phase (YCSB's, worker/ycsb_worker.h) adds to the suite's config.
+struct PhaseShape {
+  // Timed transactions of all clients together, split as YCSB splits its counts:
+  // client i runs total / clients, plus one when i < total % clients. Unset: the
+  // config's bound per client.
+  std::optional<std::uint64_t> total_transactions;
+  // Count and time each transaction under its kind too (LoadOutcome::kinds).
+  const KindSplit* kinds = nullptr;
+};
+
 // Runs the phase. Fails (returns an Error) when the clients could not run at all:
 // a client's open_client failed, a client process died, or threads, processes or
 // shared memory could not be made. Failed transactions are data in the outcome.
 // `on_progress` is called from the calling thread every config.progress_seconds.
 Expected<LoadOutcome> run_phase(Transactions& transactions, const RunContext& ctx, std::size_t type,
-                                const LoadConfig& config, const ProgressFn& on_progress);
+                                const LoadConfig& config, const ProgressFn& on_progress,
+                                const PhaseShape& shape = {});
 
 }  // namespace storh::load

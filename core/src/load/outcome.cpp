@@ -16,6 +16,12 @@ void LatencyRecord::merge(const LatencyRecord& other) {
   sum_squares += other.sum_squares;
 }
 
+void KindOutcome::merge(const KindOutcome& other) {
+  processed += other.processed;
+  failed += other.failed;
+  latency.merge(other.latency);
+}
+
 double LatencyRecord::stddev() const {
   const std::uint64_t n = histogram.count();
   if (n < 2) return 0;
@@ -45,15 +51,24 @@ Expected<LatencyRecord> latency_from_json(const nlohmann::json& json) {
 }  // namespace
 
 nlohmann::json to_json(const ClientOutcome& o) {
-  return {{"open_error", o.open_error},
-          {"open_seconds", o.open_seconds},
-          {"processed", o.processed},
-          {"failed", o.failed},
-          {"warmup", o.warmup},
-          {"intended", o.intended},
-          {"first_error", o.first_error},
-          {"end_ns", o.end_ns},
-          {"latency", latency_json(o.latency)}};
+  nlohmann::json j = {{"open_error", o.open_error},
+                      {"open_seconds", o.open_seconds},
+                      {"processed", o.processed},
+                      {"failed", o.failed},
+                      {"warmup", o.warmup},
+                      {"intended", o.intended},
+                      {"first_error", o.first_error},
+                      {"end_ns", o.end_ns},
+                      {"latency", latency_json(o.latency)}};
+  if (!o.kinds.empty()) {
+    nlohmann::json kinds = nlohmann::json::array();
+    for (const KindOutcome& k : o.kinds) {
+      kinds.push_back(
+          {{"processed", k.processed}, {"failed", k.failed}, {"latency", latency_json(k.latency)}});
+    }
+    j["kinds"] = std::move(kinds);
+  }
+  return j;
 }
 
 Expected<ClientOutcome> client_outcome_from_json(const nlohmann::json& j) {
@@ -70,6 +85,14 @@ Expected<ClientOutcome> client_outcome_from_json(const nlohmann::json& j) {
     Expected<LatencyRecord> latency = latency_from_json(j.at("latency"));
     if (!latency) return Error{latency.error()};
     o.latency = std::move(*latency);
+    if (j.contains("kinds")) {
+      for (const nlohmann::json& k : j.at("kinds")) {
+        Expected<LatencyRecord> kind_latency = latency_from_json(k.at("latency"));
+        if (!kind_latency) return Error{kind_latency.error()};
+        o.kinds.push_back({k.at("processed").get<std::uint64_t>(),
+                           k.at("failed").get<std::uint64_t>(), std::move(*kind_latency)});
+      }
+    }
     return o;
   } catch (const nlohmann::json::exception& e) {
     return Error{fmt::format("client outcome: {}", e.what())};

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -26,6 +27,16 @@ struct LatencyRecord {
   double stddev() const;
 };
 
+// One kind of operation within a transaction type that mixes several (YCSB's read,
+// update, ...; load/client_loop.h, KindSplit): its own counts and latencies.
+struct KindOutcome {
+  std::uint64_t processed = 0;  // successful timed transactions of this kind
+  std::uint64_t failed = 0;     // failed ones, timed or not
+  LatencyRecord latency;
+
+  void merge(const KindOutcome& other);
+};
+
 struct ClientOutcome {
   std::string open_error;       // set when open_client failed: the client ran nothing
   double open_seconds = 0;      // time open_client took
@@ -36,6 +47,7 @@ struct ClientOutcome {
   std::string first_error;
   std::int64_t end_ns = 0;  // steady clock when the last timed transaction ended
   LatencyRecord latency;
+  std::vector<KindOutcome> kinds;  // by kind index; empty unless the phase splits kinds
 };
 
 nlohmann::json to_json(const ClientOutcome& outcome);
@@ -57,6 +69,9 @@ struct LoadOutcome {
   // Timed phase: the common start to the last client's last transaction.
   double run_seconds = 0;
   LatencyRecord latency;
+  // By kind index, merged over the clients; empty unless the phase splits kinds. Not
+  // in to_json: a worker sends each kind as an outcome of its own (worker/ycsb_worker.h).
+  std::vector<KindOutcome> kinds;
 
   // processed / run_seconds, and processed / (setup_seconds + run_seconds).
   double tps_excluding_setup() const;

@@ -8,6 +8,8 @@
 #include "result/engine_values.h"
 #include "result/metric_key.h"
 #include "suite/parse.h"
+#include "util/secrets.h"
+#include "ycsb/cell.h"
 
 namespace storh::plan {
 namespace {
@@ -145,7 +147,52 @@ std::vector<LoadCell> load_cells(const suite::LoadSetting& setting,
   return cells;
 }
 
+// The YCSB cells of one parameter combination: workloads (suite order), then clients.
+// Each keeps the engine's selected operations of its workload.
+void add_ycsb_cells(const suite::YcsbSetting& ycsb, const suite::LoadSetting& setting,
+                    const suite::EngineSetting& engine, const Cell& cell, std::vector<Cell>& out) {
+  for (const auto& [letter, pos] : ycsb.workloads) {
+    for (const auto& [clients, clients_pos] : setting.clients) {
+      Cell ycsb_cell = cell;
+      std::erase_if(ycsb_cell.operations,
+                    [&](const OperationSpec& op) { return ycsb::workload_of(op.name) != letter; });
+      if (ycsb_cell.operations.empty()) continue;
+      load::LoadConfig config = base_config(setting, engine);
+      config.mode = load::ClientMode::threads;
+      config.clients = clients;
+      config.ycsb = ycsb_spec(ycsb, letter);
+      for (std::string& qualifier : config.qualifiers()) {
+        ycsb_cell.qualifiers.push_back(std::move(qualifier));
+      }
+      ycsb_cell.load = std::move(config);
+      out.push_back(std::move(ycsb_cell));
+    }
+  }
+}
+
 }  // namespace
+
+load::YcsbSpec ycsb_spec(const suite::YcsbSetting& ycsb, char letter) {
+  load::YcsbSpec spec;
+  spec.workload = letter;
+  for (const auto& [name, value] : ycsb.properties) {
+    spec.properties.emplace_back(name.value, value.value);
+  }
+  return spec;
+}
+
+bool use_ycsb_as_operations(const suite::YcsbSetting& ycsb, plugin::Description& description) {
+  if (!description.key_value) return false;
+  description.info.operations.clear();
+  for (const auto& [letter, pos] : ycsb.workloads) {
+    Expected<ycsb::Properties> properties = ycsb::cell_properties(ycsb_spec(ycsb, letter));
+    if (!properties) continue;
+    for (OperationSpec& op : ycsb::workload_operations(letter, *properties)) {
+      description.info.operations.push_back(std::move(op));
+    }
+  }
+  return true;
+}
 
 bool use_transactions_as_operations(plugin::Description& description) {
   if (description.transactions.empty()) return false;
@@ -169,6 +216,14 @@ result::FailedRun Cell::failed_run(int repeat) const {
 
 std::string metric_key(const Cell& cell, const std::string& operation) {
   return result::MetricKey{cell.engine, operation, cell.qualifiers}.to_string();
+}
+
+std::string progress_name(const Cell& cell) {
+  std::string name = fmt::format("{} n={}", cell.engine, cell.dataset);
+  for (const std::string& qualifier : cell.qualifiers) {
+    if (!qualifier.starts_with("n=")) name += " " + qualifier;
+  }
+  return name;
 }
 
 Plan with_metrics(const Plan& plan, const std::set<std::string>& keys) {
@@ -217,14 +272,16 @@ Plan expand_plan(const suite::Suite& suite,
           cell.chosen.emplace_back(dims[d].name, value);
           if (dims[d].values.size() > 1) {
             cell.qualifiers.push_back(
-                fmt::format("{}={}", dims[d].name, suite::param_value_text(value)));
+                fmt::format("{}={}", dims[d].name, mask_secrets(suite::param_value_text(value))));
           }
         }
         std::sort(cell.params.begin(), cell.params.end(),
                   [](const auto& a, const auto& b) { return a.first < b.first; });
         std::sort(cell.chosen.begin(), cell.chosen.end(),
                   [](const auto& a, const auto& b) { return a.first < b.first; });
-        if (suite.load) {
+        if (suite.ycsb && suite.load) {
+          add_ycsb_cells(*suite.ycsb, *suite.load, setting, cell, plan.cells);
+        } else if (suite.load) {
           for (const LoadCell& load : load_cells(*suite.load, setting)) {
             Cell load_cell = cell;
             if (load.operations) {  // a bench point: its benches' types, in declared order

@@ -65,6 +65,15 @@ struct Plan {
 // Returns false when the plugin offers no transactions.
 bool use_transactions_as_operations(plugin::Description& description);
 
+// A YCSB suite's view of a plugin: the metrics its cells report (ycsb/cell.h) as
+// operations, so suite checks, selection and metric keys work unchanged. A workload
+// whose properties are invalid adds none (check_suite reports it). Returns false when
+// the plugin offers no key-value store.
+bool use_ycsb_as_operations(const suite::YcsbSetting& ycsb, plugin::Description& description);
+
+// The spec of `ycsb`'s cells of workload `letter`.
+load::YcsbSpec ycsb_spec(const suite::YcsbSetting& ycsb, char letter);
+
 // Precondition: suite::check_suite passed with these descriptions (engine name ->
 // description) for every engine of the suite.
 Plan expand_plan(const suite::Suite& suite,
@@ -72,6 +81,11 @@ Plan expand_plan(const suite::Suite& suite,
 
 // "doc.put" or "cache.cold[n=1000,validation=hash]" (result/metric_key.h).
 std::string metric_key(const Cell& cell, const std::string& operation);
+
+// The cell as the progress line names it: the engine, its dataset, then every other
+// qualifier, so that the cells of a matrix read apart ("filter n=20000
+// evaluation=compiled", "queue n=1000 clients=10 transactions=100").
+std::string progress_name(const Cell& cell);
 
 // `plan` narrowed to its cells that have a metric among `keys` (re-running only what a
 // gate doubts); every other setting, fingerprint included, stays.

@@ -92,6 +92,8 @@ ordered_json description_json(const Description& description) {
     }
     described["transactions"] = transactions;
   }
+  // Only key-value plugins have the key, so older descriptions read the same.
+  if (description.key_value) described["key_value"] = true;
   if (!description.file_hash.empty()) described["file_hash"] = description.file_hash;
   // Only plugins that declare bounds have the key; an infinite bound is null.
   if (!description.ranges.empty()) {
@@ -160,6 +162,7 @@ Expected<Description> description_from_json(const json& j) {
                                   t.at("read_only").get<bool>()});
       }
     }
+    if (j.contains("key_value")) d.key_value = j.at("key_value").get<bool>();
     if (j.contains("file_hash")) d.file_hash = j.at("file_hash").get<std::string>();
     if (j.contains("ranges")) {
       for (const json& r : j.at("ranges")) {

@@ -30,6 +30,8 @@ struct Description {
   std::string file_hash{};
   // Engine::param_ranges() of an ABI >= 1.3 plugin; empty for older ones.
   std::vector<ParamRange> ranges{};
+  // Whether the plugin offers the key-value capability (storh/key_value.h, ABI 1.6).
+  bool key_value = false;
 };
 
 // A description writes parameter values as result files do.

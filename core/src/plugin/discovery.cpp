@@ -28,6 +28,19 @@ std::optional<std::filesystem::path> installed_plugin_dir(const std::filesystem:
 
 }  // namespace
 
+std::vector<std::filesystem::path> env_plugin_path() {
+  std::vector<std::filesystem::path> dirs;
+  const char* env = std::getenv("STORH_PLUGIN_PATH");
+  std::string_view rest = env != nullptr ? env : "";
+  while (!rest.empty()) {
+    const std::size_t colon = rest.find(':');
+    const std::string_view entry = rest.substr(0, colon);
+    if (!entry.empty()) dirs.emplace_back(entry);
+    rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+  }
+  return dirs;
+}
+
 std::vector<std::filesystem::path> search_path(const std::vector<std::filesystem::path>& first) {
   std::error_code ec;
   const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
@@ -37,15 +50,7 @@ std::vector<std::filesystem::path> search_path(const std::vector<std::filesystem
 std::vector<std::filesystem::path> search_path(const std::vector<std::filesystem::path>& first,
                                                const std::filesystem::path& executable) {
   std::vector<std::filesystem::path> dirs = first;
-  if (const char* env = std::getenv("STORH_PLUGIN_PATH"); env != nullptr) {
-    std::string_view rest = env;
-    while (!rest.empty()) {
-      const std::size_t colon = rest.find(':');
-      const std::string_view entry = rest.substr(0, colon);
-      if (!entry.empty()) dirs.emplace_back(entry);
-      rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
-    }
-  }
+  for (std::filesystem::path& dir : env_plugin_path()) dirs.push_back(std::move(dir));
   // An installed host must not pick up plugins of the build tree it was built in:
   // they may be newer, older or half-built.
   if (std::optional<std::filesystem::path> installed = installed_plugin_dir(executable)) {

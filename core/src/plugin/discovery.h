@@ -17,6 +17,10 @@
 
 namespace storh::plugin {
 
+// The directories $STORH_PLUGIN_PATH names (':'-separated, empty entries skipped), in
+// order; none when it is unset.
+std::vector<std::filesystem::path> env_plugin_path();
+
 // `first` (flags, then suite entries, already in that order) followed by the
 // environment and the built-in directories. Duplicates are dropped.
 std::vector<std::filesystem::path> search_path(const std::vector<std::filesystem::path>& first);

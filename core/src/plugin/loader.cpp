@@ -155,9 +155,18 @@ Expected<std::unique_ptr<LoadedPlugin>> load_plugin(const std::filesystem::path&
       return Error{fmt::format("{}: the transactions factory returned nothing", where)};
     }
   }
+  // Likewise the key-value factory before 1.6: an older plugin never exports it.
+  std::unique_ptr<KeyValueStore> key_value;
+  if (manifest->abi_minor >= kKeyValueAbiMinor && library.has(kKeyValueSymbol)) {
+    key_value = library.get_alias<KeyValueFactory>(kKeyValueSymbol)();
+    if (!key_value) {
+      return Error{fmt::format("{}: the key-value factory returned nothing", where)};
+    }
+  }
   auto loaded = std::make_unique<LoadedPlugin>(std::move(library), std::move(*manifest),
                                                std::move(engine), file);
   loaded->set_transactions(std::move(transactions));
+  loaded->set_key_value(std::move(key_value));
   return loaded;
 }
 

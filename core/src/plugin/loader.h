@@ -7,7 +7,8 @@
 //   3. manifest struct size, ABI major (equal), ABI minor (not newer than the host),
 //      toolchain fingerprint (equal), engine name (as the file name promises);
 //   4. only then the C++ factory storh_create_engine is looked up and called;
-//   5. for ABI minor >= 1, the optional storh_create_transactions (load runs).
+//   5. for ABI minor >= 1, the optional storh_create_transactions (load runs);
+//   6. for ABI minor >= 6, the optional storh_create_key_value (YCSB runs).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,7 @@
 #include <boost/dll/shared_library.hpp>
 
 #include "storh/engine.h"
+#include "storh/key_value.h"
 #include "storh/transactions.h"
 #include "util/expected.h"
 
@@ -53,6 +55,7 @@ class LoadedPlugin {
   LoadedPlugin(LoadedPlugin&&) noexcept = default;
   LoadedPlugin& operator=(LoadedPlugin&&) = delete;
   ~LoadedPlugin() {
+    key_value_.reset();
     transactions_.reset();
     engine_.reset();
   }
@@ -67,6 +70,9 @@ class LoadedPlugin {
   void set_transactions(std::unique_ptr<Transactions> transactions) {
     transactions_ = std::move(transactions);
   }
+  // The plugin's key-value store for YCSB runs, or nullptr when it offers none.
+  KeyValueStore* key_value() { return key_value_.get(); }
+  void set_key_value(std::unique_ptr<KeyValueStore> store) { key_value_ = std::move(store); }
   const ManifestInfo& manifest() const { return manifest_; }
   const std::filesystem::path& file() const { return file_; }
 
@@ -76,6 +82,7 @@ class LoadedPlugin {
   std::filesystem::path file_;
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<Transactions> transactions_;
+  std::unique_ptr<KeyValueStore> key_value_;
 };
 
 // Loads `file`. When `expected_name` is not empty the manifest's name must equal it.

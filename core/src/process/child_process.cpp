@@ -67,6 +67,7 @@ std::uint64_t resident_bytes(pid_t pid) {
   ::dup2(event_fd, kEventFd);  // dup2 clears FD_CLOEXEC on the new descriptor
   ::signal(SIGINT, SIG_DFL);
   ::signal(SIGTERM, SIG_DFL);
+  ::signal(SIGHUP, SIG_DFL);
   ::signal(SIGPIPE, SIG_DFL);
   ::execve(argv[0], argv, envp);
   const char message[] = "storh-host: cannot execute worker\n";
@@ -217,7 +218,7 @@ ProcessOutcome run_process(const ProcessOptions& options) {
 
   std::optional<Clock::time_point> kill_at;
   auto stop = [&](bool immediately) {
-    ::kill(-pid, immediately ? SIGKILL : SIGTERM);
+    ::kill(-pid, immediately ? SIGKILL : options.stop_signal);
     const auto grace = std::chrono::duration_cast<Clock::duration>(
         std::chrono::duration<double>(immediately ? 0.0 : options.kill_grace_seconds));
     if (!kill_at) kill_at = Clock::now() + grace;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <csignal>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -43,6 +44,9 @@ struct ProcessOptions {
   const std::atomic<bool>* cancel = nullptr;
   // Time between SIGTERM and SIGKILL on a timeout or cancel.
   double kill_grace_seconds = 0.1;
+  // The signal a timeout or cancel sends first: SIGTERM, or another that the child
+  // handles the same way (a test sends SIGHUP, as a closed terminal does).
+  int stop_signal = SIGTERM;
 };
 
 struct ProcessOutcome {

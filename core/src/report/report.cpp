@@ -16,6 +16,7 @@
 #include "report/range_section.h"
 #include "report/report_parts.h"
 #include "report/table.h"
+#include "report/ycsb_section.h"
 #include "result/json.h"
 #include "result/plugin_build.h"
 #include "suite/parse.h"  // param_value_text: the one canonical text of a value
@@ -68,7 +69,9 @@ std::vector<std::string> lines_of(std::string_view text) {
 // clients x transactions matrices.
 std::string load_tables(const ResultFile& result, const EngineBlock& block, ReportFormat format) {
   if (result.experiment.load_benches.empty()) {
-    return load_section(block.name, block.metrics, format);
+    std::vector<const Metric*> metrics = block.metrics;
+    std::erase_if(metrics, [](const Metric* m) { return is_ycsb_metric(*m); });
+    return load_section(block.name, metrics, format);
   }
   return bench_section(block.name, block.metrics, result.experiment, format);
 }
@@ -112,6 +115,7 @@ void render_text(const ResultFile& result, std::string& out) {
     if (ranged) out += range_section(block.name, block.metrics, ReportFormat::text);
     out += load_tables(result, block, ReportFormat::text);
   }
+  out += ycsb_section(result, ReportFormat::text);
 
   if (result.failures.empty()) return;
   line(fmt::format("failures ({}):", result.failures.size()));
@@ -223,6 +227,7 @@ void render_markdown(const ResultFile& result, std::string& out) {
     if (ranged) out += range_section(block.name, block.metrics, ReportFormat::markdown);
     out += load_tables(result, block, ReportFormat::markdown);
   }
+  out += ycsb_section(result, ReportFormat::markdown);
 
   if (result.failures.empty()) return;
   out += "## Failures\n\n";

@@ -14,6 +14,7 @@
 #include "report/range_section.h"
 #include "report/report.h"
 #include "report/report_parts.h"
+#include "report/ycsb_section.h"
 #include "result/plugin_build.h"
 
 namespace storh::report {
@@ -134,7 +135,11 @@ std::string engine_section(const EngineBlock& block, const ResultFile& result, b
         "<h3>Counters per item (counting pass)</h3>\n" + html_table(counter_columns, counter_rows);
   }
   if (ranged) out += range_section_html(block.metrics, charts);
-  out += load_section_html(block.name, block.metrics, charts);
+  // YCSB metrics have no clients x amount matrix; their table (ycsb_section) follows
+  // the engines, one per workload with the engines as rows.
+  std::vector<const result::Metric*> load_metrics = block.metrics;
+  std::erase_if(load_metrics, [](const result::Metric* m) { return is_ycsb_metric(*m); });
+  out += load_section_html(block.name, load_metrics, charts);
   return out + "</section>\n";
 }
 
@@ -212,6 +217,7 @@ std::string render_html_report(const ResultFile& result, const HtmlAssets& asset
   }
   const bool ranged = has_several_datasets(result);
   for (const EngineBlock& block : blocks) body += engine_section(block, result, ranged, charts);
+  body += ycsb_section(result, ReportFormat::html);
   body += failures_section(result) + environment_section(result) + "</main>\n";
   return html_page("storh-host report: " + result.experiment.suite, body, charts, assets);
 }

@@ -5,6 +5,7 @@
 #include "result/engine_values.h"
 #include "util/files.h"
 #include "util/json_input.h"
+#include "util/secrets.h"
 
 namespace storh::result {
 namespace {
@@ -237,6 +238,25 @@ ordered_json environment_json(const Environment& v) {
           {"warnings", v.warnings}};
 }
 
+void mask_json_secrets(ordered_json& value) {
+  if (value.is_string()) {
+    if (holds_secret(value.get_ref<const std::string&>()))
+      value = storh::mask_secrets(value.get<std::string>());
+  } else if (value.is_array()) {
+    for (ordered_json& item : value) mask_json_secrets(item);
+  } else if (value.is_object()) {
+    bool keys_hold_secrets = false;
+    for (auto& [key, item] : value.items()) {
+      keys_hold_secrets = keys_hold_secrets || holds_secret(key);
+      mask_json_secrets(item);
+    }
+    if (!keys_hold_secrets) return;
+    ordered_json masked = ordered_json::object();
+    for (auto& [key, item] : value.items()) masked[storh::mask_secrets(key)] = std::move(item);
+    value = std::move(masked);
+  }
+}
+
 ordered_json to_json(const ResultFile& r) {
   ordered_json metrics = ordered_json::array();
   for (const Metric& m : r.metrics) metrics.push_back(metric_json(m));
@@ -246,19 +266,22 @@ ordered_json to_json(const ResultFile& r) {
   for (const Failure& f : r.failures) failures.push_back(failure_json(f));
   std::vector<std::string> engine_names;
   for (const EngineRecord& e : r.experiment.engines) engine_names.push_back(e.name);
-  return {{"schema_version", r.schema_version},
-          {"tool", "storh-host"},
-          // The storh harness's top-level keys, so its compare and gate read this file.
-          {"dataset", r.experiment.datasets.empty() ? 0 : r.experiment.datasets.front()},
-          {"engine", fmt::format("{}", fmt::join(engine_names, ","))},
-          {"time", r.environment.time},
-          {"interrupted", r.interrupted},
-          {"experiment", experiment_json(r.experiment)},
-          {"environment", environment_json(r.environment)},
-          {"metrics", metrics},
-          {"failures", failures},
-          {"runs", runs},
-          {"results", flat_results(r)}};
+  ordered_json document = {
+      {"schema_version", r.schema_version},
+      {"tool", "storh-host"},
+      // The storh harness's top-level keys, so its compare and gate read this file.
+      {"dataset", r.experiment.datasets.empty() ? 0 : r.experiment.datasets.front()},
+      {"engine", fmt::format("{}", fmt::join(engine_names, ","))},
+      {"time", r.environment.time},
+      {"interrupted", r.interrupted},
+      {"experiment", experiment_json(r.experiment)},
+      {"environment", environment_json(r.environment)},
+      {"metrics", metrics},
+      {"failures", failures},
+      {"runs", runs},
+      {"results", flat_results(r)}};
+  mask_json_secrets(document);
+  return document;
 }
 
 std::string to_json_text(const ResultFile& result) {

@@ -15,6 +15,11 @@
 namespace storh::result {
 
 nlohmann::ordered_json to_json(const ResultFile& result);
+
+// Masks every password in the strings and object keys of `value` (util/secrets.h).
+// to_json applies it, so no file written from a result carries one; other writers of
+// documents that embed results apply it too.
+void mask_json_secrets(nlohmann::ordered_json& value);
 std::string to_json_text(const ResultFile& result);
 
 // Reads a result file written by this host (schema_version 1). Errors name the file

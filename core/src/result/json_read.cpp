@@ -1,7 +1,9 @@
 // Reading result files: every accessor checks the type and reports the JSON path of
 // a bad value, so a corrupt or foreign file gives a message, never a crash.
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -144,6 +146,26 @@ LoadResult read_load(const Node& n) {
   return l;
 }
 
+// The summary must be the samples' own: a median outside their range (or a min or max
+// that is none of them) is a file edited or damaged, and gating on it would judge
+// numbers nobody measured.
+void check_summary(const Node& seconds, const Metric& m) {
+  if (m.samples.empty()) return;
+  const auto [low, high] =
+      std::minmax_element(m.samples.begin(), m.samples.end(),
+                          [](const Sample& a, const Sample& b) { return a.seconds < b.seconds; });
+  const auto same = [](double a, double b) {
+    return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b)) + 1e-300;
+  };
+  if (!same(m.seconds.min, low->seconds) || !same(m.seconds.max, high->seconds) ||
+      m.seconds.median < m.seconds.min || m.seconds.median > m.seconds.max) {
+    seconds.refuse(fmt::format(
+        "the summary (median {} s, min {} s, max {} s) is not that of the samples (min {} s, "
+        "max {} s)",
+        m.seconds.median, m.seconds.min, m.seconds.max, low->seconds, high->seconds));
+  }
+}
+
 Metric read_metric(const Node& n) {
   Metric m;
   m.key = n.at("key").str();
@@ -155,7 +177,11 @@ Metric read_metric(const Node& n) {
   m.direction = n.at("direction").str() == "higher_is_better" ? MetricDirection::higher_is_better
                                                               : MetricDirection::lower_is_better;
   for (const Node& s : n.at("samples").items()) {
-    m.samples.push_back({s.at("seconds").number(), s.at("items").count(),
+    const Node sample_seconds = s.at("seconds");
+    const double value = sample_seconds.number();
+    if (!(value >= 0))
+      sample_seconds.refuse(fmt::format("a sample of {} s: time is never negative", value));
+    m.samples.push_back({value, s.at("items").count(),
                          s.has("calls") ? std::max<std::uint64_t>(1, s.at("calls").count()) : 1});
   }
   const Node seconds = n.at("seconds");
@@ -166,6 +192,7 @@ Metric read_metric(const Node& n) {
   m.seconds.mean = seconds.at("mean").number();
   m.seconds.stddev = seconds.at("stddev").number();
   if (seconds.has("mad")) m.seconds.mad = seconds.at("mad").number();
+  check_summary(seconds, m);
   m.rate = n.at("rate").at("per_second").number();
   if (m.key.size() <= m.engine.size() ||
       m.key.compare(0, m.engine.size() + 1, m.engine + ".") != 0) {
@@ -370,7 +397,17 @@ Expected<ResultFile> from_json(const json& j, const std::string& origin) {
     r.interrupted = root.at("interrupted").boolean();
     r.experiment = read_experiment(root.at("experiment"));
     r.environment = read_environment(root.at("environment"));
-    for (const Node& m : root.at("metrics").items()) r.metrics.push_back(read_metric(m));
+    const std::vector<Node> metrics = root.at("metrics").items();
+    std::map<std::string, std::size_t> index_of_key;
+    for (std::size_t i = 0; i < metrics.size(); ++i) {
+      r.metrics.push_back(read_metric(metrics[i]));
+      const auto [earlier, added] = index_of_key.emplace(r.metrics[i].key, i);
+      if (added) continue;
+      metrics[i].at("key").refuse(
+          fmt::format("the metric \"{}\" appears twice (also /metrics/{}): which one to compare is "
+                      "anyone's guess",
+                      r.metrics[i].key, earlier->second));
+    }
     for (const Node& f : root.at("failures").items()) r.failures.push_back(read_failure(f));
     for (const Node& run : root.at("runs").items()) r.runs.push_back(read_run(run));
     return r;

@@ -280,4 +280,10 @@ struct ResultFile {
   std::vector<Failure> failures;
 };
 
+// Replaces every password in `result`'s texts (parameter values, metric keys, the
+// command line, failure messages and stderr tails, warnings) with "***"
+// (util/secrets.h). The runners call it on every result they finish, before anything
+// is printed or written; a result read from a file is masked as written.
+void mask_secrets(ResultFile& result);
+
 }  // namespace storh::result

@@ -23,6 +23,25 @@
 namespace storh::run {
 namespace {
 
+// A figure a failed repeat helped make, or that the failed repeats left to the others,
+// is marked: the reports put "!" beside it, and nobody reads it as a clean result.
+void warn_of_failed_repeats(const plan::Plan& plan,
+                            const std::vector<std::vector<std::string>>& failed_repeats,
+                            std::vector<result::Metric>& metrics) {
+  for (std::size_t c = 0; c < plan.cells.size(); ++c) {
+    if (failed_repeats[c].empty()) continue;
+    const std::string warning =
+        fmt::format("{} of this cell failed: its figures are not those of clean runs",
+                    fmt::join(failed_repeats[c], ", "));
+    for (const std::string& operation : plan.cells[c].operation_names()) {
+      const std::string key = plan::metric_key(plan.cells[c], operation);
+      for (result::Metric& metric : metrics) {
+        if (metric.key == key) metric.warnings.push_back(warning);
+      }
+    }
+  }
+}
+
 using nlohmann::json;
 
 // (cell, repeat) in execution order; warm-up runs have negative repeats. Interleaved:
@@ -90,6 +109,7 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
   const std::filesystem::path work_root = made_root->path();
 
   std::vector<CellRuns> all_runs(plan.cells.size());
+  std::vector<std::vector<std::string>> failed_repeats(plan.cells.size());
   result::ResultFile result;
   result.environment = env::capture_environment(work_root);
   check_load(options, "at the start of the run", result.environment);
@@ -115,8 +135,7 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
       }
       ++started;
       const std::string where = fmt::format(
-          "[{}/{}] {} n={}{} {} {}", started, total, cell.engine, cell.dataset,
-          cell.load ? fmt::format(" {}", fmt::join(cell.load->qualifiers(), " ")) : "",
+          "[{}/{}] {} {} {}", started, total, plan::progress_name(cell),
           repeat < 0 ? "warm-up" : "repeat", repeat < 0 ? repeat - first + 1 : repeat + 1);
       progress.set_suffix(eta_text(eta.seconds_left()));
       progress.show(where);
@@ -142,6 +161,10 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
         if (std::string note = fail_fast.record(c, *ran.failure); !note.empty() && options.log) {
           progress.clear();
           *options.log << note << '\n';
+        }
+        if (repeat >= 0) {
+          failed_repeats[c].push_back(fmt::format("repeat {} {}", repeat + 1,
+                                                  result::failure_kind_name(ran.failure->kind)));
         }
         result.failures.push_back(std::move(*ran.failure));
       }
@@ -171,11 +194,13 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
           ? fmt::format("removal after the suite failed: {}", removal_error)
           : "each run had a fresh directory; all were removed after the last run";
   result.metrics = aggregate_metrics(plan, all_runs);
+  warn_of_failed_repeats(plan, failed_repeats, result.metrics);
   stats::judge_run_spread(result);
   run_counting_pass(suite, plan, options, result);
   // Recorded by one shard only, so that merging the shards does not repeat them.
   if (!options.shard || options.shard->index == 1) add_load_failures(suite, options, result);
   result.experiment.command_line = options.command_line;
+  result::mask_secrets(result);
   return result;
 }
 

@@ -273,6 +273,7 @@ bool check_suite(const Suite& suite, const std::vector<std::string>& known_engin
   }
   check_gate(checker, suite, infos);
   check_benches(checker, suite, infos);
+  detail::check_ycsb(suite, errors);
   return errors.size() == first_error;
 }
 

@@ -47,6 +47,10 @@ void apply_datasets(FlagErrors& errors, const std::string& text, Suite& suite) {
                                     "got {}",
                                     in_quotes(part)));
       ok = false;
+    } else if (*size > kMaxDataset) {
+      errors.add(kFlag, fmt::format("dataset {} is more than the {} records a cell may have", *size,
+                                    kMaxDataset));
+      ok = false;
     } else if (std::any_of(datasets.begin(), datasets.end(),
                            [&](const auto& dataset) { return dataset.value == *size; })) {
       errors.add(kFlag, fmt::format("{} is given twice in {}", *size, in_quotes(text)));
@@ -206,6 +210,11 @@ bool apply_overrides(Suite& suite, const Overrides& overrides, std::vector<Suite
   if (overrides.timeout) {
     apply_limit(flag_errors, "--timeout", *overrides.timeout,
                 "a duration such as 10m, 30s, 1500ms or 90", parse_duration, suite.timeout_seconds);
+    if (suite.timeout_seconds && *suite.timeout_seconds > kMaxTimeoutSeconds) {
+      flag_errors.add("--timeout",
+                      fmt::format("{} s is longer than the {} s (30 days) a cell may run",
+                                  *suite.timeout_seconds, kMaxTimeoutSeconds));
+    }
   }
   if (overrides.min_time) {
     const std::optional<double> seconds = parse_duration(*overrides.min_time);
@@ -230,6 +239,7 @@ bool apply_overrides(Suite& suite, const Overrides& overrides, std::vector<Suite
   }
   for (const std::string& set : overrides.sets) apply_set(flag_errors, set, suite);
   detail::apply_load_overrides(overrides, suite, errors);
+  detail::apply_ycsb_overrides(overrides, suite, errors);
   if (overrides.counters) detail::apply_counters(*overrides.counters, suite, errors);
   return errors.size() == first_error;
 }

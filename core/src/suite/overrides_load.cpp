@@ -73,6 +73,12 @@ void apply_load_overrides(const Overrides& overrides, Suite& suite,
     return;
   }
   LoadSetting& load = *suite.load;
+  if (suite.ycsb && (overrides.transactions || overrides.duration)) {
+    flag_error(errors, overrides.transactions ? "--transactions" : "--duration",
+               "a YCSB suite ([ycsb]) counts its operations with --operationcount (and its "
+               "records with --recordcount), docs/ycsb.md");
+    return;
+  }
   if (overrides.transactions && overrides.duration) {
     flag_error(errors, "--transactions",
                "give --transactions or --duration, not both (transactions per client, or how "
@@ -131,6 +137,7 @@ void apply_load_overrides(const Overrides& overrides, Suite& suite,
     }
   }
   if (load.clients.empty()) load.clients.push_back({1, load.pos});
+  if (suite.ycsb) return;  // its amounts are YCSB properties
   if (load.benches.empty() && load.transactions.empty() && load.durations.empty()) {
     flag_error(errors, overrides.clients ? "--clients" : "--rate",
                had_benches ? "replaces the suite's [[load.bench]] points with a clients x "

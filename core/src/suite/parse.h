@@ -28,14 +28,18 @@ struct SuiteError {
 // and appends at least one error; parsing continues after a bad value so several
 // errors are reported at once. Checks everything that needs no plugin: known keys,
 // types, ranges, size ("512M", "2G", "1048576") and duration ("10m", "30s", "1h",
-// "1500ms", or a number of seconds) strings.
+// "1500ms", or a number of seconds) strings. When the TOML itself was read but some
+// value was bad and `partial` is given, *partial gets the suite as far as it was read,
+// so the caller can report the errors only plugins can find in the same pass.
 std::optional<Suite> parse_suite(std::string_view toml_text, const std::string& origin,
-                                 std::vector<SuiteError>& errors);
+                                 std::vector<SuiteError>& errors,
+                                 std::optional<Suite>* partial = nullptr);
 
 // Reads and parses a file, then resolves its paths against the file's directory
 // (resolve_paths); an unreadable file is one error at the file's origin.
 std::optional<Suite> parse_suite_file(const std::filesystem::path& file,
-                                      std::vector<SuiteError>& errors);
+                                      std::vector<SuiteError>& errors,
+                                      std::optional<Suite>* partial = nullptr);
 
 // Makes every relative path of the suite (output, its default included, plugin_path,
 // work_dir, range_output, [gate] baseline) relative to `base`, the suite file's
@@ -64,6 +68,10 @@ struct Overrides {
   std::optional<std::string> transactions;  // --transactions=100[,300] per client (10k ok)
   std::optional<std::string> duration;      // --duration=10s[,1m]
   std::optional<std::string> rate;          // --rate=500 tps, all clients ("0"/"none": unpaced)
+  // YCSB runs: --workload=a,b (a matrix dimension), --operationcount=, --recordcount=.
+  std::optional<std::string> workload;
+  std::optional<std::string> operationcount;
+  std::optional<std::string> recordcount;
   // --operation=NAME[,NAME]: "op" (every engine that declares it) or "engine.op".
   // Needs the engines' descriptions: filter_operations() applies it.
   std::vector<std::string> operations;
@@ -128,8 +136,10 @@ std::optional<std::uint64_t> parse_count(std::string_view text);
 // suffix.
 std::optional<double> parse_duration(std::string_view text);
 
-// Canonical text of a parameter value, as used in metric keys and reports:
-// 42, 1.5, true, hash (strings unquoted).
+// Canonical text of a parameter value, as used in metric keys, reports and messages:
+// 42, 1.5, true, hash (strings unquoted). A password in a string (a connection URI's
+// or a password= parameter) shows as "***" (util/secrets.h): this is text to show,
+// never the value an engine is given.
 std::string param_value_text(const ParamValue& value);
 
 }  // namespace storh::suite

@@ -72,7 +72,9 @@ std::optional<ParamValue> settings_value(Reader& reader, const toml::table& tabl
       ok = false;
       continue;
     }
-    const std::string text = param_value_text(*value);
+    // The value itself, not param_value_text's masked display: it goes to the engine.
+    const std::string* as_string = std::get_if<std::string>(&*value);
+    const std::string text = as_string != nullptr ? *as_string : param_value_text(*value);
     if (text.find(';') != std::string::npos) {
       reader.error(*node, fmt::format("{} must not contain ';' (it separates the settings of {})",
                                       in_quotes(setting_path), in_quotes(path)));

@@ -18,10 +18,10 @@ using detail::in_quotes;
 using detail::Reader;
 
 // Scalars first, then the sections, as a suite file is usually laid out.
-constexpr std::array<std::string_view, 16> kTopKeys = {
+constexpr std::array<std::string_view, 17> kTopKeys = {
     "counters", "datasets",    "memory_limit", "min_time", "name",    "order",
     "output",   "plugin_path", "range_output", "repeat",   "timeout", "warmup",
-    "work_dir", "engines",     "gate",         "load"};
+    "work_dir", "engines",     "gate",         "load",     "ycsb"};
 
 std::optional<std::string> read_string(Reader& reader, const toml::node& node,
                                        std::string_view name) {
@@ -75,6 +75,11 @@ void read_datasets(Reader& reader, const toml::node& node, Suite& suite) {
       continue;
     }
     const std::uint64_t size = *counted;
+    if (size > kMaxDataset) {
+      reader.error(*item, fmt::format("dataset {} is more than the {} records a cell may have",
+                                      size, kMaxDataset));
+      continue;
+    }
     const auto same = std::find_if(suite.datasets.begin(), suite.datasets.end(),
                                    [&](const auto& dataset) { return dataset.value == size; });
     if (same != suite.datasets.end()) {
@@ -115,6 +120,11 @@ void read_timeout(Reader& reader, const toml::node& node, Suite& suite) {
     reader.type_error(node, "timeout",
                       "a duration > 0 such as \"10m\", \"30s\" or \"1500ms\", or a number of "
                       "seconds");
+    return;
+  }
+  if (*seconds > kMaxTimeoutSeconds) {
+    reader.error(node, fmt::format("timeout {} s is longer than the {} s (30 days) a cell may run",
+                                   *seconds, kMaxTimeoutSeconds));
     return;
   }
   suite.timeout_seconds = seconds;
@@ -201,7 +211,15 @@ void read_top_level(Reader& reader, const toml::table& root, std::string_view to
     } else if (name == "gate") {
       detail::read_gate(reader, *node, suite);
     } else if (name == "load") {
+      if (root.contains("ycsb")) {
+        reader.error(*node,
+                     "a suite has [load] or [ycsb], not both: [ycsb] runs YCSB's "
+                     "workloads on key-value stores, [load] the engines' transactions");
+        continue;
+      }
       detail::read_load(reader, *node, suite);
+    } else if (name == "ycsb") {
+      detail::read_ycsb(reader, *node, suite);
     }
   }
   if (!has_engines) reader.error(end_of_text(reader, toml_text), std::string(detail::kNoEngines));
@@ -221,7 +239,7 @@ std::string SuiteError::str() const {
 }
 
 std::optional<Suite> parse_suite(std::string_view toml_text, const std::string& origin,
-                                 std::vector<SuiteError>& errors) {
+                                 std::vector<SuiteError>& errors, std::optional<Suite>* partial) {
   const std::size_t first_error = errors.size();
   Reader reader(origin, errors);
   toml::table root;
@@ -242,6 +260,7 @@ std::optional<Suite> parse_suite(std::string_view toml_text, const std::string& 
                        return std::pair(a.pos.line, a.pos.column) <
                               std::pair(b.pos.line, b.pos.column);
                      });
+    if (partial != nullptr) *partial = std::move(suite);
     return std::nullopt;
   }
 
@@ -253,7 +272,8 @@ std::optional<Suite> parse_suite(std::string_view toml_text, const std::string& 
 }
 
 std::optional<Suite> parse_suite_file(const std::filesystem::path& file,
-                                      std::vector<SuiteError>& errors) {
+                                      std::vector<SuiteError>& errors,
+                                      std::optional<Suite>* partial) {
   const std::string origin = file.string();
   Expected<std::string> text = read_input_file(file);
   if (!text) {
@@ -263,8 +283,9 @@ std::optional<Suite> parse_suite_file(const std::filesystem::path& file,
     errors.push_back(SuiteError{SourcePos{origin}, std::string(message)});
     return std::nullopt;
   }
-  std::optional<Suite> suite = parse_suite(*text, origin, errors);
+  std::optional<Suite> suite = parse_suite(*text, origin, errors, partial);
   if (suite) resolve_paths(*suite, file.parent_path());
+  if (!suite && partial != nullptr && *partial) resolve_paths(**partial, file.parent_path());
   return suite;
 }
 

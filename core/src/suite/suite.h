@@ -86,6 +86,19 @@ struct LoadSetting {
   double progress_seconds = 5;  // progress line interval on a terminal; 0: none
 };
 
+// The [ycsb] table: a YCSB suite runs YCSB's core workloads on each engine's
+// key-value store (storh/key_value.h) instead of its scenarios; workload x clients is
+// a matrix (docs/ycsb.md). Its clients and target live in the suite's `load`, which
+// a [ycsb] table also sets, so the load flags (--clients, --rate) and load cells serve
+// it; `load.transactions` and `load.durations` stay empty.
+struct YcsbSetting {
+  SourcePos pos;                         // of the [ycsb] table
+  std::vector<Located<char>> workloads;  // 'a'..'f', each once; default {'a'}
+  // YCSB properties over each workload's preset, (name, value as text), in file
+  // order; --operationcount and --recordcount append theirs.
+  std::vector<std::pair<Located<std::string>, Located<std::string>>> properties;
+};
+
 // [gate.ab]: defaults of the A/B mode (`ci --base=DIR`, `ab`), docs/compare-gate.md.
 struct AbGateSetting {
   std::optional<std::uint32_t> pairs;               // pairs per cell, >= 1
@@ -121,6 +134,12 @@ enum class RunOrder { sequential, interleave };
 // scheduler tick (4 ms).
 inline constexpr double kDefaultMinTimeSeconds = 0.02;
 
+// The largest dataset a cell may ask for (10^12 records) and the longest timeout (30
+// days): anything beyond either cannot finish on any machine, and larger values
+// overflow the plugins' sizes and the host's clocks.
+inline constexpr std::uint64_t kMaxDataset = 1'000'000'000'000ULL;
+inline constexpr double kMaxTimeoutSeconds = 30.0 * 24 * 3600;
+
 // Paths: a relative path written in a suite file (output, plugin_path, work_dir,
 // range_output, [gate] baseline) is relative to the suite file's directory;
 // resolve_paths() (parse.h) rewrites it so, and the fields below hold the result. A
@@ -144,7 +163,8 @@ struct Suite {
   std::optional<std::filesystem::path> range_output;
   std::vector<EngineSetting> engines;  // in file order; at least one
   GateSetting gate;
-  std::optional<LoadSetting> load;  // set: a load suite
+  std::optional<LoadSetting> load;  // set: a load suite (or a YCSB suite)
+  std::optional<YcsbSetting> ycsb;  // set: a YCSB suite; then `load` is set too
   // counters = ["syscalls", "instructions"]: instruments of the counting pass after
   // the timed repeats (docs/counters.md), each at most once; empty: no counting pass.
   std::vector<Located<std::string>> counters;

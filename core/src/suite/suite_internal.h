@@ -109,6 +109,14 @@ void read_engine_load(Reader& reader, const toml::node& node, const std::string&
 // parse_bench.cpp: the array of [[load.bench]] tables, appended to load.benches.
 void read_benches(Reader& reader, const toml::node& node, LoadSetting& load);
 
+// parse_ycsb.cpp: [ycsb]; its properties checked per workload (check_suite);
+// --workload, --operationcount, --recordcount.
+void read_ycsb(Reader& reader, const toml::node& node, Suite& suite);
+void check_ycsb(const Suite& suite, std::vector<SuiteError>& errors);
+bool has_ycsb_overrides(const Overrides& overrides);
+void apply_ycsb_overrides(const Overrides& overrides, Suite& suite,
+                          std::vector<SuiteError>& errors);
+
 // overrides_load.cpp: --clients, --transactions, --duration and --rate.
 bool has_load_overrides(const Overrides& overrides);
 void apply_load_overrides(const Overrides& overrides, Suite& suite,

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "suite/parse.h"
+#include "util/secrets.h"
 
 namespace storh::suite {
 namespace {
@@ -137,7 +138,7 @@ std::string param_value_text(const ParamValue& value) {
       [](const auto& v) -> std::string {
         using T = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<T, std::string>) {
-          return v;
+          return mask_secrets(v);
         } else if constexpr (std::is_same_v<T, bool>) {
           return v ? "true" : "false";
         } else if constexpr (std::is_same_v<T, std::int64_t>) {

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -112,6 +113,30 @@ Expected<std::string> read_input_file(const std::filesystem::path& path, std::ui
   return content;
 }
 
+namespace {
+
+std::filesystem::path parent_of(const std::filesystem::path& file) {
+  return file.has_parent_path() ? file.parent_path() : ".";
+}
+
+// Makes and removes a temporary entry in `dir` (a directory when `as_directory`):
+// empty when that worked, else the error.
+std::string probe_directory(const std::filesystem::path& dir, bool as_directory) {
+  std::string name = (dir / ".storh-probe-XXXXXX").string();
+  if (as_directory) {
+    if (::mkdtemp(name.data()) == nullptr) return std::strerror(errno);
+    ::rmdir(name.c_str());
+    return {};
+  }
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0) return std::strerror(errno);
+  ::close(fd);
+  ::unlink(name.c_str());
+  return {};
+}
+
+}  // namespace
+
 std::string check_output_file(const std::filesystem::path& path) {
   const std::string& text = path.native();
   if (text.empty()) return "the output path is empty";
@@ -143,7 +168,7 @@ std::string check_output_file(const std::filesystem::path& path) {
   }
   // The directory the temporary file and the rename need, or the nearest one that
   // exists when the rest is to be created.
-  std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
+  std::filesystem::path dir = parent_of(path);
   while (::stat(dir.c_str(), &info) != 0) {
     if (errno != ENOENT) return os_error("cannot write into", dir);
     if (!dir.has_parent_path() || dir.parent_path() == dir) {
@@ -159,6 +184,9 @@ std::string check_output_file(const std::filesystem::path& path) {
   }
   if (::access(dir.c_str(), W_OK | X_OK) != 0) {
     return fmt::format("{}: cannot write into {}: {}", shown, dir.string(), std::strerror(errno));
+  }
+  if (std::string refused = probe_directory(dir, dir != parent_of(path)); !refused.empty()) {
+    return fmt::format("{}: cannot write into {}: {}", shown, dir.string(), refused);
   }
   return {};
 }

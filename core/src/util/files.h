@@ -29,9 +29,11 @@ Expected<std::string> read_input_file(const std::filesystem::path& path,
 
 // Whether `path` can receive a file storh writes with write_file_atomically: it has no
 // NUL byte, no component longer than NAME_MAX, is not an existing non-regular file (a
-// directory, /dev/null, a FIFO), and its nearest existing ancestor is a writable
-// directory (missing directories are created). Empty when it can; else the reason,
-// starting with the path. Writes nothing.
+// directory, /dev/null, a FIFO), and its nearest existing ancestor is a directory in
+// which an entry can really be made: the check creates a temporary file there (a
+// directory when the rest of the path is still to be created) and removes it at once,
+// since access(2) says yes for root in /proc and /sys, which take no files. Empty when
+// it can; else the reason, starting with the path. Leaves nothing behind.
 std::string check_output_file(const std::filesystem::path& path);
 
 // The outermost missing directory above `file` (what writing it will create, e.g.

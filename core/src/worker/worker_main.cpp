@@ -25,6 +25,7 @@
 #include "worker/event.h"
 #include "worker/load_worker.h"
 #include "worker/request.h"
+#include "worker/ycsb_worker.h"
 
 namespace storh::worker {
 namespace {
@@ -301,6 +302,10 @@ int worker_main(const std::vector<std::string>& args) {
   }
   emit(LoadedEvent{});
   // A load cell: its configuration says how its clients run (load/config.h).
+  if (request->load && request->load->ycsb) {
+    finish_worker(run_ycsb_cell(**loaded, context, request->operations, *request->load,
+                                [](const Event& event) { emit(event); }));
+  }
   if (request->load) {
     finish_worker(run_load_cell(**loaded, context, request->operations, *request->load,
                                 [](const Event& event) { emit(event); }));
@@ -340,6 +345,7 @@ int describe_main(const std::vector<std::string>& args) {
   if (Transactions* transactions = (*loaded)->transactions()) {
     description.transactions = transactions->describe();
   }
+  description.key_value = (*loaded)->key_value() != nullptr;
   if ((*loaded)->manifest().abi_minor >= storh::kParamRangesAbiMinor) {
     description.ranges = (*loaded)->engine().param_ranges();
   }

@@ -92,8 +92,28 @@ void check_machine(const std::vector<std::pair<std::string, ParamValue>>& values
     }
     return std::string();
   };
-  parse_settings(text("settings"));
-  if (text("server") != "dsn") find_installation(text("bindir"));
+  const std::vector<Setting> extra = parse_settings(text("settings"));
+  if (text("server") != "dsn") {
+    find_installation(text("bindir"));
+    return;
+  }
+  // A DSN server that cannot take the suite's server-wide settings fails every cell:
+  // said here, before any runs (a suite made for local servers, run with
+  // --set pg.server=dsn, asks for max_connections = 110).
+  ServerOptions options;
+  options.server = "dsn";
+  options.dsn = text("dsn");
+  options.settings.synchronous_commit = text("synchronous_commit");
+  options.settings.fsync = text("fsync");
+  options.settings.shared_buffers = text("shared_buffers");
+  options.settings.wal_level = text("wal_level");
+  for (const auto& [key, value] : values) {
+    if (key == "max_connections" && std::holds_alternative<std::int64_t>(value)) {
+      options.settings.max_connections = std::get<std::int64_t>(value);
+    }
+  }
+  options.settings.extra = extra;
+  check_dsn_server(options);
 }
 
 PgRunParams read_params(const RunContext& ctx) {

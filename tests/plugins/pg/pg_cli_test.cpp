@@ -252,3 +252,43 @@ TEST_CASE("pg cli: an interrupted host leaves no server, socket or data behind",
   CHECK(all_gone(servers));
   CHECK(no_server_files(dir / "work"));
 }
+
+TEST_CASE("pg cli: an A/A ab of suites/pgbench.toml with settings as sides passes",
+          "[pg][cli][ab]") {
+  // Regression: every load metric was reported "missing" (no pairs), and the gate failed.
+  ScratchDir dir(storh::test::server_scratch_base());
+  const auto output = dir / "aa.json";
+  const storh::test::CliResult run = cli(
+      {"ab", std::string(STORH_TEST_SOURCE_DIR) + "/suites/pgbench.toml", plugin_path_flag(),
+       "--base-set", "pg.synchronous_commit=on", "--head-set", "pg.synchronous_commit=on",
+       "--clients=2", "--transactions=20", "--operation=tpcb_like", "--pairs=6", "--alpha=0.05",
+       "--threshold=100", "--output=" + output.string(), "--work-dir=" + (dir / "work").string()});
+  INFO(run.out << run.err);
+  CHECK(run.code == 0);
+  const nlohmann::json file = storh::test::read_json(output);
+  REQUIRE(file["ab"]["metrics"].size() == 1);
+  CHECK(file["ab"]["metrics"][0]["pairs"].size() == 6);
+  CHECK(no_server_files(dir / "work"));
+}
+
+TEST_CASE("pg cli: a DSN server without the suite's server-wide settings is named before any cell",
+          "[pg][cli]") {
+  // Regression: suites/pgbench.toml with --set pg.server=dsn passed validate, then
+  // failed every cell (max_connections=110 needs server = "local").
+  storh::test::PgServer server;
+  ScratchDir dir(storh::test::server_scratch_base());
+  const std::string dsn =
+      fmt::format("host={} port={} user={} dbname=postgres", server.server->socket_host(),
+                  storh::engines::pg::kSocketPort, storh::engines::pg::kSuperuser);
+  for (const std::string command : {"validate", "run"}) {
+    const storh::test::CliResult run =
+        cli({command, std::string(STORH_TEST_SOURCE_DIR) + "/suites/pgbench.toml",
+             plugin_path_flag(), "--set", "pg.server=dsn", "--set", "pg.dsn=" + dsn,
+             "--output=" + (dir / "x.json").string(), "--work-dir=" + (dir / "work").string()});
+    INFO(command << ": " << run.out << run.err);
+    CHECK(run.code == 2);
+    CHECK(contains(run.err, "pg.max_connections=110 needs server = \"local\""));
+    CHECK(contains(run.err, "--set pg.max_connections=0"));
+  }
+  CHECK_FALSE(fs::exists(dir / "x.json"));
+}

@@ -1,0 +1,235 @@
+// The lmdb engine: its byte store (lmdb_store.h) directly, and its plugin module as the
+// host loads it: the key-value store (kv_checks.h) and the db_bench scenario.
+#include <catch2/catch.hpp>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/store_error.h"
+#include "kv/kv_checks.h"
+#include "lmdb/lmdb_store.h"
+#include "scratch_dir.h"
+
+namespace kv = storh_test::kv;
+namespace lmdb = storh::engines::lmdb;
+using storh::KvCode;
+
+namespace {
+
+constexpr std::int64_t kLmdbMapSize = 16 << 20;
+
+kv::Params lmdb_params(const std::string& durability, std::int64_t batch = 1) {
+  return {
+      {"map_size", kLmdbMapSize}, {"durability", durability}, {"writes_per_transaction", batch}};
+}
+
+lmdb::LmdbOptions lmdb_raw_options() {
+  lmdb::LmdbOptions options;
+  options.map_size = kLmdbMapSize;
+  options.sync = false;
+  return options;
+}
+
+std::vector<std::string> lmdb_keys(lmdb::LmdbStore& store, std::string_view start) {
+  std::vector<std::string> keys;
+  store.scan(start, 100, [&](std::string_view key, std::string_view) { keys.emplace_back(key); });
+  return keys;
+}
+
+bool lmdb_session_has(kv::OpenStore& open, const std::string& key) {
+  // From a thread of its own: this thread may hold a batch, and so the write lock.
+  bool found = false;
+  std::thread reader([&] {
+    std::unique_ptr<storh::KeyValueSession> session;
+    if (!open.store->open_session(1, session).ok()) return;
+    storh::KvRecord out;
+    KvCode code = KvCode::not_found;
+    found = session->read(key, {}, out, code).ok() && code == KvCode::ok;
+  });
+  reader.join();
+  return found;
+}
+
+}  // namespace
+
+TEST_CASE("lmdb: keys are ordered bytewise, NUL bytes included", "[lmdb]") {
+  storh::test::ScratchDir dir;
+  lmdb::LmdbStore store(dir.path(), lmdb_raw_options());
+  for (const std::string& key : {std::string("a\x01"), std::string("a\0b", 3), std::string("a")}) {
+    store.put(key, "v");
+  }
+  CHECK(lmdb_keys(store, "") == std::vector<std::string>{"a", std::string("a\0b", 3), "a\x01"});
+  CHECK(lmdb_keys(store, std::string("a\0", 2)) ==
+        std::vector<std::string>{std::string("a\0b", 3), "a\x01"});
+  CHECK(store.erase(std::string("a\0b", 3)));
+  CHECK_FALSE(store.erase(std::string("a\0b", 3)));
+  CHECK(store.get("a") == std::optional<std::string>("v"));
+  store.close();
+}
+
+TEST_CASE("lmdb: a batch is seen by its own handle at once and by others after its commit",
+          "[lmdb]") {
+  storh::test::ScratchDir dir;
+  lmdb::LmdbStore store(dir.path(), lmdb_raw_options());
+  {
+    lmdb::LmdbHandle handle = store.handle(3);
+    handle.put("k1", "v1");
+    handle.put("k2", "v2");
+    CHECK(handle.pending() == 2);
+    CHECK(handle.get("k1") == std::optional<std::string>("v1"));
+    std::optional<std::string> other;
+    std::thread([&] { other = store.get("k1"); }).join();
+    CHECK_FALSE(other.has_value());
+    handle.put("k3", "v3");  // the third write commits
+    CHECK(handle.pending() == 0);
+    std::thread([&] { other = store.get("k1"); }).join();
+    CHECK(other == std::optional<std::string>("v1"));
+    handle.put("k4", "v4");
+  }  // destroyed without commit(): k4 is rolled back
+  CHECK_FALSE(store.get("k4").has_value());
+  store.close();
+}
+
+TEST_CASE("lmdb: a full map is an error naming LMDB's reason", "[lmdb]") {
+  storh::test::ScratchDir dir;
+  lmdb::LmdbOptions options = lmdb_raw_options();
+  options.map_size = 1 << 20;
+  lmdb::LmdbStore store(dir.path(), options);
+  const std::string value(64 << 10, 'x');
+  CHECK_THROWS_WITH(
+      [&] {
+        for (int i = 0; i < 64; ++i) store.put("key" + std::to_string(i), value);
+      }(),
+      Catch::Contains("lmdb put") && Catch::Contains("MDB_MAP_FULL"));
+}
+
+TEST_CASE("lmdb: a read returns the fields inserted, or only those asked for", "[lmdb]") {
+  kv::KvPlugin plugin(STORH_TEST_LMDB_PLUGIN);
+  for (const std::int64_t batch : {1, 3}) {
+    INFO("writes_per_transaction " << batch);
+    storh::test::ScratchDir dir;
+    kv::read_returns_fields(plugin, dir.path(), lmdb_params("os", batch));
+  }
+}
+
+TEST_CASE("lmdb: an update keeps the fields it does not name", "[lmdb]") {
+  kv::KvPlugin plugin(STORH_TEST_LMDB_PLUGIN);
+  for (const std::int64_t batch : {1, 3}) {
+    INFO("writes_per_transaction " << batch);
+    storh::test::ScratchDir dir;
+    kv::update_keeps_other_fields(plugin, dir.path(), lmdb_params("os", batch));
+  }
+}
+
+TEST_CASE("lmdb: an insert replaces a record of the same key", "[lmdb]") {
+  kv::KvPlugin plugin(STORH_TEST_LMDB_PLUGIN);
+  storh::test::ScratchDir dir;
+  kv::insert_overwrites(plugin, dir.path(), lmdb_params("os"));
+}
+
+TEST_CASE("lmdb: a scan returns records in key order from its start", "[lmdb]") {
+  kv::KvPlugin plugin(STORH_TEST_LMDB_PLUGIN);
+  for (const std::int64_t batch : {1, 4}) {
+    INFO("writes_per_transaction " << batch);
+    storh::test::ScratchDir dir;
+    kv::scan_in_key_order(plugin, dir.path(), lmdb_params("os", batch));
+  }
+}
+
+TEST_CASE("lmdb: a removed record is gone and a second remove says not_found", "[lmdb]") {
+  kv::KvPlugin plugin(STORH_TEST_LMDB_PLUGIN);
+  for (const std::int64_t batch : {1, 2}) {
+    INFO("writes_per_transaction " << batch);
+    storh::test::ScratchDir dir;
+    kv::remove_then_not_found(plugin, dir.path(), lmdb_params("os", batch));
+  }
+}
+
+TEST_CASE("lmdb: every durability level stores; os and fsync keep writes across a reopen",
+          "[lmdb]") {
+  kv::KvPlugin plugin(STORH_TEST_LMDB_PLUGIN);
+  for (const std::string durability : {"none", "os", "fsync"}) {
+    INFO("durability " << durability);
+    storh::test::ScratchDir dir;
+    kv::stores_and_keeps(plugin, dir.path(), lmdb_params(durability), durability != "none");
+  }
+}
+
+TEST_CASE("lmdb: a session's batch is visible to others after its commit or its end", "[lmdb]") {
+  kv::KvPlugin plugin(STORH_TEST_LMDB_PLUGIN);
+  storh::test::ScratchDir dir;
+  kv::OpenStore open(plugin, dir.path(), lmdb_params("os", 3));
+  auto writer = open.session();
+  REQUIRE(writer->insert("k1", kv::record("a", 1)).ok());
+  REQUIRE(writer->insert("k2", kv::record("a", 1)).ok());
+  CHECK_FALSE(lmdb_session_has(open, "k1"));
+  REQUIRE(writer->insert("k3", kv::record("a", 1)).ok());  // the third write commits
+  CHECK(lmdb_session_has(open, "k1"));
+  REQUIRE(writer->insert("k4", kv::record("a", 1)).ok());
+  CHECK_FALSE(lmdb_session_has(open, "k4"));
+  writer.reset();  // the session's end commits its open batch
+  CHECK(lmdb_session_has(open, "k4"));
+  REQUIRE(open.close().ok());
+}
+
+TEST_CASE("lmdb: a damaged value is an error, not a crash", "[lmdb]") {
+  kv::KvPlugin plugin(STORH_TEST_LMDB_PLUGIN);
+  storh::test::ScratchDir dir;
+  {
+    lmdb::LmdbStore raw(dir.path() / "kv", lmdb_raw_options());
+    raw.put("damaged",
+            "\x05\x05"
+            "ab");  // a field of 5 + 5 bytes with 2 left
+    raw.close();
+  }
+  kv::damaged_value_is_an_error(plugin, dir.path(), lmdb_params("os"));
+}
+
+TEST_CASE("lmdb: four sessions on four threads insert and read their own keys", "[lmdb]") {
+  kv::KvPlugin plugin(STORH_TEST_LMDB_PLUGIN);
+  for (const std::int64_t batch : {1, 4}) {
+    INFO("writes_per_transaction " << batch);
+    storh::test::ScratchDir dir;
+    kv::concurrent_sessions(plugin, dir.path(), lmdb_params("os", batch), 4);
+  }
+}
+
+TEST_CASE("lmdb plugin: describes db_bench's four steps and its parameters", "[lmdb]") {
+  kv::KvPlugin plugin(STORH_TEST_LMDB_PLUGIN);
+  CHECK(std::string(plugin.loaded().manifest->name) == "lmdb");
+  const storh::EngineInfo info = plugin.loaded().engine->describe();
+  std::vector<std::string> operations;
+  for (const auto& op : info.operations) operations.push_back(op.name);
+  CHECK(operations == kv::kDbBenchSteps);
+  std::vector<std::string> names;
+  for (const auto& param : info.params) names.push_back(param.name);
+  CHECK(names ==
+        std::vector<std::string>{"map_size", "writes_per_transaction", "value_size", "durability"});
+}
+
+TEST_CASE("lmdb plugin: the scenario at 200 keys measures its four steps, each checked", "[lmdb]") {
+  kv::KvPlugin plugin(STORH_TEST_LMDB_PLUGIN);
+  {
+    storh::test::ScratchDir dir;
+    CHECK(kv::run_scenario(plugin, dir.path(), 200, lmdb_params("os")) == kv::kDbBenchSteps);
+  }
+  storh::test::ScratchDir dir;
+  kv::Params batched = lmdb_params("none", 16);
+  batched.emplace_back("value_size", std::int64_t{10});
+  CHECK(kv::run_scenario(plugin, dir.path(), 200, batched) == kv::kDbBenchSteps);
+}
+
+TEST_CASE("lmdb plugin: a read step alone still fills its store first", "[lmdb]") {
+  kv::KvPlugin plugin(STORH_TEST_LMDB_PLUGIN);
+  storh::test::ScratchDir dir;
+  storh_test::FakeRunContext ctx(50, {"readrandom"});
+  ctx.set_work_dir(dir.path())
+      .set_param("map_size", kLmdbMapSize)
+      .set_param("durability", std::string("os"));
+  const storh::Status status = plugin.loaded().engine->run(ctx);
+  INFO(status.message());
+  REQUIRE(status.ok());
+  REQUIRE(ctx.measurements.size() == 1);
+  CHECK(ctx.measurements[0].operation == "readrandom");
+}

@@ -1,0 +1,235 @@
+// The rocksdb engine: its byte store (rocksdb_store.h) directly, and its plugin module
+// as the host loads it: the key-value store (kv_checks.h) and the db_bench scenario.
+#include <catch2/catch.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/store_error.h"
+#include "kv/kv_checks.h"
+#include "rocksdb/rocksdb_store.h"
+#include "scratch_dir.h"
+
+namespace kv = storh_test::kv;
+namespace rdb = storh::engines::rocksdb;
+
+// Helper names carry the engine's: the test files of kv_test are built as one unit.
+namespace {
+
+// Small memtables, so a test's few keys still reach SST files when flushed.
+rdb::Options rocks_options() {
+  rdb::Options options;
+  options.write_buffer_size = 64 << 10;
+  options.block_cache_size = 1 << 20;
+  return options;
+}
+
+kv::Params rocks_params(const std::string& durability) {
+  return {{"durability", durability}, {"write_buffer_size", std::int64_t{64 << 10}}};
+}
+
+std::vector<std::string> rocks_keys(const rdb::Store& store, std::string_view start) {
+  std::vector<std::string> keys;
+  store.scan(start, 100, [&](std::string_view key, std::string_view) { keys.emplace_back(key); });
+  return keys;
+}
+
+const std::vector<std::string> kRocksOperations{"fillseq",    "fillrandom", "overwrite",
+                                                "readrandom", "readseq",    "readwhilewriting"};
+
+}  // namespace
+
+TEST_CASE("rocksdb: keys are ordered bytewise and erase says whether the key was there",
+          "[rocksdb]") {
+  storh::test::ScratchDir dir;
+  rdb::Store store(dir.path(), rocks_options());
+  const std::vector<std::string> keys{std::string("a\x01"), std::string("a\0b", 3), "a"};
+  for (const std::string& key : keys) store.put(key, "v");
+  CHECK(rocks_keys(store, "") == std::vector<std::string>{"a", std::string("a\0b", 3), "a\x01"});
+  CHECK(rocks_keys(store, std::string("a\0", 2)) ==
+        std::vector<std::string>{std::string("a\0b", 3), "a\x01"});
+  CHECK(store.erase(std::string("a\0b", 3)));
+  CHECK_FALSE(store.erase(std::string("a\0b", 3)));
+  CHECK(store.get("a") == std::optional<std::string>("v"));
+  CHECK_FALSE(store.get("b").has_value());
+  store.close();
+}
+
+TEST_CASE("rocksdb: every compression and compaction style keeps what was written", "[rocksdb]") {
+  // Each compression once, each style at least once: what they store must read back.
+  const std::vector<std::pair<rdb::Compression, rdb::CompactionStyle>> cells{
+      {rdb::Compression::none, rdb::CompactionStyle::fifo},
+      {rdb::Compression::snappy, rdb::CompactionStyle::universal},
+      {rdb::Compression::lz4, rdb::CompactionStyle::level},
+      {rdb::Compression::zstd, rdb::CompactionStyle::fifo}};
+  for (const auto& [compression, style] : cells) {
+    INFO(rdb::name(compression) << ", compaction style " << static_cast<int>(style));
+    REQUIRE(rdb::supported(compression));  // Debian's build has all four
+    storh::test::ScratchDir dir;
+    rdb::Options options = rocks_options();
+    options.compression = compression;
+    options.compaction_style = style;
+    options.bloom_bits = style == rdb::CompactionStyle::fifo ? 0 : 10;
+    const std::string value(300, 'v');
+    {
+      rdb::Store store(dir.path(), options);
+      for (int i = 0; i < 500; ++i) store.put("key" + std::to_string(i), value);
+      store.close();
+    }
+    rdb::Store store(dir.path(), options);
+    CHECK(store.get("key0") == std::optional<std::string>(value));
+    CHECK(store.get("key499") == std::optional<std::string>(value));
+    CHECK(rocks_keys(store, "key98") == std::vector<std::string>{"key98", "key99"});
+  }
+}
+
+TEST_CASE("rocksdb: without the WAL, close flushes the memtable so a reopen keeps it",
+          "[rocksdb]") {
+  storh::test::ScratchDir dir;
+  rdb::Options options = rocks_options();
+  options.wal = false;
+  {
+    rdb::Store store(dir.path(), options);
+    store.put("k", "v");
+    store.close();
+    store.close();  // idempotent
+  }
+  rdb::Store store(dir.path(), options);
+  CHECK(store.get("k") == std::optional<std::string>("v"));
+}
+
+TEST_CASE("rocksdb: sync without the WAL is refused at open", "[rocksdb]") {
+  storh::test::ScratchDir dir;
+  rdb::Options options = rocks_options();
+  options.wal = false;
+  options.sync = true;
+  CHECK_THROWS_WITH(rdb::Store(dir.path(), options),
+                    Catch::Contains("rocksdb open") && Catch::Contains("sync needs the WAL"));
+}
+
+TEST_CASE("rocksdb: a read returns the fields inserted, or only those asked for", "[rocksdb]") {
+  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
+  storh::test::ScratchDir dir;
+  kv::read_returns_fields(plugin, dir.path(), rocks_params("os"));
+}
+
+TEST_CASE("rocksdb: an update keeps the fields it does not name", "[rocksdb]") {
+  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
+  storh::test::ScratchDir dir;
+  kv::update_keeps_other_fields(plugin, dir.path(), rocks_params("os"));
+}
+
+TEST_CASE("rocksdb: an insert replaces a record of the same key", "[rocksdb]") {
+  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
+  storh::test::ScratchDir dir;
+  kv::insert_overwrites(plugin, dir.path(), rocks_params("none"));
+}
+
+TEST_CASE("rocksdb: a scan returns records in key order from its start", "[rocksdb]") {
+  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
+  storh::test::ScratchDir dir;
+  kv::scan_in_key_order(plugin, dir.path(), rocks_params("os"));
+}
+
+TEST_CASE("rocksdb: a removed record is gone and a second remove says not_found", "[rocksdb]") {
+  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
+  storh::test::ScratchDir dir;
+  kv::remove_then_not_found(plugin, dir.path(), rocks_params("os"));
+}
+
+TEST_CASE("rocksdb: every durability level stores and keeps its writes across a reopen",
+          "[rocksdb]") {
+  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
+  // none keeps them too: close() flushes the memtable the disabled WAL would replay.
+  for (const std::string& durability : std::vector<std::string>{"none", "os", "fsync"}) {
+    INFO("durability " << durability);
+    storh::test::ScratchDir dir;
+    kv::stores_and_keeps(plugin, dir.path(), rocks_params(durability), true);
+  }
+}
+
+TEST_CASE("rocksdb: a damaged value is an error, not a crash", "[rocksdb]") {
+  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
+  storh::test::ScratchDir dir;
+  {
+    rdb::Store raw(dir.path() / "rocksdb", rocks_options());  // the adapter's database
+    raw.put("damaged",
+            "\x05\x05"
+            "ab");  // a field of 5 + 5 bytes with 2 left
+    raw.close();
+  }
+  kv::damaged_value_is_an_error(plugin, dir.path(), rocks_params("os"));
+}
+
+TEST_CASE("rocksdb: four sessions on four threads insert and read their own keys", "[rocksdb]") {
+  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
+  storh::test::ScratchDir dir;
+  kv::concurrent_sessions(plugin, dir.path(), rocks_params("os"), 4);
+}
+
+TEST_CASE("rocksdb plugin: describes db_bench's six steps and its parameters", "[rocksdb]") {
+  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
+  CHECK(std::string(plugin.loaded().manifest->name) == "rocksdb");
+  const storh::EngineInfo info = plugin.loaded().engine->describe();
+  std::vector<std::string> operations;
+  for (const auto& op : info.operations) operations.push_back(op.name);
+  CHECK(operations == kRocksOperations);
+  std::vector<std::string> names;
+  for (const auto& param : info.params) names.push_back(param.name);
+  CHECK(names == std::vector<std::string>{"write_buffer_size", "block_cache_size", "compression",
+                                          "compaction_style", "wal", "durability",
+                                          "max_background_jobs", "bloom_bits", "value_size"});
+  std::vector<std::string> ranged;
+  for (const auto& range : plugin.loaded().engine->param_ranges()) ranged.push_back(range.name);
+  CHECK(ranged == std::vector<std::string>{"write_buffer_size", "block_cache_size",
+                                           "max_background_jobs", "bloom_bits", "value_size"});
+}
+
+TEST_CASE("rocksdb plugin: the scenario at 200 keys measures its six steps, each checked",
+          "[rocksdb]") {
+  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
+  {
+    storh::test::ScratchDir dir;
+    CHECK(kv::run_scenario(plugin, dir.path(), 200, rocks_params("os")) == kRocksOperations);
+  }
+  storh::test::ScratchDir dir;
+  kv::Params other = rocks_params("none");
+  other.emplace_back("compression", std::string("zstd"));
+  other.emplace_back("compaction_style", std::string("universal"));
+  other.emplace_back("bloom_bits", std::int64_t{0});
+  other.emplace_back("block_cache_size", std::int64_t{0});
+  other.emplace_back("value_size", std::int64_t{10});
+  CHECK(kv::run_scenario(plugin, dir.path(), 200, other) == kRocksOperations);
+}
+
+TEST_CASE("rocksdb plugin: a read step alone still fills its database first", "[rocksdb]") {
+  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
+  storh::test::ScratchDir dir;
+  storh_test::FakeRunContext ctx(50, {"readwhilewriting"});
+  ctx.set_work_dir(dir.path()).set_param("durability", std::string("os"));
+  const storh::Status status = plugin.loaded().engine->run(ctx);
+  INFO(status.message());
+  REQUIRE(status.ok());
+  REQUIRE(ctx.measurements.size() == 1);
+  CHECK(ctx.measurements[0].operation == "readwhilewriting");
+}
+
+TEST_CASE("rocksdb plugin: wal = false with os or fsync is refused before and at run",
+          "[rocksdb]") {
+  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
+  const storh::Engine& engine = *plugin.loaded().engine;
+  for (const std::string& durability : std::vector<std::string>{"os", "fsync"}) {
+    INFO("durability " << durability);
+    const storh::Status refused = engine.preflight({{"durability", durability}, {"wal", false}});
+    CHECK_THAT(refused.message(), Catch::Contains("wal = false with durability = " + durability) &&
+                                      Catch::Contains("use durability = none"));
+    storh::test::ScratchDir dir;
+    storh_test::FakeRunContext ctx(10);
+    ctx.set_work_dir(dir.path()).set_param("durability", durability).set_param("wal", false);
+    CHECK_THAT(plugin.loaded().engine->run(ctx).message(), Catch::Contains("wal = false"));
+    CHECK(ctx.measurements.empty());
+  }
+  CHECK(engine.preflight({{"durability", std::string("none")}, {"wal", false}}).ok());
+  CHECK_THAT(engine.preflight({{"value_size", std::int64_t{0}}}).message(),
+             Catch::Contains("value_size = 0 is out of range [1, 4194304]"));
+}

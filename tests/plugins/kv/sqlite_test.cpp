@@ -1,0 +1,158 @@
+// The sqlite engine: its byte store (sqlite_store.h) directly, and its plugin module as
+// the host loads it: the key-value store (kv_checks.h) and the db_bench scenario.
+#include <catch2/catch.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kv/kv_checks.h"
+#include "scratch_dir.h"
+#include "sqlite/sqlite_store.h"
+
+namespace kv = storh_test::kv;
+namespace sqlite_kv = storh::engines::sqlite_kv;
+
+namespace {
+
+kv::Params sqlite_params(const std::string& durability, const std::string& journal = "auto") {
+  return {{"durability", durability}, {"journal_mode", journal}};
+}
+
+sqlite_kv::SqliteOptions sqlite_raw_options() {
+  sqlite_kv::SqliteOptions options;
+  options.synchronous = sqlite_kv::Synchronous::off;
+  return options;
+}
+
+std::vector<std::string> sqlite_keys(sqlite_kv::SqliteStore& store, std::string_view start) {
+  std::vector<std::string> keys;
+  store.scan(start, 100, [&](std::string_view key, std::string_view) { keys.emplace_back(key); });
+  return keys;
+}
+
+}  // namespace
+
+TEST_CASE("sqlite: keys are ordered bytewise, NUL bytes and the empty key included", "[sqlite]") {
+  storh::test::ScratchDir dir;
+  sqlite_kv::SqliteStore store(dir.path(), sqlite_raw_options());
+  for (const std::string& key :
+       {std::string("a\x01"), std::string("a\0b", 3), std::string("a"), std::string()}) {
+    store.put(key, key + "!");
+  }
+  CHECK(sqlite_keys(store, "") ==
+        std::vector<std::string>{"", "a", std::string("a\0b", 3), "a\x01"});
+  CHECK(sqlite_keys(store, std::string("a\0", 2)) ==
+        std::vector<std::string>{std::string("a\0b", 3), "a\x01"});
+  CHECK(store.get(std::string("a\0b", 3)) == std::optional<std::string>(std::string("a\0b!", 4)));
+  CHECK(store.get("") == std::optional<std::string>("!"));
+  CHECK(store.erase(std::string("a\0b", 3)));
+  CHECK_FALSE(store.erase(std::string("a\0b", 3)));
+  store.close();
+}
+
+TEST_CASE("sqlite: a journal mode SQLite does not have names the valid ones", "[sqlite]") {
+  storh::test::ScratchDir dir;
+  sqlite_kv::SqliteOptions options = sqlite_raw_options();
+  options.journal_mode = "wal2";
+  CHECK_THROWS_WITH(sqlite_kv::SqliteStore(dir.path(), options),
+                    Catch::Contains("\"wal2\"") && Catch::Contains("delete, truncate"));
+}
+
+TEST_CASE("sqlite: a read returns the fields inserted, or only those asked for", "[sqlite]") {
+  kv::KvPlugin plugin(STORH_TEST_SQLITE_PLUGIN);
+  storh::test::ScratchDir dir;
+  kv::read_returns_fields(plugin, dir.path(), sqlite_params("os"));
+}
+
+TEST_CASE("sqlite: an update keeps the fields it does not name", "[sqlite]") {
+  kv::KvPlugin plugin(STORH_TEST_SQLITE_PLUGIN);
+  storh::test::ScratchDir dir;
+  kv::update_keeps_other_fields(plugin, dir.path(), sqlite_params("os"));
+}
+
+TEST_CASE("sqlite: an insert replaces a record of the same key", "[sqlite]") {
+  kv::KvPlugin plugin(STORH_TEST_SQLITE_PLUGIN);
+  storh::test::ScratchDir dir;
+  kv::insert_overwrites(plugin, dir.path(), sqlite_params("os"));
+}
+
+TEST_CASE("sqlite: a scan returns records in key order from its start", "[sqlite]") {
+  kv::KvPlugin plugin(STORH_TEST_SQLITE_PLUGIN);
+  storh::test::ScratchDir dir;
+  kv::scan_in_key_order(plugin, dir.path(), sqlite_params("os"));
+}
+
+TEST_CASE("sqlite: a removed record is gone and a second remove says not_found", "[sqlite]") {
+  kv::KvPlugin plugin(STORH_TEST_SQLITE_PLUGIN);
+  storh::test::ScratchDir dir;
+  kv::remove_then_not_found(plugin, dir.path(), sqlite_params("os"));
+}
+
+TEST_CASE("sqlite: every durability level stores; os and fsync keep writes across a reopen",
+          "[sqlite]") {
+  kv::KvPlugin plugin(STORH_TEST_SQLITE_PLUGIN);
+  for (const std::string durability : {"none", "os", "fsync"}) {
+    INFO("durability " << durability);
+    storh::test::ScratchDir dir;
+    kv::stores_and_keeps(plugin, dir.path(), sqlite_params(durability), durability != "none");
+  }
+}
+
+TEST_CASE("sqlite: every journal mode opens, stores and reopens", "[sqlite]") {
+  kv::KvPlugin plugin(STORH_TEST_SQLITE_PLUGIN);
+  for (const std::string journal : {"delete", "truncate", "persist", "memory", "wal", "off"}) {
+    INFO("journal_mode " << journal);
+    storh::test::ScratchDir dir;
+    kv::stores_and_keeps(plugin, dir.path(), sqlite_params("os", journal), true);
+  }
+}
+
+TEST_CASE("sqlite: a damaged value is an error, not a crash", "[sqlite]") {
+  kv::KvPlugin plugin(STORH_TEST_SQLITE_PLUGIN);
+  storh::test::ScratchDir dir;
+  {
+    sqlite_kv::SqliteStore raw(dir.path() / "kv", sqlite_raw_options());
+    raw.put("damaged",
+            "\x05\x05"
+            "ab");  // a field of 5 + 5 bytes with 2 left
+    raw.close();
+  }
+  kv::damaged_value_is_an_error(plugin, dir.path(), sqlite_params("os"));
+}
+
+TEST_CASE("sqlite: four sessions on four threads insert and read their own keys", "[sqlite]") {
+  kv::KvPlugin plugin(STORH_TEST_SQLITE_PLUGIN);
+  for (const std::string journal : {"wal", "delete"}) {
+    INFO("journal_mode " << journal);
+    storh::test::ScratchDir dir;
+    kv::concurrent_sessions(plugin, dir.path(), sqlite_params("os", journal), 4);
+  }
+}
+
+TEST_CASE("sqlite plugin: describes db_bench's four steps and its parameters", "[sqlite]") {
+  kv::KvPlugin plugin(STORH_TEST_SQLITE_PLUGIN);
+  CHECK(std::string(plugin.loaded().manifest->name) == "sqlite");
+  const storh::EngineInfo info = plugin.loaded().engine->describe();
+  std::vector<std::string> operations;
+  for (const auto& op : info.operations) operations.push_back(op.name);
+  CHECK(operations == kv::kDbBenchSteps);
+  std::vector<std::string> names;
+  for (const auto& param : info.params) names.push_back(param.name);
+  CHECK(names ==
+        std::vector<std::string>{"journal_mode", "cache_size", "value_size", "durability"});
+}
+
+TEST_CASE("sqlite plugin: the scenario at 200 keys measures its four steps, each checked",
+          "[sqlite]") {
+  kv::KvPlugin plugin(STORH_TEST_SQLITE_PLUGIN);
+  {
+    storh::test::ScratchDir dir;
+    CHECK(kv::run_scenario(plugin, dir.path(), 200, sqlite_params("os")) == kv::kDbBenchSteps);
+  }
+  storh::test::ScratchDir dir;
+  kv::Params small = sqlite_params("none");
+  small.emplace_back("value_size", std::int64_t{10});
+  small.emplace_back("cache_size", std::int64_t{100});
+  CHECK(kv::run_scenario(plugin, dir.path(), 200, small) == kv::kDbBenchSteps);
+}
