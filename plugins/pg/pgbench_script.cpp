@@ -126,6 +126,7 @@ std::optional<Script> script_from_name(std::string_view name) noexcept {
 std::optional<QueryMode> query_mode_from_name(std::string_view name) noexcept {
   if (name == "simple") return QueryMode::simple;
   if (name == "prepared") return QueryMode::prepared;
+  if (name == "extended") return QueryMode::extended;
   return std::nullopt;
 }
 

@@ -32,7 +32,9 @@
 namespace storh::engines::pg {
 
 enum class Script { tpcb_like, simple_update, select_only };
-enum class QueryMode { simple, prepared };
+// extended (pgbench -M extended: parameters, no named statement) is the custom scripts'
+// (pgbench_custom.h); the built-in ScriptClient runs simple and prepared.
+enum class QueryMode { simple, prepared, extended };
 
 inline constexpr std::array<Script, 3> kScripts = {Script::tpcb_like, Script::simple_update,
                                                    Script::select_only};

@@ -5,17 +5,22 @@
 //   open_client  one libpq connection per client, untimed (pgbench's "initial
 //                connection time"); in prepared mode its statements are prepared here
 //   run          one transaction of tpcb_like, simple_update or select_only, with the
-//                client's own pgbench random state (client k seeded as pgbench's client k)
+//                client's own pgbench random state (client k seeded as pgbench's client k),
+//                or of `custom`: a script of the `scripts` mix chosen by weight
+//                (pgbench_mix.h), run as pgbench runs it
 //   finish       pgbench's consistency check: the balances of accounts, tellers and
 //                branches and the history's deltas agree, or the cell fails
 // The server stops when the repeat's Transactions object is destroyed; a server that
 // died during the cell fails it.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <array>
 #include <optional>
 
 #include "pg/bench/pg_params.h"
 #include "pg/bench_database.h"
+#include "pg/pgbench_mix.h"
 #include "pg/pgbench_script.h"
 #include "pg/pgbench_tables.h"
 #include "storh/transactions.h"
@@ -25,20 +30,76 @@ namespace {
 namespace pg = storh::engines::pg;
 using storh::Status;
 
+// The transaction type that runs the `scripts` mix; the built-ins come first, in
+// kScripts order.
+constexpr std::size_t kCustomType = pg::kScripts.size();
+
+// One connection per client. A client serves one phase, so one transaction type: the
+// built-ins run on ScriptClient (simple, prepared: its statements are prepared when the
+// client is opened, untimed, as before), and the first `custom` transaction, or a
+// built-in's in extended mode, moves the connection into a MixClient.
 class PgClient final : public storh::Client {
  public:
-  PgClient(pg::ScriptClient client, const pg::BenchDatabase& database)
-      : client_(std::move(client)), database_(database) {}
+  struct Mixes {
+    const pg::ScriptMix* custom = nullptr;
+    const std::array<pg::ScriptMix, 3>* builtins = nullptr;
+  };
+
+  PgClient(pg::Connection conn, const pg::PgRunParams& params, const storh::ClientInfo& info,
+           Mixes mixes, const pg::BenchDatabase& database)
+      : params_(params), info_(info), mixes_(mixes), database_(database) {
+    if (params.mode == pg::QueryMode::extended) {
+      conn_.emplace(std::move(conn));
+    } else {
+      script_.emplace(std::move(conn), params.mode, params.scale,
+                      pg::client_seed(params.random_seed, info.index));
+    }
+  }
 
   Status run_transaction(std::size_t type, std::uint64_t) noexcept override {
-    const pg::Script script = pg::kScripts[type];
-    Status status = storh::guarded(pg::script_name(script), [&] { client_.run(script); });
+    const std::string_view name =
+        type == kCustomType ? std::string_view("custom") : pg::script_name(pg::kScripts[type]);
+    Status status = storh::guarded(name, [&] {
+      if (type != kCustomType && script_) {
+        script_->run(pg::kScripts[type]);
+        return;
+      }
+      if (!mix_) {
+        const pg::ScriptMix& mix = type == kCustomType ? *mixes_.custom : (*mixes_.builtins)[type];
+        open_mix(mix);
+      }
+      mix_->run();
+    });
     return status.ok() ? status : Status::error(database_.failure_message(status.message()));
   }
 
  private:
-  pg::ScriptClient client_;
+  // pgbench -c C -j C: client k is thread k's only client, so it draws its script
+  // choice from thread k's state, and with the same seed makes pgbench's choices.
+  void open_mix(const pg::ScriptMix& mix) {
+    bool default_seed_given = false;
+    for (const auto& [name, value] : params_.vars) default_seed_given |= name == "default_seed";
+    const pg::PgbenchSeeds seeds(params_.random_seed, info_.count, info_.count, default_seed_given);
+    pg::ClientSetup setup;
+    setup.client_id = info_.index;
+    setup.scale = params_.scale;
+    setup.random_seed = params_.random_seed;
+    setup.default_seed = seeds.default_seed;
+    setup.function_seed = seeds.client[info_.index];
+    setup.defines = params_.vars;
+    pg::Connection conn = script_ ? std::move(script_->connection()) : std::move(*conn_);
+    script_.reset();
+    conn_.reset();
+    mix_.emplace(std::move(conn), params_.mode, mix, setup, seeds.choose[info_.index]);
+  }
+
+  const pg::PgRunParams& params_;
+  storh::ClientInfo info_;
+  Mixes mixes_;
   const pg::BenchDatabase& database_;
+  std::optional<pg::Connection> conn_;
+  std::optional<pg::ScriptClient> script_;
+  std::optional<pg::MixClient> mix_;
 };
 
 class PgTransactions final : public storh::Transactions {
@@ -50,12 +111,25 @@ class PgTransactions final : public storh::Transactions {
       specs.push_back({std::string(pg::script_name(script)), description(script),
                        script == pg::Script::select_only});
     }
+    specs.push_back({"custom",
+                     "the `scripts` parameter's scripts (pgbench -f/-b), one chosen by weight per "
+                     "transaction",
+                     false});
     return specs;
   }
 
   Status prepare(storh::RunContext& ctx) noexcept override {
     Status status = storh::guarded("prepare", [&] {
       params_ = pg::read_params(ctx);
+      // Checked by preflight already; read again here, as the cell runs it.
+      pg::MixParse parsed = pg::load_script_mix(params_.scripts, pg::scripts_base());
+      if (!parsed.errors.empty()) {
+        throw pg::PgError(fmt::format("scripts: {}", fmt::join(parsed.errors, "; ")));
+      }
+      custom_ = std::move(parsed.mix);
+      for (std::size_t i = 0; i < pg::kScripts.size(); ++i) {
+        builtins_[i] = pg::builtin_mix(pg::kScripts[i]);
+      }
       ctx.progress("starting the server");
       database_.emplace(params_.server, pg::server_dir(ctx));
       ctx.progress(fmt::format("pgbench -i at scale {}", params_.scale));
@@ -70,10 +144,8 @@ class PgTransactions final : public storh::Transactions {
                      std::unique_ptr<storh::Client>& out) noexcept override {
     Status status = storh::guarded("open_client", [&] {
       pg::check_client_slots(*database_, client.count);
-      out = std::make_unique<PgClient>(
-          pg::ScriptClient(database_->connect(), params_.mode, params_.scale,
-                           pg::client_seed(params_.random_seed, client.index)),
-          *database_);
+      out = std::make_unique<PgClient>(database_->connect(), params_, client,
+                                       PgClient::Mixes{&custom_, &builtins_}, *database_);
     });
     return status.ok() ? status : Status::error(database_->failure_message(status.message()));
   }
@@ -84,8 +156,16 @@ class PgTransactions final : public storh::Transactions {
         return Status::error("finish: the server crashed during the cell: " + gone);
       }
       pg::Connection admin = database_->connect();
-      const std::string inconsistent =
-          pg::check_balances(pg::sum_balances(admin), ctx.selected("simple_update"));
+      // pgbench's invariants hold only for its own scripts: a script file may write
+      // anything, so a custom mix with one is not checked.
+      bool simple_update = ctx.selected("simple_update");
+      if (ctx.selected("custom")) {
+        for (const pg::MixEntry& entry : custom_.entries) {
+          if (!entry.builtin) return {};
+          simple_update |= entry.name == pg::script_name(pg::Script::simple_update);
+        }
+      }
+      const std::string inconsistent = pg::check_balances(pg::sum_balances(admin), simple_update);
       if (!inconsistent.empty()) return Status::error("finish: " + inconsistent);
       return {};
     });
@@ -108,6 +188,8 @@ class PgTransactions final : public storh::Transactions {
   }
 
   pg::PgRunParams params_;
+  pg::ScriptMix custom_;
+  std::array<pg::ScriptMix, 3> builtins_;
   std::optional<pg::BenchDatabase> database_;
 };
 

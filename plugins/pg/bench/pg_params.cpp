@@ -1,6 +1,7 @@
 #include "pg/bench/pg_params.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <random>
 #include <string>
@@ -46,8 +47,19 @@ std::vector<ParamSpec> pg_param_specs() {
       {"query_mode",
        ParamType::string,
        std::string("simple"),
-       {std::string("simple"), std::string("prepared")},
-       "pgbench -M: simple or prepared"},
+       {std::string("simple"), std::string("prepared"), std::string("extended")},
+       "pgbench -M: simple, prepared or extended"},
+      {"scripts",
+       ParamType::string,
+       std::string(),
+       {},
+       "the custom transaction's scripts, pgbench -f/-b: \"pg/mine.sql@3,select_only@1\" "
+       "(files relative to the current directory; empty: tpcb_like)"},
+      {"vars",
+       ParamType::string,
+       std::string(),
+       {},
+       "the scripts' variables, pgbench -D: vars = { n = 10 } or 'n=10;m=20'"},
       {"random_seed",
        ParamType::integer,
        std::int64_t{0},
@@ -83,15 +95,32 @@ std::vector<ParamRange> pg_param_ranges() {
           {"max_connections", 0, 262143}};
 }
 
-void check_machine(const std::vector<std::pair<std::string, ParamValue>>& values) {
-  const auto text = [&](std::string_view name) {
-    for (const auto& [key, value] : values) {
-      if (key == name && std::holds_alternative<std::string>(value)) {
-        return std::get<std::string>(value);
-      }
+std::string text_value(const std::vector<std::pair<std::string, ParamValue>>& values,
+                       std::string_view name) {
+  for (const auto& [key, value] : values) {
+    if (key == name && std::holds_alternative<std::string>(value)) {
+      return std::get<std::string>(value);
     }
-    return std::string();
-  };
+  }
+  return std::string();
+}
+
+void check_scripts(const std::vector<std::pair<std::string, ParamValue>>& values) {
+  std::vector<std::string> errors;
+  try {
+    parse_script_vars(text_value(values, "vars"));
+  } catch (const PgError& error) {
+    errors.emplace_back(error.what());
+  }
+  const MixParse parsed = load_script_mix(text_value(values, "scripts"), scripts_base());
+  errors.insert(errors.end(), parsed.errors.begin(), parsed.errors.end());
+  if (errors.empty()) return;
+  // One line per error: a suite's scripts are fixed in one sitting.
+  throw PgError(fmt::format("{}{}", errors.size() > 1 ? "\n  " : "", fmt::join(errors, "\n  ")));
+}
+
+void check_machine(const std::vector<std::pair<std::string, ParamValue>>& values) {
+  const auto text = [&](std::string_view name) { return text_value(values, name); };
   const std::vector<Setting> extra = parse_settings(text("settings"));
   if (text("server") != "dsn") {
     find_installation(text("bindir"));
@@ -130,7 +159,9 @@ PgRunParams read_params(const RunContext& ctx) {
   settings.extra = parse_settings(ctx.string_param("settings"));
   const std::string mode = ctx.string_param("query_mode", "simple");
   const std::optional<QueryMode> query_mode = query_mode_from_name(mode);
-  if (!query_mode) throw PgError(fmt::format("query_mode \"{}\" is not simple or prepared", mode));
+  if (!query_mode) {
+    throw PgError(fmt::format("query_mode \"{}\" is not simple, prepared or extended", mode));
+  }
   params.mode = *query_mode;
   params.scale = ctx.int_param("scale", 1);
   params.fillfactor = ctx.int_param("fillfactor", 100);
@@ -138,6 +169,8 @@ PgRunParams read_params(const RunContext& ctx) {
     throw PgError(fmt::format("scale {} must be >= 1 and fillfactor {} in 10..100", params.scale,
                               params.fillfactor));
   }
+  params.scripts = ctx.string_param("scripts");
+  params.vars = parse_script_vars(ctx.string_param("vars"));
   const std::int64_t seed = ctx.int_param("random_seed", 0);
   params.random_seed = seed != 0 ? static_cast<std::uint64_t>(seed) : [] {
     std::random_device device;

@@ -3,9 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "pg/bench_database.h"
+#include "pg/pgbench_mix.h"
 #include "pg/pgbench_script.h"
 #include "storh/engine.h"
 
@@ -22,12 +26,26 @@ struct PgRunParams {
   std::int64_t scale = 1;
   std::int64_t fillfactor = 100;
   std::uint64_t random_seed = 0;  // the base seed of the clients' random sequences
+  std::string scripts;            // the custom transaction's mix, as written
+  std::vector<std::pair<std::string, std::string>> vars;  // pgbench -D, in order
 };
 PgRunParams read_params(const RunContext& ctx);
 
 // Engine::preflight: a local server's installation exists (else PgError naming the
 // package to install) and `settings` parses. Reads only the filesystem.
 void check_machine(const std::vector<std::pair<std::string, ParamValue>>& values);
+
+// Engine::preflight: `vars` parses, and every script of `scripts` reads and parses.
+// Throws PgError listing every error, a script's as "file:line:col: ...".
+void check_scripts(const std::vector<std::pair<std::string, ParamValue>>& values);
+
+// Where a relative script file is read from: the current directory of the host (and so
+// of its workers), since a plugin is not told where the suite file is.
+inline std::filesystem::path scripts_base() {
+  std::error_code ec;
+  std::filesystem::path base = std::filesystem::current_path(ec);
+  return ec ? std::filesystem::path(".") : base;
+}
 
 // The server's directory inside the run's work directory.
 inline std::filesystem::path server_dir(const RunContext& ctx) {

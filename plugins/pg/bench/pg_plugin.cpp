@@ -16,6 +16,7 @@
 
 #include "pg/bench/pg_params.h"
 #include "pg/bench_database.h"
+#include "pg/pgbench_mix.h"
 #include "pg/pgbench_script.h"
 #include "pg/pgbench_tables.h"
 #include "storh/plugin.h"
@@ -52,7 +53,10 @@ class PgEngine final : public storh::Engine {
 
   Status preflight(const std::vector<std::pair<std::string, storh::ParamValue>>& values)
       const noexcept override {
-    return storh::guarded("pg", [&] { pg::check_machine(values); });
+    return storh::guarded("pg", [&] {
+      pg::check_scripts(values);
+      pg::check_machine(values);
+    });
   }
 
   Status run(storh::RunContext& ctx) noexcept override {
@@ -99,12 +103,22 @@ class PgEngine final : public storh::Engine {
       const std::string name(pg::script_name(script));
       if (!ctx.selected(name)) continue;
       ctx.progress(fmt::format("{} x {}", name, n));
-      pg::ScriptClient client(database.connect(), params.mode, params.scale,
-                              pg::client_seed(params.random_seed, 0));
-      if (Status s = ctx.measure_each(name, n, [&](std::uint64_t) { client.run(script); });
-          !s.ok()) {
-        return s;
+      const std::uint64_t seed = pg::client_seed(params.random_seed, 0);
+      Status s;
+      if (params.mode == pg::QueryMode::extended) {
+        // ScriptClient speaks simple and prepared; extended runs the same script text.
+        const pg::ScriptMix mix = pg::builtin_mix(script);
+        pg::ClientSetup setup;
+        setup.scale = params.scale;
+        setup.random_seed = params.random_seed;
+        setup.function_seed = seed;
+        pg::MixClient client(database.connect(), params.mode, mix, setup, 0);
+        s = ctx.measure_each(name, n, [&](std::uint64_t) { client.run(); });
+      } else {
+        pg::ScriptClient client(database.connect(), params.mode, params.scale, seed);
+        s = ctx.measure_each(name, n, [&](std::uint64_t) { client.run(script); });
       }
+      if (!s.ok()) return s;
     }
     const std::string inconsistent =
         pg::check_balances(pg::sum_balances(admin), ctx.selected("simple_update"));

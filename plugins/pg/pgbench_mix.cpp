@@ -1,0 +1,197 @@
+#include "pg/pgbench_mix.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <climits>
+
+namespace storh::engines::pg {
+namespace {
+
+constexpr std::string_view kTpcbLikeText =
+    "\\set aid random(1, 100000 * :scale)\n"
+    "\\set bid random(1, 1 * :scale)\n"
+    "\\set tid random(1, 10 * :scale)\n"
+    "\\set delta random(-5000, 5000)\n"
+    "BEGIN;\n"
+    "UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;\n"
+    "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
+    "UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;\n"
+    "UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;\n"
+    "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, "
+    ":delta, CURRENT_TIMESTAMP);\n"
+    "END;\n";
+
+constexpr std::string_view kSimpleUpdateText =
+    "\\set aid random(1, 100000 * :scale)\n"
+    "\\set bid random(1, 1 * :scale)\n"
+    "\\set tid random(1, 10 * :scale)\n"
+    "\\set delta random(-5000, 5000)\n"
+    "BEGIN;\n"
+    "UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;\n"
+    "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
+    "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, "
+    ":delta, CURRENT_TIMESTAMP);\n"
+    "END;\n";
+
+constexpr std::string_view kSelectOnlyText =
+    "\\set aid random(1, 100000 * :scale)\n"
+    "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n";
+
+std::string_view trim_blanks(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+// A built-in by our name or pgbench's ("select-only").
+std::optional<Script> builtin_named(std::string_view name) {
+  std::string underscored(name);
+  for (char& c : underscored) {
+    if (c == '-') c = '_';
+  }
+  return script_from_name(underscored);
+}
+
+ScriptParse parse_builtin(Script script) {
+  return parse_custom_script(script_name(script), builtin_script_text(script));
+}
+
+}  // namespace
+
+std::string_view builtin_script_text(Script script) noexcept {
+  switch (script) {
+    case Script::tpcb_like:
+      return kTpcbLikeText;
+    case Script::simple_update:
+      return kSimpleUpdateText;
+    case Script::select_only:
+      break;
+  }
+  return kSelectOnlyText;
+}
+
+ScriptMix builtin_mix(Script script) {
+  ScriptParse parsed = parse_builtin(script);
+  if (!parsed.script) throw PgError("built-in script: " + parsed.error);  // a bug here
+  ScriptMix mix;
+  mix.entries.push_back({std::string(script_name(script)), true, std::move(*parsed.script), 1});
+  mix.total_weight = 1;
+  return mix;
+}
+
+MixParse load_script_mix(std::string_view spec, const std::filesystem::path& base) {
+  MixParse out;
+  if (trim_blanks(spec).empty()) {
+    out.mix = builtin_mix(Script::tpcb_like);  // pgbench without -f or -b
+    return out;
+  }
+  std::size_t start = 0;
+  while (start <= spec.size()) {
+    std::size_t end = spec.find(',', start);
+    if (end == std::string_view::npos) end = spec.size();
+    const std::string_view entry = trim_blanks(spec.substr(start, end - start));
+    start = end + 1;
+    if (entry.empty()) {
+      out.errors.push_back(
+          fmt::format("scripts: an empty entry in \"{}\" (entries are separated by ',')", spec));
+      continue;
+    }
+    std::string_view name = entry;
+    std::int64_t weight = 1;
+    if (const std::size_t at = entry.rfind('@'); at != std::string_view::npos) {
+      name = trim_blanks(entry.substr(0, at));
+      const std::string_view digits = trim_blanks(entry.substr(at + 1));
+      long long value = 0;
+      const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+      if (digits.empty() || ec == std::errc::invalid_argument ||
+          ptr != digits.data() + digits.size()) {
+        out.errors.push_back(fmt::format("scripts: invalid weight specification \"{}\" in \"{}\"",
+                                         entry.substr(at), entry));
+        continue;
+      }
+      if (ec == std::errc::result_out_of_range || value < 0 || value > INT_MAX) {
+        out.errors.push_back(fmt::format(
+            "scripts: weight specification out of range (0 .. {}) in \"{}\"", INT_MAX, entry));
+        continue;
+      }
+      weight = value;
+    }
+    if (name.empty()) {
+      out.errors.push_back(fmt::format("scripts: no script before the weight in \"{}\"", entry));
+      continue;
+    }
+    MixEntry mix_entry;
+    mix_entry.weight = weight;
+    ScriptParse parsed;
+    if (const std::optional<Script> builtin = builtin_named(name)) {
+      mix_entry.name = script_name(*builtin);
+      mix_entry.builtin = true;
+      parsed = parse_builtin(*builtin);
+    } else {
+      const std::filesystem::path path(name);
+      mix_entry.name = std::string(name);
+      parsed = load_custom_script(path.is_relative() ? base / path : path);
+      if (!parsed.script && !path.has_extension() && !std::filesystem::exists(base / path)) {
+        // Neither a built-in nor a file: say both.
+        parsed.error += " (built-in scripts: tpcb_like, simple_update, select_only)";
+      }
+    }
+    if (!parsed.script) {
+      out.errors.push_back(std::move(parsed.error));
+      continue;
+    }
+    mix_entry.script = std::move(*parsed.script);
+    out.mix.total_weight += weight;
+    out.mix.entries.push_back(std::move(mix_entry));
+  }
+  if (out.errors.empty() && out.mix.total_weight == 0) {
+    out.errors.push_back(
+        fmt::format("scripts: total script weight must not be zero in \"{}\"", spec));
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> parse_script_vars(std::string_view vars) {
+  std::vector<std::pair<std::string, std::string>> defines;
+  std::size_t start = 0;
+  while (start < vars.size()) {
+    std::size_t end = vars.find(';', start);
+    if (end == std::string_view::npos) end = vars.size();
+    const std::string_view entry = trim_blanks(vars.substr(start, end - start));
+    start = end + 1;
+    if (entry.empty()) continue;
+    const std::size_t equals = entry.find('=');
+    if (equals == std::string_view::npos) {
+      throw PgError(fmt::format("vars: invalid variable definition \"{}\" (name=value)", entry));
+    }
+    const std::string_view name = trim_blanks(entry.substr(0, equals));
+    if (!valid_variable_name(name)) {
+      throw PgError(fmt::format(
+          "vars: invalid variable name \"{}\" (letters, digits and _, not first a digit)", name));
+    }
+    defines.emplace_back(std::string(name), std::string(entry.substr(equals + 1)));
+  }
+  return defines;
+}
+
+MixClient::MixClient(Connection conn, QueryMode mode, const ScriptMix& mix,
+                     const ClientSetup& setup, std::uint64_t choose_seed)
+    : client_(std::move(conn), mode, setup), mix_(mix), choose_(choose_seed) {}
+
+void MixClient::run() {
+  // pgbench's chooseScript: no draw for a single script; otherwise a uniform draw
+  // over the total weight, walked through the weights in order.
+  std::size_t index = 0;
+  if (mix_.entries.size() > 1) {
+    std::int64_t w = choose_.uniform(0, mix_.total_weight - 1);
+    do {
+      w -= mix_.entries[index++].weight;
+    } while (w >= 0);
+    --index;
+  }
+  last_ = index;
+  client_.run(mix_.entries[index].script, index);
+}
+
+}  // namespace storh::engines::pg
