@@ -55,9 +55,14 @@ storh::result::Metric load_metric(std::uint32_t clients, std::uint64_t transacti
   if (latency.count >= 1000) latency.p999 = latency_ms * 3 / 1e3;
   load.latency = latency;
   m.load = load;
+  // The summary is the samples' own (the reader refuses one that is not).
+  const auto [fewest, most] =
+      std::minmax_element(m.samples.begin(), m.samples.end(),
+                          [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
   m.seconds.runs = tps.size();
-  m.seconds.median = m.samples.front().seconds;
-  m.seconds.min = m.seconds.max = m.seconds.mean = m.seconds.median;
+  m.seconds.min = fewest->seconds;
+  m.seconds.max = most->seconds;
+  m.seconds.median = m.seconds.mean = m.samples.front().seconds;
   m.rate = load.tps_excluding_setup;
   return m;
 }

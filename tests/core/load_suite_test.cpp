@@ -354,3 +354,39 @@ TEST_CASE("load bench: --clients, --transactions and --duration drop the benches
   CHECK(paced.load->benches.size() == 2);
   CHECK(paced.load->rate == 100.0);
 }
+
+TEST_CASE("load bench: dropped benches leave their transactions, not the engine's others",
+          "[load][suite][bench]") {
+  // Regression: --clients/--transactions on suites/pgbench.toml also ran simple_update,
+  // which no bench lists.
+  auto suite = parse_ok(kBenchSuite);
+  storh::suite::Overrides overrides;
+  overrides.transactions = "50";
+  std::vector<storh::suite::SuiteError> errors;
+  REQUIRE(storh::suite::apply_overrides(suite, overrides, errors));
+  auto description = description_with_transactions();
+  description.transactions.push_back({"scan", "scan all", true});
+  REQUIRE(storh::plan::use_transactions_as_operations(description));
+  const auto plan = storh::plan::expand_plan(suite, {{"doc", description}});
+  REQUIRE(plan.cells.size() == 1);
+  CHECK(plan.cells[0].operation_names() == std::vector<std::string>{"put_get", "get"});
+}
+
+TEST_CASE("load bench: --transactions=10% shortens every point and keeps the benches",
+          "[load][suite][bench]") {
+  auto suite = parse_ok(kBenchSuite);
+  storh::suite::Overrides overrides;
+  overrides.transactions = "10%";
+  std::vector<storh::suite::SuiteError> errors;
+  REQUIRE(storh::suite::apply_overrides(suite, overrides, errors));
+  REQUIRE(suite.load->benches.size() == 2);
+  CHECK(suite.load->benches[0].points[0].value.transactions == 10);
+  CHECK(suite.load->benches[1].points[1].value.transactions == 30);
+  CHECK(suite.load->benches[1].points[1].value.clients == 20);
+
+  auto bad = parse_ok(kBenchSuite);
+  overrides.transactions = "150%";
+  CHECK_FALSE(storh::suite::apply_overrides(bad, overrides, errors));
+  error_should_be_reported(errors, "--transactions", "",
+                           "expected a share of each bench point's transactions from 0% to 100%");
+}

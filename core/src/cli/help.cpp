@@ -37,7 +37,8 @@ Options (each overrides the suite):
   --operation=OP[,OP...]    run only these operations (OP: every engine declaring
                             it; ENGINE.OP: that engine's); replaces the suite's choice
   --clients=N[,N...]        load runs: concurrent clients (pgbench -c)
-  --transactions=N[,N...]   load runs: transactions per client (-t; 100, 10k)
+  --transactions=N[,N...]   load runs: transactions per client (-t; 100, 10k); N%
+                            keeps the suite's benches, each point at N% of its own
   --duration=D[,D...]       load runs: how long each cell runs (-T; 10s, 1m);
                             these three replace [[load.bench]] points with their
                             clients x transactions matrix

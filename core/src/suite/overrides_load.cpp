@@ -1,6 +1,8 @@
 // Load-mode overrides, as pgbench's -c -t -T -R: --clients, --transactions,
 // --duration and --rate replace the [load] table's values (docs/load.md). The first
-// three also drop the suite's [[load.bench]] tables: the run is a plain matrix again.
+// three also drop the suite's [[load.bench]] tables: the run is a plain matrix again,
+// of the benches' transactions. --transactions=10% instead keeps the benches and
+// shortens each point to that share of its transactions.
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -85,10 +87,49 @@ void apply_load_overrides(const Overrides& overrides, Suite& suite,
                "long each cell runs)");
     return;
   }
+  // --transactions=10% keeps the benches and their tables and runs each point with that
+  // share of its transactions (at least 1): the study's shape, shortened.
+  if (overrides.transactions && overrides.transactions->ends_with('%') && !overrides.clients &&
+      !overrides.duration) {
+    const std::optional<double> percent = positive_number(
+        std::string_view(*overrides.transactions).substr(0, overrides.transactions->size() - 1));
+    if (!percent || *percent > 100 || load.benches.empty()) {
+      flag_error(errors, "--transactions",
+                 load.benches.empty()
+                     ? "a percentage scales the suite's [[load.bench]] points, and it has none: "
+                       "give transactions per client (e.g. 100)"
+                     : fmt::format("expected a share of each bench point's transactions from "
+                                   "0% to 100% such as 10%, got {}",
+                                   in_quotes(*overrides.transactions)));
+      return;
+    }
+    for (BenchSetting& bench : load.benches) {
+      for (Located<load::Point>& point : bench.points) {
+        point.value.transactions = std::max<std::uint64_t>(
+            1, static_cast<std::uint64_t>(
+                   std::llround(static_cast<double>(point.value.transactions) * *percent / 100)));
+      }
+    }
+    return;
+  }
   // The flags ask for the plain clients x transactions matrix: benches would not say
-  // which points the flags' values belong to, so they go (docs/load.md, "Benches").
+  // which points the flags' values belong to, so they go (docs/load.md, "Benches"). The
+  // transactions they ran stay the ones that run: an engine that named none runs the
+  // benches' union, not every transaction it has.
   const bool had_benches = !load.benches.empty();
-  if (overrides.clients || overrides.transactions || overrides.duration) load.benches.clear();
+  if ((overrides.clients || overrides.transactions || overrides.duration) && had_benches) {
+    std::vector<Located<std::string>> benched;
+    for (const BenchSetting& bench : load.benches) {
+      for (const Located<std::string>& operation : bench.operations) {
+        const auto same = [&](const Located<std::string>& o) { return o.value == operation.value; };
+        if (std::none_of(benched.begin(), benched.end(), same)) benched.push_back(operation);
+      }
+    }
+    for (EngineSetting& engine : suite.engines) {
+      if (engine.operations.empty()) engine.operations = benched;
+    }
+    load.benches.clear();
+  }
   if (overrides.clients) {
     auto clients =
         parse_list<std::uint32_t>(errors, "--clients", *overrides.clients,
