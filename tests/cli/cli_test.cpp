@@ -1,7 +1,9 @@
 // End to end through run_cli: suites in, result files and reports out, with workers
 // as real processes of the built storh-host.
 #include <catch2/catch.hpp>
+
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "result/json.h"
 #include "test_support.h"
@@ -369,4 +371,19 @@ TEST_CASE("cli: help, version and bad arguments", "[cli]") {
   CHECK(gate.code == 2);
   CHECK(contains(gate.err, "did you mean \"--threshold\"?"));
   CHECK(cli({}).code == 2);
+}
+
+TEST_CASE("cli: list keeps a plugin's columns in line past long names", "[cli][loader]") {
+  // Regression: doc's indexed_range_ordered_desc_first (32 characters) pushed its unit
+  // and description out of line with every other row.
+  const auto run = cli({"list", std::string("--plugin-path=") + STORH_TEST_PLUGIN_DIR});
+  REQUIRE(run.code == 0);
+  std::size_t long_unit = std::string::npos, short_unit = std::string::npos;
+  std::istringstream lines(run.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("    indexed_range_ordered_desc_first ")) long_unit = line.find("queries");
+    if (line.starts_with("    indexed_range_ordered_desc ")) short_unit = line.find("queries");
+  }
+  REQUIRE(long_unit != std::string::npos);
+  CHECK(long_unit == short_unit);
 }

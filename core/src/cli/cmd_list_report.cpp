@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "cli/args.h"
@@ -20,25 +22,37 @@ void print_description(const plugin::Description& d, std::ostream& out) {
   out << fmt::format("{} {}  {}\n  {}\n", d.info.name, d.info.version, d.file.string(),
                      d.info.description);
   out << "  build: " << result::build_text(plugin::plugin_build(d)) << '\n';
+  // Columns as wide as this plugin's longest name, so a long one does not push its
+  // row's unit and description out of line.
+  std::size_t name_width = 28;
+  std::size_t unit_width = 10;
+  for (const OperationSpec& op : d.info.operations) {
+    name_width = std::max(name_width, op.name.size());
+    unit_width = std::max(unit_width, op.unit.size());
+  }
+  for (const TransactionSpec& t : d.transactions) name_width = std::max(name_width, t.name.size());
   out << "  operations:\n";
   for (const OperationSpec& op : d.info.operations) {
-    out << fmt::format("    {:<28} {:<10} {}\n", op.name, op.unit, op.description);
+    out << fmt::format("    {:<{}} {:<{}} {}\n", op.name, name_width, op.unit, unit_width,
+                       op.description);
   }
   if (!d.transactions.empty()) {
     out << "  transactions (load suites, docs/load.md):\n";
     for (const TransactionSpec& t : d.transactions) {
-      out << fmt::format("    {:<28} {:<10} {}\n", t.name, t.read_only ? "read-only" : "writes",
-                         t.description);
+      out << fmt::format("    {:<{}} {:<{}} {}\n", t.name, name_width,
+                         t.read_only ? "read-only" : "writes", unit_width, t.description);
     }
   }
   if (d.key_value) out << "  key-value: yes (YCSB suites, docs/ycsb.md)\n";
   if (d.info.params.empty()) return;
   out << "  parameters:\n";
+  std::size_t param_width = 20;
+  for (const ParamSpec& p : d.info.params) param_width = std::max(param_width, p.name.size());
   for (const ParamSpec& p : d.info.params) {
     std::vector<std::string> allowed;
     for (const ParamValue& v : p.allowed) allowed.push_back(suite::param_value_text(v));
     out << fmt::format(
-        "    {:<20} {:<8} default {}{}  {}\n", p.name, plugin::param_type_name(p.type),
+        "    {:<{}} {:<8} default {}{}  {}\n", p.name, param_width, plugin::param_type_name(p.type),
         suite::param_value_text(p.default_value),
         allowed.empty() ? "" : fmt::format(" (one of: {})", fmt::join(allowed, ", ")),
         p.description);
