@@ -1,9 +1,9 @@
 // End to end through run_cli: suites in, result files and reports out, with workers
 // as real processes of the built storh-host.
-#include <catch2/catch.hpp>
-
-#include <nlohmann/json.hpp>
 #include <sstream>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "result/json.h"
 #include "test_support.h"
