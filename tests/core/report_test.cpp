@@ -359,3 +359,22 @@ TEST_CASE("report: json is the whole file, normalised", "[report]") {
   CHECK(report::parse_report_format("markdown") == ReportFormat::markdown);
   CHECK_FALSE(report::parse_report_format("xml").has_value());
 }
+
+TEST_CASE("report: a parameter's values are shown in the order the suite gave them", "[report]") {
+  // Regression: synchronous_commit = ["on", "off"] printed "off" above "on".
+  result::ResultFile file;
+  file.experiment.engines = {{"pg", "1.0.0", "storh_pg.so", {"tpcb_like"}}};
+  file.experiment.params = {
+      {"pg",
+       {{"synchronous_commit", {ParamValue(std::string("on")), ParamValue(std::string("off"))}}}}};
+  file.metrics = {metric("pg", "tpcb_like", {{"synchronous_commit", std::string("off")}},
+                         "transactions", 1.0, 1),
+                  metric("pg", "tpcb_like", {{"synchronous_commit", std::string("on")}},
+                         "transactions", 2.0, 1)};
+  const std::string text = report::render_report(file, report::ReportFormat::text);
+  const std::size_t on = text.find("tpcb_like[synchronous_commit=on]");
+  const std::size_t off = text.find("tpcb_like[synchronous_commit=off]");
+  REQUIRE(on != std::string::npos);
+  REQUIRE(off != std::string::npos);
+  CHECK(on < off);
+}

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <limits>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -65,6 +66,27 @@ std::vector<EngineBlock> engine_blocks(const ResultFile& result) {
   std::sort(blocks.begin() + static_cast<std::ptrdiff_t>(listed), blocks.end(),
             [](const EngineBlock& a, const EngineBlock& b) { return a.name < b.name; });
 
+  // A parameter's values in the order the suite gave them ("on" before "off" when the
+  // suite listed it so), not in the values' own order; a value the experiment does not
+  // list goes after those it does.
+  auto value_order = [&](const Metric* metric) {
+    std::vector<std::size_t> order;
+    const auto engine =
+        std::find_if(result.experiment.params.begin(), result.experiment.params.end(),
+                     [&](const auto& e) { return e.first == metric->engine; });
+    for (const auto& [name, value] : metric->params) {
+      std::size_t index = std::numeric_limits<std::size_t>::max();
+      if (engine != result.experiment.params.end()) {
+        for (const auto& [declared, values] : engine->second) {
+          if (declared != name) continue;
+          const auto at = std::find(values.begin(), values.end(), value);
+          if (at != values.end()) index = static_cast<std::size_t>(at - values.begin());
+        }
+      }
+      order.push_back(index);
+    }
+    return order;
+  };
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     const std::vector<std::string>* scenario = i < listed ? scenarios[i] : nullptr;
     auto position = [scenario](const Metric* metric) -> std::size_t {
@@ -72,12 +94,13 @@ std::vector<EngineBlock> engine_blocks(const ResultFile& result) {
       const auto at = std::find(scenario->begin(), scenario->end(), metric->operation);
       return static_cast<std::size_t>(std::distance(scenario->begin(), at));
     };
-    std::stable_sort(blocks[i].metrics.begin(), blocks[i].metrics.end(),
-                     [&](const Metric* a, const Metric* b) {
-                       const std::size_t position_a = position(a), position_b = position(b);
-                       return std::tie(position_a, a->operation, a->dataset, a->params) <
-                              std::tie(position_b, b->operation, b->dataset, b->params);
-                     });
+    std::stable_sort(
+        blocks[i].metrics.begin(), blocks[i].metrics.end(), [&](const Metric* a, const Metric* b) {
+          const std::size_t position_a = position(a), position_b = position(b);
+          const std::vector<std::size_t> order_a = value_order(a), order_b = value_order(b);
+          return std::tie(position_a, a->operation, a->dataset, order_a, a->params) <
+                 std::tie(position_b, b->operation, b->dataset, order_b, b->params);
+        });
   }
   return blocks;
 }
