@@ -27,6 +27,7 @@ packages=(
   liburing-dev                     # liburing 2.3: the doc store's NOTIFY bell (io_uring)
   python3                          # scripts/pgbench_peer.py and php-ratios.py (standard library only)
   postgresql-15                    # the server the pg engine starts, and pgbench (docs/pg.md)
+  rocksdb-tools                    # RocksDB's db_bench: scripts/db-bench-peer.sh (docs/ycsb.md)
   nlohmann-json3-dev               # nlohmann-json 3.11: result files in and out
   clang-format                     # formatting check (.clang-format)
   valgrind                         # callgrind: the "instructions" counters (docs/counters.md)

@@ -1,10 +1,10 @@
 // db_bench.h: db_bench's operations over an ordered byte store, written once for the
-// adapters of the engines db_bench was made for (rocksdb, leveldb).
+// adapters of every byte-store engine (rocksdb, leveldb, lmdb, sqlite).
 //
 // Keys are db_bench's: the key number as 16 zero-padded decimal digits ("%016llu").
 // A value is value_size bytes made from its key number, compressible to about half as
-// db_bench's are (compression_ratio 0.5): printable bytes from a splitmix64 stream
-// seeded with the key number, the first half repeated; so every read is checked.
+// db_bench's are (compression_ratio 0.5): a window of db_bench-like bytes the key number
+// picks, starting with the key number's 8 bytes; so every read is checked.
 //
 // The operations, in db_bench's order, each timed with items = n (the dataset size);
 // an engine's adapter offers a subset (kDbBenchOrder names them all):
@@ -19,6 +19,8 @@
 //   readwhilewriting  the n keys; n random gets, each compared, timed, while one
 //                     background thread puts random keys of [0, n) (their own values, so
 //                     the reads stay checkable) from before the first read until the last
+// DbBenchShape (below) runs each step on several threads, as db_bench's --threads, and
+// can draw fillrandom's keys as db_bench does (uniformly, some never written).
 // An unselected fillrandom still runs, untimed, when a later step needs its keys; any
 // other unselected step is skipped. Puts are single writes (db_bench's batch size 1).
 //
@@ -27,6 +29,7 @@
 //   void put(std::string_view key, std::string_view value);
 //   void scan(std::string_view start, std::size_t count, const Row& row) const;
 //   void close();
+//   void flush();   optional: ends the step's writes (commits a batch), timed with them
 // where Row is callable as row(key, value); get, put and scan may be called from two
 // threads at once (readwhilewriting). Engine errors are exceptions: the step fails with
 // their message.
@@ -35,6 +38,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <numeric>
@@ -87,9 +91,21 @@ inline std::uint64_t splitmix64(std::uint64_t& state) noexcept {
 }
 
 // Keys and values of a dataset of n keys. Not thread-safe: one per thread.
+//
+// Values cost a copy, not a computation: each is a window of a pool made once, as
+// db_bench's RandomGenerator makes its own (pieces of 100 bytes, each 50 random
+// printable bytes written twice), chosen by the key number, with the key number in
+// its first 8 bytes, so no two keys' values are alike and every read can be checked.
 class DbBenchData {
  public:
-  DbBenchData(std::uint64_t n, std::size_t value_size) : n_(n), value_(value_size, '\0') {}
+  DbBenchData(std::uint64_t n, std::size_t value_size) : n_(n), value_(value_size, '\0') {
+    std::uint64_t state = 0;
+    while (pool_.size() < (std::size_t{1} << 20) + value_size) {
+      char piece[kPiece / 2];
+      for (char& c : piece) c = static_cast<char>(' ' + splitmix64(state) % 95);
+      pool_.append(piece, sizeof piece).append(piece, sizeof piece);
+    }
+  }
 
   std::uint64_t n() const noexcept { return n_; }
   std::size_t value_size() const noexcept { return value_.size(); }
@@ -106,21 +122,18 @@ class DbBenchData {
   // The value of key number `i`; valid until the next call.
   std::string_view value(std::uint64_t i) noexcept {
     std::uint64_t state = i;
-    std::uint64_t bits = 0;
-    const std::size_t half = (value_.size() + 1) / 2;
-    for (std::size_t j = 0; j < half; ++j) {
-      if (j % 8 == 0) bits = splitmix64(state);
-      value_[j] = static_cast<char>(' ' + (bits & 0xff) % 95);
-      bits >>= 8;
-    }
-    for (std::size_t j = half; j < value_.size(); ++j) value_[j] = value_[j - half];
+    const std::size_t windows = (pool_.size() - value_.size()) / kPiece + 1;
+    std::memcpy(value_.data(), pool_.data() + splitmix64(state) % windows * kPiece, value_.size());
+    std::memcpy(value_.data(), &i, std::min(sizeof i, value_.size()));
     return value_;
   }
 
  private:
+  static constexpr std::size_t kPiece = 100;
   std::uint64_t n_;
   char key_[16] = {};
   std::string value_;
+  std::string pool_;
 };
 
 // A reproducible stream of key numbers drawn uniformly from [0, n).
@@ -181,14 +194,64 @@ class BackgroundWriter {
   std::jthread thread_;  // last: starts after, and is joined before, the members above
 };
 
-// n gets of keys drawn by `draw`, each value compared with its key's.
+// How run_db_bench runs its steps; the defaults are its one-thread, every-key-once form.
+struct DbBenchShape {
+  // Threads per timed step (db_bench's --threads). Each thread does the step's whole
+  // work, as db_bench's threads do (its num is per thread): fillseq's each put keys
+  // 0 .. n-1 in order, fillrandom's and overwrite's each n puts, readrandom's and
+  // readwhilewriting's each n gets, readseq's each one scan of the database; a step
+  // counts threads * its one-thread items. readwhilewriting's writer is one more thread.
+  unsigned threads = 1;
+  // fillrandom's keys. false: each key once, in a shuffled order, so every read finds
+  // its key. true: n uniform draws of [0, n) per thread, as db_bench's fillrandom (with
+  // one thread about 1/e of the keys stay unwritten, overwrite's draws add some); reads
+  // then miss keys as db_bench's do, each miss checked against the keys written.
+  bool uniform_fill = false;
+};
+
+// Seeds of thread t's draws are kSeed + t * kThreadSeedStep: thread 0 keeps the
+// one-thread seeds, and no two threads draw the same stream.
+inline constexpr std::uint64_t kThreadSeedStep = 1000;
+
+// Marks in `written` the keys that `threads` streams of n draws from `seed` put.
+inline void mark_drawn(std::vector<bool>& written, std::uint64_t seed, unsigned threads) {
+  const std::uint64_t n = written.size();
+  for (unsigned t = 0; t < threads; ++t) {
+    KeyDraw draw(n, seed + t * kThreadSeedStep);
+    for (std::uint64_t done = 0; done < n; ++done) written[draw.next()] = true;
+  }
+}
+
+// Runs step(t) for t in [0, threads), each on its own thread (one: the caller's), and
+// returns the first failure; an exception is a failure with its message.
+template <typename Step>
+Status on_threads(std::string_view op, unsigned threads, Step&& step) {
+  if (threads <= 1) return guarded(op, [&] { return step(0U); });
+  std::vector<Status> results(threads);
+  {
+    std::vector<std::jthread> pool;
+    pool.reserve(threads);
+    for (unsigned t = 0; t < threads; ++t) {
+      pool.emplace_back([&, t] { results[t] = guarded(op, [&] { return step(t); }); });
+    }
+  }
+  for (Status& result : results) {
+    if (!result.ok()) return result;
+  }
+  return {};
+}
+
+// n gets of keys drawn by `draw`: a key found must hold its own value, and a key not
+// found must be one that `written` says was never put.
 template <typename Store>
-Status read_random(std::string_view op, const Store& store, DbBenchData& data, KeyDraw draw) {
+Status read_random(std::string_view op, const Store& store, DbBenchData& data, KeyDraw draw,
+                   const std::vector<bool>& written) {
   std::string got;
   for (std::uint64_t done = 0; done < data.n(); ++done) {
     const std::uint64_t i = draw.next();
     const std::string_view key = data.key(i);
     if (!store.get(key, got)) {
+      if (!written[i]) continue;
       return Status::error(std::string(op) + ": key " + std::string(key) + " not found");
     }
     if (got != data.value(i)) {
@@ -200,12 +263,13 @@ Status read_random(std::string_view op, const Store& store, DbBenchData& data, K
   return {};
 }
 
-// Iterates from the first key: n entries of value_size bytes.
+// Iterates from the first key: `expected` entries of value_size bytes.
 template <typename Store>
-Status read_seq(std::string_view op, const Store& store, const DbBenchData& data) {
+Status read_seq(std::string_view op, const Store& store, const DbBenchData& data,
+                std::uint64_t expected) {
   std::uint64_t count = 0;
   std::uint64_t wrong_sizes = 0;
-  store.scan({}, data.n() + 1, [&](std::string_view, std::string_view value) {
+  store.scan({}, expected + 1, [&](std::string_view, std::string_view value) {
     ++count;
     if (value.size() != data.value_size()) ++wrong_sizes;
   });
@@ -213,22 +277,29 @@ Status read_seq(std::string_view op, const Store& store, const DbBenchData& data
     return Status::error(std::string(op) + ": " + std::to_string(wrong_sizes) + " values are not " +
                          std::to_string(data.value_size()) + " bytes");
   }
-  return expect_count(op, count, data.n());
+  return expect_count(op, count, expected);
+}
+
+// Calls store.flush() when Store has one: a write step's last act, inside its time.
+template <typename Store>
+void flush_writes(Store& store) {
+  if constexpr (requires { store.flush(); }) store.flush();
 }
 
 // Runs the operations of `operations` (a subset of kDbBenchOrder, in that order) on
 // stores that `open(dir)` opens (std::unique_ptr<Store>, creating the database) in
-// `dir`, which must not exist yet or be empty. Leaves the store closed.
+// `dir`, which must not exist yet or be empty, shaped by `shape`. Leaves the store
+// closed. With shape.threads > 1, Store's get, put and scan must be thread-safe.
 template <typename Store, typename Open>
 Status run_db_bench(RunContext& ctx, std::string_view engine,
                     const std::vector<std::string_view>& operations, std::size_t value_size,
-                    const std::filesystem::path& dir, Open&& open) {
+                    const std::filesystem::path& dir, Open&& open, const DbBenchShape& shape = {}) {
   const auto offered = [&](std::string_view op) {
     return std::find(operations.begin(), operations.end(), op) != operations.end();
   };
   const auto wanted = [&](std::string_view op) { return offered(op) && ctx.selected(op); };
   const std::uint64_t n = ctx.dataset_size();
-  DbBenchData data(n, value_size);
+  const unsigned threads = std::max(shape.threads, 1U);
   const auto progress = [&](std::string_view op) {
     ctx.progress(std::string(engine) + ": " + std::string(op) + " of " + std::to_string(n) +
                  " keys");
@@ -236,10 +307,29 @@ Status run_db_bench(RunContext& ctx, std::string_view engine,
 
   std::unique_ptr<Store> store;
   STORH_TRY(guarded("open", [&] { store = open(dir); }));
+  // n puts on each thread t of the keys that next_key(t) returns, then the store's flush.
+  const auto put_step = [&](std::string_view op, auto next_key) -> Status {
+    STORH_TRY(on_threads(op, threads, [&](unsigned t) {
+      DbBenchData data(n, value_size);
+      auto next = next_key(t);
+      for (std::uint64_t done = 0; done < n; ++done) {
+        const std::uint64_t i = next();
+        store->put(data.key(i), data.value(i));
+      }
+    }));
+    return guarded(op, [&] { flush_writes(*store); });
+  };
+  const auto uniform = [n](std::uint64_t seed) {
+    return [n, seed](unsigned t) {
+      return [draw = KeyDraw(n, seed + t * kThreadSeedStep)]() mutable { return draw.next(); };
+    };
+  };
+
   if (wanted("fillseq")) {
     progress("fillseq");
-    STORH_TRY(ctx.measure("fillseq", n, [&] {
-      for (std::uint64_t i = 0; i < n; ++i) store->put(data.key(i), data.value(i));
+    STORH_TRY(ctx.measure("fillseq", threads * n, [&] {
+      return put_step("fillseq",
+                      [](unsigned) { return [i = std::uint64_t{0}]() mutable { return i++; }; });
     }));
     STORH_TRY(guarded("fillrandom: a fresh database", [&] {
       store->close();
@@ -253,44 +343,59 @@ Status run_db_bench(RunContext& ctx, std::string_view engine,
   for (std::string_view op : {"overwrite", "readrandom", "readseq", "readwhilewriting"}) {
     later = later || wanted(op);
   }
+  std::vector<bool> written(n, !shape.uniform_fill);
   if (wanted("fillrandom") || later) {
-    std::vector<std::uint64_t> order(n);
-    std::iota(order.begin(), order.end(), std::uint64_t{0});
-    std::shuffle(order.begin(), order.end(), std::mt19937_64(1));
+    std::vector<std::vector<std::uint64_t>> orders(shape.uniform_fill ? 0 : threads);
+    for (unsigned t = 0; t < orders.size(); ++t) {
+      orders[t].resize(n);
+      std::iota(orders[t].begin(), orders[t].end(), std::uint64_t{0});
+      std::shuffle(orders[t].begin(), orders[t].end(), std::mt19937_64(1 + t * kThreadSeedStep));
+    }
     const auto fill = [&] {
-      for (const std::uint64_t i : order) store->put(data.key(i), data.value(i));
+      if (shape.uniform_fill) return put_step("fillrandom", uniform(1));
+      return put_step("fillrandom", [&](unsigned t) {
+        return [&order = orders[t], j = std::size_t{0}]() mutable { return order[j++]; };
+      });
     };
     progress("fillrandom");
     if (wanted("fillrandom")) {
-      STORH_TRY(ctx.measure("fillrandom", n, fill));
+      STORH_TRY(ctx.measure("fillrandom", threads * n, fill));
     } else {
       STORH_TRY(guarded("fillrandom", fill));
     }
+    if (shape.uniform_fill) mark_drawn(written, 1, threads);
   }
   if (wanted("overwrite")) {
     progress("overwrite");
-    STORH_TRY(ctx.measure("overwrite", n, [&] {
-      KeyDraw draw(n, 2);
-      for (std::uint64_t done = 0; done < n; ++done) {
-        const std::uint64_t i = draw.next();
-        store->put(data.key(i), data.value(i));
-      }
-    }));
+    STORH_TRY(
+        ctx.measure("overwrite", threads * n, [&] { return put_step("overwrite", uniform(2)); }));
+    if (shape.uniform_fill) mark_drawn(written, 2, threads);
   }
+  const auto read_step = [&](std::string_view op, std::uint64_t seed) {
+    return on_threads(op, threads, [&, seed](unsigned t) {
+      DbBenchData data(n, value_size);
+      return read_random(op, *store, data, KeyDraw(n, seed + t * kThreadSeedStep), written);
+    });
+  };
   if (wanted("readrandom")) {
     progress("readrandom");
-    STORH_TRY(ctx.measure("readrandom", n,
-                          [&] { return read_random("readrandom", *store, data, KeyDraw(n, 3)); }));
+    STORH_TRY(ctx.measure("readrandom", threads * n, [&] { return read_step("readrandom", 3); }));
   }
   if (wanted("readseq")) {
     progress("readseq");
-    STORH_TRY(ctx.measure("readseq", n, [&] { return read_seq("readseq", *store, data); }));
+    const auto expected =
+        static_cast<std::uint64_t>(std::count(written.begin(), written.end(), true));
+    STORH_TRY(ctx.measure("readseq", threads * expected, [&] {
+      return on_threads("readseq", threads, [&](unsigned) {
+        return read_seq("readseq", *store, DbBenchData(n, value_size), expected);
+      });
+    }));
   }
   if (wanted("readwhilewriting")) {
     progress("readwhilewriting");
     BackgroundWriter<Store> writer(*store, n, value_size, 5);
-    STORH_TRY(ctx.measure("readwhilewriting", n, [&]() -> Status {
-      Status read = read_random("readwhilewriting", *store, data, KeyDraw(n, 4));
+    STORH_TRY(ctx.measure("readwhilewriting", threads * n, [&]() -> Status {
+      Status read = read_step("readwhilewriting", 4);
       return read.ok() ? writer.check("readwhilewriting") : read;
     }));
     writer.stop();

@@ -4,7 +4,9 @@
 //
 // Scenario, in db_bench's order, each step's starting state as db_bench.h gives it:
 // fillseq, fillrandom, overwrite, readrandom, readseq, readwhilewriting, on a database
-// in <work>/rocksdb that is removed and created again, empty, before fillrandom.
+// in <work>/rocksdb that is removed and created again, empty, before fillrandom;
+// `threads` and `fill_keys` shape the steps as db_bench's --threads and fillrandom
+// (bench::DbBenchShape), so scripts/db-bench-peer.sh can run both the same way.
 //
 // Key-value store: one database in <work>/rocksdb with the cell's parameters; every
 // session is a ByteStoreSession over it (RocksDB's DB is thread-safe).
@@ -64,6 +66,13 @@ constexpr IntParam kValueSize{
     "bytes per value of the scenario (db_bench's default, 100); the key-value capability "
     "stores the host's records instead"};
 
+constexpr IntParam kThreads{
+    "threads", 1, 1, 64,
+    "threads per scenario step (db_bench's --threads): each does the step's whole work, as "
+    "db_bench's num is per thread, so a step counts threads * n items; readwhilewriting's "
+    "writer is one thread more"};
+
+constexpr std::array<std::string_view, 2> kFillKeys{"shuffled", "uniform"};
 constexpr std::array<std::string_view, 4> kCompressions{"none", "snappy", "lz4", "zstd"};
 constexpr std::array<std::string_view, 3> kCompactionStyles{"level", "universal", "fifo"};
 
@@ -93,6 +102,14 @@ rdb::Options store_options(const bench::Lookup& param) {
   options.wal = durability != bench::KvDurability::none;
   options.sync = durability == bench::KvDurability::fsync;
   return options;
+}
+
+// The scenario's threads and fillrandom keys; throws std::invalid_argument for a bad value.
+bench::DbBenchShape scenario_shape(const bench::Lookup& param) {
+  bench::DbBenchShape shape;
+  shape.threads = static_cast<unsigned>(bench::integer(param, kThreads));
+  shape.uniform_fill = bench::choice(param, "fill_keys", kFillKeys, 0) == 1;
+  return shape;
 }
 
 class RocksKeyValue final : public storh::KeyValueStore {
@@ -149,6 +166,11 @@ class RocksEngine final : public storh::Engine {
         bench::int_spec(kMaxBackgroundJobs),
         bench::int_spec(kBloomBits),
         bench::int_spec(kValueSize),
+        bench::int_spec(kThreads),
+        bench::choice_spec("fill_keys", kFillKeys,
+                           "fillrandom's keys: shuffled puts each once, so every read finds "
+                           "its key; uniform draws n of [0, n) per thread as db_bench's "
+                           "fillrandom does, so about 1/e stay unwritten and reads miss them"),
     };
     for (std::string_view op : bench::kDbBenchOrder) {
       info.operations.push_back(bench::db_bench_operation(op));
@@ -157,9 +179,9 @@ class RocksEngine final : public storh::Engine {
   }
 
   std::vector<storh::ParamRange> param_ranges() const noexcept override {
-    return {bench::int_range(kWriteBufferSize), bench::int_range(kBlockCacheSize),
+    return {bench::int_range(kWriteBufferSize),   bench::int_range(kBlockCacheSize),
             bench::int_range(kMaxBackgroundJobs), bench::int_range(kBloomBits),
-            bench::int_range(kValueSize)};
+            bench::int_range(kValueSize),         bench::int_range(kThreads)};
   }
 
   Status preflight(
@@ -167,6 +189,7 @@ class RocksEngine final : public storh::Engine {
     // The host names the engine before the message.
     return storh::guarded("parameters", [&] {
       static_cast<void>(store_options(bench::lookup(values)));
+      static_cast<void>(scenario_shape(bench::lookup(values)));
       static_cast<void>(bench::integer(bench::lookup(values), kValueSize));
     });
   }
@@ -176,13 +199,15 @@ class RocksEngine final : public storh::Engine {
       const rdb::Options options = store_options(bench::lookup(ctx));
       const auto value_size =
           static_cast<std::size_t>(bench::integer(bench::lookup(ctx), kValueSize));
+      const bench::DbBenchShape shape = scenario_shape(bench::lookup(ctx));
       const std::vector<std::string_view> operations(std::begin(bench::kDbBenchOrder),
                                                      std::end(bench::kDbBenchOrder));
-      return bench::run_db_bench<rdb::Store>(ctx, "rocksdb", operations, value_size,
-                                             ctx.work_dir() / "rocksdb",
-                                             [&](const std::filesystem::path& dir) {
-                                               return std::make_unique<rdb::Store>(dir, options);
-                                             });
+      return bench::run_db_bench<rdb::Store>(
+          ctx, "rocksdb", operations, value_size, ctx.work_dir() / "rocksdb",
+          [&](const std::filesystem::path& dir) {
+            return std::make_unique<rdb::Store>(dir, options);
+          },
+          shape);
     });
   }
 };

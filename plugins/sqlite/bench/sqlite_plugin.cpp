@@ -1,16 +1,10 @@
 // The sqlite plugin: SQLite as a key-value table (sqlite_kv::SqliteStore) under
-// db_bench's fill and read steps, and as a key-value store for YCSB's workloads
-// (storh/key_value.h). The only file of the engine that knows about the host.
+// db_bench's core steps (common/bench/db_bench.h), and as a key-value store for YCSB's
+// workloads (storh/key_value.h). The only file of the engine that knows about the host.
 //
-// Scenario, n = dataset size, keys "%016llu" of 0 .. n-1 as db_bench makes them,
-// values of value_size bytes made from their key (the key's digits, last first,
-// repeated) so every read is checked:
-//   fillseq     n puts in key order into a fresh store (<work>/fillseq, then removed)
-//   fillrandom  n puts in a shuffled order into a fresh store (<work>/fillrandom)
-//   readrandom  n gets of random keys of that store, each value compared
-//   readseq     one pass over every row in key order, the count and value sizes checked
-// Every put is one autocommit statement on one connection. fillrandom runs untimed
-// when only a read step is selected.
+// Scenario: fillseq, fillrandom, readrandom, readseq as db_bench.h runs them, on a
+// store in <work>/sqlite that is removed and created again, empty, before fillrandom.
+// Every put is one autocommit statement on one connection.
 //
 // Key-value store: <work>/kv; each session is a ByteStoreSession over its own
 // connection. An update is a get and a put, two statements (as YCSB's RocksDB binding
@@ -26,20 +20,20 @@
 //          power loss: the journal's unlink is not synced); auto is wal
 #include <fmt/format.h>
 
-#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <filesystem>
-#include <limits>
+#include <functional>
 #include <memory>
 #include <optional>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include "common/bench/answers.h"
+#include "common/bench/db_bench.h"
+#include "common/bench/kv_adapter.h"
 #include "common/bench/kv_record.h"
 #include "sqlite/sqlite_store.h"
 #include "storh/key_value.h"
@@ -49,35 +43,35 @@ namespace {
 
 namespace bench = storh::engines::bench;
 namespace sqlite_kv = storh::engines::sqlite_kv;
+using bench::IntParam;
+using storh::ParamValue;
 using storh::Status;
 
 constexpr std::int64_t kMiB = 1 << 20;
-constexpr std::uint64_t kSeed = 301;  // readrandom's keys and fillrandom's order
 
-// db_bench's key: the key number as 16 zero-padded decimal digits.
-void format_key(std::uint64_t number, char (&key)[16]) {
-  for (int i = 15; i >= 0; --i) {
-    key[i] = static_cast<char>('0' + number % 10);
-    number /= 10;
-  }
-}
+constexpr IntParam kCacheSize{
+    "cache_size", -2000, -(std::int64_t{1} << 30), std::int64_t{1} << 30,
+    "PRAGMA cache_size per connection: pages, or KiB when negative (SQLite's -2000); raise it "
+    "to hold the data set"};
+constexpr IntParam kValueSize{"value_size", 100, 1, kMiB,
+                              "bytes per value of the scenario (db_bench's --value_size); the "
+                              "key-value capability stores the host's records instead"};
 
-// The value of `key` (out.size() bytes): its digits, last first, repeated.
-void make_value(const char (&key)[16], std::string& out) {
-  char reversed[16];
-  for (int i = 0; i < 16; ++i) reversed[i] = key[15 - i];
-  for (std::size_t at = 0; at < out.size(); at += 16) {
-    out.replace(at, std::min<std::size_t>(16, out.size() - at), reversed,
-                std::min<std::size_t>(16, out.size() - at));
-  }
-}
+// "auto" first: the default.
+constexpr std::array<std::string_view, 7> kJournalModes{"auto",   "delete", "truncate", "persist",
+                                                        "memory", "wal",    "off"};
+
+// The four core steps (rocksdb's scenario adds overwrite and readwhilewriting).
+constexpr std::array<std::string_view, 4> kOperations{"fillseq", "fillrandom", "readrandom",
+                                                      "readseq"};
 
 // The cell's SQLite options; throws std::invalid_argument for a value out of range.
-sqlite_kv::SqliteOptions sqlite_options(const storh::RunContext& ctx) {
+sqlite_kv::SqliteOptions sqlite_options(const bench::Lookup& param) {
   sqlite_kv::SqliteOptions options;
-  const bench::KvDurability durability = bench::kv_durability(ctx);
-  const std::string journal = ctx.string_param("journal_mode", "auto");
-  options.journal_mode = journal != "auto"                         ? journal
+  const bench::KvDurability durability = bench::kv_durability(param);
+  const std::string_view journal =
+      kJournalModes[bench::choice(param, "journal_mode", kJournalModes, 0)];
+  options.journal_mode = journal != "auto"                         ? std::string(journal)
                          : durability == bench::KvDurability::none ? "memory"
                                                                    : "wal";
   switch (durability) {
@@ -90,9 +84,37 @@ sqlite_kv::SqliteOptions sqlite_options(const storh::RunContext& ctx) {
                                                              : sqlite_kv::Synchronous::full;
       break;
   }
-  options.cache_size = ctx.int_param("cache_size", -2000);
+  options.cache_size = bench::integer(param, kCacheSize);
   return options;
 }
+
+// db_bench.h's Store over one store and one connection (the scenario runs on one
+// thread).
+class BenchStore {
+ public:
+  BenchStore(const std::filesystem::path& dir, const sqlite_kv::SqliteOptions& options)
+      : store_(dir, options), connection_(store_.connect()) {}
+
+  bool get(std::string_view key, std::string& value) const {
+    std::optional<std::string> got = connection_->get(key);
+    if (got) value = std::move(*got);
+    return got.has_value();
+  }
+  void put(std::string_view key, std::string_view value) { connection_->put(key, value); }
+  template <typename Row>
+  void scan(std::string_view start, std::size_t count, const Row& row) const {
+    connection_->scan(start, count, row);
+  }
+  void close() {
+    connection_.reset();  // every other connection gone before the store closes
+    store_.close();
+  }
+
+ private:
+  sqlite_kv::SqliteStore store_;
+  // Its statements step along with each read: logically const.
+  mutable std::optional<sqlite_kv::SqliteConnection> connection_;
+};
 
 class SqliteEngine final : public storh::Engine {
  public:
@@ -100,143 +122,47 @@ class SqliteEngine final : public storh::Engine {
     storh::EngineInfo info;
     info.description =
         "SQLite 3 key-value table: db_bench's fills and reads, and YCSB's key-value store";
-    const std::vector<storh::ParamValue> journals{std::string("auto"),     std::string("delete"),
-                                                  std::string("truncate"), std::string("persist"),
-                                                  std::string("memory"),   std::string("wal"),
-                                                  std::string("off")};
     info.params = {
-        {"journal_mode", storh::ParamType::string, std::string("auto"), journals,
-         "PRAGMA journal_mode: auto is wal (memory at durability none); all but wal lock readers "
-         "out while a client writes; memory and off risk a corrupt file when a write is cut short"},
-        {"cache_size",
-         storh::ParamType::integer,
-         std::int64_t{-2000},
-         {},
-         "PRAGMA cache_size per connection: pages, or KiB when negative (SQLite's -2000); raise "
-         "it to hold the data set"},
-        {"value_size",
-         storh::ParamType::integer,
-         std::int64_t{100},
-         {},
-         "bytes per value in the fill steps (db_bench's --value_size)"},
+        bench::choice_spec("journal_mode", kJournalModes,
+                           "PRAGMA journal_mode: auto is wal (memory at durability none); all but "
+                           "wal lock readers out while a client writes; memory and off risk a "
+                           "corrupt file when a write is cut short"),
+        bench::int_spec(kCacheSize),
+        bench::int_spec(kValueSize),
         bench::kv_durability_param(
             "none: synchronous=OFF, journal in memory under auto; os: synchronous=OFF (survives a "
             "process crash); fsync: synchronous=FULL (EXTRA in delete mode)"),
     };
-    info.operations = {
-        {"fillseq", "puts", storh::Direction::lower_is_better, "put n keys in key order"},
-        {"fillrandom", "puts", storh::Direction::lower_is_better,
-         "put n keys in random order into a fresh store"},
-        {"readrandom", "gets", storh::Direction::lower_is_better,
-         "get n random keys of the fillrandom store, each value checked"},
-        {"readseq", "entries", storh::Direction::lower_is_better,
-         "read every row of the fillrandom store in key order"},
-    };
+    for (std::string_view op : kOperations) {
+      info.operations.push_back(bench::db_bench_operation(op));
+    }
     return info;
   }
 
   std::vector<storh::ParamRange> param_ranges() const noexcept override {
-    constexpr double kCacheLimit = 1 << 30;
-    return {{"cache_size", -kCacheLimit, kCacheLimit},
-            {"value_size", 1, static_cast<double>(kMiB)}};
+    return {bench::int_range(kCacheSize), bench::int_range(kValueSize)};
+  }
+
+  Status preflight(
+      const std::vector<std::pair<std::string, ParamValue>>& values) const noexcept override {
+    // The host names the engine before the message.
+    return storh::guarded("parameters", [&] {
+      static_cast<void>(sqlite_options(bench::lookup(values)));
+      static_cast<void>(bench::integer(bench::lookup(values), kValueSize));
+    });
   }
 
   Status run(storh::RunContext& ctx) noexcept override {
-    return storh::guarded("sqlite", [&] { return run_scenario(ctx); });
-  }
-
- private:
-  // Times `fn` when the suite selected `op`, else runs it untimed (later steps need it).
-  template <typename F>
-  static Status step(storh::RunContext& ctx, std::string_view op, std::uint64_t items, F&& fn) {
-    if (ctx.selected(op)) return ctx.measure(op, items, fn);
-    return storh::guarded(op, fn);
-  }
-
-  // Puts key key_number(i) for i in 0 .. n-1 through one connection.
-  template <typename KeyNumber>
-  static void fill(sqlite_kv::SqliteConnection& connection, std::uint64_t n, std::size_t value_size,
-                   KeyNumber key_number) {
-    std::string value(value_size, '\0');
-    char key[16];
-    for (std::uint64_t i = 0; i < n; ++i) {
-      format_key(key_number(i), key);
-      make_value(key, value);
-      connection.put(std::string_view(key, sizeof key), value);
-    }
-  }
-
-  static Status run_scenario(storh::RunContext& ctx) {
-    const std::uint64_t n = ctx.dataset_size();
-    const sqlite_kv::SqliteOptions options = sqlite_options(ctx);
-    const std::int64_t value_size = ctx.int_param("value_size", 100);
-    if (value_size < 1 || value_size > kMiB) {
-      return Status::error(fmt::format("value_size {} not in 1..{}", value_size, kMiB));
-    }
-    const auto size = static_cast<std::size_t>(value_size);
-    const std::filesystem::path& root = ctx.work_dir();
-
-    if (ctx.selected("fillseq")) {
-      sqlite_kv::SqliteStore store(root / "fillseq", options);
-      {
-        sqlite_kv::SqliteConnection connection = store.connect();
-        STORH_TRY(ctx.measure("fillseq", n,
-                              [&] { fill(connection, n, size, [](auto i) { return i; }); }));
-      }
-      store.close();
-      std::filesystem::remove_all(root / "fillseq");
-    }
-    const bool reads = ctx.selected("readrandom") || ctx.selected("readseq");
-    if (!ctx.selected("fillrandom") && !reads) return {};
-
-    std::mt19937_64 random(kSeed);
-    std::vector<std::uint64_t> order(n);
-    for (std::uint64_t i = 0; i < n; ++i) order[i] = i;
-    std::shuffle(order.begin(), order.end(), random);
-    sqlite_kv::SqliteStore store(root / "fillrandom", options);
-    {
-      sqlite_kv::SqliteConnection connection = store.connect();
-      STORH_TRY(step(ctx, "fillrandom", n,
-                     [&] { fill(connection, n, size, [&](auto i) { return order[i]; }); }));
-
-      if (ctx.selected("readrandom")) {
-        std::uniform_int_distribution<std::uint64_t> pick(0, n - 1);
-        for (std::uint64_t& number : order) number = pick(random);
-        STORH_TRY(ctx.measure("readrandom", n, [&]() -> Status {
-          std::string expected(size, '\0');
-          char key[16];
-          for (const std::uint64_t number : order) {
-            format_key(number, key);
-            make_value(key, expected);
-            const std::optional<std::string> got =
-                connection.get(std::string_view(key, sizeof key));
-            if (!got || *got != expected) {
-              return Status::error(fmt::format("readrandom: key {}: {}", std::string_view(key, 16),
-                                               got ? "wrong value" : "missing"));
-            }
-          }
-          return {};
-        }));
-      }
-      if (ctx.selected("readseq")) {
-        STORH_TRY(ctx.measure("readseq", n, [&]() -> Status {
-          std::uint64_t count = 0;
-          std::uint64_t wrong_size = 0;
-          connection.scan({}, std::numeric_limits<std::size_t>::max(),
-                          [&](std::string_view, std::string_view value) {
-                            ++count;
-                            wrong_size += value.size() != size ? 1 : 0;
-                          });
-          if (wrong_size != 0) {
-            return Status::error(
-                fmt::format("readseq: {} values not of {} bytes", wrong_size, size));
-          }
-          return bench::expect_count("readseq", count, n);
-        }));
-      }
-    }
-    store.close();
-    return {};
+    return storh::guarded("sqlite", [&] {
+      const sqlite_kv::SqliteOptions options = sqlite_options(bench::lookup(ctx));
+      const auto value_size =
+          static_cast<std::size_t>(bench::integer(bench::lookup(ctx), kValueSize));
+      return bench::run_db_bench<BenchStore>(
+          ctx, "sqlite", {kOperations.begin(), kOperations.end()}, value_size,
+          ctx.work_dir() / "sqlite", [&](const std::filesystem::path& dir) {
+            return std::make_unique<BenchStore>(dir, options);
+          });
+    });
   }
 };
 
@@ -261,8 +187,9 @@ class ConnectionBytes final : public bench::ByteStore {
 class SqliteKeyValueStore final : public storh::KeyValueStore {
  public:
   Status open(storh::RunContext& ctx) noexcept override {
-    return storh::guarded("sqlite open",
-                          [&] { store_.emplace(ctx.work_dir() / "kv", sqlite_options(ctx)); });
+    return storh::guarded("sqlite open", [&] {
+      store_.emplace(ctx.work_dir() / "kv", sqlite_options(bench::lookup(ctx)));
+    });
   }
 
   Status open_session(std::uint32_t client,

@@ -1,10 +1,13 @@
 // The rocksdb engine: its byte store (rocksdb_store.h) directly, and its plugin module
 // as the host loads it: the key-value store (kv_checks.h) and the db_bench scenario.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "common/bench/db_bench.h"
 #include "common/store_error.h"
 #include "kv/kv_checks.h"
 #include "rocksdb/rocksdb_store.h"
@@ -178,11 +181,13 @@ TEST_CASE("rocksdb plugin: describes db_bench's six steps and its parameters", "
   for (const auto& param : info.params) names.push_back(param.name);
   CHECK(names == std::vector<std::string>{"write_buffer_size", "block_cache_size", "compression",
                                           "compaction_style", "wal", "durability",
-                                          "max_background_jobs", "bloom_bits", "value_size"});
+                                          "max_background_jobs", "bloom_bits", "value_size",
+                                          "threads", "fill_keys"});
   std::vector<std::string> ranged;
   for (const auto& range : plugin.loaded().engine->param_ranges()) ranged.push_back(range.name);
   CHECK(ranged == std::vector<std::string>{"write_buffer_size", "block_cache_size",
-                                           "max_background_jobs", "bloom_bits", "value_size"});
+                                           "max_background_jobs", "bloom_bits", "value_size",
+                                           "threads"});
 }
 
 TEST_CASE("rocksdb plugin: the scenario at 200 keys measures its six steps, each checked",
@@ -232,4 +237,72 @@ TEST_CASE("rocksdb plugin: wal = false with os or fsync is refused before and at
   CHECK(engine.preflight({{"durability", std::string("none")}, {"wal", false}}).ok());
   CHECK_THAT(engine.preflight({{"value_size", std::int64_t{0}}}).message(),
              Catch::Contains("value_size = 0 is out of range [1, 4194304]"));
+}
+
+namespace {
+
+// The scenario's steps and their item counts at n keys with `params` (durability os).
+std::vector<std::pair<std::string, std::uint64_t>> rocks_steps(const kv::KvPlugin& plugin,
+                                                               std::uint64_t n,
+                                                               const kv::Params& params) {
+  storh::test::ScratchDir dir;
+  storh_test::FakeRunContext ctx(n);
+  ctx.set_work_dir(dir.path()).set_param("durability", std::string("os"));
+  for (const auto& [name, value] : params) ctx.set_param(name, value);
+  const storh::Status status = plugin.loaded().engine->run(ctx);
+  INFO(status.message());
+  REQUIRE(status.ok());
+  std::vector<std::pair<std::string, std::uint64_t>> steps;
+  for (const auto& m : ctx.measurements) steps.emplace_back(m.operation, m.items);
+  return steps;
+}
+
+// How many of the n keys db_bench's fillrandom then overwrite put, on `threads` threads.
+std::uint64_t rocks_keys_written(std::uint64_t n, unsigned threads) {
+  std::vector<bool> written(n, false);
+  storh::engines::bench::mark_drawn(written, 1, threads);  // fillrandom's draws
+  storh::engines::bench::mark_drawn(written, 2, threads);  // overwrite's
+  return static_cast<std::uint64_t>(std::count(written.begin(), written.end(), true));
+}
+
+}  // namespace
+
+TEST_CASE("rocksdb plugin: with two threads every step does the one-thread work twice",
+          "[rocksdb]") {
+  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
+  // Each thread puts, gets or scans all 300 keys (db_bench's num is per thread), and
+  // every read is checked: two fillseq threads writing the same keys still agree.
+  const auto steps = rocks_steps(plugin, 300, {{"threads", std::int64_t{2}}});
+  REQUIRE(steps.size() == kRocksOperations.size());
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    CHECK(steps[i].first == kRocksOperations[i]);
+    CHECK(steps[i].second == 600);
+  }
+}
+
+TEST_CASE("rocksdb plugin: uniform fill keys leave some unwritten and reads find only the rest",
+          "[rocksdb]") {
+  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
+  for (const std::int64_t threads : {1, 2}) {
+    INFO("threads " << threads);
+    const std::uint64_t written = rocks_keys_written(400, static_cast<unsigned>(threads));
+    REQUIRE(written < 400);  // else no read could miss
+    const auto steps =
+        rocks_steps(plugin, 400, {{"fill_keys", std::string("uniform")}, {"threads", threads}});
+    REQUIRE(steps.size() == kRocksOperations.size());
+    const auto t = static_cast<std::uint64_t>(threads);
+    // readrandom's misses passed its check, so each was a key never written.
+    CHECK(steps[3] == std::pair<std::string, std::uint64_t>{"readrandom", t * 400});
+    // readseq counts the entries it found: per thread the keys written, no more.
+    CHECK(steps[4] == std::pair<std::string, std::uint64_t>{"readseq", t * written});
+  }
+}
+
+TEST_CASE("rocksdb plugin: a bad threads or fill_keys is refused before the run", "[rocksdb]") {
+  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
+  const storh::Engine& engine = *plugin.loaded().engine;
+  CHECK_THAT(engine.preflight({{"threads", std::int64_t{0}}}).message(),
+             Catch::Contains("threads = 0 is out of range [1, 64]"));
+  CHECK_THAT(engine.preflight({{"fill_keys", std::string("random")}}).message(),
+             Catch::Contains("fill_keys \"random\" (valid: shuffled, uniform)"));
 }
