@@ -124,15 +124,13 @@ class Session final : public storh::KeyValueSession {
 class MemoryStore final : public storh::KeyValueStore {
  public:
   Status open(storh::RunContext& ctx) noexcept override {
-    const storh::ParamValue* corrupt = ctx.param("corrupt_reads");
-    store_.corrupt_reads = corrupt != nullptr && std::get<bool>(*corrupt);
-    const storh::ParamValue* crash = ctx.param("crash_after");
-    const std::int64_t after = crash != nullptr && std::holds_alternative<std::int64_t>(*crash)
-                                   ? std::get<std::int64_t>(*crash)
-                                   : 0;
-    if (after < 0) return Status::error("crash_after must be at least 0");
-    store_.crash_after = static_cast<std::uint64_t>(after);
-    return {};
+    return storh::guarded("kv_memory: open", [&]() -> Status {
+      store_.corrupt_reads = ctx.bool_param("corrupt_reads");
+      const std::int64_t after = ctx.int_param("crash_after");
+      if (after < 0) return Status::error("crash_after must be at least 0");
+      store_.crash_after = static_cast<std::uint64_t>(after);
+      return {};
+    });
   }
   Status open_session(std::uint32_t client,
                       std::unique_ptr<storh::KeyValueSession>& out) noexcept override {

@@ -187,8 +187,8 @@ void SqliteConnection::scan(std::string_view start, std::size_t count, const Sca
   if (rc != SQLITE_DONE) fail("scan");
 }
 
-SqliteStore::SqliteStore(std::filesystem::path directory, SqliteOptions options)
-    : file_(std::move(directory) / "kv.sqlite"), options_(std::move(options)) {
+SqliteStore::SqliteStore(const std::filesystem::path& directory, SqliteOptions options)
+    : file_(directory / "kv.sqlite"), options_(std::move(options)) {
   if (std::find(kJournalModes.begin(), kJournalModes.end(), options_.journal_mode) ==
       kJournalModes.end()) {
     throw std::invalid_argument("sqlite journal_mode \"" + options_.journal_mode +

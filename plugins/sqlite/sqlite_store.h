@@ -88,7 +88,7 @@ class SqliteStore {
  public:
   // Opens (creating) <directory>/kv.sqlite, the directory made if missing, sets the
   // journal mode (which persists in the file for wal) and creates the table.
-  SqliteStore(std::filesystem::path directory, SqliteOptions options);
+  SqliteStore(const std::filesystem::path& directory, SqliteOptions options);
   // Closes; call close() to see errors.
   ~SqliteStore() = default;
   SqliteStore(const SqliteStore&) = delete;

@@ -16,7 +16,9 @@ namespace {
 // The first prefix length of `values` at which the rule stops, or 0 for none.
 std::size_t stops_at(const std::vector<double>& values, double until) {
   for (std::size_t n = 1; n <= values.size(); ++n) {
-    if (median_is_stable(std::vector<double>(values.begin(), values.begin() + n), until)) return n;
+    const std::vector<double> prefix(values.begin(),
+                                     values.begin() + static_cast<std::ptrdiff_t>(n));
+    if (median_is_stable(prefix, until)) return n;
   }
   return 0;
 }
@@ -76,6 +78,7 @@ TEST_CASE("repeat rule: one outlier keeps it going until nine values drop it", "
 
 TEST_CASE("repeat rule: values that alternate between two levels never stop", "[stats][repeat]") {
   std::vector<double> values;
+  values.reserve(30);
   for (int i = 0; i < 30; ++i) values.push_back(i % 2 == 0 ? 1.0 : 20.0);
   CHECK(stops_at(values, 0.02) == 0);
   CHECK(stops_at(values, 0.5) == 0);

@@ -233,6 +233,7 @@ TEST_CASE("ycsb: acknowledged counter moves its limit over contiguous acknowledg
 
   AcknowledgedCounterGenerator shared(0);
   std::vector<std::thread> threads;
+  threads.reserve(4);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 20000; ++i) shared.acknowledge(shared.next());

@@ -165,8 +165,7 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
                  : suite::parse_suite_file(args->positional[0], errors, &partial);
   bool bad_values = false;
   if (parsed && !from_flags && !suite::apply_overrides(*parsed, overrides, errors)) {
-    partial = std::move(parsed);
-    parsed.reset();
+    partial = std::exchange(parsed, std::nullopt);
   }
   if (!parsed) {
     // A suite whose TOML was read but some value was not: go on to the checks that need

@@ -157,7 +157,10 @@ std::vector<LoadCell> load_cells(const suite::LoadSetting& setting,
 // Each keeps the engine's selected operations of its workload.
 void add_ycsb_cells(const suite::YcsbSetting& ycsb, const suite::LoadSetting& setting,
                     const suite::EngineSetting& engine, const Cell& cell, std::vector<Cell>& out) {
-  for (const auto& [letter, pos] : ycsb.workloads) {
+  for (const auto& workload : ycsb.workloads) {
+    // A copy, not a structured binding: C++20 lets a lambda capture a binding, but not
+    // every compiler the tools use (clang 14) does.
+    const auto letter = workload.value;
     for (const auto& [clients, clients_pos] : setting.clients) {
       Cell ycsb_cell = cell;
       std::erase_if(ycsb_cell.operations,

@@ -240,6 +240,7 @@ std::string set_property(Properties& p, std::string_view name, std::string_view 
 const std::vector<std::string>& property_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
+    out.reserve(std::size(kProperties));
     for (const PropertySpec& spec : kProperties) out.emplace_back(spec.name);
     std::sort(out.begin(), out.end());
     return out;

@@ -2,6 +2,7 @@
 #include "common/bench/kv_record.h"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 namespace storh::engines::bench {
@@ -31,7 +32,7 @@ bool wanted(const std::vector<std::string>& fields, std::string_view name) {
   return fields.empty() || std::find(fields.begin(), fields.end(), name) != fields.end();
 }
 
-const char* kDurabilityNames[] = {"none", "os", "fsync"};
+constexpr std::array<std::string_view, 3> kDurabilityNames = {"none", "os", "fsync"};
 
 }  // namespace
 

@@ -146,6 +146,7 @@ void scan_in_key_order(const KvPlugin& plugin, const std::filesystem::path& dir,
   std::vector<storh::KvRow> rows{{"stale", {}}};
   auto keys = [&] {
     std::vector<std::string> out;
+    out.reserve(rows.size());
     for (const auto& row : rows) out.push_back(row.key);
     return out;
   };
@@ -209,6 +210,7 @@ void concurrent_sessions(const KvPlugin& plugin, const std::filesystem::path& di
   OpenStore open(plugin, dir, params);
   std::vector<std::string> failures(threads);
   std::vector<std::thread> clients;
+  clients.reserve(static_cast<std::size_t>(threads));
   for (int t = 0; t < threads; ++t) {
     clients.emplace_back([&, t] {
       // Catch2's assertions are not thread-safe: each thread notes its first failure.

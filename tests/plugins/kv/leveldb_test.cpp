@@ -34,6 +34,7 @@ std::vector<std::string> level_keys(const ldb::Store& store, std::string_view st
   return keys;
 }
 
+// NOLINTNEXTLINE(readability-identifier-naming): a constant, if not constexpr
 const std::vector<std::string> kLevelOperations{"fillseq", "fillrandom", "readrandom", "readseq"};
 
 }  // namespace

@@ -37,6 +37,7 @@ std::vector<std::string> rocks_keys(const rdb::Store& store, std::string_view st
   return keys;
 }
 
+// NOLINTNEXTLINE(readability-identifier-naming): a constant, if not constexpr
 const std::vector<std::string> kRocksOperations{"fillseq",    "fillrandom", "overwrite",
                                                 "readrandom", "readseq",    "readwhilewriting"};
 

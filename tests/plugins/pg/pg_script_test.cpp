@@ -64,6 +64,7 @@ Rows results_of(pg::Connection& conn, const std::string& who) {
 
 // Every expression of the language, one \set each; the value goes to `results` as the
 // text pgbench substitutes (so doubles compare to the last digit pgbench prints).
+// NOLINTNEXTLINE(readability-identifier-naming): a constant, if not constexpr
 const std::vector<std::string> kExpressions = {
     "1 + 2",
     "7 - 10",
