@@ -152,7 +152,16 @@ TEST_CASE("mix: each client chooses the scripts pgbench's thread chooses with th
       ++ours[client.last_script()];
     }
   }
-  CHECK(ours == theirs);
+  // pgbench's per-script report can miss a transaction its total counted (seen: 527 +
+  // 1472 of "2000/2000 processed"): each script may differ from ours by at most what
+  // its report lost, and no more.
+  const std::uint64_t lost = 2000 - (theirs[0] + theirs[1]);
+  INFO("pgbench's per-script counts miss " << lost << " of its 2000");
+  for (std::size_t s = 0; s < 2; ++s) {
+    CHECK(ours[s] >= theirs[s]);
+    CHECK(ours[s] - theirs[s] <= lost);
+  }
+  CHECK(ours[0] + ours[1] == 2000);
   // 1:3 within a few percent of 2,000.
   CHECK(ours[0] > 450);
   CHECK(ours[0] < 550);
