@@ -41,10 +41,15 @@ if [[ "${STORH_TEST_SANITIZE:-1}" != 0 ]]; then
   # there ("Tracer caught signal 11 ... LeakSanitizer has encountered a fatal error")
   # after a test that passed, while the doc store's io_uring bell had kernel worker
   # threads. One more try of a failed test; a test that fails twice still fails, and
-  # ctest's output shows the first failure.
-  ctest_retry=(--repeat until-pass:2)
+  # ctest's output shows the first failure. The one test whose exit crashed the tracer
+  # on every try inside ctest (never alone) runs after the others with ASan and UBSan
+  # but no leak check.
+  lsan_crashes='^doc plugin: bulk_sync chooses'
+  ctest_retry=(--repeat until-pass:2 -E "$lsan_crashes")
   # -g1: line tables are all a sanitizer report needs, and they cost less to build.
   run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DSTORH_SANITIZE=ON
+  storh_phase "tests build-asan, no LSan" env ASAN_OPTIONS=handle_segv=0:detect_leaks=0 \
+    ctest --test-dir build-asan -R "$lsan_crashes" --output-on-failure --timeout 600
 fi
 if [[ "${STORH_TEST_SANITIZE:-1}" != 0 && "${STORH_TEST_TSAN:-1}" != 0 ]]; then
   storh_phase tsan ./scripts/tsan.sh
