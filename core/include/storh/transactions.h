@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/dll/alias.hpp>
@@ -55,6 +56,34 @@ struct TransactionSpec {
   // True when the transaction never changes the store (a read-only suite selects
   // these). Informational: the host does not enforce it.
   bool read_only = false;
+};
+
+// Why a transaction failed (ABI 1.7, TransactionReport). `serialization` (SQLSTATE
+// 40001) and `deadlock` (40P01) are conflicts a real application retries: a transaction
+// that still fails with one after its tries is counted by kind and its client goes on,
+// as pgbench 15 does. `other` (and `none` with an error) is a failure that ends the
+// client and fails the cell, as before.
+enum class FailureKind : std::uint8_t { none, serialization, deadlock, other };
+
+// What one transaction did beyond ok or failed (ABI 1.7, Client::run_reported). The host
+// makes a fresh one for every call and fills the inputs; the client sets the outputs.
+struct TransactionReport {
+  // In: the steady-clock nanosecond (std::chrono::steady_clock) after which the run is
+  // over, or 0 for a run bounded by a count. A client that retries without a limit of
+  // tries stops retrying after it, as pgbench stops at the end of -T.
+  std::int64_t deadline_ns = 0;
+  // Out: which part of the transaction type ran, an index into Transactions::parts();
+  // 0 when the type has no parts.
+  std::size_t part = 0;
+  // Out: tries after the first (retries of conflicts), whatever the outcome.
+  std::uint32_t retries = 0;
+  // Out: why the transaction failed, when run_reported returned an error.
+  FailureKind failure = FailureKind::none;
+  // Out: nanoseconds of the call spent opening (and closing) a connection rather than
+  // running the transaction, as pgbench -C does: left out of the transaction's latency
+  // (not under a target rate, whose latency counts from the intended start) but not
+  // out of the run's time, so tps includes reconnections.
+  std::int64_t connect_ns = 0;
 };
 
 // Who a client is. Plain data made by the host.
@@ -77,6 +106,17 @@ class Client {
   // error; the other clients go on, and a cell with failed transactions fails.
   // Must not throw (use storh::guarded).
   virtual Status run_transaction(std::size_t type, std::uint64_t sequence) noexcept = 0;
+
+  // ABI 1.7: run_transaction, also saying in `report` what the transaction did. The
+  // host calls this instead of run_transaction on plugins whose manifest says ABI minor
+  // >= 7 (kTransactionReportAbiMinor). An error with report.failure serialization or
+  // deadlock is counted under that kind and the client goes on; any other error ends
+  // the client as above. Default: run_transaction, reporting nothing more.
+  virtual Status run_reported(std::size_t type, std::uint64_t sequence,
+                              TransactionReport& report) noexcept {
+    static_cast<void>(report);
+    return run_transaction(type, sequence);
+  }
 };
 
 // What a plugin implements to offer load runs.
@@ -110,6 +150,22 @@ class Transactions {
     static_cast<void>(failed);
     return {};
   }
+
+  // ABI 1.7: the parts of transaction type `type` for a cell whose parameters are
+  // `values` (every declared parameter), e.g. the scripts of a weighted mix. Each part
+  // is reported as a metric of its own, "<type>.<part>", besides the type's: the host
+  // asks before any cell runs (in a child process, like Engine::preflight) and again
+  // in the worker. Part names are snake_case and unique within the type; a client says
+  // which part each transaction ran in TransactionReport::part. Must be cheap and must
+  // not touch the filesystem. Called only on plugins whose manifest says ABI minor >= 7.
+  // Default: no parts.
+  virtual std::vector<std::string> parts(
+      std::size_t type,
+      const std::vector<std::pair<std::string, ParamValue>>& values) const noexcept {
+    static_cast<void>(type);
+    static_cast<void>(values);
+    return {};
+  }
 };
 
 // The factory behind storh_create_transactions. Must not throw: nullptr on failure.
@@ -118,6 +174,9 @@ using TransactionsFactory = std::unique_ptr<Transactions>();
 inline constexpr const char* kTransactionsSymbol = "storh_create_transactions";
 // The first plugin ABI minor that may export kTransactionsSymbol.
 inline constexpr std::uint32_t kTransactionsAbiMinor = 1;
+// The first plugin ABI minor whose Client has run_reported and whose Transactions has
+// parts().
+inline constexpr std::uint32_t kTransactionReportAbiMinor = 7;
 
 }  // namespace storh
 

@@ -33,8 +33,9 @@ namespace storh {
 // it) and the host takes EngineInfo's name and version from the manifest when
 // describe() leaves them empty; 1.0 to 1.4 plugins load and run unchanged.
 // 1.6 adds the optional key-value factory of storh/key_value.h (YCSB); older ones load as before.
+// Later minors: docs/plugin-guide.md, "SDK versions".
 inline constexpr std::uint32_t kAbiMajor = 1;
-inline constexpr std::uint32_t kAbiMinor = 6;
+inline constexpr std::uint32_t kAbiMinor = 7;
 // The first ABI minor whose Engine has param_ranges().
 inline constexpr std::uint32_t kParamRangesAbiMinor = 3;
 // The first ABI minor whose Engine has preflight().

@@ -1,6 +1,7 @@
 #include "cli/prepare.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -8,6 +9,7 @@
 
 #include "cli/args.h"
 #include "cli/output.h"
+#include "load/outcome.h"
 #include "plugin/discovery.h"
 #include "run/counting_pass.h"
 #include "run/worker_run.h"
@@ -52,30 +54,52 @@ suite::Overrides overrides_from(const ParsedArgs& args) {
   return o;
 }
 
+// After each load operation that has parts (Transactions::parts, ABI 1.7), one
+// operation per part, "<type>.<part>", so that every part is a metric of its own.
+void add_part_operations(plan::Cell& cell,
+                         const std::map<std::string, std::vector<std::string>>& parts) {
+  if (!cell.load || parts.empty()) return;
+  std::vector<OperationSpec> operations;
+  for (const OperationSpec& op : cell.operations) {
+    operations.push_back(op);
+    const auto found = parts.find(op.name);
+    if (found == parts.end()) continue;
+    for (const std::string& name : load::part_operations(op.name, found->second)) {
+      operations.push_back(
+          {name, op.unit, op.direction,
+           fmt::format("{}: its {} transactions", op.name, name.substr(op.name.size() + 1))});
+    }
+  }
+  cell.operations = std::move(operations);
+}
+
 // Engine::preflight (ABI 1.4) of every distinct parameter combination of the plan, each
 // in a child process: a machine that cannot run a cell (an installation a parameter
-// names is missing) is bad input before any cell runs. Prints every refusal.
-bool preflight_cells(const Prepared& prepared, const CommandIo& io) {
-  std::set<std::pair<std::string, std::string>> checked;  // engine, params JSON
+// names is missing) is bad input before any cell runs. Prints every refusal. Adds the
+// parts the plugin names to the cells' operations.
+bool preflight_cells(Prepared& prepared, const CommandIo& io) {
+  std::map<std::pair<std::string, std::string>, plugin::Preflight> checked;  // engine, params
   bool ok = true;
-  for (const plan::Cell& cell : prepared.plan.cells) {
+  for (plan::Cell& cell : prepared.plan.cells) {
     const auto found = prepared.descriptions.find(cell.engine);
     if (found == prepared.descriptions.end() ||
         found->second.manifest.abi_minor < storh::kPreflightAbiMinor) {
       continue;
     }
     const std::string params = run::params_argument(cell);
-    if (!checked.emplace(cell.engine, params).second) continue;
-    const std::string error =
-        plugin::preflight_plugin(io.environment.host_executable, cell.plugin, cell.engine, params);
-    if (!error.empty()) {
-      const std::string where =
-          cell.qualifiers.empty()
-              ? cell.engine
-              : fmt::format("{}[{}]", cell.engine, fmt::join(cell.qualifiers, ","));
-      io.err << "storh-host: " << where << ": " << error << '\n';
-      ok = false;
+    auto [answer, first] = checked.try_emplace({cell.engine, params});
+    if (first) {
+      answer->second = plugin::preflight_plugin(io.environment.host_executable, cell.plugin,
+                                                cell.engine, params);
     }
+    add_part_operations(cell, answer->second.parts);
+    if (!first || answer->second.error.empty()) continue;
+    const std::string where =
+        cell.qualifiers.empty()
+            ? cell.engine
+            : fmt::format("{}[{}]", cell.engine, fmt::join(cell.qualifiers, ","));
+    io.err << "storh-host: " << where << ": " << answer->second.error << '\n';
+    ok = false;
   }
   return ok;
 }

@@ -25,8 +25,31 @@ Clock::time_point at_ns(std::int64_t ns) {
 }
 
 // Calls the engine; a throwing engine is a failed transaction, not a dead client.
-Status call(Client& client, std::size_t type, std::uint64_t sequence) {
-  return guarded("transaction", [&] { return client.run_transaction(type, sequence); });
+Status call(Client& client, std::size_t type, std::uint64_t sequence, bool reported,
+            TransactionReport& report) {
+  return guarded("transaction", [&] {
+    return reported ? client.run_reported(type, sequence, report)
+                    : client.run_transaction(type, sequence);
+  });
+}
+
+// A conflict the client gave up on after its tries: counted, and the client goes on.
+bool is_conflict(const Status& status, const TransactionReport& report) {
+  return !status.ok() &&
+         (report.failure == FailureKind::serialization || report.failure == FailureKind::deadlock);
+}
+
+void count_tries(const Status& status, const TransactionReport& report, TryCounts& tries) {
+  if (report.retries > 0) ++tries.retried;
+  tries.retries += report.retries;
+  if (is_conflict(status, report)) {
+    ++(report.failure == FailureKind::serialization ? tries.serialization_failures
+                                                    : tries.deadlock_failures);
+  }
+  if (report.connect_ns > 0) {
+    tries.connect_ns += report.connect_ns;
+    ++tries.reconnects;
+  }
 }
 
 class Runner {
@@ -93,12 +116,20 @@ class Runner {
         break;
       }
       ++out_.intended;
-      const Status status = call(client_, job_.type, sequence_++);
+      TransactionReport report;
+      report.deadline_ns = deadline_ns;
+      const Status status = call(client_, job_.type, sequence_++, job_.reported, report);
       const std::int64_t end = now_ns();
       out_.end_ns = end;
-      KindOutcome* kind = kind_of_last();
+      // `report` now holds this transaction's part, retries and failure kind.
+      KindOutcome* kind = kind_of_last(report);
+      count_tries(status, report, out_.tries);
+      if (kind != nullptr) count_tries(status, report, kind->tries);
+      const bool conflict = is_conflict(status, report);
       if (status.ok()) {
-        const std::int64_t ns = end - begin;
+        // As pgbench -C: reconnecting is in the run's time, not in the latency; under a
+        // rate the latency counts from the intended start, connection included.
+        const std::int64_t ns = end - begin - (c.rate ? 0 : report.connect_ns);
         out_.latency.record(static_cast<double>(ns) / 1e9);
         if (kind != nullptr) {
           kind->latency.record(static_cast<double>(ns) / 1e9);
@@ -109,15 +140,16 @@ class Runner {
         live_.latency_ns.fetch_add(static_cast<std::uint64_t>(ns), std::memory_order_relaxed);
         const auto us = static_cast<std::uint64_t>(ns / 1000);
         live_.latency_us2.fetch_add(us * us, std::memory_order_relaxed);
-      } else {
+      } else if (!conflict) {
         failed(status);
         if (kind != nullptr) ++kind->failed;
       }
       live_.done.fetch_add(1, std::memory_order_relaxed);
       // A failed transaction ends its client, as pgbench aborts a client on an error:
       // what a client does after one (a dead server, a broken store) measures the
-      // failure, not the engine, and the cell fails anyway.
-      if (!status.ok()) break;
+      // failure, not the engine, and the cell fails anyway. A conflict given up on
+      // after its tries does not: pgbench 15 counts it and the client goes on.
+      if (!status.ok() && !conflict) break;
     }
     // A duration run with a rate intended every start before the deadline, run or not.
     if (c.rate && deadline && interval_ns > 0) {
@@ -132,20 +164,26 @@ class Runner {
  private:
   bool aborted() const { return job_.shared->header().abort.load(std::memory_order_relaxed); }
 
-  KindOutcome* kind_of_last() {
-    if (job_.kinds == nullptr) return nullptr;
-    const std::size_t kind = job_.kinds->kind_of(client_);
+  KindOutcome* kind_of_last(const TransactionReport& report) {
+    std::size_t kind = report.part;
+    if (job_.kinds != nullptr) {
+      kind = job_.kinds->kind_of(client_);
+    } else if (job_.parts == 0) {
+      return nullptr;
+    }
     return kind < out_.kinds.size() ? &out_.kinds[kind] : nullptr;
   }
 
   bool untimed() {
-    const Status status = call(client_, job_.type, sequence_++);
+    TransactionReport report;
+    const Status status = call(client_, job_.type, sequence_++, job_.reported, report);
     if (status.ok()) {
       ++out_.warmup;
-    } else {
+    } else if (!is_conflict(status, report)) {
       failed(status);
+      return false;
     }
-    return status.ok();
+    return true;
   }
 
   void failed(const Status& status) {
@@ -201,7 +239,11 @@ ClientOutcome run_client(const ClientJob& job) {
     header.finished.fetch_add(1);
     return out;
   }
-  if (job.kinds != nullptr) out.kinds.resize(job.kinds->count);
+  if (job.kinds != nullptr) {
+    out.kinds.resize(job.kinds->count);
+  } else if (job.parts > 0) {
+    out.kinds.resize(job.parts);
+  }
   Runner runner(job, *client, out);
   // A client whose warm-up failed still joins the common start, so the others do not
   // wait for it, and then runs nothing.

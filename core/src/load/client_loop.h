@@ -81,6 +81,12 @@ struct ClientJob {
   // unset: config.transactions.
   std::optional<std::uint64_t> own_transactions;
   const KindSplit* kinds = nullptr;  // optional; outlives the client
+  // The plugin has Client::run_reported (ABI >= 1.7): call it instead of
+  // run_transaction and count what each report says (retries, conflicts, the part).
+  bool reported = false;
+  // Parts of the type (Transactions::parts): each transaction is also counted under
+  // the part its report names, as a kind. Ignored when `kinds` is set.
+  std::size_t parts = 0;
 };
 
 // Runs one client from open_client to its last transaction: set-up, warm-up, then

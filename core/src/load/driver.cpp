@@ -106,6 +106,8 @@ ClientJob job_for(Transactions& transactions, const RunContext& ctx, std::size_t
     job.own_transactions = total / config.clients + (index < total % config.clients ? 1 : 0);
   }
   job.kinds = shape.kinds;
+  job.reported = shape.reported;
+  job.parts = shape.parts;
   job.transactions = &transactions;
   job.ctx = &ctx;
   job.info = {index, config.clients, config.mode == ClientMode::processes};
@@ -325,6 +327,7 @@ Expected<LoadOutcome> run_phase(Transactions& transactions, const RunContext& ct
     total.setup_seconds = std::max(total.setup_seconds, o.open_seconds);
     end = std::max(end, o.end_ns);
     total.latency.merge(o.latency);
+    total.tries.merge(o.tries);
     if (total.kinds.size() < o.kinds.size()) total.kinds.resize(o.kinds.size());
     for (std::size_t k = 0; k < o.kinds.size(); ++k) total.kinds[k].merge(o.kinds[k]);
   }

@@ -40,6 +40,10 @@ struct PhaseShape {
   std::optional<std::uint64_t> total_transactions;
   // Count and time each transaction under its kind too (LoadOutcome::kinds).
   const KindSplit* kinds = nullptr;
+  // The plugin reports each transaction (ClientJob::reported), and the type has this
+  // many parts, counted as kinds (ClientJob::parts).
+  bool reported = false;
+  std::size_t parts = 0;
 };
 
 // Runs the phase. Fails (returns an Error) when the clients could not run at all:

@@ -20,6 +20,56 @@ void KindOutcome::merge(const KindOutcome& other) {
   processed += other.processed;
   failed += other.failed;
   latency.merge(other.latency);
+  tries.merge(other.tries);
+}
+
+void TryCounts::merge(const TryCounts& other) {
+  retried += other.retried;
+  retries += other.retries;
+  serialization_failures += other.serialization_failures;
+  deadlock_failures += other.deadlock_failures;
+  connect_ns += other.connect_ns;
+  reconnects += other.reconnects;
+}
+
+bool TryCounts::empty() const {
+  return retried == 0 && retries == 0 && serialization_failures == 0 && deadlock_failures == 0 &&
+         reconnects == 0;
+}
+
+void add_try_counts(nlohmann::json& j, const TryCounts& t) {
+  const auto put = [&](const char* name, auto value) {
+    if (value != 0) j[name] = value;
+  };
+  put("retried", t.retried);
+  put("retries", t.retries);
+  put("serialization_failures", t.serialization_failures);
+  put("deadlock_failures", t.deadlock_failures);
+  put("connect_ns", t.connect_ns);
+  put("reconnects", t.reconnects);
+}
+
+TryCounts try_counts_from_json(const nlohmann::json& j) {
+  TryCounts t;
+  t.retried = j.value("retried", std::uint64_t{0});
+  t.retries = j.value("retries", std::uint64_t{0});
+  t.serialization_failures = j.value("serialization_failures", std::uint64_t{0});
+  t.deadlock_failures = j.value("deadlock_failures", std::uint64_t{0});
+  t.connect_ns = j.value("connect_ns", std::int64_t{0});
+  t.reconnects = j.value("reconnects", std::uint64_t{0});
+  return t;
+}
+
+LoadOutcome kind_outcome(const LoadOutcome& mix, const KindOutcome& kind) {
+  LoadOutcome out;
+  out.clients = mix.clients;
+  out.processed = kind.processed;
+  out.failed = kind.failed;
+  out.setup_seconds = mix.setup_seconds;
+  out.run_seconds = mix.run_seconds;
+  out.latency = kind.latency;
+  out.tries = kind.tries;
+  return out;
 }
 
 double LatencyRecord::stddev() const {
@@ -63,11 +113,14 @@ nlohmann::json to_json(const ClientOutcome& o) {
   if (!o.kinds.empty()) {
     nlohmann::json kinds = nlohmann::json::array();
     for (const KindOutcome& k : o.kinds) {
-      kinds.push_back(
-          {{"processed", k.processed}, {"failed", k.failed}, {"latency", latency_json(k.latency)}});
+      nlohmann::json kind = {
+          {"processed", k.processed}, {"failed", k.failed}, {"latency", latency_json(k.latency)}};
+      add_try_counts(kind, k.tries);
+      kinds.push_back(std::move(kind));
     }
     j["kinds"] = std::move(kinds);
   }
+  add_try_counts(j, o.tries);
   return j;
 }
 
@@ -90,13 +143,23 @@ Expected<ClientOutcome> client_outcome_from_json(const nlohmann::json& j) {
         Expected<LatencyRecord> kind_latency = latency_from_json(k.at("latency"));
         if (!kind_latency) return Error{kind_latency.error()};
         o.kinds.push_back({k.at("processed").get<std::uint64_t>(),
-                           k.at("failed").get<std::uint64_t>(), std::move(*kind_latency)});
+                           k.at("failed").get<std::uint64_t>(), std::move(*kind_latency),
+                           try_counts_from_json(k)});
       }
     }
+    o.tries = try_counts_from_json(j);
     return o;
   } catch (const nlohmann::json::exception& e) {
     return Error{fmt::format("client outcome: {}", e.what())};
   }
+}
+
+std::vector<std::string> part_operations(const std::string& type,
+                                         const std::vector<std::string>& parts) {
+  std::vector<std::string> names;
+  names.reserve(parts.size());
+  for (const std::string& part : parts) names.push_back(type + "." + part);
+  return names;
 }
 
 double LoadOutcome::tps_excluding_setup() const {
@@ -109,15 +172,18 @@ double LoadOutcome::tps_including_setup() const {
 }
 
 nlohmann::json to_json(const LoadOutcome& o) {
-  return {{"clients", o.clients},
-          {"intended", o.intended ? nlohmann::json(*o.intended) : nlohmann::json(nullptr)},
-          {"processed", o.processed},
-          {"failed", o.failed},
-          {"warmup", o.warmup},
-          {"first_error", o.first_error},
-          {"setup_seconds", o.setup_seconds},
-          {"run_seconds", o.run_seconds},
-          {"latency", latency_json(o.latency)}};
+  nlohmann::json j = {
+      {"clients", o.clients},
+      {"intended", o.intended ? nlohmann::json(*o.intended) : nlohmann::json(nullptr)},
+      {"processed", o.processed},
+      {"failed", o.failed},
+      {"warmup", o.warmup},
+      {"first_error", o.first_error},
+      {"setup_seconds", o.setup_seconds},
+      {"run_seconds", o.run_seconds},
+      {"latency", latency_json(o.latency)}};
+  add_try_counts(j, o.tries);
+  return j;
 }
 
 Expected<LoadOutcome> load_outcome_from_json(const nlohmann::json& j) {
@@ -134,6 +200,7 @@ Expected<LoadOutcome> load_outcome_from_json(const nlohmann::json& j) {
     Expected<LatencyRecord> latency = latency_from_json(j.at("latency"));
     if (!latency) return Error{latency.error()};
     o.latency = std::move(*latency);
+    o.tries = try_counts_from_json(j);
     return o;
   } catch (const nlohmann::json::exception& e) {
     return Error{fmt::format("load outcome: {}", e.what())};

@@ -27,12 +27,36 @@ struct LatencyRecord {
   double stddev() const;
 };
 
+// Conflicts a transaction met (storh/transactions.h, TransactionReport), counted as
+// pgbench 15 counts them: `retried` transactions took more than one try, `retries`
+// sums the tries after the first, and a transaction that failed after its tries with
+// a serialization or deadlock error is one of the `*_failures` (not `failed`: its
+// client went on and the cell does not fail).
+struct TryCounts {
+  std::uint64_t retried = 0;
+  std::uint64_t retries = 0;
+  std::uint64_t serialization_failures = 0;
+  std::uint64_t deadlock_failures = 0;
+  // Nanoseconds spent reconnecting inside timed transactions (pgbench -C).
+  std::int64_t connect_ns = 0;
+  std::uint64_t reconnects = 0;
+
+  void merge(const TryCounts& other);
+  bool empty() const;
+};
+
+// Adds `counts` to `json` as fields of its own, only those that are not zero.
+void add_try_counts(nlohmann::json& json, const TryCounts& counts);
+// Reads the fields add_try_counts wrote; absent ones are zero.
+TryCounts try_counts_from_json(const nlohmann::json& json);
+
 // One kind of operation within a transaction type that mixes several (YCSB's read,
 // update, ...; load/client_loop.h, KindSplit): its own counts and latencies.
 struct KindOutcome {
   std::uint64_t processed = 0;  // successful timed transactions of this kind
   std::uint64_t failed = 0;     // failed ones, timed or not
   LatencyRecord latency;
+  TryCounts tries;  // of its timed transactions
 
   void merge(const KindOutcome& other);
 };
@@ -48,6 +72,7 @@ struct ClientOutcome {
   std::int64_t end_ns = 0;  // steady clock when the last timed transaction ended
   LatencyRecord latency;
   std::vector<KindOutcome> kinds;  // by kind index; empty unless the phase splits kinds
+  TryCounts tries;                 // of the timed transactions
 };
 
 nlohmann::json to_json(const ClientOutcome& outcome);
@@ -72,11 +97,21 @@ struct LoadOutcome {
   // By kind index, merged over the clients; empty unless the phase splits kinds. Not
   // in to_json: a worker sends each kind as an outcome of its own (worker/ycsb_worker.h).
   std::vector<KindOutcome> kinds;
+  TryCounts tries;  // of the timed transactions, summed over the clients
 
   // processed / run_seconds, and processed / (setup_seconds + run_seconds).
   double tps_excluding_setup() const;
   double tps_including_setup() const;
 };
+
+// One kind's (or part's) share of a phase as an outcome of its own: its count over
+// the whole phase's time is its throughput within the mix.
+LoadOutcome kind_outcome(const LoadOutcome& mix, const KindOutcome& kind);
+
+// "custom.zipfian_read": the operations (metrics) under which the parts of transaction
+// type `type` are reported (Transactions::parts, ABI 1.7), in the order of `parts`.
+std::vector<std::string> part_operations(const std::string& type,
+                                         const std::vector<std::string>& parts);
 
 nlohmann::json to_json(const LoadOutcome& outcome);
 Expected<LoadOutcome> load_outcome_from_json(const nlohmann::json& json);

@@ -225,27 +225,53 @@ result::PluginBuild plugin_build(const Description& description) {
   return {m.build_type, m.build_flags, m.compiler, m.optimized, description.file_hash};
 }
 
-std::string preflight_plugin(const std::filesystem::path& host_executable,
-                             const std::filesystem::path& file, const std::string& name,
-                             const std::string& params_json) {
+namespace {
+
+// The parts __preflight printed, or an error naming the file.
+Preflight preflight_parts(const std::filesystem::path& file, const std::string& text) {
+  Preflight answer;
+  if (text.find_first_not_of(" \n") == std::string::npos) return answer;
+  const nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
+  try {
+    if (parsed.is_discarded() || !parsed.is_object()) throw std::runtime_error("not a JSON object");
+    for (const auto& [type, names] : parsed.items()) {
+      answer.parts[type] = names.get<std::vector<std::string>>();
+    }
+  } catch (const std::exception& e) {
+    answer.error =
+        fmt::format("{}: preflight printed unreadable parts: {}", file.string(), e.what());
+  }
+  return answer;
+}
+
+}  // namespace
+
+Preflight preflight_plugin(const std::filesystem::path& host_executable,
+                           const std::filesystem::path& file, const std::string& name,
+                           const std::string& params_json) {
   process::ProcessOptions options;
   options.argv = {host_executable.string(), "__preflight", file.string(), "--name=" + name,
                   "--params=" + params_json};
   options.timeout_seconds = 30;
+  options.capture_stdout = true;
   const process::ProcessOutcome outcome = process::run_process(options);
-  if (outcome.succeeded()) return {};
-  if (!outcome.started) return fmt::format("{}: {}", file.string(), outcome.error);
-  if (outcome.timed_out) return fmt::format("{}: preflight timed out after 30 s", file.string());
+  if (outcome.succeeded()) return preflight_parts(file, outcome.stdout_text);
+  if (!outcome.started) return {fmt::format("{}: {}", file.string(), outcome.error), {}};
+  if (outcome.timed_out) {
+    return {fmt::format("{}: preflight timed out after 30 s", file.string()), {}};
+  }
   if (outcome.signal) {
-    return fmt::format("{}: crashed with signal {} ({}) in preflight", file.string(),
-                       *outcome.signal, strsignal(*outcome.signal));
+    return {fmt::format("{}: crashed with signal {} ({}) in preflight", file.string(),
+                        *outcome.signal, strsignal(*outcome.signal)),
+            {}};
   }
   std::string reason = process::tail_lines(outcome.stderr_tail, 5);
   const std::string prefix = "storh-host worker: ";
   if (reason.starts_with(prefix)) reason.erase(0, prefix.size());
-  return reason.empty() ? fmt::format("{}: preflight exited with {}", file.string(),
-                                      outcome.exit_code.value_or(-1))
-                        : reason;
+  return {reason.empty() ? fmt::format("{}: preflight exited with {}", file.string(),
+                                       outcome.exit_code.value_or(-1))
+                         : reason,
+          {}};
 }
 
 }  // namespace storh::plugin

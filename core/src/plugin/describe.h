@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -47,13 +48,20 @@ Expected<Description> describe_plugin(const std::filesystem::path& host_executab
                                       const std::filesystem::path& file,
                                       const std::string& expected_name);
 
+// What __preflight answers for one cell's parameters.
+struct Preflight {
+  std::string error;  // "" when the plugin accepts them
+  // ABI >= 1.7: transaction type -> its parts (Transactions::parts), types with parts only.
+  std::map<std::string, std::vector<std::string>> parts;
+};
+
 // Runs `host_executable __preflight file --name=NAME --params=JSON` (Engine::preflight
 // of an ABI >= 1.4 plugin, storh/engine.h) with a 30 s timeout. `params_json` is the
-// cell's chosen parameters as the worker takes them. Returns "" when the plugin accepts
-// them, else its message (or why the child failed), naming the file.
-std::string preflight_plugin(const std::filesystem::path& host_executable,
-                             const std::filesystem::path& file, const std::string& name,
-                             const std::string& params_json);
+// cell's chosen parameters as the worker takes them. The error is "" when the plugin
+// accepts them, else its message (or why the child failed), naming the file.
+Preflight preflight_plugin(const std::filesystem::path& host_executable,
+                           const std::filesystem::path& file, const std::string& name,
+                           const std::string& params_json);
 
 // The build record of the result file (experiment.engines[].build).
 result::PluginBuild plugin_build(const Description& description);

@@ -16,6 +16,16 @@ int finish_failed(const EmitFn& emit, const std::string& op, const std::string& 
   return kWorkerExitStepFailed;
 }
 
+// The cell's parameters as Transactions::parts takes them: every declared one.
+std::vector<std::pair<std::string, ParamValue>> cell_values(plugin::LoadedPlugin& loaded,
+                                                            const RunContext& ctx) {
+  std::vector<std::pair<std::string, ParamValue>> values;
+  for (const ParamSpec& spec : loaded.describe().params) {
+    if (const ParamValue* value = ctx.param(spec.name)) values.emplace_back(spec.name, *value);
+  }
+  return values;
+}
+
 }  // namespace
 
 int run_load_cell(plugin::LoadedPlugin& loaded, RunContext& ctx,
@@ -39,6 +49,9 @@ int run_load_cell(plugin::LoadedPlugin& loaded, RunContext& ctx,
   const Status prepared = guarded("prepare", [&] { return transactions->prepare(ctx); });
   if (!prepared.ok()) return finish_failed(emit, "prepare", prepared.message());
 
+  const bool reported = loaded.manifest().abi_minor >= kTransactionReportAbiMinor;
+  const std::vector<std::pair<std::string, ParamValue>> values =
+      reported ? cell_values(loaded, ctx) : std::vector<std::pair<std::string, ParamValue>>{};
   std::uint64_t succeeded = 0, failed = 0;
   std::string first_failure, first_failure_op;
   for (std::size_t type : types) {
@@ -47,10 +60,20 @@ int run_load_cell(plugin::LoadedPlugin& loaded, RunContext& ctx,
     const load::ProgressFn on_progress = [&](const load::Progress& progress) {
       emit(LoadProgressEvent{op, load::progress_line(progress)});
     };
+    load::PhaseShape shape;
+    shape.reported = reported;
+    const std::vector<std::string> parts =
+        reported ? transactions->parts(type, values) : std::vector<std::string>{};
+    shape.parts = parts.size();
     Expected<load::LoadOutcome> outcome =
-        load::run_phase(*transactions, ctx, type, config, on_progress);
+        load::run_phase(*transactions, ctx, type, config, on_progress, shape);
     if (!outcome) return finish_failed(emit, op, fmt::format("{}: {}", op, outcome.error()));
     emit(LoadEvent{op, load::to_json(*outcome)});
+    // Each part as a metric of its own, as YCSB's kinds (worker/ycsb_worker.h).
+    const std::vector<std::string> part_ops = load::part_operations(op, parts);
+    for (std::size_t p = 0; p < part_ops.size() && p < outcome->kinds.size(); ++p) {
+      emit(LoadEvent{part_ops[p], load::to_json(load::kind_outcome(*outcome, outcome->kinds[p]))});
+    }
     succeeded += outcome->processed + outcome->warmup;
     failed += outcome->failed;
     if (outcome->failed > 0 && first_failure.empty()) {

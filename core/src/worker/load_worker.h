@@ -1,5 +1,6 @@
 // worker/load_worker.h: the worker's side of a load cell (docs/load.md). Besides
 // "begin" per phase and "done", it sends "load_progress" and "load" (worker/event.h).
+// A type with parts (Transactions::parts) also sends a "load" event per part.
 // A phase with failed transactions sends its "load" event (the numbers are data)
 // and then "fail", so the cell fails with the first error.
 #pragma once

@@ -378,6 +378,19 @@ int preflight_main(const std::vector<std::string>& args) {
     std::cerr << status.message() << '\n';
     return kWorkerExitBadInput;
   }
+  // ABI 1.7: the parts of each transaction type under these parameters, as JSON
+  // {"type": ["part", ...]} on stdout, so that the host names their metrics up front.
+  Transactions* transactions = (*loaded)->transactions();
+  if ((*loaded)->manifest().abi_minor >= storh::kTransactionReportAbiMinor &&
+      transactions != nullptr) {
+    nlohmann::json parts = nlohmann::json::object();
+    const std::vector<TransactionSpec> specs = transactions->describe();
+    for (std::size_t type = 0; type < specs.size(); ++type) {
+      std::vector<std::string> names = transactions->parts(type, {params.begin(), params.end()});
+      if (!names.empty()) parts[specs[type].name] = std::move(names);
+    }
+    std::cout << parts.dump() << '\n';
+  }
   return kWorkerExitOk;
 }
 

@@ -23,19 +23,6 @@ int fail_cell(const EmitFn& emit, const std::string& op, const std::string& mess
   return kWorkerExitStepFailed;
 }
 
-// One kind's share of the run phase as an outcome of its own: its count over the
-// whole phase's time is its throughput within the mix.
-load::LoadOutcome kind_outcome(const load::LoadOutcome& mix, const load::KindOutcome& kind) {
-  load::LoadOutcome out;
-  out.clients = mix.clients;
-  out.processed = kind.processed;
-  out.failed = kind.failed;
-  out.setup_seconds = mix.setup_seconds;
-  out.run_seconds = mix.run_seconds;
-  out.latency = kind.latency;
-  return out;
-}
-
 class Phases {
  public:
   Phases(ycsb::KvTransactions& transactions, RunContext& ctx,
@@ -61,7 +48,8 @@ class Phases {
     }
     send(op, *outcome);
     for (const auto& [name, kind] : kinds) {
-      if (kind < outcome->kinds.size()) send(name, kind_outcome(*outcome, outcome->kinds[kind]));
+      if (kind < outcome->kinds.size())
+        send(name, load::kind_outcome(*outcome, outcome->kinds[kind]));
     }
     if (outcome->failed > 0) {
       return fmt::format("{}: {} operation(s) failed; first: {}", op, outcome->failed,
