@@ -13,7 +13,8 @@
 //
 // parse_custom_script() reports the first error as "file:line:col: what was expected
 // there". CustomClient::run() throws PgError "file:line: command: what failed" on a
-// run-time error (an expression's, a failed \gset, the server's).
+// run-time error (an expression's, a failed \gset, the server's), and says whether the
+// server's error was a conflict (last_conflict) that MixClient may retry.
 #pragma once
 
 #include <cstdint>
@@ -45,6 +46,8 @@ enum class MetaCommand : std::uint8_t {
   endpipeline
 };
 enum class ResultVariables : std::uint8_t { none, gset, aset };
+// A server error a real application retries: SQLSTATE 40001 or 40P01.
+enum class Conflict : std::uint8_t { none, serialization, deadlock };
 
 struct ScriptCommand {
   MetaCommand meta = MetaCommand::sql;
@@ -104,6 +107,14 @@ class CustomClient {
 
   Variables& variables() noexcept { return variables_; }
   Connection& connection() noexcept { return conn_; }
+  // Runs the next transactions on `conn` (pgbench -C); its statements are prepared
+  // again, as pgbench forgets them with the old session.
+  void reconnect(Connection conn);
+  // The conflict that made the last run() throw, or none (any other error, or success).
+  Conflict last_conflict() const noexcept { return conflict_; }
+  // The random functions' state: saved before a transaction and restored to retry it
+  // with the same draws, as pgbench does.
+  PgbenchRandom& random() noexcept { return random_; }
   // Receives debug()'s output ("debug(script=0,command=2): int 5").
   void on_debug(std::function<void(const std::string&)> sink) { debug_ = std::move(sink); }
 
@@ -127,6 +138,7 @@ class CustomClient {
   std::vector<const ScriptCommand*> pending_;  // sent in the pipeline, results unread
   std::size_t script_index_ = 0;
   std::size_t command_index_ = 0;
+  Conflict conflict_ = Conflict::none;
 };
 
 }  // namespace storh::engines::pg

@@ -65,8 +65,14 @@ CustomClient::CustomClient(Connection conn, QueryMode mode, const ClientSetup& s
   define("random_seed", static_cast<std::int64_t>(setup.random_seed));
 }
 
+void CustomClient::reconnect(Connection conn) {
+  conn_ = std::move(conn);
+  prepared_.clear();
+}
+
 void CustomClient::run(const CustomScript& script, std::size_t script_index) {
   script_index_ = script_index;
+  conflict_ = Conflict::none;
   try {
     run_commands(script, script_index);
   } catch (const std::exception& error) {
@@ -272,6 +278,10 @@ void CustomClient::read_results(const ScriptCommand& command) {
           }
         }
       } else {
+        const char* state = PQresultErrorField(result.get(), PG_DIAG_SQLSTATE);
+        const std::string_view sqlstate = state != nullptr ? state : "";
+        if (sqlstate == "40001") conflict_ = Conflict::serialization;
+        if (sqlstate == "40P01") conflict_ = Conflict::deadlock;
         failure = fmt::format("query {}: {}", query, PQresultErrorMessage(result.get()));
         while (!failure.empty() && failure.back() == '\n') failure.pop_back();
       }

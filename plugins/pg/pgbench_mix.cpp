@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <climits>
 
 namespace storh::engines::pg {
@@ -179,7 +181,46 @@ MixClient::MixClient(Connection conn, QueryMode mode, const ScriptMix& mix,
                      const ClientSetup& setup, std::uint64_t choose_seed)
     : client_(std::move(conn), mode, setup), mix_(mix), choose_(choose_seed) {}
 
-void MixClient::run() {
+std::vector<std::string> mix_part_names(std::string_view spec) {
+  std::vector<std::string> names;
+  if (trim_blanks(spec).empty()) return {std::string(script_name(Script::tpcb_like))};
+  std::size_t start = 0;
+  while (start <= spec.size()) {
+    std::size_t end = spec.find(',', start);
+    if (end == std::string_view::npos) end = spec.size();
+    std::string_view entry = trim_blanks(spec.substr(start, end - start));
+    start = end + 1;
+    if (const std::size_t at = entry.rfind('@'); at != std::string_view::npos) {
+      entry = trim_blanks(entry.substr(0, at));
+    }
+    if (entry.empty()) return {};
+    std::string name;
+    if (const std::optional<Script> builtin = builtin_named(entry)) {
+      name = script_name(*builtin);
+    } else {
+      for (const char c : std::filesystem::path(entry).stem().string()) {
+        const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+        if (c >= 'A' && c <= 'Z') {
+          name += static_cast<char>(c - 'A' + 'a');
+        } else if (alnum) {
+          name += c;
+        } else if (!name.empty() && name.back() != '_') {
+          name += '_';
+        }
+      }
+      while (!name.empty() && name.back() == '_') name.pop_back();
+      if (name.empty() || (name[0] >= '0' && name[0] <= '9')) name.insert(0, "script_");
+    }
+    std::string unique = name;
+    for (int n = 2; std::find(names.begin(), names.end(), unique) != names.end(); ++n) {
+      unique = fmt::format("{}_{}", name, n);
+    }
+    names.push_back(std::move(unique));
+  }
+  return names;
+}
+
+void MixClient::run(const TryLimit& limit) {
   // pgbench's chooseScript: no draw for a single script; otherwise a uniform draw
   // over the total weight, walked through the weights in order.
   std::size_t index = 0;
@@ -191,7 +232,27 @@ void MixClient::run() {
     --index;
   }
   last_ = index;
-  client_.run(mix_.entries[index].script, index);
+  retries_ = 0;
+  conflict_ = Conflict::none;
+  // pgbench keeps the random state a transaction began with and restores it to retry.
+  const PgbenchRandom begun = client_.random();
+  for (std::int64_t tries = 1;; ++tries) {
+    try {
+      client_.run(mix_.entries[index].script, index);
+      return;
+    } catch (const PgError&) {
+      conflict_ = client_.last_conflict();
+      if (conflict_ == Conflict::none) throw;
+      const bool tries_left = limit.max_tries == 0 || tries < limit.max_tries;
+      const bool time_left =
+          limit.deadline_ns == 0 || std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                        std::chrono::steady_clock::now().time_since_epoch())
+                                            .count() < limit.deadline_ns;
+      if (!tries_left || !time_left) throw;
+    }
+    ++retries_;
+    client_.random() = begun;
+  }
 }
 
 }  // namespace storh::engines::pg

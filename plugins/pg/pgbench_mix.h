@@ -55,6 +55,20 @@ std::string_view builtin_script_text(Script script) noexcept;
 // Parses `vars` ("n=10;m=20"). Throws PgError naming the bad entry.
 std::vector<std::pair<std::string, std::string>> parse_script_vars(std::string_view vars);
 
+// The names of the mix's scripts as metrics name its parts, in mix order, read from
+// the list alone (no file is read): a built-in's name, else the file's stem in
+// snake_case ("suites/pg/zipfian-read.sql" -> "zipfian_read"), a repeated name suffixed
+// "_2", "_3". Empty for a list that does not parse.
+std::vector<std::string> mix_part_names(std::string_view spec);
+
+// How often a transaction that meets a conflict is tried (pgbench 15's --max-tries):
+// `max_tries` tries in all (0: no limit), and none begun after `deadline_ns` (steady
+// clock; 0: none), as pgbench stops retrying at the end of -T.
+struct TryLimit {
+  std::int64_t max_tries = 1;
+  std::int64_t deadline_ns = 0;
+};
+
 class MixClient {
  public:
   // `mix` outlives the client. `choose_seed`: PgbenchSeeds::choose of the client's
@@ -62,11 +76,17 @@ class MixClient {
   MixClient(Connection conn, QueryMode mode, const ScriptMix& mix, const ClientSetup& setup,
             std::uint64_t choose_seed);
 
-  // Chooses a script and runs one transaction of it. Throws PgError "file:line: ..." on
-  // a run-time error (CustomClient::run).
-  void run();
+  // Chooses a script and runs one transaction of it. A conflict (40001, 40P01) rolls
+  // the transaction back and runs it again from its start with the same random draws,
+  // as pgbench does, while `limit` allows. Throws PgError "file:line: ..." on a run-time
+  // error (CustomClient::run), or on a conflict after the last try allowed.
+  void run(const TryLimit& limit = {});
   // The index in the mix of the script the last run() chose.
   std::size_t last_script() const noexcept { return last_; }
+  // The last run()'s tries after the first, and the conflict it gave up on (none when
+  // it succeeded or failed otherwise).
+  std::uint32_t last_retries() const noexcept { return retries_; }
+  Conflict last_conflict() const noexcept { return conflict_; }
   CustomClient& client() noexcept { return client_; }
 
  private:
@@ -74,6 +94,8 @@ class MixClient {
   const ScriptMix& mix_;
   PgbenchRandom choose_;
   std::size_t last_ = 0;
+  std::uint32_t retries_ = 0;
+  Conflict conflict_ = Conflict::none;
 };
 
 }  // namespace storh::engines::pg

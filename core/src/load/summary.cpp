@@ -35,7 +35,9 @@ result::LoadResult summarize_load(const LoadConfig& config,
   double including = 0;
   bool all_intended = !repeats.empty();
   std::uint64_t intended = 0;
+  TryCounts tries;
   for (const LoadOutcome& o : repeats) {
+    tries.merge(o.tries);
     result::LoadRepeat repeat;
     repeat.processed = o.processed;
     repeat.intended = o.intended;
@@ -64,6 +66,14 @@ result::LoadResult summarize_load(const LoadConfig& config,
     r.tps_including_setup = including / static_cast<double>(repeats.size());
   }
   r.latency = load_latency(latency);
+  r.retried = tries.retried;
+  r.retries = tries.retries;
+  r.serialization_failures = tries.serialization_failures;
+  r.deadlock_failures = tries.deadlock_failures;
+  if (tries.reconnects > 0) {
+    r.connection_mean =
+        static_cast<double>(tries.connect_ns) / 1e9 / static_cast<double>(tries.reconnects);
+  }
   return r;
 }
 

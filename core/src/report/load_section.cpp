@@ -77,6 +77,35 @@ std::string latency_text(
   return load.latency ? seconds_or_absent(get(*load.latency)) : kAbsent;
 }
 
+// The conflict columns (pgbench 15's retried, retries and failures by kind) and the
+// reconnection time (pgbench -C), each only when some cell has it.
+void add_try_columns(const std::vector<Group>& groups, std::vector<MetricColumn>& list) {
+  using Count = std::uint64_t LoadResult::*;
+  const std::pair<const char*, Count> counts[] = {
+      {"retried", &LoadResult::retried},
+      {"retries", &LoadResult::retries},
+      {"serialization failures", &LoadResult::serialization_failures},
+      {"deadlock failures", &LoadResult::deadlock_failures}};
+  const auto any = [&](const std::function<bool(const LoadResult&)>& has) {
+    for (const Group& group : groups) {
+      for (const auto& [position, metric] : group.cells) {
+        if (has(*metric->load)) return true;
+      }
+    }
+    return false;
+  };
+  for (const auto& [name, member] : counts) {
+    if (!any([member = member](const LoadResult& l) { return l.*member > 0; })) continue;
+    list.push_back(
+        {name, [member = member](const LoadResult& l) { return std::to_string(l.*member); }});
+  }
+  if (any([](const LoadResult& l) { return l.connection_mean.has_value(); })) {
+    list.push_back({"connection mean", [](const LoadResult& l) {
+                      return l.connection_mean ? format_seconds(*l.connection_mean) : kAbsent;
+                    }});
+  }
+}
+
 std::vector<MetricColumn> metric_columns(const std::vector<Group>& groups) {
   using L = result::LoadLatency;
   std::vector<MetricColumn> list = {
@@ -122,6 +151,7 @@ std::vector<MetricColumn> metric_columns(const std::vector<Group>& groups) {
   if (failed) {
     list.push_back({"failed", [](const LoadResult& l) { return std::to_string(l.failed); }});
   }
+  add_try_columns(groups, list);
   return list;
 }
 

@@ -48,19 +48,28 @@ ordered_json load_json(const LoadResult& l) {
                {"p99_9", optional_json(t.p999)},
                {"max", t.max}};
   }
-  return {{"clients", l.clients},
-          {"mode", l.mode},
-          {"transactions_per_client", optional_json(l.transactions_per_client)},
-          {"duration_seconds", optional_json(l.duration_seconds)},
-          {"target_rate", optional_json(l.target_rate)},
-          {"processed", l.processed},
-          {"intended", optional_json(l.intended)},
-          {"failed", l.failed},
-          {"tps_including_setup", l.tps_including_setup},
-          {"tps_excluding_setup", l.tps_excluding_setup},
-          {"tps_stddev", l.tps_stddev},
-          {"latency", latency},
-          {"repeats", repeats}};
+  ordered_json j = {{"clients", l.clients},
+                    {"mode", l.mode},
+                    {"transactions_per_client", optional_json(l.transactions_per_client)},
+                    {"duration_seconds", optional_json(l.duration_seconds)},
+                    {"target_rate", optional_json(l.target_rate)},
+                    {"processed", l.processed},
+                    {"intended", optional_json(l.intended)},
+                    {"failed", l.failed},
+                    {"tps_including_setup", l.tps_including_setup},
+                    {"tps_excluding_setup", l.tps_excluding_setup},
+                    {"tps_stddev", l.tps_stddev},
+                    {"latency", latency},
+                    {"repeats", repeats}};
+  const auto put = [&](const char* name, std::uint64_t value) {
+    if (value != 0) j[name] = value;
+  };
+  put("retried", l.retried);
+  put("retries", l.retries);
+  put("serialization_failures", l.serialization_failures);
+  put("deadlock_failures", l.deadlock_failures);
+  if (l.connection_mean) j["connection_mean"] = *l.connection_mean;
+  return j;
 }
 
 ordered_json metric_json(const Metric& m) {

@@ -119,6 +119,12 @@ LoadResult read_load(const Node& n) {
   l.tps_including_setup = n.at("tps_including_setup").number();
   l.tps_excluding_setup = n.at("tps_excluding_setup").number();
   l.tps_stddev = n.at("tps_stddev").number();
+  const auto counted = [&](const char* name) { return n.has(name) ? n.at(name).count() : 0; };
+  l.retried = counted("retried");
+  l.retries = counted("retries");
+  l.serialization_failures = counted("serialization_failures");
+  l.deadlock_failures = counted("deadlock_failures");
+  if (n.has("connection_mean")) l.connection_mean = n.at("connection_mean").number();
   if (const Node t = n.at("latency"); !t.is_null()) {
     LoadLatency latency;
     latency.count = t.at("count").count();

@@ -90,6 +90,15 @@ struct LoadResult {
   double tps_excluding_setup = 0;
   double tps_stddev = 0;  // of tps_excluding_setup over the repeats (n - 1)
   std::optional<LoadLatency> latency;
+  // Conflicts, summed over the repeats (load/outcome.h, TryCounts); written only when
+  // not zero: transactions retried, retries, and transactions that failed after their
+  // tries with a serialization or deadlock error (not in `failed`).
+  std::uint64_t retried = 0;
+  std::uint64_t retries = 0;
+  std::uint64_t serialization_failures = 0;
+  std::uint64_t deadlock_failures = 0;
+  // Mean seconds per reconnection inside timed transactions (pgbench -C), when any.
+  std::optional<double> connection_mean;
 };
 
 // Adaptive repeats (docs/results.md, "Repeats until the figure is stable"): what one

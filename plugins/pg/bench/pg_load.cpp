@@ -3,11 +3,14 @@
 //   prepare      start the server (or create the database on a DSN server) and load
 //                pgbench's tables at `scale`, untimed, as `pgbench -i` before a run
 //   open_client  one libpq connection per client, untimed (pgbench's "initial
-//                connection time"); in prepared mode its statements are prepared here
+//                connection time"); in prepared mode its statements are prepared here;
+//                with connect = per_transaction (pgbench -C) every transaction opens
+//                a new one, its time reported apart from the transaction's
 //   run          one transaction of tpcb_like, simple_update or select_only, with the
 //                client's own pgbench random state (client k seeded as pgbench's client k),
 //                or of `custom`: a script of the `scripts` mix chosen by weight
-//                (pgbench_mix.h), run as pgbench runs it
+//                (pgbench_mix.h), run as pgbench runs it; a serialization failure or
+//                deadlock is retried up to `max_tries` and else reported by kind
 //   finish       pgbench's consistency check: the balances of accounts, tellers and
 //                branches and the history's deltas agree, or the cell fails
 // The server stops when the repeat's Transactions object is destroyed; a server that
@@ -16,6 +19,7 @@
 #include <fmt/ranges.h>
 
 #include <array>
+#include <chrono>
 #include <optional>
 
 #include "pg/bench/pg_params.h"
@@ -48,7 +52,10 @@ class PgClient final : public storh::Client {
   PgClient(pg::Connection conn, const pg::PgRunParams& params, const storh::ClientInfo& info,
            Mixes mixes, const pg::BenchDatabase& database)
       : params_(params), info_(info), mixes_(mixes), database_(database) {
-    if (params.mode == pg::QueryMode::extended) {
+    // Retries and reconnections are MixClient's: a built-in that needs them runs as a
+    // script too.
+    if (params.mode == pg::QueryMode::extended || params.max_tries != 1 ||
+        params.connect_per_transaction) {
       conn_.emplace(std::move(conn));
     } else {
       script_.emplace(std::move(conn), params.mode, params.scale,
@@ -56,21 +63,41 @@ class PgClient final : public storh::Client {
     }
   }
 
-  Status run_transaction(std::size_t type, std::uint64_t) noexcept override {
+  Status run_transaction(std::size_t type, std::uint64_t sequence) noexcept override {
+    storh::TransactionReport report;
+    return run_reported(type, sequence, report);
+  }
+
+  Status run_reported(std::size_t type, std::uint64_t,
+                      storh::TransactionReport& report) noexcept override {
     const std::string_view name =
         type == kCustomType ? std::string_view("custom") : pg::script_name(pg::kScripts[type]);
     Status status = storh::guarded(name, [&] {
+      if (params_.max_tries == 0 && report.deadline_ns == 0) {
+        throw pg::PgError(
+            "max_tries = 0 (no limit) needs a duration, as pgbench's --max-tries=0 needs -T");
+      }
       if (type != kCustomType && script_) {
         script_->run(pg::kScripts[type]);
         return;
       }
+      if (params_.connect_per_transaction) reconnect(report);
       if (!mix_) {
         const pg::ScriptMix& mix = type == kCustomType ? *mixes_.custom : (*mixes_.builtins)[type];
         open_mix(mix);
       }
-      mix_->run();
+      mix_->run({params_.max_tries, report.deadline_ns});
     });
-    return status.ok() ? status : Status::error(database_.failure_message(status.message()));
+    if (mix_) {
+      report.part = mix_->last_script();
+      report.retries = mix_->last_retries();
+    }
+    if (status.ok()) return status;
+    const pg::Conflict conflict = mix_ ? mix_->last_conflict() : pg::Conflict::none;
+    report.failure = conflict == pg::Conflict::serialization ? storh::FailureKind::serialization
+                     : conflict == pg::Conflict::deadlock    ? storh::FailureKind::deadlock
+                                                             : storh::FailureKind::other;
+    return Status::error(database_.failure_message(status.message()));
   }
 
  private:
@@ -91,6 +118,21 @@ class PgClient final : public storh::Client {
     script_.reset();
     conn_.reset();
     mix_.emplace(std::move(conn), params_.mode, mix, setup, seeds.choose[info_.index]);
+  }
+
+  // pgbench -C: a new connection for this transaction, the old one closed; the time
+  // is the report's connect_ns (the host leaves it out of the latency).
+  void reconnect(storh::TransactionReport& report) {
+    const auto start = std::chrono::steady_clock::now();
+    pg::Connection fresh = database_.connect();
+    if (mix_) {
+      mix_->client().reconnect(std::move(fresh));
+    } else {
+      conn_ = std::move(fresh);
+    }
+    report.connect_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now() - start)
+                            .count();
   }
 
   const pg::PgRunParams& params_;
@@ -116,6 +158,19 @@ class PgTransactions final : public storh::Transactions {
                      "transaction",
                      false});
     return specs;
+  }
+
+  std::vector<std::string> parts(std::size_t type,
+                                 const std::vector<std::pair<std::string, storh::ParamValue>>&
+                                     values) const noexcept override {
+    if (type != kCustomType) return {};
+    try {
+      std::vector<std::string> names = pg::mix_part_names(pg::text_value(values, "scripts"));
+      if (names.size() < 2) names.clear();  // one script: the type's own metric says it all
+      return names;
+    } catch (...) {
+      return {};
+    }
   }
 
   Status prepare(storh::RunContext& ctx) noexcept override {

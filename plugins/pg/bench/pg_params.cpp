@@ -60,6 +60,18 @@ std::vector<ParamSpec> pg_param_specs() {
        std::string(),
        {},
        "the scripts' variables, pgbench -D: vars = { n = 10 } or 'n=10;m=20'"},
+      {"max_tries",
+       ParamType::integer,
+       std::int64_t{1},
+       {},
+       "pgbench --max-tries: tries of a transaction that meets a serialization failure or a "
+       "deadlock (1: no retry; 0: no limit, duration runs only)"},
+      {"connect",
+       ParamType::string,
+       std::string("per_client"),
+       {std::string("per_client"), std::string("per_transaction")},
+       "per_client: one connection per client, opened untimed; per_transaction: a new "
+       "connection for every transaction, pgbench -C"},
       {"random_seed",
        ParamType::integer,
        std::int64_t{0},
@@ -92,6 +104,7 @@ std::vector<ParamRange> pg_param_ranges() {
   return {{"scale", 1, 100000},
           {"fillfactor", 10, 100},
           {"random_seed", 0, 9.0e15},
+          {"max_tries", 0, 1.0e9},
           {"max_connections", 0, 262143}};
 }
 
@@ -171,6 +184,10 @@ PgRunParams read_params(const RunContext& ctx) {
   }
   params.scripts = ctx.string_param("scripts");
   params.vars = parse_script_vars(ctx.string_param("vars"));
+  params.max_tries = ctx.int_param("max_tries", 1);
+  if (params.max_tries < 0)
+    throw PgError(fmt::format("max_tries {} must be >= 0", params.max_tries));
+  params.connect_per_transaction = ctx.string_param("connect", "per_client") == "per_transaction";
   const std::int64_t seed = ctx.int_param("random_seed", 0);
   params.random_seed = seed != 0 ? static_cast<std::uint64_t>(seed) : [] {
     std::random_device device;

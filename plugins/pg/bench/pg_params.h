@@ -28,8 +28,14 @@ struct PgRunParams {
   std::uint64_t random_seed = 0;  // the base seed of the clients' random sequences
   std::string scripts;            // the custom transaction's mix, as written
   std::vector<std::pair<std::string, std::string>> vars;  // pgbench -D, in order
+  std::int64_t max_tries = 1;            // pgbench --max-tries; 0: no limit (duration runs)
+  bool connect_per_transaction = false;  // pgbench -C
 };
 PgRunParams read_params(const RunContext& ctx);
+
+// The string parameter `name` among `values`, or "".
+std::string text_value(const std::vector<std::pair<std::string, ParamValue>>& values,
+                       std::string_view name);
 
 // Engine::preflight: a local server's installation exists (else PgError naming the
 // package to install) and `settings` parses. Reads only the filesystem.
