@@ -129,7 +129,8 @@ class Runner {
       if (status.ok()) {
         // As pgbench -C: reconnecting is in the run's time, not in the latency; under a
         // rate the latency counts from the intended start, connection included.
-        const std::int64_t ns = end - begin - (c.rate ? 0 : report.connect_ns);
+        const std::int64_t ns =
+            std::max<std::int64_t>(0, end - begin - (c.rate ? 0 : report.connect_ns));
         out_.latency.record(static_cast<double>(ns) / 1e9);
         if (kind != nullptr) {
           kind->latency.record(static_cast<double>(ns) / 1e9);
