@@ -77,23 +77,6 @@ std::string milliseconds(const LoadResult& load,
   return fmt::format("{:.3f}", *((*load.latency).*percentile) * 1e3);
 }
 
-std::vector<Grid> grids(bool failed) {
-  using L = result::LoadLatency;
-  std::vector<Grid> list = {
-      {"tps excluding set-up",
-       [](const LoadResult& l) { return fmt::format("{:.1f}", l.tps_excluding_setup); }},
-      {"tps including set-up",
-       [](const LoadResult& l) { return fmt::format("{:.1f}", l.tps_including_setup); }},
-      {"latency p50 (ms)", [](const LoadResult& l) { return milliseconds(l, &L::p50); }},
-      {"latency p95 (ms)", [](const LoadResult& l) { return milliseconds(l, &L::p95); }},
-      {"latency p99 (ms)", [](const LoadResult& l) { return milliseconds(l, &L::p99); }},
-  };
-  if (failed) {
-    list.push_back({"failed", [](const LoadResult& l) { return std::to_string(l.failed); }});
-  }
-  return list;
-}
-
 // One bench's table for one operation of the engine.
 class BenchTable {
  public:
@@ -111,10 +94,11 @@ class BenchTable {
     return fmt::format("{}: {} (repeats: {})", bench_.name, operation_, repeats);
   }
 
-  bool any_failed() const {
-    bool failed = false;
-    for_each_metric([&](const Metric& m) { failed = failed || m.load->failed > 0; });
-    return failed;
+  // Whether `has` holds for some cell of the table.
+  bool any(const std::function<bool(const LoadResult&)>& has) const {
+    bool found = false;
+    for_each_metric([&](const Metric& m) { found = found || has(*m.load); });
+    return found;
   }
 
   std::vector<Column> columns() const {
@@ -164,6 +148,55 @@ class BenchTable {
   std::string single_side_label_;
 };
 
+// The grids of a table: tps and latency always; failures, the conflict counts (pgbench
+// 15's retried, retries and failures by kind) and the connection time (pgbench -C) when
+// some cell has them.
+std::vector<Grid> grids(const BenchTable& table) {
+  using L = result::LoadLatency;
+  std::vector<Grid> list = {
+      {"tps excluding set-up",
+       [](const LoadResult& l) { return fmt::format("{:.1f}", l.tps_excluding_setup); }},
+      {"tps including set-up",
+       [](const LoadResult& l) { return fmt::format("{:.1f}", l.tps_including_setup); }},
+      {"latency p50 (ms)", [](const LoadResult& l) { return milliseconds(l, &L::p50); }},
+      {"latency p95 (ms)", [](const LoadResult& l) { return milliseconds(l, &L::p95); }},
+      {"latency p99 (ms)", [](const LoadResult& l) { return milliseconds(l, &L::p99); }},
+  };
+  using Count = std::uint64_t LoadResult::*;
+  const std::pair<const char*, Count> counts[] = {
+      {"failed", &LoadResult::failed},
+      {"retried", &LoadResult::retried},
+      {"retries", &LoadResult::retries},
+      {"serialization failures", &LoadResult::serialization_failures},
+      {"deadlock failures", &LoadResult::deadlock_failures}};
+  for (const auto& [name, member] : counts) {
+    if (!table.any([member = member](const LoadResult& l) { return l.*member > 0; })) continue;
+    list.push_back(
+        {name, [member = member](const LoadResult& l) { return std::to_string(l.*member); }});
+  }
+  if (table.any([](const LoadResult& l) { return l.connection_mean.has_value(); })) {
+    list.push_back({"connection mean (ms)", [](const LoadResult& l) {
+                      return l.connection_mean ? fmt::format("{:.3f}", *l.connection_mean * 1e3)
+                                               : std::string(kAbsent);
+                    }});
+  }
+  return list;
+}
+
+// The operation, then its parts ("custom.transfer", Transactions::parts) in the order
+// the cells have them.
+std::vector<std::string> with_parts(const std::string& operation,
+                                    const std::vector<BenchCell>& cells) {
+  std::vector<std::string> names = {operation};
+  for (const BenchCell& cell : cells) {
+    if (cell.operation.starts_with(operation + ".") &&
+        std::find(names.begin(), names.end(), cell.operation) == names.end()) {
+      names.push_back(cell.operation);
+    }
+  }
+  return names;
+}
+
 }  // namespace
 
 std::string bench_section(const std::string& engine, const std::vector<const Metric*>& metrics,
@@ -194,26 +227,28 @@ std::string bench_section(const std::string& engine, const std::vector<const Met
       record != experiment.engines.end() ? record->operations : std::vector<std::string>{};
   std::string out;
   for (const LoadBench& bench : experiment.load_benches) {
-    for (const std::string& operation : bench.operations) {
-      const bool ran =
-          std::find(operations.begin(), operations.end(), operation) != operations.end() ||
-          std::any_of(cells.begin(), cells.end(),
-                      [&](const BenchCell& cell) { return cell.operation == operation; });
-      if (!ran || sides.empty()) continue;
-      const BenchTable table(bench, operation, cells, sides, engine);
-      if (format == ReportFormat::markdown) {
-        out += fmt::format("### {}: {}\n\n", engine, markdown_cell(table.heading()));
-      } else {
-        out += fmt::format("  {}\n", one_line(table.heading()));
-      }
-      for (const Grid& grid : grids(table.any_failed())) {
+    for (const std::string& bench_operation : bench.operations) {
+      for (const std::string& operation : with_parts(bench_operation, cells)) {
+        const bool ran =
+            std::find(operations.begin(), operations.end(), operation) != operations.end() ||
+            std::any_of(cells.begin(), cells.end(),
+                        [&](const BenchCell& cell) { return cell.operation == operation; });
+        if (!ran || sides.empty()) continue;
+        const BenchTable table(bench, operation, cells, sides, engine);
         if (format == ReportFormat::markdown) {
-          out += fmt::format("**{}**\n\n", grid.name);
-          out += markdown_table(table.columns(), table.rows(grid));
-          out += '\n';
+          out += fmt::format("### {}: {}\n\n", engine, markdown_cell(table.heading()));
         } else {
-          out += fmt::format("    {}\n", grid.name);
-          out += indent_lines(text_table(table.columns(), table.rows(grid)), 6);
+          out += fmt::format("  {}\n", one_line(table.heading()));
+        }
+        for (const Grid& grid : grids(table)) {
+          if (format == ReportFormat::markdown) {
+            out += fmt::format("**{}**\n\n", grid.name);
+            out += markdown_table(table.columns(), table.rows(grid));
+            out += '\n';
+          } else {
+            out += fmt::format("    {}\n", grid.name);
+            out += indent_lines(text_table(table.columns(), table.rows(grid)), 6);
+          }
         }
       }
     }
