@@ -177,6 +177,9 @@ class Runner {
 
   bool untimed() {
     TransactionReport report;
+    // A warm-up transaction retries no longer than a timed one could: a duration from now.
+    const double duration = job_.config.duration_seconds.value_or(0);
+    if (duration > 0) report.deadline_ns = now_ns() + static_cast<std::int64_t>(duration * 1e9);
     const Status status = call(client_, job_.type, sequence_++, job_.reported, report);
     if (status.ok()) {
       ++out_.warmup;
