@@ -190,6 +190,23 @@ TEST_CASE("retry: conflicts are retried with the same draws, counted by kind, an
   }
 
   {
+    INFO("unlimited tries run under a duration and are refused without one, as pgbench's");
+    storh::test::write_text(dir / "once.sql", "SELECT 1;\n");
+    const std::string params =
+        fmt::format("scripts = \"{}\"\nmax_tries = 0\n", (dir / "once.sql").string());
+    const RetrySuiteRun timed =
+        run_retry_suite(server, dir, "unlimited", "clients = [1]\nduration = [\"1s\"]", params);
+    INFO(timed.cli.err << timed.result["failures"].dump());
+    CHECK(timed.cli.code == 0);
+    const RetrySuiteRun counted = run_retry_suite(server, dir, "unlimited-count",
+                                                  "clients = [1]\ntransactions = [3]", params);
+    CHECK(counted.cli.code == 3);
+    REQUIRE(counted.result["failures"].size() == 1);
+    CHECK(contains(counted.result["failures"][0]["message"],
+                   "max_tries = 0 (no limit) needs a duration"));
+  }
+
+  {
     INFO("any other error still fails the cell, naming the script's line");
     storh::test::write_text(dir / "broken.sql", "SELECT 1;\nSELECT 1 / 0;\n");
     const RetrySuiteRun run =
