@@ -1,4 +1,4 @@
-// Issue 17 B: the document store with a fault (EIO, ENOSPC, kill) at every write
+// The document store with a fault (EIO, ENOSPC, kill) at every write
 // boundary of put (new and replacing), put_many and put_stream keeps every
 // acknowledged record, shows no failed write in part, and verifies ok after reopen
 // (tests/plugins/fault_harness.h). Once without indexes, once with the benchmark's
