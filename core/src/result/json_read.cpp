@@ -174,8 +174,10 @@ Metric read_metric(const Node& n) {
   m.dataset = n.at("dataset").count();
   m.params = read_params(n.at("params"));
   m.unit = n.at("unit").str();
-  m.direction = n.at("direction").str() == "higher_is_better" ? MetricDirection::higher_is_better
-                                                              : MetricDirection::lower_is_better;
+  const Node direction = n.at("direction");
+  const std::optional<MetricDirection> parsed = parse_direction(direction.str());
+  if (!parsed) direction.refuse("expected \"lower_is_better\" or \"higher_is_better\"");
+  m.direction = *parsed;
   for (const Node& s : n.at("samples").items()) {
     const Node sample_seconds = s.at("seconds");
     const double value = sample_seconds.number();
