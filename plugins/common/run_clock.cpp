@@ -1,10 +1,11 @@
 #include "common/run_clock.h"
-#include "common/splitmix64.h"
 
 #include <charconv>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+
+#include "common/splitmix64.h"
 
 namespace storh::engines::run_clock {
 namespace {
