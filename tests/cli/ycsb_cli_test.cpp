@@ -192,3 +192,20 @@ TEST_CASE("ycsb cli: list shows which plugins offer the key-value capability", "
   REQUIRE(list.code == 0);
   CHECK(contains(list.out, "key-value: yes"));
 }
+
+TEST_CASE("ycsb cli: the doc store runs workloads a to f, every read verified",
+          "[ycsb][cli][doc]") {
+  ScratchDir dir;
+  const YcsbRun run = run_ycsb(dir,
+                               "workload = [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\"]\n"
+                               "clients = 2\nrecordcount = 100\noperationcount = 300\n"
+                               "maxscanlength = 10\n",
+                               {}, "[engines.doc]\nparams = { durability = \"os\" }\n");
+  INFO(run.cli.err);
+  REQUIRE(run.cli.code == 0);
+  CHECK(run.result["failures"].empty());
+  for (const char* workload : {"a", "b", "c", "d", "e", "f"}) {
+    INFO(workload);
+    CHECK(processed(run.result, std::string("doc.ycsb_") + workload + "[clients=2]") == 300);
+  }
+}
