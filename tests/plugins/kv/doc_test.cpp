@@ -28,16 +28,8 @@ doc::DocStore doc_raw_store(const std::filesystem::path& dir) {
 
 }  // namespace
 
-TEST_CASE("doc kv: the checks every key-value engine passes", "[doc_kv]") {
-  kv::KvPlugin plugin(STORH_TEST_DOC_PLUGIN);
-  const kv::Params params = doc_params("os");
-  using Check = void (*)(const kv::KvPlugin&, const std::filesystem::path&, const kv::Params&);
-  for (const Check check :
-       {&kv::read_returns_fields, &kv::update_keeps_other_fields, &kv::insert_overwrites,
-        &kv::scan_in_key_order, &kv::remove_then_not_found}) {
-    storh::test::ScratchDir dir;
-    check(plugin, dir.path(), params);
-  }
+TEST_CASE("doc kv: the record checks every key-value engine passes", "[doc_kv]") {
+  kv::every_record_check(kv::KvPlugin(STORH_TEST_DOC_PLUGIN), doc_params("os"), 2);
 }
 
 TEST_CASE("doc kv: every durability word stores and keeps writes across a reopen", "[doc_kv]") {
@@ -48,12 +40,6 @@ TEST_CASE("doc kv: every durability word stores and keeps writes across a reopen
     kv::stores_and_keeps(plugin, dir.path(), doc_params(durability), true);
     kv::remove_then_not_found(plugin, dir.path() / "remove", doc_params(durability));
   }
-}
-
-TEST_CASE("doc kv: two sessions on two threads insert, read and scan their own keys", "[doc_kv]") {
-  kv::KvPlugin plugin(STORH_TEST_DOC_PLUGIN);
-  storh::test::ScratchDir dir;
-  kv::concurrent_sessions(plugin, dir.path(), doc_params("os"), 2);
 }
 
 TEST_CASE("doc kv: a record is a JSON document of its key and fields, under a UUIDv7 id",
