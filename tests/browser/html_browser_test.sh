@@ -149,7 +149,7 @@ if grep -q '<dt>min_time</dt>' "$work/load.html"; then
 fi
 
 # A YCSB run (tests/browser/ycsb.json: workloads a and e at 1 and 2 clients on
-# examples/kv_memory): a table per workload, the engine cells as rows; probe.js checks
+# the kv_memory test engine): a table per workload, the engine cells as rows; probe.js checks
 # their shape.
 report "$src/tests/browser/ycsb.json" "$work/ycsb.html"
 check_widths ycsb "$work/ycsb.html" 0 || status=1
