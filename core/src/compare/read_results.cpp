@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compare/comparable.h"
+#include "foreign/document_kind.h"
 #include "foreign/google_benchmark.h"
 #include "result/json.h"
 #include "result/plugin_build.h"
@@ -133,21 +134,26 @@ Expected<ComparableFile> comparable_from_json(const nlohmann::ordered_json& json
     return Error{fmt::format("{}: not a result file: expected a JSON object, got {}", name,
                              json.type_name())};
   }
-  if (json.contains("schema_version")) {
-    Expected<result::ResultFile> parsed = result::from_json(nlohmann::json(json), name);
-    if (!parsed) return Error{parsed.error()};
-    return comparable_from_result(*parsed, name);
+  switch (foreign::document_kind(json)) {
+    case foreign::DocumentKind::storh_host: {
+      Expected<result::ResultFile> parsed = result::from_json(nlohmann::json(json), name);
+      if (!parsed) return Error{parsed.error()};
+      return comparable_from_result(*parsed, name);
+    }
+    case foreign::DocumentKind::google_benchmark: {
+      Expected<result::ResultFile> parsed =
+          foreign::from_google_benchmark(nlohmann::json(json), name);
+      if (!parsed) return Error{parsed.error()};
+      ComparableFile file = comparable_from_result(*parsed, name);
+      file.kind = FileKind::google_benchmark;
+      file.facts.front().second = "Google Benchmark";  // the "harness" fact
+      return file;
+    }
+    case foreign::DocumentKind::storh_php:
+      return comparable_from_storh_php(json, name);
+    case foreign::DocumentKind::unknown:
+      break;
   }
-  if (json.contains("benchmarks") || json.contains("context")) {
-    Expected<result::ResultFile> parsed =
-        foreign::from_google_benchmark(nlohmann::json(json), name);
-    if (!parsed) return Error{parsed.error()};
-    ComparableFile file = comparable_from_result(*parsed, name);
-    file.kind = FileKind::google_benchmark;
-    file.facts.front().second = "Google Benchmark";  // the "harness" fact
-    return file;
-  }
-  if (json.contains("results")) return comparable_from_storh_php(json, name);
   return Error{fmt::format(
       "{}: not a result file: no schema_version and no results map (storh), and no context and "
       "benchmarks (Google Benchmark)",
