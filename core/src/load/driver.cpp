@@ -308,6 +308,8 @@ Expected<LoadOutcome> run_phase(Transactions& transactions, const RunContext& ct
 
   LoadOutcome total;
   total.clients = config.clients;
+  IntervalSeries series(std::llround(config.interval_seconds * 1e9));
+  std::uint64_t lag_count = 0, lag_sum_ns = 0, lag_max_ns = 0;
   std::int64_t end = start;
   std::uint64_t intended = 0;
   for (std::uint32_t c = 0; c < outcomes->size(); ++c) {
@@ -327,6 +329,18 @@ Expected<LoadOutcome> run_phase(Transactions& transactions, const RunContext& ct
     total.latency.merge(o.latency);
     if (total.kinds.size() < o.kinds.size()) total.kinds.resize(o.kinds.size());
     for (std::size_t k = 0; k < o.kinds.size(); ++k) total.kinds[k].merge(o.kinds[k]);
+    series.merge(o.intervals);
+    lag_count += o.lag_count;
+    lag_sum_ns += o.lag_sum_ns;
+    lag_max_ns = std::max(lag_max_ns, o.lag_max_ns);
+    total.late += o.late;
+    total.skipped += o.skipped;
+  }
+  total.intervals = series.columns(config.rate.has_value());
+  if (config.rate && lag_count > 0) {
+    total.lag =
+        result::LoadLag{static_cast<double>(lag_sum_ns) / static_cast<double>(lag_count) / 1e9,
+                        static_cast<double>(lag_max_ns) / 1e9};
   }
   if (start == 0) return Error{"the clients never started (aborted)"};
   total.run_seconds = static_cast<double>(end - start) / 1e9;
