@@ -4,6 +4,7 @@
 
 #include "load/intervals.h"
 #include "result/json.h"
+#include "suite_test_util.h"
 
 using storh::load::IntervalSeries;
 using storh::load::TransactionMark;
@@ -124,4 +125,37 @@ TEST_CASE("load intervals: a series travels as JSON unchanged", "[load][interval
       storh::result::load_intervals_json(series.columns(true)));
   REQUIRE(columns);
   CHECK(*columns == series.columns(true));
+}
+
+TEST_CASE("load intervals: interval and latency_limit are read from [load] and the flags",
+          "[load][intervals][suite]") {
+  using storh::suite::testing::parse_ok;
+  auto suite = parse_ok(R"(
+[load]
+transactions = 10
+interval = "5s"
+latency_limit = "10ms"
+
+[engines.doc]
+)");
+  REQUIRE(suite.load.has_value());
+  CHECK(suite.load->interval_seconds == 5.0);
+  CHECK(suite.load->latency_limit == Approx(0.01));
+
+  storh::suite::Overrides flags;
+  flags.interval = "250ms";
+  flags.latency_limit = "none";
+  std::vector<storh::suite::SuiteError> errors;
+  REQUIRE(storh::suite::apply_overrides(suite, flags, errors));
+  CHECK(suite.load->interval_seconds == 0.25);
+  CHECK_FALSE(suite.load->latency_limit.has_value());
+  CHECK(suite.load->transactions.size() == 1);  // the pacing flags keep the matrix
+
+  storh::suite::testing::suite_should_fail(R"(
+[load]
+transactions = 10
+interval = "0s"
+[engines.doc]
+)",
+                                           "3:12", "a duration > 0");
 }
