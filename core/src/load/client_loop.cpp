@@ -10,10 +10,12 @@
 
 #include <fmt/format.h>
 
+#include "load/start_gate.h"
+
 namespace storh::load {
 namespace {
 
-constexpr auto kStartPoll = std::chrono::microseconds(200);
+constexpr auto kStartTimeout = std::chrono::milliseconds(10);
 
 std::size_t header_size() {
   return (sizeof(SharedHeader) + alignof(LiveCounters) - 1) / alignof(LiveCounters) *
@@ -83,7 +85,9 @@ class Runner {
     while (true) {
       if (header.abort.load()) return 0;
       if (const std::int64_t start = header.start_ns.load(); start != 0) return start;
-      std::this_thread::sleep_for(kStartPoll);
+      // Asleep in the kernel until the coordinator opens the gate; the timeout only
+      // bounds how late a client notices an abort that did not open it.
+      futex_wait(header.gate, 0, kStartTimeout);
     }
   }
 

@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "load/client_loop.h"
+#include "load/start_gate.h"
 
 namespace storh::load {
 namespace {
@@ -71,6 +72,12 @@ class ProgressMeter {
   std::uint64_t done_ = 0, ok_ = 0, latency_ns_ = 0, latency_us2_ = 0;
 };
 
+// Wakes the ready clients, which sleep on the gate until start_ns is set or abort.
+void open_gate(SharedHeader& header) {
+  header.gate.store(1);
+  futex_wake_all(header.gate);
+}
+
 // Waits until every client is ready (or one gave up), starts them, and reports
 // progress until all have finished. `alive` is polled in between; it returns false
 // when a client died, which aborts the phase. Returns the start, or 0 if aborted.
@@ -82,9 +89,13 @@ std::int64_t coordinate(SharedState& shared, const LoadConfig& config,
     if (!alive()) header.abort.store(true);
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  if (header.abort.load()) return 0;
+  if (header.abort.load()) {
+    open_gate(header);
+    return 0;
+  }
   const std::int64_t start = now_ns();
   header.start_ns.store(start);
+  open_gate(header);
   ProgressMeter meter(shared, config.progress_seconds, on_progress);
   while (header.finished.load() < clients) {
     if (!alive()) {
