@@ -159,3 +159,17 @@ interval = "0s"
 )",
                                            "3:12", "a duration > 0");
 }
+
+TEST_CASE("load intervals: a client that ran nothing does not change the merged width",
+          "[load][intervals]") {
+  // Regression: an empty series of the default 1 s width merged into a 5 s one made
+  // the two coarsen past each other without end.
+  IntervalSeries ran(5 * kSecond), idle;
+  ran.record(kSecond, ok(1000));
+  ran.finish();
+  ran.merge(idle);
+  CHECK(ran.width_ns() == 5 * kSecond);
+  idle.merge(ran);
+  CHECK(idle.width_ns() == 5 * kSecond);
+  CHECK(idle.columns(false).transactions == std::vector<std::uint64_t>{1});
+}

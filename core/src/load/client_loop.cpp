@@ -47,6 +47,7 @@ class Arrivals {
   // The next scheduled start, steady-clock nanoseconds.
   std::int64_t next() {
     const double uniform = static_cast<double>(random_() >> 11) * 0x1.0p-53;
+    // NOLINTNEXTLINE(bugprone-incorrect-roundings): pgbench's own rounding, kept to match it
     const auto gap_us = static_cast<std::int64_t>(-std::log(1.0 - uniform) * mean_gap_us_ + 0.5);
     trigger_ns_ += gap_us * 1000;
     return trigger_ns_;

@@ -147,9 +147,21 @@ void IntervalSeries::coarsen() {
 void IntervalSeries::merge(IntervalSeries other) {
   finish();
   other.finish();
-  // Widths are the same asked width times powers of two: coarsen the narrower.
-  while (width_ns_ < other.width_ns_) coarsen();
-  while (other.width_ns_ < width_ns_) other.coarsen();
+  if (other.closed_.empty()) return;  // a client that ran nothing says nothing of widths
+  if (closed_.empty()) {
+    *this = std::move(other);
+    return;
+  }
+  // Widths are the same asked width times powers of two: coarsen the narrower. Series
+  // of unrelated widths would never meet; the bound keeps that a wrong series, not a
+  // hang.
+  for (int step = 0; step < 64 && width_ns_ != other.width_ns_; ++step) {
+    if (width_ns_ < other.width_ns_) {
+      coarsen();
+    } else {
+      other.coarsen();
+    }
+  }
   if (closed_.size() < other.closed_.size()) closed_.resize(other.closed_.size());
   for (std::size_t i = 0; i < other.closed_.size(); ++i) closed_[i].merge(other.closed_[i]);
 }

@@ -64,7 +64,8 @@ class IntervalSeries {
   void record(std::int64_t end_ns, const TransactionMark& mark);
   // Closes the open interval; call before reading, merging or sending the series.
   void finish();
-  // Adds a finished series of the same phase; the wider width wins.
+  // Adds a series of the same phase (same asked width); the wider width wins. An empty
+  // series (a client that ran nothing) changes nothing, whatever its width.
   void merge(IntervalSeries other);
 
   std::int64_t width_ns() const { return width_ns_; }

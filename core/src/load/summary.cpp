@@ -73,6 +73,8 @@ result::LoadResult summarize_load(const LoadConfig& config,
     repeat.tps_excluding_setup = o.tps_excluding_setup();
     add_lateness(o, repeat, r, lag_weight);
     repeat.intervals = o.intervals;
+    tps.push_back(repeat.tps_excluding_setup);
+    including += repeat.tps_including_setup;
     r.repeats.push_back(std::move(repeat));
     r.processed += o.processed;
     r.failed += o.failed;
@@ -81,8 +83,6 @@ result::LoadResult summarize_load(const LoadConfig& config,
     } else {
       all_intended = false;
     }
-    tps.push_back(repeat.tps_excluding_setup);
-    including += repeat.tps_including_setup;
     latency.merge(o.latency);
   }
   if (all_intended) r.intended = intended;
