@@ -148,6 +148,20 @@ if grep -q '<dt>min_time</dt>' "$work/load.html"; then
   status=1
 fi
 
+# A load run over time (tests/fixtures/html/load-time.json: slow_tx at 1 and 2 clients
+# with a rate, 100 ms intervals): a timeline chart per cell; probe.js checks each.
+report "$src/tests/fixtures/html/load-time.json" "$work/load-time.html"
+check_widths load-time "$work/load-time.html" 3 || status=1
+sed 's/data: spec.tps,/data: spec.tps.slice(1),/' "$work/load-time.html" >"$work/short-line.html"
+if check_page short-line "$work/short-line.html" 3 >"$work/short-line.check"; then
+  echo "negative control: a timeline with a point missing passed the check"
+  status=1
+fi
+if [[ $(grep -o '"kind":"timeline"' "$work/load-time.html" | wc -l) -ne 2 ]]; then
+  echo "load-time: expected a timeline chart for each of the 2 cells"
+  status=1
+fi
+
 # A YCSB run (tests/browser/ycsb.json: workloads a and e at 1 and 2 clients on
 # the kv_memory test engine): a table per workload, the engine cells as rows; probe.js checks
 # their shape.

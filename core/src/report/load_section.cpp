@@ -77,6 +77,35 @@ std::string latency_text(
   return load.latency ? seconds_or_absent(get(*load.latency)) : kAbsent;
 }
 
+// With a rate: the schedule lag's mean and max; with a latency limit: late and skipped
+// transactions. Each only when some cell has it.
+void add_lateness_columns(const std::vector<Group>& groups, std::vector<MetricColumn>& list) {
+  bool lag = false, late = false, skipped = false;
+  for (const Group& group : groups) {
+    for (const auto& [position, metric] : group.cells) {
+      lag = lag || metric->load->lag.has_value();
+      late = late || metric->load->late > 0;
+      skipped = skipped || metric->load->skipped > 0;
+    }
+  }
+  if (lag) {
+    list.push_back({"schedule lag mean", [](const LoadResult& l) {
+                      return l.lag ? format_seconds(l.lag->mean) : kAbsent;
+                    }});
+    list.push_back({"schedule lag max", [](const LoadResult& l) {
+                      return l.lag ? format_seconds(l.lag->max) : kAbsent;
+                    }});
+  }
+  if (late) {
+    list.push_back(
+        {"late (over latency_limit)", [](const LoadResult& l) { return std::to_string(l.late); }});
+  }
+  if (skipped) {
+    list.push_back(
+        {"skipped (late when due)", [](const LoadResult& l) { return std::to_string(l.skipped); }});
+  }
+}
+
 std::vector<MetricColumn> metric_columns(const std::vector<Group>& groups) {
   using L = result::LoadLatency;
   std::vector<MetricColumn> list = {
@@ -122,6 +151,7 @@ std::vector<MetricColumn> metric_columns(const std::vector<Group>& groups) {
   if (failed) {
     list.push_back({"failed", [](const LoadResult& l) { return std::to_string(l.failed); }});
   }
+  add_lateness_columns(groups, list);
   return list;
 }
 

@@ -12,6 +12,7 @@
 #include "report/html.h"
 #include "report/html_assets.h"
 #include "report/load_section.h"
+#include "report/load_time_section.h"
 #include "report/range_section.h"
 #include "report/report.h"
 #include "report/report_parts.h"
@@ -142,6 +143,7 @@ std::string engine_section(const EngineBlock& block, const ResultFile& result, b
   std::vector<const result::Metric*> load_metrics = block.metrics;
   std::erase_if(load_metrics, [](const result::Metric* m) { return is_ycsb_metric(*m); });
   out += load_section_html(block.name, load_metrics, charts);
+  out += load_time_html(load_metrics, charts);
   return out + "</section>\n";
 }
 

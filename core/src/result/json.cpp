@@ -24,16 +24,32 @@ ordered_json params_json(const std::vector<Param>& params) {
   return object;
 }
 
+ordered_json lag_json(const LoadLag& lag) {
+  return {{"mean", lag.mean}, {"max", lag.max}};
+}
+
+// The keys only the features that made them add: files without a rate, limit or
+// series keep their old bytes.
+template <typename T>
+void add_lateness(ordered_json& j, const T& r) {
+  if (r.lag) j["lag"] = lag_json(*r.lag);
+  if (r.late > 0) j["late"] = r.late;
+  if (r.skipped > 0) j["skipped"] = r.skipped;
+}
+
 ordered_json load_json(const LoadResult& l) {
   ordered_json repeats = ordered_json::array();
   for (const LoadRepeat& r : l.repeats) {
-    repeats.push_back({{"processed", r.processed},
-                       {"intended", optional_json(r.intended)},
-                       {"failed", r.failed},
-                       {"setup_seconds", r.setup_seconds},
-                       {"run_seconds", r.run_seconds},
-                       {"tps_including_setup", r.tps_including_setup},
-                       {"tps_excluding_setup", r.tps_excluding_setup}});
+    ordered_json repeat = {{"processed", r.processed},
+                           {"intended", optional_json(r.intended)},
+                           {"failed", r.failed},
+                           {"setup_seconds", r.setup_seconds},
+                           {"run_seconds", r.run_seconds},
+                           {"tps_including_setup", r.tps_including_setup},
+                           {"tps_excluding_setup", r.tps_excluding_setup}};
+    add_lateness(repeat, r);
+    if (r.intervals) repeat["intervals"] = load_intervals_json(*r.intervals);
+    repeats.push_back(std::move(repeat));
   }
   ordered_json latency = nullptr;
   if (l.latency) {
@@ -48,19 +64,22 @@ ordered_json load_json(const LoadResult& l) {
                {"p99_9", optional_json(t.p999)},
                {"max", t.max}};
   }
-  return {{"clients", l.clients},
-          {"mode", l.mode},
-          {"transactions_per_client", optional_json(l.transactions_per_client)},
-          {"duration_seconds", optional_json(l.duration_seconds)},
-          {"target_rate", optional_json(l.target_rate)},
-          {"processed", l.processed},
-          {"intended", optional_json(l.intended)},
-          {"failed", l.failed},
-          {"tps_including_setup", l.tps_including_setup},
-          {"tps_excluding_setup", l.tps_excluding_setup},
-          {"tps_stddev", l.tps_stddev},
-          {"latency", latency},
-          {"repeats", repeats}};
+  ordered_json j = {{"clients", l.clients},
+                    {"mode", l.mode},
+                    {"transactions_per_client", optional_json(l.transactions_per_client)},
+                    {"duration_seconds", optional_json(l.duration_seconds)},
+                    {"target_rate", optional_json(l.target_rate)},
+                    {"processed", l.processed},
+                    {"intended", optional_json(l.intended)},
+                    {"failed", l.failed},
+                    {"tps_including_setup", l.tps_including_setup},
+                    {"tps_excluding_setup", l.tps_excluding_setup},
+                    {"tps_stddev", l.tps_stddev},
+                    {"latency", latency},
+                    {"repeats", repeats}};
+  if (l.latency_limit) j["latency_limit"] = *l.latency_limit;
+  add_lateness(j, l);
+  return j;
 }
 
 ordered_json metric_json(const Metric& m) {

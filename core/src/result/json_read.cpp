@@ -29,6 +29,7 @@ class Node {
     if (it == value_.end()) throw BadValue{fmt::format("{}: missing key \"{}\"", path_, key)};
     return Node(*it, path_ + "/" + key);
   }
+  const json& raw() const { return value_; }  // for readers with their own checks
   bool has(const std::string& key) const { return value_.is_object() && value_.contains(key); }
   bool is_null() const { return value_.is_null(); }
 
@@ -141,7 +142,15 @@ LoadResult read_load(const Node& n) {
     repeat.run_seconds = r.at("run_seconds").number();
     repeat.tps_including_setup = r.at("tps_including_setup").number();
     repeat.tps_excluding_setup = r.at("tps_excluding_setup").number();
-    l.repeats.push_back(repeat);
+    const std::string bad =
+        load_extras_from_json(r.raw(), repeat.lag, repeat.late, repeat.skipped, &repeat.intervals);
+    if (!bad.empty()) r.refuse(bad);
+    l.repeats.push_back(std::move(repeat));
+  }
+  if (n.has("latency_limit")) l.latency_limit = n.at("latency_limit").number();
+  if (std::string bad = load_extras_from_json(n.raw(), l.lag, l.late, l.skipped, nullptr);
+      !bad.empty()) {
+    n.refuse(bad);
   }
   return l;
 }
