@@ -51,6 +51,8 @@ def main():
     a = p.parse_args()
     workloads = a.workloads.split(",")
     with tempfile.TemporaryDirectory() as tmp:
+        # The server runs as the postgres user, which must get through to its directory.
+        os.chmod(tmp, 0o755)
         base = a.keep or tmp
         os.makedirs(base, exist_ok=True)
         suite = os.path.join(base, "pg-counters.toml")

@@ -112,3 +112,42 @@ TEST_CASE("engine counters: the gate takes an engine counter's name as a toleran
   const auto bad = cli({"gate", run.file, run.file, "--counter=fsyncs=0"});
   CHECK(bad.code == 2);
 }
+
+TEST_CASE("engine counters: a suite's [gate] counters take engine counters, dotted or quoted",
+          "[cli][engine-counters][gate]") {
+  ScratchDir dir;
+  const auto suite = dir / "s.toml";
+  storh::test::write_text(
+      suite,
+      "name = \"ec\"\n[engines.counted_tx]\n[gate]\n"
+      "counters = { fsync = 0, counted_tx.adds = 0, \"counted_tx.jitter\" = 5 }\n");
+  const auto ok = cli({"validate", suite.string(), fixture_path_flag});
+  INFO(ok.out << ok.err);
+  CHECK(ok.code == 0);
+  storh::test::write_text(suite,
+                          "name = \"ec\"\n[engines.counted_tx]\n[gate]\n"
+                          "counters = { counted_tx.Adds = 0 }\n");
+  const auto bad = cli({"validate", suite.string(), fixture_path_flag});
+  CHECK(bad.code == 2);
+  CHECK(contains(bad.err, "\"counted_tx.Adds\" is not an engine counter name"));
+}
+
+TEST_CASE("engine counters: compare explains a changed metric with its engine counters",
+          "[cli][engine-counters][compare]") {
+  // Ten times the numbers to add: ten times slower, and the same counts per item.
+  ScratchDir base_dir, next_dir;
+  const EngineCountersRun base =
+      run_counted_suite(base_dir, "datasets = [100000]\nrepeat = 3\n[engines.counted_tx]\n");
+  const EngineCountersRun next =
+      run_counted_suite(next_dir, "datasets = [1000000]\nrepeat = 3\n[engines.counted_tx]\n");
+  REQUIRE(base.cli.code == 0);
+  REQUIRE(next.cli.code == 0);
+  const auto text = cli({"compare", base.file, next.file});
+  INFO(text.out << text.err);
+  CHECK(contains(text.out, "engine counters that changed with it:\n  counted_tx.add items +"));
+  CHECK(contains(text.out, ": no engine counter changed\n"));
+  CHECK(contains(cli({"compare", base.file, next.file, "--format=md"}).out,
+                 "Engine counters that changed with it:"));
+  CHECK(contains(cli({"compare", base.file, next.file, "--format=html"}).out,
+                 "<h2>Engine counters that changed with it</h2>"));
+}

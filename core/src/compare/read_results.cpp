@@ -65,6 +65,7 @@ ComparableFile comparable_from_result(const result::ResultFile& result, const st
     for (const result::EngineCounterValue& c : m.engine_counters) {
       metric.counters.emplace_back(c.name, c.per_item);
     }
+    metric.engine_counters = m.engine_counters;
     metric.not_counted = m.not_counted;
     // A load cell compares by throughput (docs/load.md): its samples are the repeats'
     // tps excluding set-up, and more is better. Its seconds are not comparable: a
