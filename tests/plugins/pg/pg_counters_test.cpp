@@ -206,3 +206,29 @@ TEST_CASE("pg counters: the gate fails on blocks read per transaction when the i
   CHECK(dropped.code == 1);
   CHECK(contains(dropped.out, "pg.blks_read"));
 }
+
+TEST_CASE("pg counters: ab explains synchronous_commit = off by WAL syncs per transaction",
+          "[pg][engine-counters][ab]") {
+  ScratchDir dir(storh::test::server_scratch_base());
+  const auto suite = dir / "pg.toml";
+  const nlohmann::json dsn = stats_server().server->conninfo("postgres");
+  storh::test::write_text(
+      suite, fmt::format("name = \"pg-ab\"\ntimeout = \"120s\"\n[load]\nprogress = 0\n"
+                         "clients = 1\ntransactions = 100\n[engines.pg]\n"
+                         "operations = [\"tpcb_like\"]\nparams = {{ server = \"dsn\", dsn = {}, "
+                         "random_seed = 7 }}\n",
+                         dsn.dump()));
+  const auto ab =
+      cli({"ab", suite.string(), std::string("--plugin-path=") + STORH_TEST_PLUGIN_DIR,
+           "--base-set", "pg.synchronous_commit=on", "--head-set", "pg.synchronous_commit=off",
+           "--pairs=4", "--lenient", "--threshold=100000", "--output=" + (dir / "ab.json").string(),
+           "--work-dir=" + (dir / "work").string()});
+  INFO(ab.out << ab.err);
+  const std::string marker = "pg.wal_sync per transaction 1 -> ";
+  const std::size_t at = ab.out.find(marker);
+  REQUIRE(at != std::string::npos);
+  CHECK(contains(ab.out, "engine counters that changed with it:"));
+  // Committing no longer waits for the WAL to reach the disk: the WAL writer syncs now
+  // and then, far less than once per transaction.
+  CHECK(std::stod(ab.out.substr(at + marker.size())) < 0.5);
+}
