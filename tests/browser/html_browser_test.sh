@@ -178,6 +178,16 @@ if ! grep -q '<th class="num">scan p99</th>' "$work/ycsb.html"; then
   status=1
 fi
 
+# Engine counters (tests/fixtures/html/engine-counters.json: a real pg run of
+# scripts/pg_counters_repeat.py): the counter table's third column, the engine's own.
+report "$fixtures/engine-counters.json" "$work/engine-counters.html"
+check_widths engine-counters "$work/engine-counters.html" 1 || status=1
+if ! grep -q '<th>engine&#39;s counters per item</th>' "$work/engine-counters.html" ||
+  ! grep -q 'pg.wal_sync ~1 syncs' "$work/engine-counters.html"; then
+  echo "engine-counters: no column of the engine's counters"
+  status=1
+fi
+
 # A Google Benchmark file written by a real binary (tests/fixtures/gbench): its report.
 report "$src/tests/fixtures/gbench/base.json" "$work/gbench.html"
 check_widths gbench "$work/gbench.html" 1 || status=1

@@ -22,11 +22,13 @@ namespace storh {
 // What each minor added, and how older plugins are treated: docs/plugin-guide.md,
 // "SDK versions".
 inline constexpr std::uint32_t kAbiMajor = 1;
-inline constexpr std::uint32_t kAbiMinor = 6;
+inline constexpr std::uint32_t kAbiMinor = 7;
 // The first ABI minor whose Engine has param_ranges().
 inline constexpr std::uint32_t kParamRangesAbiMinor = 3;
 // The first ABI minor whose Engine has preflight().
 inline constexpr std::uint32_t kPreflightAbiMinor = 4;
+// The first ABI minor whose Transactions has phase_counters_begin and _end.
+inline constexpr std::uint32_t kEngineCountersAbiMinor = 7;
 
 #define STORH_DETAIL_STR2(x) #x
 #define STORH_DETAIL_STR(x) STORH_DETAIL_STR2(x)

@@ -61,6 +61,12 @@ ComparableFile comparable_from_result(const result::ResultFile& result, const st
     metric.max = m.seconds.max;
     metric.runs = m.seconds.runs;
     metric.counters = m.counters;
+    // The engine's counters beside the host's: their dotted names never clash with a
+    // host counter's, so the gate's tolerances and compare's rows take either.
+    for (const result::EngineCounterValue& c : m.engine_counters) {
+      metric.counters.emplace_back(c.name, c.per_item);
+    }
+    metric.engine_counters = m.engine_counters;
     metric.not_counted = m.not_counted;
     // A load cell compares by throughput (docs/load.md): its samples are the repeats'
     // tps excluding set-up, and more is better. Its seconds are not comparable: a

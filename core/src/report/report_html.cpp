@@ -131,7 +131,7 @@ std::string engine_section(const EngineBlock& block, const ResultFile& result, b
     }
     out += "</ul>\n";
   }
-  if (has_counted(block.metrics)) {
+  if (has_counted(block.metrics) || has_engine_counters(block.metrics)) {
     const auto [counter_columns, counter_rows] = counters_table(block.metrics);
     std::string title = counters_title(result);
     title[0] = static_cast<char>(std::toupper(title[0]));

@@ -124,6 +124,13 @@ ordered_json metric_json(const Metric& m) {
     j["counters"] = counters;
   }
   if (!m.not_counted.empty()) j["not_counted"] = m.not_counted;
+  if (!m.engine_counters.empty()) {
+    ordered_json engine = ordered_json::object();
+    for (const EngineCounterValue& c : m.engine_counters) {
+      engine[c.name] = {{"per_item", c.per_item}, {"unit", c.unit}, {"repeats", c.repeats}};
+    }
+    j["engine_counters"] = std::move(engine);
+  }
   j["warnings"] = m.warnings;
   // Only in adaptive runs, so other files stay as they were.
   if (m.repeats) {

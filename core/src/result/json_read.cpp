@@ -232,6 +232,14 @@ Metric read_metric(const Node& n) {
     std::sort(m.counters.begin(), m.counters.end());
   }
   if (n.has("not_counted")) m.not_counted = n.at("not_counted").str();
+  if (n.has("engine_counters")) {
+    for (const auto& [name, value] : n.at("engine_counters").members()) {
+      m.engine_counters.push_back({name, value.at("unit").str(), value.at("per_item").number(),
+                                   value.at("repeats").boolean()});
+    }
+    std::sort(m.engine_counters.begin(), m.engine_counters.end(),
+              [](const auto& a, const auto& b) { return a.name < b.name; });
+  }
   if (n.has("warnings")) {
     for (const Node& w : n.at("warnings").items()) m.warnings.push_back(w.str());
   }

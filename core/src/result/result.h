@@ -137,6 +137,17 @@ struct RepeatsTaken {
   bool converged = false;  // the interval lies within median x (1 +- until)
 };
 
+// An engine's own count of its work (plugin ABI 1.7, docs/counters.md): PostgreSQL's
+// WAL bytes per transaction, for example. Read inside the engine, so it sees work the
+// host's counters cannot (a server's backends).
+struct EngineCounterValue {
+  std::string name;      // "pg.wal_bytes"
+  std::string unit;      // "bytes"
+  double per_item = 0;   // per item of the step, or per transaction of a load phase
+  bool repeats = false;  // the engine says it is exact for the same workload and seed
+  friend bool operator==(const EngineCounterValue&, const EngineCounterValue&) = default;
+};
+
 struct Metric {
   std::string key;  // "engine.operation" or "engine.operation[n=1000,validation=hash]"
   std::string engine;
@@ -157,6 +168,9 @@ struct Metric {
   // step, e.g. its work ran in child processes the counters do not see; empty
   // otherwise. When set, `counters` is empty: a report says "not counted", never 0.
   std::string not_counted;
+  // The engine's counters, from the timed repeats (the median per item over them),
+  // sorted by name; empty when the engine reported none.
+  std::vector<EngineCounterValue> engine_counters;
   // Reasons not to trust the numbers: a wide spread, too few samples (stats.h).
   std::vector<std::string> warnings;
   std::optional<RepeatsTaken> repeats;  // adaptive runs only

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include "load/driver.h"
+#include "storh/transactions.h"
+#include "storh/version.h"
 #include "util/exit_codes.h"
 
 namespace storh::worker {
@@ -14,6 +16,20 @@ int finish_failed(const EmitFn& emit, const std::string& op, const std::string& 
   emit(FailEvent{op, message});
   emit(DoneEvent{false, op, message});
   return kWorkerExitStepFailed;
+}
+
+// The engine's counters of one phase that ran `transactions` in all, after its
+// clients are gone.
+Status emit_phase_counters(Transactions& transactions, RunContext& ctx, std::size_t type,
+                           const std::string& op, std::uint64_t ran, const EmitFn& emit) {
+  std::vector<EngineCounter> counters;
+  const Status ended =
+      guarded(op, [&] { return transactions.phase_counters_end(ctx, type, counters); });
+  if (!ended.ok()) return ended;
+  for (EngineCounter& c : counters) {
+    emit(EngineCounterEvent{op, ran, std::move(c.name), std::move(c.unit), c.total, c.repeats});
+  }
+  return {};
 }
 
 }  // namespace
@@ -47,10 +63,22 @@ int run_load_cell(plugin::LoadedPlugin& loaded, RunContext& ctx,
     const load::ProgressFn on_progress = [&](const load::Progress& progress) {
       emit(LoadProgressEvent{op, load::progress_line(progress)});
     };
+    const bool engine_counters = loaded.manifest().abi_minor >= kEngineCountersAbiMinor;
+    if (engine_counters) {
+      const Status begun =
+          guarded(op, [&] { return transactions->phase_counters_begin(ctx, type); });
+      if (!begun.ok()) return finish_failed(emit, op, begun.message());
+    }
     Expected<load::LoadOutcome> outcome =
         load::run_phase(*transactions, ctx, type, config, on_progress);
     if (!outcome) return finish_failed(emit, op, fmt::format("{}: {}", op, outcome.error()));
     emit(LoadEvent{op, load::to_json(*outcome)});
+    if (engine_counters) {
+      const Status ended =
+          emit_phase_counters(*transactions, ctx, type, op,
+                              outcome->processed + outcome->warmup + outcome->failed, emit);
+      if (!ended.ok()) return finish_failed(emit, op, ended.message());
+    }
     succeeded += outcome->processed + outcome->warmup;
     failed += outcome->failed;
     if (outcome->failed > 0 && first_failure.empty()) {

@@ -28,6 +28,7 @@ struct PgRunParams {
   std::uint64_t random_seed = 0;  // the base seed of the clients' random sequences
   std::string scripts;            // the custom transaction's mix, as written
   std::vector<std::pair<std::string, std::string>> vars;  // pgbench -D, in order
+  std::string after_load;  // SQL run once after pgbench -i, before any client
 };
 PgRunParams read_params(const RunContext& ctx);
 
