@@ -9,93 +9,28 @@
 
 #include "result/engine_values.h"
 #include "result/json.h"
+#include "util/json_node.h"
 
 namespace storh::result {
 namespace {
 
 using nlohmann::json;
 
-struct BadValue {
-  std::string message;
-};
+using BadValue = BadJsonValue;
+using Node = JsonNode;
 
-class Node {
- public:
-  Node(const json& value, std::string path) : value_(value), path_(std::move(path)) {}
-
-  Node at(const std::string& key) const {
-    if (!value_.is_object()) fail("expected an object");
-    auto it = value_.find(key);
-    if (it == value_.end()) throw BadValue{fmt::format("{}: missing key \"{}\"", path_, key)};
-    return Node(*it, path_ + "/" + key);
-  }
-  const json& raw() const { return value_; }  // for readers with their own checks
-  bool has(const std::string& key) const { return value_.is_object() && value_.contains(key); }
-  bool is_null() const { return value_.is_null(); }
-
-  std::vector<Node> items() const {
-    if (!value_.is_array()) fail("expected an array");
-    std::vector<Node> nodes;
-    for (std::size_t i = 0; i < value_.size(); ++i) {
-      nodes.emplace_back(value_[i], fmt::format("{}/{}", path_, i));
-    }
-    return nodes;
-  }
-  std::vector<std::pair<std::string, Node>> members() const {
-    if (!value_.is_object()) fail("expected an object");
-    std::vector<std::pair<std::string, Node>> nodes;
-    for (auto it = value_.begin(); it != value_.end(); ++it) {
-      nodes.emplace_back(it.key(), Node(it.value(), path_ + "/" + it.key()));
-    }
-    return nodes;
-  }
-
-  std::string str() const {
-    if (!value_.is_string()) fail("expected a string");
-    return value_.get<std::string>();
-  }
-  double number() const {
-    if (!value_.is_number()) fail("expected a number");
-    return value_.get<double>();
-  }
-  std::uint64_t count() const {
-    if (!value_.is_number_unsigned() &&
-        !(value_.is_number_integer() && value_.get<std::int64_t>() >= 0)) {
-      fail("expected a whole number >= 0");
-    }
-    return value_.get<std::uint64_t>();
-  }
-  std::int64_t integer() const {
-    if (!value_.is_number_integer()) fail("expected a whole number");
-    return value_.get<std::int64_t>();
-  }
-  bool boolean() const {
-    if (!value_.is_boolean()) fail("expected true or false");
-    return value_.get<bool>();
-  }
-  ParamValue param() const {
-    Expected<ParamValue> value = param_value_from_json(value_);
-    if (!value) fail("expected a string, number or boolean");
-    return std::move(*value);
-  }
-  // A value of the right type that the format still does not allow.
-  [[noreturn]] void refuse(const std::string& why) const {
-    throw BadValue{fmt::format("{}: {}", path_.empty() ? "/" : path_, why)};
-  }
-
- private:
-  [[noreturn]] void fail(const char* what) const {
-    throw BadValue{
-        fmt::format("{}: {}, got {}", path_.empty() ? "/" : path_, what, value_.type_name())};
-  }
-
-  const json& value_;
-  std::string path_;
-};
+// A parameter value: a string, number or boolean.
+ParamValue param_of(const Node& node) {
+  Expected<ParamValue> value = param_value_from_json(node.raw());
+  if (!value)
+    node.refuse(
+        fmt::format("expected a string, number or boolean, got {}", node.raw().type_name()));
+  return std::move(*value);
+}
 
 std::vector<Param> read_params(const Node& node) {
   std::vector<Param> params;
-  for (const auto& [name, value] : node.members()) params.emplace_back(name, value.param());
+  for (const auto& [name, value] : node.members()) params.emplace_back(name, param_of(value));
   return params;
 }
 
@@ -311,7 +246,7 @@ Experiment read_experiment(const Node& n) {
     std::vector<std::pair<std::string, std::vector<ParamValue>>> list;
     for (const auto& [name, values] : per_engine.members()) {
       std::vector<ParamValue> typed;
-      for (const Node& v : values.items()) typed.push_back(v.param());
+      for (const Node& v : values.items()) typed.push_back(param_of(v));
       list.emplace_back(name, std::move(typed));
     }
     e.params.emplace_back(engine, std::move(list));
