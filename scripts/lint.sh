@@ -7,6 +7,8 @@
 # - clang-format, check mode, on every tracked .h/.cpp (a few seconds): a file that
 #   clang-format would change fails the check; `clang-format -i FILE` fixes it.
 # - no ';' in a Catch2 test name (see below).
+# - the messages of the commits since STORH_LINT_BASE (merges aside): a subject of at
+#   most 72 characters, a blank line, then a body that says why.
 # - clang-tidy on the .cpp files changed since STORH_LINT_BASE (default HEAD~1: the
 #   last commit; `STORH_LINT_BASE=origin/main` for a branch), as it costs ~10 s a file.
 #   A warning of a check that .clang-tidy enables fails the run. It needs a build
@@ -57,9 +59,29 @@ fi
 
 base=${STORH_LINT_BASE:-HEAD~1}
 if ! git rev-parse --verify --quiet "$base^{commit}" >/dev/null; then
-  echo "lint: no commit \"$base\" to diff against; clang-tidy skipped" >&2
+  echo "lint: no commit \"$base\" to diff against; commit messages and clang-tidy skipped" >&2
   exit "$status"
 fi
+
+# A history is read by its subjects (git log --oneline, blame, release notes), so each
+# says in one short line what the commit does, and the body why.
+while read -r commit; do
+  subject=$(git log -1 --format=%s "$commit")
+  second=$(git log -1 --format=%B "$commit" | sed -n 2p)
+  body=$(git log -1 --format=%b "$commit" | tr -d '[:space:]')
+  problem=""
+  if ((${#subject} > 72)); then
+    problem="its subject has ${#subject} characters (at most 72)"
+  elif [[ -n $second ]]; then
+    problem="its second line is not blank"
+  elif [[ -z $body ]]; then
+    problem="it has no body saying why"
+  fi
+  if [[ -n $problem ]]; then
+    echo "lint: commit ${commit:0:10} \"$subject\": $problem" >&2
+    status=1
+  fi
+done < <(git rev-list --no-merges "$base..HEAD")
 # Only sources in the build: a .cpp outside compile_commands.json has no flags to use.
 mapfile -t changed < <(git diff --name-only --diff-filter=AMR "$base" -- '*.cpp' |
   grep -v '^fuzz/corpus/' | while read -r f; do

@@ -2,8 +2,8 @@
 // table its owner keeps: the entries of MemoryCache and of the DocStore's record cache.
 //
 // Why not std::unordered_map: a lookup there walks heap nodes, a cache miss or more per
-// node, and the gets these tables serve run between syscalls, with cold CPU caches (perf,
-// 2026-12-02: 43% of a warm TRUST get was the bucket walk of MemoryCache's map). Here a
+// node, and the gets these tables serve run between syscalls, with cold CPU caches (in perf,
+// the bucket walk of MemoryCache's map was the largest part of a warm TRUST get). Here a
 // lookup reads one 8-byte bucket, rarely two, then the owner's entry to compare the key.
 // Boost 1.74 has no flat map (unordered_flat_map came with 1.81).
 //

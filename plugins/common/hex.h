@@ -13,7 +13,7 @@ inline constexpr char kLowerHexDigits[] = "0123456789abcdef";
 
 namespace detail {
 // A table, not comparisons: uuid_v7::timestamp_ms decodes twelve digits per call, and
-// the branches took twice the table's time (uuid.timestamp, 2026-12-03).
+// the branches took twice the table's time (uuid.timestamp).
 inline constexpr std::array<unsigned char, 256> kHexValues = [] {
   std::array<unsigned char, 256> table{};
   for (auto& value : table) value = kNotHex;

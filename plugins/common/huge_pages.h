@@ -2,11 +2,10 @@
 // blocks advised as transparent huge pages (MADV_HUGEPAGE).
 //
 // Why: a table built inside a timed call is fresh memory, and every 4 KiB page of it is
-// a page fault on first touch. On the 2-vCPU VMs this project measures on, one such
-// fault costs about 10 us, against 0.05-1.8 us a 4 KiB page under a 2 MiB huge page
-// (2026-12-05, docs/engines/queue.md): a 10,000-job enqueue_many made about 1,100
-// faults, more time than its work. PostgreSQL maps its buffer pool in huge pages for
-// the same reason.
+// a page fault on first touch. On the VMs this project measures on, a 4 KiB fault costs
+// many times its share of a 2 MiB huge page's, and a 10,000-job enqueue_many spent more
+// time in faults than in its work (docs/engines/queue.md has the figures). PostgreSQL
+// maps its buffer pool in huge pages for the same reason.
 //
 // Contract: the memory is zero-filled, aligned to kHugePageBytes and at least `bytes`
 // long (rounded up to whole huge pages); it is unmapped when the last shared_ptr to it

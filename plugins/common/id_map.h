@@ -8,7 +8,7 @@
 // of kChunkSlots (stable addresses; erased slots are reused) and a FlatIndex finds them: a
 // lookup reads one bucket and the slot. Not a std::deque: its 512-byte blocks hold four
 // such slots, and each block was an aligned allocation of its own on the cold read path
-// (perf, 2026-12-03: a third of the record cache's upsert).
+// (in perf, a third of the record cache's upsert).
 //
 // Contract: ids are exactly 36 characters; find() of another length finds nothing and
 // emplace() of one throws std::invalid_argument (callers validate ids before). A Value*,

@@ -2,19 +2,10 @@
 
 #include "common/canonical_json.h"
 #include "common/fast_json.h"
+#include "common/text.h"
 
 namespace storh::engines {
 namespace {
-
-bool is_space(char c) noexcept {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
-
-std::string_view trim(std::string_view text) noexcept {
-  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-  return text;
-}
 
 bool looks_like_object(std::string_view text) noexcept {
   return text.size() >= 2 && text.front() == '{' && text.back() == '}';
@@ -79,7 +70,7 @@ std::string strip_trailing_commas(std::string_view text) {
     if (copy_string_literal(text, i, in_string, out)) continue;
     if (text[i] == ',') {
       std::size_t next = i + 1;
-      while (next < text.size() && is_space(text[next])) ++next;
+      while (next < text.size() && is_ascii_space(text[next])) ++next;
       if (next < text.size() && (text[next] == '}' || text[next] == ']')) continue;
     }
     out.push_back(text[i]);

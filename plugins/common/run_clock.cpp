@@ -5,21 +5,14 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "common/splitmix64.h"
+
 namespace storh::engines::run_clock {
 namespace {
 
 constexpr std::int64_t kNsPerMs = 1'000'000;
 // Keeps origin_ms * kNsPerMs, and a long run's ticks after it, inside int64.
 constexpr std::int64_t kMaxOriginMs = std::int64_t{1} << 48;
-
-// splitmix64 (Steele, Lea, Flood 2014): a full-period 64-bit sequence whose outputs
-// are well mixed even for consecutive states.
-std::uint64_t splitmix64(std::uint64_t& state) noexcept {
-  std::uint64_t z = (state += 0x9e3779b97f4a7c15);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
-  return z ^ (z >> 31);
-}
 
 template <typename T>
 bool parse_decimal(std::string_view text, T& out) noexcept {

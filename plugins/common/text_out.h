@@ -3,7 +3,7 @@
 //
 // Why not std::string::append and push_back: each piece was a call with its own
 // capacity check and size update; encoding a five-field payload made some 40 of them
-// and that was most of the queue's enqueue_many (2026-12-05). Here an encoder asks for
+// and that was most of the queue's enqueue_many. Here an encoder asks for
 // room once per value (room(n)), writes through the pointer it gets and moves the end
 // forward (advance, or set_end for a pointer it carried along).
 //

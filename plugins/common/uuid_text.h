@@ -3,7 +3,7 @@
 //
 // Why not std::string: 36 characters are past libstdc++'s 15-character inline buffer, so
 // each id was a heap chunk of its own; in a fresh process those chunks were page faults,
-// a fifth of a claim_many of 10,000 jobs (2026-12-04). IdMap keeps ids the same way.
+// a fifth of a claim_many of 10,000 jobs. IdMap keeps ids the same way.
 //
 // Contract: holds exactly the text it was built from, which must be 36 characters (the
 // engines validate ids before they store them; another length throws

@@ -1,65 +1,20 @@
 // doc_store.h: storh's document store (engine-spec.md section 4): one durable file per
-// record under <root>/<collection>, byte-compatible with the PHP library's DocStore.
+// record, data/<s>/<id>.jsonc under <root>/<collection>, byte-compatible with the PHP
+// library's DocStore. docs/engines/doc.md tells the layout, the durability protocol,
+// the caches and the NOTIFY bell in full; the contract is:
 //
-// Layout (section 4.1): data/<s>/<id>.jsonc with <s> = characters 24..25 of the id,
-// .storh/write.lock, .storh/writers/<pid>.<hex8> (writer markers), .storh/indexes/...
-// (owned by the index hooks, index_hooks.h), .storh/corrupt/ (quarantine).
-// A record file is exactly {"id":"<id>","data":<canonical JSON>}\n. Files edited by
-// hand (comments, trailing commas) are read through the Jsonc reader.
+// Durability (Sync::durable, the default): a mutation returns only after its records
+// are durable (temp file fsynced, renamed, directory fsynced; bulk writes batch the
+// syncs, BulkSync). A crash leaves every record old or new, never torn; the next open
+// sweeps a dead writer's temp files. remove() is not fsynced, as in storh. Sync::none
+// skips every fsync (benchmarks only).
 //
-// DURABILITY (Sync::durable, the default). Every mutation returns only after the record
-// is durable. Single-record write (put, put_many, remove is not fsynced, as in storh):
-//   1. write .<pid>.<hex8>.<counter>.tmp in the shard directory, fsync it, fstat it;
-//   2. rename it to <id>.jsonc; 3. fsync the shard directory.
-// Bulk protocol (put_stream, import_jsonl), batches of up to options.batch_size rows:
-//   1. write every temp file of the batch (each named as above);
-//   2. make them durable: one syncfs(2) of the store's filesystem (BulkSync::filesystem,
-//      the default, for batches of kFilesystemSyncMinFiles or more where
-//      open_for_syncfs allows it: Linux 5.17+, ext4/xfs/btrfs/tmpfs), or an fsync of
-//      each (BulkSync::files, and everywhere else);
-//   3. rename every temp file to its record name, in input order (a repeated id: the
-//      later row wins, as with sequential puts);
-//   4. make the renames durable: a second syncfs, or an fsync of each touched shard
-//      directory;
-//   5. then update caches and indexes for the batch.
-// A crash at any point leaves every record either old or new (renames are atomic and
-// only happen after the new bytes are durable) plus owned temp files, which the next
-// open sweeps (writer marker of a dead pid, section 1.5). Nothing is reported stored
-// before step 4 of its batch completed. Sync::none skips every fsync (benchmarks only).
-//
-// CONCURRENCY. Mutations of all processes are serialised by flock on .storh/write.lock
-// (re-entrant per instance); reads never lock and never see a torn record (only
-// renamed files are read). A DocStore is NOT thread-safe: one thread at a time per
-// instance; several instances (threads or processes) may share a collection. After
-// fork() a child must open its own instance.
-//
-// IN-PROCESS CACHES (section 4.5) live in one map id -> {data, mtime_ns, size, hash}:
-//   * "complete" when this instance created the collection (data/ absent at open) and
-//     has seen every write since; then scans run from memory (the fast path) after a
-//     revalidation: STAT walks data/ and fstatat()s each file (file set, size and mtime
-//     must match what this instance wrote or read), HASH also re-reads and hashes each
-//     file, TRUST skips the check, NOTIFY walks only when a change event (or a lost
-//     watch) since the last passing walk may have touched the file set. A failed
-//     revalidation falls back to the slow path (walk, sort, read, parse) and leaves the
-//     caches as they are. No size cap.
-//   * ordered scans use the insertion order while every insert came in increasing id
-//     order, else a sorted id list built lazily.
-//   * get() (STAT/HASH) uses entries with a known (mtime, size[, hash]); TRUST returns
-//     data it knows without touching the filesystem; NOTIFY returns an entry its watches
-//     vouch for without a stat, and stat-checks the others as STAT does.
-//   * NOTIFY drains its inotify queue at the start of each public call (no system call
-//     while its io_uring bell is quiet, else read(2) until empty; change_bell.h):
-//     another process's change is seen by the first call that starts after that
-//     process's call returned (C1). Its own writes update the caches as in
-//     STAT and the events they cause are recognised (change_watch.h).
-// Decision (section 13.6): mtime is compared to the nanosecond (storh: whole seconds),
-// so STAT misses only a same-size rewrite that also keeps the exact mtime (a rewrite
-// within one kernel timestamp tick, or a restored mtime); HASH catches those.
-//
-// SHARED CACHE (section 4.6, optional, options.cache): key doc:<collection>:<id>, value
-// [exists, scope, mtime_ns, size, hash, payload] with payload the canonical JSON text
-// (STAT/HASH/NOTIFY; a shared tuple is always stat-checked) or the data itself (TRUST); negative
-// entries [false, scope, 0, -1, ""].
+// Concurrency: writers of all processes are serialised by flock on .storh/write.lock
+// (re-entrant per instance); reads never lock and never see a torn record. A DocStore
+// is NOT thread-safe: one thread at a time per instance; several instances (threads or
+// processes) may share a collection; after fork() a child opens its own instance.
+// What a read checks against other writers' changes is the validation mode's (STAT,
+// HASH, TRUST, NOTIFY): docs/engines/doc.md, "Caches and validation".
 //
 // Failure: every operation throws StoreError saying what and where (an invalid id:
 // "Invalid UUIDv7 value."; a schema violation before anything is written; a unique

@@ -16,6 +16,7 @@
 #include "common/fast_json.h"
 #include "common/row_input.h"
 #include "common/store_error.h"
+#include "common/text.h"
 #include "doc/doc_store_state.h"
 
 namespace storh::engines::doc {
@@ -119,10 +120,7 @@ std::string_view trim_line(std::string_view line) {
 }
 
 bool blank(std::string_view line) {
-  for (char c : line) {
-    if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f') return false;
-  }
-  return true;
+  return trim(line).empty();
 }
 
 // An envelope line: exactly the keys id (string) and data (object or array).

@@ -7,6 +7,7 @@
 
 #include "common/canonical_json.h"
 #include "common/hashes.h"
+#include "common/query/json_values.h"
 
 namespace storh::engines::doc {
 namespace {
@@ -192,6 +193,12 @@ std::string php_serialize(const Json& value) {
   std::string out;
   append_php_value(out, value);
   return out;
+}
+
+const Json* indexed_value(const Json* data, std::string_view field) noexcept {
+  if (data == nullptr) return nullptr;
+  const Json* value = find_field(*data, field);
+  return value != nullptr && is_indexable(*value) ? value : nullptr;
 }
 
 }  // namespace storh::engines::doc

@@ -31,6 +31,10 @@ std::string compound_key(const Json& left, const Json& right);
 // Null and scalars get index entries; arrays and objects do not.
 bool is_indexable(const Json& value) noexcept;
 
+// The indexable value of `field` in `data` (a dotted path), or nullptr: none when
+// `data` is nullptr, the field is absent, or its value is not indexable.
+const Json* indexed_value(const Json* data, std::string_view field) noexcept;
+
 // Values whose range-key order equals their compare() order, usable as seek bounds:
 // non-negative integers below 10^17, strings, booleans. (Negative numbers and floats
 // are never used for seeking, section 4.7.2; integers >= 10^17 would break key order.)

@@ -21,10 +21,6 @@ namespace {
   return {bytes.data(), bytes.size()};
 }
 
-std::string_view view(const ::leveldb::Slice& bytes) {
-  return {bytes.data(), bytes.size()};
-}
-
 }  // namespace
 
 struct Store::Impl {
@@ -100,11 +96,8 @@ bool Store::erase(std::string_view key) {
 
 void Store::scan(std::string_view start, std::size_t count, const ScanRow& row) const {
   const std::unique_ptr<::leveldb::Iterator> it(impl_->db->NewIterator(impl_->read));
-  std::size_t seen = 0;
-  for (it->Seek(slice(start)); seen < count && it->Valid(); it->Next(), ++seen) {
-    row(view(it->key()), view(it->value()));
-  }
-  if (!it->status().ok()) impl_->fail("scan", it->status());
+  const ::leveldb::Status status = scan_ordered(*it, slice(start), count, row);
+  if (!status.ok()) impl_->fail("scan", status);
 }
 
 // LevelDB has no Close that reports: deleting the DB waits for its compaction and

@@ -27,6 +27,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/ordered_scan.h"
+
 namespace storh::engines::leveldb {
 
 enum class Compression { none, snappy };
@@ -45,9 +47,6 @@ struct Options {
   // WriteOptions::sync: the log is synced before each write returns.
   bool sync = false;
 };
-
-// Called once per entry of a scan, in key order. The views are valid during the call.
-using ScanRow = std::function<void(std::string_view key, std::string_view value)>;
 
 class Store {
  public:

@@ -239,6 +239,15 @@ void LmdbHandle::commit() {
   }
 }
 
+void LmdbHandle::wait_for_writers() {
+  if (write_ != nullptr) return;
+  end_read();
+  MDB_txn* txn = nullptr;
+  const int rc = mdb_txn_begin(store_->env_, nullptr, 0, &txn);
+  if (rc != MDB_SUCCESS) store_->fail("begin write", rc);
+  mdb_txn_abort(txn);
+}
+
 void LmdbHandle::after_write() {
   if (++pending_ >= batch_) commit();
 }

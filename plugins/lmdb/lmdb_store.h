@@ -76,6 +76,11 @@ class LmdbHandle {
   void scan(std::string_view start, std::size_t count, const ScanRow& row);
   // Commits the open batch, if any.
   void commit();
+  // Waits until no other handle holds a batch open: takes LMDB's write lock, which such a
+  // handle keeps until its commit, and drops it at once. The next read then sees every
+  // write another handle's put has returned from. A no-op while this handle holds a
+  // batch (it has the lock, so no other handle has uncommitted writes).
+  void wait_for_writers();
   // Writes made and not yet committed.
   std::uint32_t pending() const noexcept { return pending_; }
 

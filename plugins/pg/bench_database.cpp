@@ -117,6 +117,10 @@ BenchDatabase::BenchDatabase(const ServerOptions& options, const std::filesystem
   admin.exec("CREATE DATABASE " + quote_identifier(database_));
 }
 
+Connection BenchDatabase::connect_elsewhere() const {
+  return Connection(override_params(conninfo_, local_ ? "template1" : "", ""));
+}
+
 BenchDatabase::~BenchDatabase() {
   try {
     close();

@@ -74,6 +74,11 @@ class BenchDatabase {
   // A new connection to the cell's database with the cell's session settings.
   Connection connect() const;
   const ServerLimits& limits() const noexcept { return limits_; }
+  // The cell's database, and a connection to another database of the same server (a
+  // local server's template1, a DSN's own): statistics read on it are not counted in
+  // the cell's database.
+  const std::string& database() const noexcept { return database_; }
+  Connection connect_elsewhere() const;
   // Empty while the server is (as far as can be told) up; else why it is not: the
   // local postmaster's exit ("the server (postmaster pid 123) was killed by signal 9").
   // Pings a local server that has not been seen to exit and waits a moment when it does

@@ -50,10 +50,6 @@ namespace {
   return {bytes.data(), bytes.size()};
 }
 
-std::string_view view(const ::rocksdb::Slice& bytes) {
-  return {bytes.data(), bytes.size()};
-}
-
 ::rocksdb::Options rocksdb_options(const Options& options) {
   ::rocksdb::Options result;
   result.create_if_missing = true;
@@ -182,11 +178,8 @@ bool Store::erase(std::string_view key) {
 
 void Store::scan(std::string_view start, std::size_t count, const ScanRow& row) const {
   const std::unique_ptr<::rocksdb::Iterator> it(impl_->db->NewIterator(impl_->read));
-  std::size_t seen = 0;
-  for (it->Seek(slice(start)); seen < count && it->Valid(); it->Next(), ++seen) {
-    row(view(it->key()), view(it->value()));
-  }
-  if (!it->status().ok()) impl_->fail("scan", it->status());
+  const ::rocksdb::Status status = scan_ordered(*it, slice(start), count, row);
+  if (!status.ok()) impl_->fail("scan", status);
 }
 
 void Store::close() {

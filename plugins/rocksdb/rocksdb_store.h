@@ -29,6 +29,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/ordered_scan.h"
+
 namespace storh::engines::rocksdb {
 
 enum class Compression { none, snappy, lz4, zstd };
@@ -58,9 +60,6 @@ struct Options {
 bool supported(Compression compression);
 // "none", "snappy", "lz4", "zstd".
 std::string_view name(Compression compression);
-
-// Called once per entry of a scan, in key order. The views are valid during the call.
-using ScanRow = std::function<void(std::string_view key, std::string_view value)>;
 
 class Store {
  public:

@@ -148,8 +148,22 @@ if grep -q '<dt>min_time</dt>' "$work/load.html"; then
   status=1
 fi
 
+# A load run over time (tests/fixtures/html/load-time.json: slow_tx at 1 and 2 clients
+# with a rate, 100 ms intervals): a timeline chart per cell; probe.js checks each.
+report "$src/tests/fixtures/html/load-time.json" "$work/load-time.html"
+check_widths load-time "$work/load-time.html" 3 || status=1
+sed 's/data: spec.tps,/data: spec.tps.slice(1),/' "$work/load-time.html" >"$work/short-line.html"
+if check_page short-line "$work/short-line.html" 3 >"$work/short-line.check"; then
+  echo "negative control: a timeline with a point missing passed the check"
+  status=1
+fi
+if [[ $(grep -o '"kind":"timeline"' "$work/load-time.html" | wc -l) -ne 2 ]]; then
+  echo "load-time: expected a timeline chart for each of the 2 cells"
+  status=1
+fi
+
 # A YCSB run (tests/browser/ycsb.json: workloads a and e at 1 and 2 clients on
-# examples/kv_memory): a table per workload, the engine cells as rows; probe.js checks
+# the kv_memory test engine): a table per workload, the engine cells as rows; probe.js checks
 # their shape.
 report "$src/tests/browser/ycsb.json" "$work/ycsb.html"
 check_widths ycsb "$work/ycsb.html" 0 || status=1
@@ -161,6 +175,16 @@ for letter in a e; do
 done
 if ! grep -q '<th class="num">scan p99</th>' "$work/ycsb.html"; then
   echo "ycsb: workload e's table has no scan p99 column"
+  status=1
+fi
+
+# Engine counters (tests/fixtures/html/engine-counters.json: a real pg run of
+# scripts/pg_counters_repeat.py): the counter table's third column, the engine's own.
+report "$fixtures/engine-counters.json" "$work/engine-counters.html"
+check_widths engine-counters "$work/engine-counters.html" 1 || status=1
+if ! grep -q '<th>engine&#39;s counters per item</th>' "$work/engine-counters.html" ||
+  ! grep -q 'pg.wal_sync ~1 syncs' "$work/engine-counters.html"; then
+  echo "engine-counters: no column of the engine's counters"
   status=1
 fi
 

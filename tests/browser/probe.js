@@ -9,6 +9,9 @@
 //   a value such as a 40-60 ms p99 can be read off. On a phone (the URL's fragment is
 //   #narrow), where fewer labels fit, at least 3 and no stretch of more than 50%.
 // - Trend charts (history): the y axis starts at zero, and its title and the caption say so.
+// - Timeline charts (a load cell over time): a sized canvas, one point per interval on
+//   each line, none outside the chart area, labelled and titled axes, and a caption
+//   naming the interval.
 // - YCSB tables (section.ycsb, one per workload): a heading naming the workload, an
 //   engine column then ops/s and p99 pairs, every row as wide as the header, and every
 //   number cell a figure with its unit or "-".
@@ -75,6 +78,33 @@
     if (!/from zero/.test(caption)) problems.push(name + ': the caption does not say the axis starts at zero');
   }
 
+  // A load cell over time: the canvas has a size, both lines have one point per interval
+  // placed inside the chart area, and both y axes and the x axis show labels.
+  function checkTimeline(name, chart, canvas, spec) {
+    const box = canvas.getBoundingClientRect();
+    if (box.width < 100 || box.height < 100) {
+      problems.push(name + ': the canvas is ' + box.width + 'x' + box.height + ' px');
+    }
+    const area = chart.chartArea;
+    chart.data.datasets.forEach(function (dataset, d) {
+      const points = chart.getDatasetMeta(d).data;
+      if (points.length !== spec.labels.length) {
+        problems.push(name + ': ' + dataset.label + ' has ' + points.length + ' points for ' +
+          spec.labels.length + ' intervals');
+      }
+      const outside = points.filter((p) => !(p.x >= area.left - 0.5 && p.x <= area.right + 0.5 &&
+        p.y >= area.top - 0.5 && p.y <= area.bottom + 0.5));
+      if (outside.length > 0) problems.push(name + ': ' + outside.length + ' points of ' + dataset.label + ' are clipped');
+    });
+    ['x', 'y', 'p99'].forEach(function (id) {
+      const scale = chart.scales[id];
+      if (!scale || labelsOf(scale).length < 2) problems.push(name + ': axis ' + id + ' has fewer than 2 labels');
+      else if (!scale.options.title.display || !scale.options.title.text) problems.push(name + ': axis ' + id + ' has no title');
+    });
+    const caption = canvas.closest('figure').querySelector('figcaption').textContent;
+    if (!/interval/.test(caption)) problems.push(name + ': the caption does not say the interval');
+  }
+
   document.querySelectorAll('canvas[data-chart]').forEach(function (canvas) {
     const spec = specs[Number(canvas.dataset.chart)];
     const chart = Chart.getChart(canvas);
@@ -85,6 +115,7 @@
       if (scale.type === 'logarithmic') checkLogAxis(name + ' axis ' + scale.id, scale, items);
     });
     if (spec.kind === 'trend') checkTrend(name, chart, canvas);
+    if (spec.kind === 'timeline') checkTimeline(name, chart, canvas, spec);
   });
 
   document.querySelectorAll('section.ycsb').forEach(function (section) {

@@ -100,6 +100,20 @@ TEST_CASE("history: a new database is created at the current schema and keeps ru
   CHECK(*stored == result::to_json_text(results[0]));
 }
 
+TEST_CASE("history: a stored metric with an unknown direction is refused when read", "[history]") {
+  // Regression: the direction column was compared with "higher_is_better" wherever it
+  // was used, so any other text was silently a time.
+  ScratchDir dir;
+  const auto results = test::stepped_results(series_spec());
+  add(*open(dir / "h.db"), results[0]);
+  sql(dir / "h.db", "UPDATE metrics SET direction = 'sideways' WHERE rowid = 1");
+  const auto points = open(dir / "h.db")->points();
+  REQUIRE_FALSE(points.ok());
+  CHECK_THAT(points.error(), Catch::Contains("h.db: run 1, metric ") &&
+                                 Catch::Contains(": direction \"sideways\" is neither "
+                                                 "lower_is_better nor higher_is_better"));
+}
+
 TEST_CASE("history: the read commands need an existing database", "[history]") {
   ScratchDir dir;
   Expected<std::unique_ptr<HistoryStore>> store =

@@ -249,6 +249,15 @@ TEST_CASE("result json: a file that contradicts itself is refused, naming the JS
     CHECK(parsed.error() ==
           "x.json: /metrics/0/samples/0/seconds: a sample of -1 s: time is never negative");
   }
+  SECTION("a direction that is neither lower nor higher is better") {
+    // Regression: any unknown text was read as lower_is_better, so a misspelt
+    // "higher_is_beter" turned a rate into a time and every verdict upside down.
+    j["metrics"][0]["direction"] = "higher_is_beter";
+    const auto parsed = from_json(j, "x.json");
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.error() ==
+          "x.json: /metrics/0/direction: expected \"lower_is_better\" or \"higher_is_better\"");
+  }
 }
 
 TEST_CASE("result json: a failure's message keeps no tab", "[result]") {

@@ -17,12 +17,6 @@ std::vector<std::string> operation_names(const storh::EngineInfo& info) {
   return names;
 }
 
-std::vector<std::string> measured(const FakeRunContext& ctx) {
-  std::vector<std::string> names;
-  for (const auto& m : ctx.measurements) names.push_back(m.operation);
-  return names;
-}
-
 }  // namespace
 
 TEST_CASE("uuid plugin: the manifest and description name its four operations", "[plugin]") {
@@ -48,7 +42,7 @@ TEST_CASE("uuid plugin: runs and checks every operation", "[plugin]") {
     const storh::Status status = plugin.engine->run(ctx);
     INFO("n = " << n << ": " << status.message());
     REQUIRE(status.ok());
-    CHECK(measured(ctx) ==
+    CHECK(ctx.measured() ==
           std::vector<std::string>{"monotonic", "spread", "validate", "timestamp"});
     for (const auto& m : ctx.measurements) CHECK(m.items == n);
     // Every step is min_time-repeatable: the fake calls each three times, and the
@@ -61,7 +55,7 @@ TEST_CASE("uuid plugin: times only the selected operations", "[plugin]") {
   LoadedPlugin plugin(STORH_TEST_UUID_PLUGIN);
   FakeRunContext ctx(100, {"spread", "timestamp"});
   REQUIRE(plugin.engine->run(ctx).ok());
-  CHECK(measured(ctx) == std::vector<std::string>{"spread", "timestamp"});
+  CHECK(ctx.measured() == std::vector<std::string>{"spread", "timestamp"});
 }
 
 TEST_CASE("filter plugin: the manifest and description name its three operations", "[plugin]") {
@@ -81,7 +75,7 @@ TEST_CASE("filter plugin: counts are checked for every dataset size, below 20 to
     const storh::Status status = plugin.engine->run(ctx);
     INFO("n = " << n << ": " << status.message());
     REQUIRE(status.ok());
-    CHECK(measured(ctx) ==
+    CHECK(ctx.measured() ==
           std::vector<std::string>{"record_equal", "record_range", "condition_equal"});
     for (const auto& m : ctx.measurements) CHECK(m.items == n);
     CHECK(ctx.repeated ==
@@ -93,6 +87,6 @@ TEST_CASE("filter plugin: times only the selected operations", "[plugin]") {
   LoadedPlugin plugin(STORH_TEST_FILTER_PLUGIN);
   FakeRunContext ctx(50, {"condition_equal"});
   REQUIRE(plugin.engine->run(ctx).ok());
-  CHECK(measured(ctx) == std::vector<std::string>{"condition_equal"});
+  CHECK(ctx.measured() == std::vector<std::string>{"condition_equal"});
   CHECK_FALSE(ctx.progress_messages.empty());
 }

@@ -97,6 +97,14 @@ class FakeRunContext final : public storh::RunContext {
     progress_messages.emplace_back(message);
   }
 
+  // The operations measured, in the order they were.
+  std::vector<std::string> measured() const {
+    std::vector<std::string> names;
+    names.reserve(measurements.size());
+    for (const Measurement& m : measurements) names.push_back(m.operation);
+    return names;
+  }
+
   std::vector<Measurement> measurements;
   std::vector<std::string> progress_messages;
   std::vector<std::string> repeated;  // operations timed with measure_repeated

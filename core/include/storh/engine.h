@@ -212,6 +212,27 @@ class RunContext {
   virtual Status do_measure_repeated(std::string_view operation, std::uint64_t items,
                                      FunctionRef<Status()> step) noexcept = 0;
 
+ public:
+  // ABI 1.7: the engine's own count of the work of `operation`'s step, e.g. the
+  // server's WAL bytes over it ("pg.wal_bytes", unit "bytes"). Call it after
+  // measure(...) returned for `operation`, with the total over that step; the host
+  // records total / items of the step per item, beside its own counters
+  // (docs/counters.md). `name` is "<engine>.<counter>" in snake_case; `unit` a plural
+  // noun; `repeats` says the count is exact for the same workload and seed, so a gate
+  // may compare it with 0 tolerance. Read the count outside the timed step. A call for
+  // an operation not measured (or not selected) in this run is dropped; a second call
+  // for the same step and name replaces the first. Thread-safe only from the thread
+  // that runs the scenario. Older hosts never see it: they refuse a 1.7 plugin.
+  virtual void engine_counter(std::string_view operation, std::string_view name,
+                              std::string_view unit, double total, bool repeats) noexcept {
+    static_cast<void>(operation);
+    static_cast<void>(name);
+    static_cast<void>(unit);
+    static_cast<void>(total);
+    static_cast<void>(repeats);
+  }
+
+ private:
   template <typename T>
   T get_or(std::string_view name, T fallback) const noexcept {
     const ParamValue* value = param(name);

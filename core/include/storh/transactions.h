@@ -119,6 +119,16 @@ class Client {
   }
 };
 
+// An engine's own count of the work of one load phase (ABI 1.7), e.g. the server's
+// WAL bytes. The host divides `total` by every transaction the phase ran (warm-up
+// and failed ones included) and records it per transaction (docs/counters.md).
+struct EngineCounter {
+  std::string name;      // "<engine>.<counter>", snake_case: "pg.wal_bytes"
+  std::string unit;      // plural noun: "bytes", "blocks", "commits"
+  double total = 0;      // over the whole phase
+  bool repeats = false;  // exact for the same workload and seed: gate it with 0 tolerance
+};
+
 // What a plugin implements to offer load runs.
 class Transactions {
  public:
@@ -164,6 +174,26 @@ class Transactions {
       const std::vector<std::pair<std::string, ParamValue>>& values) const noexcept {
     static_cast<void>(type);
     static_cast<void>(values);
+    return {};
+  }
+
+  // ABI 1.7, engine counters of one phase of type `type`. The host calls them only on
+  // plugins whose manifest says minor >= 7 (kEngineCountersAbiMinor), from the worker's
+  // main thread, untimed: phase_counters_begin before the phase's clients open, and
+  // phase_counters_end after every client is destroyed (so a server's per-connection
+  // statistics are flushed). Read the counts on a connection of your own that no
+  // client uses; the counts then cover the warm-up too. phase_counters_end appends to
+  // `out`. An error fails the cell. Default: no counters.
+  virtual Status phase_counters_begin(RunContext& ctx, std::size_t type) noexcept {
+    static_cast<void>(ctx);
+    static_cast<void>(type);
+    return {};
+  }
+  virtual Status phase_counters_end(RunContext& ctx, std::size_t type,
+                                    std::vector<EngineCounter>& out) noexcept {
+    static_cast<void>(ctx);
+    static_cast<void>(type);
+    static_cast<void>(out);
     return {};
   }
 };

@@ -19,27 +19,16 @@ namespace storh {
 // Bump the minor when a virtual function is appended to RunContext (the host's
 // class: old plugins never call it). A function appended to Engine may only be
 // called on plugins whose manifest abi_minor says they have it.
-//
-// History: 1.0 Engine, RunContext, manifest. 1.1 adds the optional transactions
-// factory of storh/transactions.h (load runs); 1.0 plugins load and run unchanged.
-// 1.2 adds the manifest's build provenance and RunContext::measure_repeated (min_time); 1.0 and 1.1
-// plugins load and run unchanged. 1.3 appends Engine::param_ranges (parameter bounds
-// checked by `validate`); older plugins are never asked and declare no bounds. 1.4
-// appends Engine::preflight (a cell's parameters checked against the machine before
-// any cell runs); older plugins are never asked. 1.5 changes the SDK's source, not its
-// binary interface: RunContext's timing calls become public templates over the same
-// virtual slots (renamed, in the same order), Status is [[nodiscard]],
-// Direction::higher_is_better is gone (the host refuses an operation that declares
-// it) and the host takes EngineInfo's name and version from the manifest when
-// describe() leaves them empty; 1.0 to 1.4 plugins load and run unchanged.
-// 1.6 adds the optional key-value factory of storh/key_value.h (YCSB); older ones load as before.
-// Later minors: docs/plugin-guide.md, "SDK versions".
+// What each minor added, and how older plugins are treated: docs/plugin-guide.md,
+// "SDK versions".
 inline constexpr std::uint32_t kAbiMajor = 1;
 inline constexpr std::uint32_t kAbiMinor = 7;
 // The first ABI minor whose Engine has param_ranges().
 inline constexpr std::uint32_t kParamRangesAbiMinor = 3;
 // The first ABI minor whose Engine has preflight().
 inline constexpr std::uint32_t kPreflightAbiMinor = 4;
+// The first ABI minor whose Transactions has phase_counters_begin and _end.
+inline constexpr std::uint32_t kEngineCountersAbiMinor = 7;
 
 #define STORH_DETAIL_STR2(x) #x
 #define STORH_DETAIL_STR(x) STORH_DETAIL_STR2(x)

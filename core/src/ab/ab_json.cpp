@@ -88,12 +88,12 @@ PairedMetric read_metric(const json& value, const std::string& path) {
   m.unit = typed<std::string>(member(value, "unit", path), path + "/unit", "a string");
   const std::string direction =
       typed<std::string>(member(value, "direction", path), path + "/direction", "a string");
-  if (direction == "higher_is_better") {
-    m.direction = result::MetricDirection::higher_is_better;
-  } else if (direction != "lower_is_better") {
+  const std::optional<result::MetricDirection> parsed = result::parse_direction(direction);
+  if (!parsed) {
     throw BadAbValue{
         fmt::format("{}/direction: expected lower_is_better or higher_is_better", path)};
   }
+  m.direction = *parsed;
   const json& pairs = member(value, "pairs", path);
   if (!pairs.is_array()) throw BadAbValue{fmt::format("{}/pairs: expected an array", path)};
   for (std::size_t i = 0; i < pairs.size(); ++i) {

@@ -12,17 +12,14 @@
 #include "run/worker_run.h"
 #include "stats/spread.h"
 #include "util/secrets.h"
+#include "util/splitmix64.h"
 
 namespace storh::ab {
 namespace {
 
-// splitmix64: a fixed, portable stream for the random order (std:: distributions
-// differ between standard libraries).
+// The random order's coin: splitmix64's output for state x.
 std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
+  return splitmix64(x);
 }
 
 Side first_side(const AbRunOptions& options, std::size_t cell, std::uint32_t pair) {

@@ -7,6 +7,7 @@
 
 #include "ab/render_parts.h"
 #include "ab/verdict.h"
+#include "compare/explain.h"
 #include "report/format.h"
 #include "stats/stats.h"
 
@@ -191,6 +192,37 @@ ordered_json json_of(const AbResult& result, const AbOutcome& outcome, double al
           {"warnings", outcome.warnings}};
 }
 
+// Under each metric that changed, or whose engine counters did, the engine counters
+// that changed with it (compare/explain.h), one line each.
+std::string engine_counter_lines(const AbResult& result, const AbOutcome& outcome) {
+  const auto find = [](const result::ResultFile& file, const std::string& key) {
+    const auto it = std::find_if(file.metrics.begin(), file.metrics.end(),
+                                 [&](const result::Metric& m) { return m.key == key; });
+    return it == file.metrics.end() ? nullptr : &*it;
+  };
+  std::string lines;
+  for (const AbCheck& check : outcome.checks) {
+    const result::Metric* base = find(result.base, check.key);
+    const result::Metric* head = find(result.head, check.key);
+    if (base == nullptr || head == nullptr || base->engine_counters.empty() ||
+        head->engine_counters.empty()) {
+      continue;
+    }
+    const bool moved = check.state == AbState::regression || check.state == AbState::improvement ||
+                       check.state == AbState::unconfirmed;
+    if (!moved && !compare::engine_counters_changed(base->engine_counters, head->engine_counters)) {
+      continue;
+    }
+    // The paired slowdown as the value's own change: for tps, 25% slower is -20% tps.
+    const double slowdown = check.summary.slowdown_percent;
+    const double delta = head->load ? (100.0 / (1.0 + slowdown / 100.0) - 100.0) : slowdown;
+    lines += compare::explain_change(check.key, head->load ? "tps" : head->unit, delta,
+                                     base->engine_counters, head->engine_counters) +
+             "\n";
+  }
+  return lines;
+}
+
 }  // namespace
 
 AbReport render(const AbResult& result, const AbOutcome& outcome, compare::OutputFormat format,
@@ -208,6 +240,7 @@ AbReport render(const AbResult& result, const AbOutcome& outcome, compare::Outpu
         fmt::format("{} {}/item: base {:.6g} head {:.6g} (tolerance {:+.2f}%){}\n", c.key,
                     c.counter, c.base, c.current, c.tolerance_percent, c.failed ? " FAIL" : "");
   }
+  const std::string explained = engine_counter_lines(result, outcome);
   std::string confirmations;  // Markdown: the confirmation notes, which decide verdicts
   for (const AbCheck& check : outcome.checks) {
     for (const std::string& note : check.notes) notes += fmt::format("{}: {}\n", check.key, note);
@@ -226,6 +259,9 @@ AbReport render(const AbResult& result, const AbOutcome& outcome, compare::Outpu
     case compare::OutputFormat::markdown: {
       report.out = "### " + header_line(result, alpha) + "\n\n" + markdown_table(rows);
       if (!counters.empty()) report.out += "\nCounters per item:\n\n```\n" + counters + "```\n";
+      if (!explained.empty()) {
+        report.out += "\nEngine counters that changed with it:\n\n```\n" + explained + "```\n";
+      }
       if (!confirmations.empty()) report.out += "\nConfirmation:\n\n" + confirmations;
       report.out += "\n" + std::string(kPairedChangeLegend) + "\n";
       for (const std::string& w : outcome.warnings) report.out += "\n> warning: " + w + "\n";
@@ -234,7 +270,8 @@ AbReport render(const AbResult& result, const AbOutcome& outcome, compare::Outpu
     }
     default:
       report.out = header_line(result, alpha) + "\n" + text_table(rows) +
-                   std::string(kPairedChangeLegend) + "\n" + notes + counters;
+                   std::string(kPairedChangeLegend) + "\n" + notes + counters +
+                   (explained.empty() ? "" : "engine counters that changed with it:\n" + explained);
       break;
   }
   for (const std::string& w : outcome.warnings) report.err += "warning: " + w + "\n";

@@ -44,6 +44,10 @@ Options (each overrides the suite):
                             clients x transactions matrix
   --rate=TPS                load runs: target rate of all clients (-R; 0 or none:
                             as fast as possible); YCSB runs: its target
+  --interval=D              load runs: width of each cell's interval series
+                            (pgbench -P; default 1s)
+  --latency-limit=D|none    load runs: count slower transactions as late, and
+                            with a rate skip those late when due (-L; 10ms)
   --workload=W[,W...]       YCSB runs: core workloads a-f (docs/ycsb.md)
   --operationcount=N        YCSB runs: operations of the run phase, all clients
   --recordcount=N           YCSB runs: records of the load phase

@@ -22,10 +22,11 @@ namespace {
 
 // The flags `run` and `validate` accept, all of them taking a value.
 std::vector<std::string> valued_flags() {
-  return {"dataset",  "engine",       "repeat",         "warmup",      "output",    "memory-limit",
-          "timeout",  "plugin-path",  "work-dir",       "set",         "format",    "range-output",
-          "clients",  "transactions", "duration",       "rate",        "operation", "counters",
-          "min-time", "workload",     "operationcount", "recordcount", "o"};
+  return {"dataset",        "engine",       "repeat",      "warmup",       "output",
+          "memory-limit",   "timeout",      "plugin-path", "work-dir",     "set",
+          "format",         "range-output", "clients",     "transactions", "duration",
+          "rate",           "operation",    "counters",    "min-time",     "workload",
+          "operationcount", "recordcount",  "o",           "interval",     "latency-limit"};
 }
 
 suite::Overrides overrides_from(const ParsedArgs& args) {
@@ -46,6 +47,8 @@ suite::Overrides overrides_from(const ParsedArgs& args) {
   o.transactions = args.last("transactions");
   o.duration = args.last("duration");
   o.rate = args.last("rate");
+  o.interval = args.last("interval");
+  o.latency_limit = args.last("latency-limit");
   o.workload = args.last("workload");
   o.operationcount = args.last("operationcount");
   o.recordcount = args.last("recordcount");

@@ -58,6 +58,9 @@ struct ComparableMetric {
   // Why the metric has no counters although its file was counted (result::Metric's
   // not_counted); empty otherwise.
   std::string not_counted;
+  // The engine's own counters (result::Metric's engine_counters), also in `counters`
+  // by name and value; kept whole here for their units (compare/explain.h).
+  std::vector<result::EngineCounterValue> engine_counters;
 };
 
 // A fact about how a file was produced, compared between files to warn when they

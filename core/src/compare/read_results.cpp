@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compare/comparable.h"
+#include "foreign/document_kind.h"
 #include "foreign/google_benchmark.h"
 #include "result/json.h"
 #include "result/plugin_build.h"
@@ -60,6 +61,12 @@ ComparableFile comparable_from_result(const result::ResultFile& result, const st
     metric.max = m.seconds.max;
     metric.runs = m.seconds.runs;
     metric.counters = m.counters;
+    // The engine's counters beside the host's: their dotted names never clash with a
+    // host counter's, so the gate's tolerances and compare's rows take either.
+    for (const result::EngineCounterValue& c : m.engine_counters) {
+      metric.counters.emplace_back(c.name, c.per_item);
+    }
+    metric.engine_counters = m.engine_counters;
     metric.not_counted = m.not_counted;
     // A load cell compares by throughput (docs/load.md): its samples are the repeats'
     // tps excluding set-up, and more is better. Its seconds are not comparable: a
@@ -133,21 +140,26 @@ Expected<ComparableFile> comparable_from_json(const nlohmann::ordered_json& json
     return Error{fmt::format("{}: not a result file: expected a JSON object, got {}", name,
                              json.type_name())};
   }
-  if (json.contains("schema_version")) {
-    Expected<result::ResultFile> parsed = result::from_json(nlohmann::json(json), name);
-    if (!parsed) return Error{parsed.error()};
-    return comparable_from_result(*parsed, name);
+  switch (foreign::document_kind(json)) {
+    case foreign::DocumentKind::storh_host: {
+      Expected<result::ResultFile> parsed = result::from_json(nlohmann::json(json), name);
+      if (!parsed) return Error{parsed.error()};
+      return comparable_from_result(*parsed, name);
+    }
+    case foreign::DocumentKind::google_benchmark: {
+      Expected<result::ResultFile> parsed =
+          foreign::from_google_benchmark(nlohmann::json(json), name);
+      if (!parsed) return Error{parsed.error()};
+      ComparableFile file = comparable_from_result(*parsed, name);
+      file.kind = FileKind::google_benchmark;
+      file.facts.front().second = "Google Benchmark";  // the "harness" fact
+      return file;
+    }
+    case foreign::DocumentKind::storh_php:
+      return comparable_from_storh_php(json, name);
+    case foreign::DocumentKind::unknown:
+      break;
   }
-  if (json.contains("benchmarks") || json.contains("context")) {
-    Expected<result::ResultFile> parsed =
-        foreign::from_google_benchmark(nlohmann::json(json), name);
-    if (!parsed) return Error{parsed.error()};
-    ComparableFile file = comparable_from_result(*parsed, name);
-    file.kind = FileKind::google_benchmark;
-    file.facts.front().second = "Google Benchmark";  // the "harness" fact
-    return file;
-  }
-  if (json.contains("results")) return comparable_from_storh_php(json, name);
   return Error{fmt::format(
       "{}: not a result file: no schema_version and no results map (storh), and no context and "
       "benchmarks (Google Benchmark)",

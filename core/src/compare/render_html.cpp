@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "compare/counter_changes.h"
+#include "compare/explain.h"
 #include "compare/ratio_interval.h"
 #include "compare/render.h"
 #include "report/html.h"
@@ -127,6 +128,13 @@ std::string render_pair_html(const PairComparison& c, const report::HtmlAssets& 
     const auto [counter_columns, counter_rows] = counter_changes_table(changes);
     body += "<section><h2>Counters per item (counting pass)</h2>\n" +
             report::html_table(counter_columns, counter_rows) + "</section>\n";
+  }
+  if (const auto lines = engine_counter_explanations(c); !lines.empty()) {
+    body +=
+        "<section class=\"engine-explanations\"><h2>Engine counters that changed with "
+        "it</h2>\n<ul>\n";
+    for (const std::string& line : lines) body += "<li>" + html_escape(line) + "</li>\n";
+    body += "</ul></section>\n";
   }
   body += "</main>\n";
   return report::html_page("storh-host compare: " + c.new_name + " vs " + c.base_name, body, charts,

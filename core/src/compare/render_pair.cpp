@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compare/counter_changes.h"
+#include "compare/explain.h"
 #include "compare/render.h"
 #include "report/format.h"
 #include "report/table.h"
@@ -86,6 +87,10 @@ std::string render_text(const PairComparison& c) {
     const auto [columns, rows] = counter_changes_table(changes);
     out += "\ncounters per item (counting pass):\n" + report::text_table(columns, rows);
   }
+  if (const auto lines = engine_counter_explanations(c); !lines.empty()) {
+    out += "\nengine counters that changed with it:\n";
+    for (const std::string& line : lines) out += "  " + line + "\n";
+  }
   return out;
 }
 
@@ -103,6 +108,10 @@ std::string render_markdown(const PairComparison& c) {
   if (const auto changes = counter_changes(c); !changes.empty()) {
     const auto [columns, rows] = counter_changes_table(changes, true);
     out += "\nCounters per item (counting pass):\n\n" + report::markdown_table(columns, rows);
+  }
+  if (const auto lines = engine_counter_explanations(c); !lines.empty()) {
+    out += "\nEngine counters that changed with it:\n\n";
+    for (const std::string& line : lines) out += "- " + report::markdown_cell(line) + "\n";
   }
   return out;
 }

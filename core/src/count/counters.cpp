@@ -87,6 +87,14 @@ const CounterInfo* find_counter(std::string_view name) {
   return nullptr;
 }
 
+bool is_engine_counter_name(std::string_view name) {
+  const std::size_t dot = name.find('.');
+  if (dot == 0 || dot == std::string_view::npos || dot + 1 == name.size()) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+  });
+}
+
 std::vector<std::string> in_counter_order(const std::vector<std::string>& names) {
   auto listed = [&](std::string_view name) {
     return std::find(names.begin(), names.end(), name) != names.end();

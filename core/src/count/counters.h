@@ -73,6 +73,11 @@ const CounterInfo* find_counter(std::string_view name);
 // each name once.
 std::vector<std::string> in_counter_order(const std::vector<std::string>& names);
 
+// Whether `name` names an engine counter (plugin ABI 1.7, docs/counters.md): an engine,
+// a dot and a snake_case counter, "pg.blks_read". Engine counters are the engine's to
+// name, so any such name is accepted; the gate warns when no file has it.
+bool is_engine_counter_name(std::string_view name);
+
 // `unknown counter "fsyncs" (valid: ...); did you mean "fsync"?`: every counter name,
 // sorted, and the likely one.
 std::string unknown_counter_message(std::string_view name);

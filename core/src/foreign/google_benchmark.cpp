@@ -212,10 +212,6 @@ std::string fingerprint_of(const std::string& executable, const std::vector<Inst
 
 }  // namespace
 
-bool looks_like_google_benchmark(const json& document) {
-  return document.is_object() && (document.contains("benchmarks") || document.contains("context"));
-}
-
 Expected<result::ResultFile> from_google_benchmark(const json& root, const std::string& origin) {
   const auto fail = [&](const std::string& what) {
     return Error{fmt::format("{}: not a Google Benchmark file: {}", origin, what)};

@@ -33,11 +33,6 @@
 
 namespace storh::foreign {
 
-// Whether `document` claims to be a Google Benchmark file: an object with a top-level
-// "benchmarks" or "context" (a file with one but not the other is then refused by
-// from_google_benchmark, with a message that says which is missing).
-bool looks_like_google_benchmark(const nlohmann::json& document);
-
 // The result for a Google Benchmark file read from `origin` (used in messages).
 // Errors name the origin, the JSON path and what is wrong:
 // "gb.json: /benchmarks/2/time_unit: unknown time unit \"ps\" (known: ns, us, ms, s)".

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "foreign/document_kind.h"
 #include "foreign/google_benchmark.h"
 #include "result/json.h"
 #include "util/files.h"
@@ -18,14 +19,19 @@ Expected<result::ResultFile> read_result(const std::filesystem::path& file) {
   if (!text) return Error{text.error()};
   Expected<nlohmann::json> parsed = parse_json_input<nlohmann::json>(*text, file.string());
   if (!parsed) return Error{parsed.error()};
-  if (looks_like_google_benchmark(*parsed) && !parsed->contains("schema_version")) {
-    return from_google_benchmark(*parsed, file.string());
-  }
-  if (parsed->is_object() && !parsed->contains("schema_version")) {
-    return Error{fmt::format(
-        "{}: not a result file: no schema_version (storh-host), and no context and benchmarks "
-        "(Google Benchmark)",
-        file.string())};
+  switch (document_kind(*parsed)) {
+    case DocumentKind::google_benchmark:
+      return from_google_benchmark(*parsed, file.string());
+    case DocumentKind::storh_php:
+    case DocumentKind::unknown:
+      // Not an object: result::from_json says what the document is instead.
+      if (!parsed->is_object()) break;
+      return Error{
+          fmt::format("{}: not a result file: no schema_version (storh-host), and no context and "
+                      "benchmarks (Google Benchmark)",
+                      file.string())};
+    case DocumentKind::storh_host:
+      break;
   }
   return result::from_json(*parsed, file.string());
 }

@@ -8,8 +8,8 @@
 
 namespace storh::foreign {
 
-// A storh-host result file (it has "schema_version", result/json.h) or a Google
-// Benchmark file ("context" and "benchmarks", foreign/google_benchmark.h). Errors
+// A storh-host result file or a Google Benchmark file, told apart by document_kind()
+// (foreign/document_kind.h); a storh PHP file is refused here (compare reads it). Errors
 // name the file: unreadable, not JSON, a bad value with its JSON path, or neither
 // shape ("x.json: not a result file: no schema_version, and no context and benchmarks
 // of a Google Benchmark file").

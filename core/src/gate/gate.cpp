@@ -200,7 +200,7 @@ std::string validate(const GateOptions& options) {
                        options.alpha);
   }
   for (const CounterTolerance& t : options.counter_tolerances) {
-    if (count::find_counter(t.counter) == nullptr) {
+    if (count::find_counter(t.counter) == nullptr && !count::is_engine_counter_name(t.counter)) {
       return "--counter: " + count::unknown_counter_message(t.counter);
     }
     if (!valid_percent(t.percent)) {

@@ -7,6 +7,7 @@
 
 #include "history/pg_schema.h"
 #include "history/pg_session.h"
+#include "result/engine_values.h"
 #include "util/secrets.h"
 
 namespace storh::history {
@@ -79,7 +80,8 @@ Expected<std::int64_t> PgStore::add(const HistoryRun& run, const std::vector<His
         "INSERT INTO metrics (run_id, metric, median, minimum, maximum, runs, unit, direction) "
         "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         {std::to_string(id), point.metric, number(point.median), number(point.minimum),
-         number(point.maximum), std::to_string(point.runs), point.unit, point.direction});
+         number(point.maximum), std::to_string(point.runs), point.unit,
+         result::direction_name(point.direction)});
     if (!stored)
       return fail(fmt::format("cannot store metric {}: {}", point.metric, stored.error()));
   }
@@ -122,9 +124,12 @@ Expected<std::vector<HistoryPoint>> PgStore::points() const {
   std::vector<HistoryPoint> points;
   points.reserve(static_cast<std::size_t>(rows->count()));
   for (int row = 0; row < rows->count(); ++row) {
+    Expected<result::MetricDirection> direction =
+        stored_direction(rows->text(row, 7), shown_, rows->integer(row, 0), rows->text(row, 1));
+    if (!direction) return Error{direction.error()};
     points.push_back({rows->integer(row, 0), rows->text(row, 1), rows->real(row, 2),
                       rows->real(row, 3), rows->real(row, 4), rows->integer(row, 5),
-                      rows->text(row, 6), rows->text(row, 7)});
+                      rows->text(row, 6), *direction});
   }
   return points;
 }

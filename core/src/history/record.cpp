@@ -123,8 +123,7 @@ Expected<NewRun> new_run(const result::ResultFile& result, const std::string& or
   for (const compare::ComparableMetric& metric : file.metrics) {
     if (metric.runs == 0) continue;
     added.points.push_back({0, metric.key, metric.median, metric.min, metric.max,
-                            static_cast<std::int64_t>(metric.runs), metric.unit,
-                            result::direction_name(metric.direction)});
+                            static_cast<std::int64_t>(metric.runs), metric.unit, metric.direction});
   }
   if (added.points.empty()) return Error{fmt::format("{}: the result has no metric", origin)};
 

@@ -61,7 +61,9 @@ std::string change_note(const SeriesChange& change) {
 }  // namespace
 
 std::string median_text(const Series& series, double value) {
-  if (series.direction != "higher_is_better") return report::format_seconds(value);
+  if (series.direction == result::MetricDirection::lower_is_better) {
+    return report::format_seconds(value);
+  }
   return fmt::format("{:.4g} {}", value, series.unit);
 }
 
@@ -197,8 +199,9 @@ std::string export_json(const std::vector<HistoryRun>& runs,
   std::unordered_map<std::int64_t, nlohmann::ordered_json> metrics;
   for (const HistoryPoint& point : points) {
     metrics[point.run_id][point.metric] = {
-        {"median", point.median}, {"min", point.minimum}, {"max", point.maximum},
-        {"runs", point.runs},     {"unit", point.unit},   {"direction", point.direction}};
+        {"median", point.median}, {"min", point.minimum},
+        {"max", point.maximum},   {"runs", point.runs},
+        {"unit", point.unit},     {"direction", result::direction_name(point.direction)}};
   }
   nlohmann::ordered_json out = {{"history_schema", kHistorySchema},
                                 {"runs", nlohmann::ordered_json::array()}};
@@ -250,7 +253,7 @@ std::string export_csv(const std::vector<HistoryRun>& runs,
                              run.suite, run.fingerprint, run.environment, point->metric,
                              fmt::format("{}", point->median), fmt::format("{}", point->minimum),
                              fmt::format("{}", point->maximum), std::to_string(point->runs),
-                             point->unit, point->direction});
+                             point->unit, result::direction_name(point->direction)});
   }
   return out;
 }

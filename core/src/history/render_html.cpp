@@ -20,7 +20,7 @@ namespace {
 using report::html_escape;
 
 bool is_time(const Series& series) {
-  return series.direction != "higher_is_better";
+  return series.direction == result::MetricDirection::lower_is_better;
 }
 
 // The x axis column of a run: its commit, or the run itself when it has none.

@@ -65,7 +65,8 @@ double SeriesChange::ratio() const {
 }
 
 bool SeriesChange::worse() const {
-  const bool higher_better = series && series->direction == "higher_is_better";
+  const bool higher_better =
+      series && series->direction == result::MetricDirection::higher_is_better;
   return higher_better ? point.median_after < point.median_before
                        : point.median_after > point.median_before;
 }

@@ -22,7 +22,7 @@ struct Series {
   std::size_t environment_number = 0;  // 1-based, in order of first appearance
   std::string metric;
   std::string unit;
-  std::string direction;
+  result::MetricDirection direction = result::MetricDirection::lower_is_better;
   std::vector<const HistoryRun*> runs;  // oldest first
   std::vector<HistoryPoint> points;     // points[i] is of runs[i]
   std::vector<double> medians;          // points[i].median

@@ -16,6 +16,7 @@
 
 #include "history/schema.h"
 #include "history/sqlite_statement.h"
+#include "result/engine_values.h"
 
 namespace storh::history {
 namespace {
@@ -206,7 +207,7 @@ Expected<std::int64_t> SqliteStore::add(const HistoryRun& run,
     insert_point.bind(5, point.maximum);
     insert_point.bind(6, point.runs);
     insert_point.bind(7, point.unit);
-    insert_point.bind(8, point.direction);
+    insert_point.bind(8, result::direction_name(point.direction));
     if (insert_point.step() != SQLITE_DONE) {
       return fail(fmt::format("cannot store metric {}: {}", point.metric, sqlite_error(db_)));
     }
@@ -246,9 +247,11 @@ Expected<std::vector<HistoryPoint>> SqliteStore::points() const {
   std::vector<HistoryPoint> points;
   int rc = SQLITE_ROW;
   while ((rc = statement.step()) == SQLITE_ROW) {
+    Expected<result::MetricDirection> direction =
+        stored_direction(statement.text(7), file_, statement.integer(0), statement.text(1));
+    if (!direction) return Error{direction.error()};
     points.push_back({statement.integer(0), statement.text(1), statement.real(2), statement.real(3),
-                      statement.real(4), statement.integer(5), statement.text(6),
-                      statement.text(7)});
+                      statement.real(4), statement.integer(5), statement.text(6), *direction});
   }
   if (rc != SQLITE_DONE) return Error{fmt::format("{}: {}", file_, sqlite_error(db_))};
   return points;

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "result/result.h"
 #include "util/expected.h"
 
 namespace storh::history {
@@ -55,7 +56,7 @@ struct HistoryPoint {
   double maximum = 0;
   std::int64_t runs = 0;  // repeats the median is of
   std::string unit;
-  std::string direction;  // "lower_is_better" or "higher_is_better"
+  result::MetricDirection direction = result::MetricDirection::lower_is_better;
 };
 
 class HistoryStore {
@@ -105,5 +106,11 @@ bool is_postgres_location(std::string_view location);
 // added".
 std::string duplicate_message(std::int64_t id, const std::string& added_time,
                               const std::string& commit);
+
+// A stored metric row's direction column read back; an error naming `location`, the
+// run and the metric for any text but the two direction names.
+Expected<result::MetricDirection> stored_direction(const std::string& text,
+                                                   const std::string& location, std::int64_t run_id,
+                                                   const std::string& metric);
 
 }  // namespace storh::history

@@ -5,14 +5,17 @@
 #include <algorithm>
 #include <cmath>
 #include <new>
+#include <random>
 #include <thread>
 
 #include <fmt/format.h>
 
+#include "load/start_gate.h"
+
 namespace storh::load {
 namespace {
 
-constexpr auto kStartPoll = std::chrono::microseconds(200);
+constexpr auto kStartTimeout = std::chrono::milliseconds(10);
 
 std::size_t header_size() {
   return (sizeof(SharedHeader) + alignof(LiveCounters) - 1) / alignof(LiveCounters) *
@@ -52,6 +55,33 @@ void count_tries(const Status& status, const TransactionReport& report, TryCount
   }
 }
 
+// pgbench's schedule for --rate: Poisson arrivals, each gap drawn by inverse transform
+// as pgbench's getPoissonRand does, -ln(1 - u) times the mean gap, rounded to whole
+// microseconds (u uniform in [0, 1), so 1 - u is never 0 and no clamp is needed). Each
+// client draws its own gaps at its share of the rate (rate / clients), from its own
+// seeded stream, so a schedule is the same in every run.
+class Arrivals {
+ public:
+  Arrivals(const LoadConfig& config, std::uint32_t client, std::int64_t start)
+      : random_(0x5eedULL ^ (std::uint64_t{client} * 0x9E3779B97F4A7C15ULL)),
+        mean_gap_us_(config.rate ? 1e6 * static_cast<double>(config.clients) / *config.rate : 0),
+        trigger_ns_(start) {}
+
+  // The next scheduled start, steady-clock nanoseconds.
+  std::int64_t next() {
+    const double uniform = static_cast<double>(random_() >> 11) * 0x1.0p-53;
+    // NOLINTNEXTLINE(bugprone-incorrect-roundings): pgbench's own rounding, kept to match it
+    const auto gap_us = static_cast<std::int64_t>(-std::log(1.0 - uniform) * mean_gap_us_ + 0.5);
+    trigger_ns_ += gap_us * 1000;
+    return trigger_ns_;
+  }
+
+ private:
+  std::mt19937_64 random_;
+  double mean_gap_us_;
+  std::int64_t trigger_ns_;
+};
+
 class Runner {
  public:
   Runner(const ClientJob& job, Client& client, ClientOutcome& out)
@@ -79,43 +109,56 @@ class Runner {
     while (true) {
       if (header.abort.load()) return 0;
       if (const std::int64_t start = header.start_ns.load(); start != 0) return start;
-      std::this_thread::sleep_for(kStartPoll);
+      // Asleep in the kernel until the coordinator opens the gate; the timeout only
+      // bounds how late a client notices an abort that did not open it.
+      futex_wait(header.gate, 0, kStartTimeout);
     }
   }
 
   void timed(std::int64_t start) {
     const LoadConfig& c = job_.config;
+    out_.intervals = IntervalSeries(std::llround(c.interval_seconds * 1e9));
     // A plain value plus a flag, not std::optional: GCC 12 at -O2 warns (falsely) that the
     // optional's payload may be used uninitialized, and CI builds with -Werror.
     const bool deadline = c.duration_seconds.has_value();
     const std::int64_t deadline_ns =
         deadline ? start + static_cast<std::int64_t>(*c.duration_seconds * 1e9) : 0;
-    // Open loop: this client's share of the rate, clients staggered evenly.
-    double interval_ns = 0, offset_ns = 0;
-    if (c.rate) {
-      interval_ns = 1e9 * static_cast<double>(c.clients) / *c.rate;
-      offset_ns = 1e9 * static_cast<double>(job_.info.index) / *c.rate;
-    }
+    const std::int64_t limit_ns = c.latency_limit ? std::llround(*c.latency_limit * 1e9) : 0;
+    Arrivals arrivals(c, job_.info.index, start);
     const std::optional<std::uint64_t> bound =
         job_.own_transactions ? job_.own_transactions : c.transactions;
+    bool scheduled_past_deadline = false;
     for (std::uint64_t i = 0;; ++i) {
       if (bound && i >= *bound) break;
       if (aborted()) break;
       std::int64_t begin = now_ns();
+      TransactionMark mark;
       if (c.rate) {
-        const auto intended = start + static_cast<std::int64_t>(std::llround(
-                                          offset_ns + interval_ns * static_cast<double>(i)));
-        if (deadline && intended >= deadline_ns) break;
+        const std::int64_t intended = arrivals.next();
+        if (deadline && intended >= deadline_ns) {
+          scheduled_past_deadline = true;
+          break;
+        }
+        ++out_.intended;
+        // pgbench -L with --rate: a transaction that would be late even if it took no
+        // time is skipped, and its slot still counts as one of the client's.
+        if (limit_ns > 0 && begin > intended + limit_ns) {
+          ++out_.skipped;
+          mark.skipped = true;
+          out_.intervals.record(begin - start, mark);
+          continue;
+        }
         if (begin < intended) {
           std::this_thread::sleep_until(at_ns(intended));
         }
+        mark.lag_ns = std::max<std::int64_t>(0, now_ns() - intended);
         // Latency counts from the intended start: time spent behind schedule is
         // the queueing a slow engine would impose on its callers.
         begin = intended;
-      } else if (deadline && begin >= deadline_ns) {
-        break;
+      } else {
+        if (deadline && begin >= deadline_ns) break;
+        ++out_.intended;
       }
-      ++out_.intended;
       TransactionReport report;
       report.deadline_ns = deadline_ns;
       const Status status = call(client_, job_.type, sequence_++, job_.reported, report);
@@ -126,11 +169,21 @@ class Runner {
       count_tries(status, report, out_.tries);
       if (kind != nullptr) count_tries(status, report, kind->tries);
       const bool conflict = is_conflict(status, report);
+      mark.ok = status.ok();
+      mark.retries = report.retries;
       if (status.ok()) {
         // As pgbench -C: reconnecting is in the run's time, not in the latency; under a
         // rate the latency counts from the intended start, connection included.
         const std::int64_t ns =
             std::max<std::int64_t>(0, end - begin - (c.rate ? 0 : report.connect_ns));
+        mark.latency_ns = ns;
+        mark.late = limit_ns > 0 && ns > limit_ns;
+        if (mark.late) ++out_.late;
+        if (mark.lag_ns >= 0) {
+          ++out_.lag_count;
+          out_.lag_sum_ns += static_cast<std::uint64_t>(mark.lag_ns);
+          out_.lag_max_ns = std::max(out_.lag_max_ns, static_cast<std::uint64_t>(mark.lag_ns));
+        }
         out_.latency.record(static_cast<double>(ns) / 1e9);
         if (kind != nullptr) {
           kind->latency.record(static_cast<double>(ns) / 1e9);
@@ -145,6 +198,7 @@ class Runner {
         failed(status);
         if (kind != nullptr) ++kind->failed;
       }
+      out_.intervals.record(end - start, mark);
       live_.done.fetch_add(1, std::memory_order_relaxed);
       // A failed transaction ends its client, as pgbench aborts a client on an error:
       // what a client does after one (a dead server, a broken store) measures the
@@ -152,13 +206,12 @@ class Runner {
       // after its tries does not: pgbench 15 counts it and the client goes on.
       if (!status.ok() && !conflict) break;
     }
-    // A duration run with a rate intended every start before the deadline, run or not.
-    if (c.rate && deadline && interval_ns > 0) {
-      const double span = static_cast<double>(deadline_ns - start) - offset_ns;
-      const auto scheduled =
-          span > 0 ? static_cast<std::uint64_t>(std::ceil(span / interval_ns)) : 0;
-      out_.intended = std::max(out_.intended, scheduled);
+    // A duration run with a rate intended every start before the deadline, run or not:
+    // a client that stopped early counts the rest of its schedule.
+    if (c.rate && deadline && !scheduled_past_deadline) {
+      while (arrivals.next() < deadline_ns) ++out_.intended;
     }
+    out_.intervals.finish();
     if (out_.end_ns == 0) out_.end_ns = now_ns();
   }
 

@@ -37,6 +37,9 @@ struct SharedHeader {
   std::atomic<std::uint32_t> finished{0};  // clients done with the timed phase
   std::atomic<std::int64_t> start_ns{0};   // 0 until the coordinator starts everyone
   std::atomic<bool> abort{false};          // stop now: a client could not start
+  // 0 until start_ns is set or the phase aborts, then 1: the futex ready clients sleep
+  // on (load/start_gate.h); whoever changes it wakes them.
+  std::atomic<std::uint32_t> gate{0};
 };
 
 // Owns the mapping. Not copyable; the mapping is unmapped on destruction (a forked

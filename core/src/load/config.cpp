@@ -53,6 +53,9 @@ nlohmann::ordered_json to_json(const LoadConfig& c) {
     for (const auto& [name, value] : c.ycsb->properties) properties.push_back({name, value});
     j["ycsb"] = {{"workload", std::string(1, c.ycsb->workload)}, {"properties", properties}};
   }
+  // Likewise only when not the default, so cells without them keep their fingerprints.
+  if (c.interval_seconds != 1) j["interval_seconds"] = c.interval_seconds;
+  if (c.latency_limit) j["latency_limit_seconds"] = *c.latency_limit;
   return j;
 }
 
@@ -85,6 +88,10 @@ Expected<LoadConfig> config_from_json(const nlohmann::json& j) {
       }
       c.ycsb = std::move(spec);
     }
+    if (j.contains("interval_seconds")) c.interval_seconds = j.at("interval_seconds").get<double>();
+    if (j.contains("latency_limit_seconds")) {
+      c.latency_limit = j.at("latency_limit_seconds").get<double>();
+    }
   } catch (const nlohmann::json::exception& e) {
     return Error{fmt::format("load: malformed configuration: {}", e.what())};
   }
@@ -99,6 +106,12 @@ Expected<LoadConfig> config_from_json(const nlohmann::json& j) {
   }
   if (c.duration_seconds && !(*c.duration_seconds > 0 && std::isfinite(*c.duration_seconds))) {
     return Error{"load: \"duration_seconds\" must be > 0"};
+  }
+  if (!(c.interval_seconds > 0 && std::isfinite(c.interval_seconds))) {
+    return Error{"load: \"interval_seconds\" must be > 0"};
+  }
+  if (c.latency_limit && !(*c.latency_limit > 0 && std::isfinite(*c.latency_limit))) {
+    return Error{"load: \"latency_limit_seconds\" must be > 0"};
   }
   if (c.rate && !(*c.rate > 0 && std::isfinite(*c.rate))) {
     return Error{"load: \"target_rate\" must be > 0"};

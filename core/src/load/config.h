@@ -50,6 +50,12 @@ struct LoadConfig {
   // A progress event every this many seconds of the timed phase; 0: none.
   double progress_seconds = 5;
   std::optional<YcsbSpec> ycsb;  // set: a YCSB cell
+  // The width of the interval series (load/intervals.h), seconds, > 0.
+  double interval_seconds = 1;
+  // A transaction slower than this (seconds, from its scheduled start with a rate) is
+  // counted late; with a rate, one already this late when due is skipped, not run
+  // (pgbench's --latency-limit). Unset: none.
+  std::optional<double> latency_limit;
 
   // The qualifiers of the cell's metric keys: "clients=4", "transactions=100" or
   // "duration=10s" (a YCSB cell: "clients=4" alone).

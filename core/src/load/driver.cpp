@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "load/client_loop.h"
+#include "load/start_gate.h"
 
 namespace storh::load {
 namespace {
@@ -71,6 +72,12 @@ class ProgressMeter {
   std::uint64_t done_ = 0, ok_ = 0, latency_ns_ = 0, latency_us2_ = 0;
 };
 
+// Wakes the ready clients, which sleep on the gate until start_ns is set or abort.
+void open_gate(SharedHeader& header) {
+  header.gate.store(1);
+  futex_wake_all(header.gate);
+}
+
 // Waits until every client is ready (or one gave up), starts them, and reports
 // progress until all have finished. `alive` is polled in between; it returns false
 // when a client died, which aborts the phase. Returns the start, or 0 if aborted.
@@ -82,9 +89,13 @@ std::int64_t coordinate(SharedState& shared, const LoadConfig& config,
     if (!alive()) header.abort.store(true);
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  if (header.abort.load()) return 0;
+  if (header.abort.load()) {
+    open_gate(header);
+    return 0;
+  }
   const std::int64_t start = now_ns();
   header.start_ns.store(start);
+  open_gate(header);
   ProgressMeter meter(shared, config.progress_seconds, on_progress);
   while (header.finished.load() < clients) {
     if (!alive()) {
@@ -310,6 +321,8 @@ Expected<LoadOutcome> run_phase(Transactions& transactions, const RunContext& ct
 
   LoadOutcome total;
   total.clients = config.clients;
+  IntervalSeries series(std::llround(config.interval_seconds * 1e9));
+  std::uint64_t lag_count = 0, lag_sum_ns = 0, lag_max_ns = 0;
   std::int64_t end = start;
   std::uint64_t intended = 0;
   for (std::uint32_t c = 0; c < outcomes->size(); ++c) {
@@ -330,6 +343,18 @@ Expected<LoadOutcome> run_phase(Transactions& transactions, const RunContext& ct
     total.tries.merge(o.tries);
     if (total.kinds.size() < o.kinds.size()) total.kinds.resize(o.kinds.size());
     for (std::size_t k = 0; k < o.kinds.size(); ++k) total.kinds[k].merge(o.kinds[k]);
+    series.merge(o.intervals);
+    lag_count += o.lag_count;
+    lag_sum_ns += o.lag_sum_ns;
+    lag_max_ns = std::max(lag_max_ns, o.lag_max_ns);
+    total.late += o.late;
+    total.skipped += o.skipped;
+  }
+  total.intervals = series.columns(config.rate.has_value());
+  if (config.rate && lag_count > 0) {
+    total.lag =
+        result::LoadLag{static_cast<double>(lag_sum_ns) / static_cast<double>(lag_count) / 1e9,
+                        static_cast<double>(lag_max_ns) / 1e9};
   }
   if (start == 0) return Error{"the clients never started (aborted)"};
   total.run_seconds = static_cast<double>(end - start) / 1e9;

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "result/json.h"
+
 namespace storh::load {
 
 void LatencyRecord::record(double seconds) {
@@ -121,6 +123,10 @@ nlohmann::json to_json(const ClientOutcome& o) {
     j["kinds"] = std::move(kinds);
   }
   add_try_counts(j, o.tries);
+  j["intervals"] = o.intervals.to_json();
+  j["lag"] = {o.lag_count, o.lag_sum_ns, o.lag_max_ns};
+  j["late"] = o.late;
+  j["skipped"] = o.skipped;
   return j;
 }
 
@@ -148,6 +154,14 @@ Expected<ClientOutcome> client_outcome_from_json(const nlohmann::json& j) {
       }
     }
     o.tries = try_counts_from_json(j);
+    Expected<IntervalSeries> intervals = IntervalSeries::from_json(j.at("intervals"));
+    if (!intervals) return Error{fmt::format("client outcome: {}", intervals.error())};
+    o.intervals = std::move(*intervals);
+    o.lag_count = j.at("lag").at(0).get<std::uint64_t>();
+    o.lag_sum_ns = j.at("lag").at(1).get<std::uint64_t>();
+    o.lag_max_ns = j.at("lag").at(2).get<std::uint64_t>();
+    o.late = j.at("late").get<std::uint64_t>();
+    o.skipped = j.at("skipped").get<std::uint64_t>();
     return o;
   } catch (const nlohmann::json::exception& e) {
     return Error{fmt::format("client outcome: {}", e.what())};
@@ -183,6 +197,10 @@ nlohmann::json to_json(const LoadOutcome& o) {
       {"run_seconds", o.run_seconds},
       {"latency", latency_json(o.latency)}};
   add_try_counts(j, o.tries);
+  if (o.intervals) j["intervals"] = nlohmann::json(result::load_intervals_json(*o.intervals));
+  if (o.lag) j["lag"] = {o.lag->mean, o.lag->max};
+  if (o.late > 0) j["late"] = o.late;
+  if (o.skipped > 0) j["skipped"] = o.skipped;
   return j;
 }
 
@@ -201,6 +219,17 @@ Expected<LoadOutcome> load_outcome_from_json(const nlohmann::json& j) {
     if (!latency) return Error{latency.error()};
     o.latency = std::move(*latency);
     o.tries = try_counts_from_json(j);
+    if (j.contains("intervals")) {
+      Expected<result::LoadIntervals> intervals =
+          result::load_intervals_from_json(j.at("intervals"));
+      if (!intervals) return Error{fmt::format("load outcome: {}", intervals.error())};
+      o.intervals = std::move(*intervals);
+    }
+    if (j.contains("lag")) {
+      o.lag = result::LoadLag{j.at("lag").at(0).get<double>(), j.at("lag").at(1).get<double>()};
+    }
+    if (j.contains("late")) o.late = j.at("late").get<std::uint64_t>();
+    if (j.contains("skipped")) o.skipped = j.at("skipped").get<std::uint64_t>();
     return o;
   } catch (const nlohmann::json::exception& e) {
     return Error{fmt::format("load outcome: {}", e.what())};

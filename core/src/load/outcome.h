@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "load/intervals.h"
+#include "result/result.h"
 #include "stats/stats.h"
 #include "util/expected.h"
 
@@ -73,6 +75,11 @@ struct ClientOutcome {
   LatencyRecord latency;
   std::vector<KindOutcome> kinds;  // by kind index; empty unless the phase splits kinds
   TryCounts tries;                 // of the timed transactions
+  // Over time (load/intervals.h), finished; and lateness with a rate or a latency limit.
+  IntervalSeries intervals;
+  std::uint64_t lag_count = 0, lag_sum_ns = 0, lag_max_ns = 0;  // ok transactions, with a rate
+  std::uint64_t late = 0;                                       // ok but slower than latency_limit
+  std::uint64_t skipped = 0;  // not run: later than latency_limit when due
 };
 
 nlohmann::json to_json(const ClientOutcome& outcome);
@@ -98,6 +105,12 @@ struct LoadOutcome {
   // in to_json: a worker sends each kind as an outcome of its own (worker/ycsb_worker.h).
   std::vector<KindOutcome> kinds;
   TryCounts tries;  // of the timed transactions, summed over the clients
+  // The clients' interval series merged (result::LoadIntervals); schedule lag with a
+  // rate; late and skipped transactions (LoadConfig::latency_limit).
+  std::optional<result::LoadIntervals> intervals;
+  std::optional<result::LoadLag> lag;
+  std::uint64_t late = 0;
+  std::uint64_t skipped = 0;
 
   // processed / run_seconds, and processed / (setup_seconds + run_seconds).
   double tps_excluding_setup() const;

@@ -1,5 +1,6 @@
 #include "load/summary.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "stats/stats.h"
@@ -22,6 +23,30 @@ std::optional<result::LoadLatency> load_latency(const LatencyRecord& latency) {
   return l;
 }
 
+namespace {
+
+// A repeat's lag, late and skipped counts, into the repeat and the cell's totals. The
+// cell's lag mean weighs each repeat by its ok transactions, its max is the largest.
+void add_lateness(const LoadOutcome& o, result::LoadRepeat& repeat, result::LoadResult& cell,
+                  double& lag_weight) {
+  repeat.late = o.late;
+  repeat.skipped = o.skipped;
+  cell.late += o.late;
+  cell.skipped += o.skipped;
+  if (!o.lag) return;
+  repeat.lag = o.lag;
+  const auto weight = static_cast<double>(o.processed);
+  result::LoadLag lag = cell.lag.value_or(result::LoadLag{});
+  if (lag_weight + weight > 0) {
+    lag.mean = (lag.mean * lag_weight + o.lag->mean * weight) / (lag_weight + weight);
+  }
+  lag.max = std::max(lag.max, o.lag->max);
+  lag_weight += weight;
+  cell.lag = lag;
+}
+
+}  // namespace
+
 result::LoadResult summarize_load(const LoadConfig& config,
                                   const std::vector<LoadOutcome>& repeats) {
   result::LoadResult r;
@@ -30,6 +55,8 @@ result::LoadResult summarize_load(const LoadConfig& config,
   r.transactions_per_client = config.transactions;
   r.duration_seconds = config.duration_seconds;
   r.target_rate = config.rate;
+  r.latency_limit = config.latency_limit;
+  double lag_weight = 0;  // ok transactions behind the lag figures merged so far
   LatencyRecord latency;
   std::vector<double> tps;
   double including = 0;
@@ -46,7 +73,11 @@ result::LoadResult summarize_load(const LoadConfig& config,
     repeat.run_seconds = o.run_seconds;
     repeat.tps_including_setup = o.tps_including_setup();
     repeat.tps_excluding_setup = o.tps_excluding_setup();
-    r.repeats.push_back(repeat);
+    add_lateness(o, repeat, r, lag_weight);
+    repeat.intervals = o.intervals;
+    tps.push_back(repeat.tps_excluding_setup);
+    including += repeat.tps_including_setup;
+    r.repeats.push_back(std::move(repeat));
     r.processed += o.processed;
     r.failed += o.failed;
     if (o.intended) {
@@ -54,8 +85,6 @@ result::LoadResult summarize_load(const LoadConfig& config,
     } else {
       all_intended = false;
     }
-    tps.push_back(repeat.tps_excluding_setup);
-    including += repeat.tps_including_setup;
     latency.merge(o.latency);
   }
   if (all_intended) r.intended = intended;

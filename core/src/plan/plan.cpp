@@ -100,6 +100,8 @@ load::LoadConfig base_config(const suite::LoadSetting& setting,
   base.warmup_seconds = setting.warmup_seconds;
   base.mode = engine.load_mode ? engine.load_mode->value : setting.mode;
   base.progress_seconds = setting.progress_seconds;
+  base.interval_seconds = setting.interval_seconds;
+  base.latency_limit = setting.latency_limit;
   return base;
 }
 

@@ -14,7 +14,8 @@ using nlohmann::ordered_json;
 ordered_json bmf(const std::vector<ExportedValue>& values) {
   ordered_json root = ordered_json::object();
   for (const ExportedValue& value : values) {
-    root[value.name][value.higher_is_better ? "throughput" : "latency"] = {
+    const bool throughput = value.direction == result::MetricDirection::higher_is_better;
+    root[value.name][throughput ? "throughput" : "latency"] = {
         {"value", value.value}, {"lower_value", value.lower}, {"upper_value", value.upper}};
   }
   return root;
@@ -23,7 +24,7 @@ ordered_json bmf(const std::vector<ExportedValue>& values) {
 ordered_json github_action(const std::vector<ExportedValue>& values, bool bigger) {
   ordered_json benches = ordered_json::array();
   for (const ExportedValue& value : values) {
-    if (value.higher_is_better != bigger) continue;
+    if ((value.direction == result::MetricDirection::higher_is_better) != bigger) continue;
     benches.push_back({{"name", value.name},
                        {"unit", value.unit},
                        {"value", value.value},

@@ -16,9 +16,9 @@ std::vector<ExportedValue> exported_values(const result::ResultFile& result) {
     const compare::ComparableMetric& judged = comparable.metrics[i];
     ExportedValue value;
     value.name = metric.key;
-    value.higher_is_better = judged.direction == result::MetricDirection::higher_is_better;
+    value.direction = judged.direction;
     value.runs = judged.runs;
-    if (value.higher_is_better) {
+    if (value.direction == result::MetricDirection::higher_is_better) {
       value.unit = metric.load ? "tps" : metric.unit + "/s";
       value.value = judged.median;
       value.lower = judged.min;

@@ -20,7 +20,7 @@ namespace storh::publish {
 
 struct ExportedValue {
   std::string name;  // the metric key: "doc.put[n=1000]", "BM_sort/64"
-  bool higher_is_better = false;
+  result::MetricDirection direction = result::MetricDirection::lower_is_better;
   std::string unit;   // "ns" for times; "tps" or "<unit>/s" for higher-is-better values
   double value = 0;   // the median
   double lower = 0;   // the smallest sample

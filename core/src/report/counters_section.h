@@ -25,6 +25,14 @@ namespace storh::report {
 
 // Whether some metric has counters or a not_counted reason.
 bool has_counted(const std::vector<const result::Metric*>& metrics);
+// Whether some metric has engine counters (result::EngineCounterValue).
+bool has_engine_counters(const std::vector<const result::Metric*>& metrics);
+
+// The engine's counters per item, nonzero ones by name, each with its unit:
+// "pg.blks_hit 4.02 blocks, pg.xact_commit 1 commits"; a value the engine does not
+// say repeats is marked "~" ("pg.wal_bytes ~812 bytes"). "none nonzero" when every one
+// is 0, "-" when the metric has none.
+std::string engine_counters_text(const result::Metric& metric);
 
 // "fsync 2, opens 2.05", "not counted (...)", "none nonzero" or "-", as above.
 std::string counters_text(const result::Metric& metric);
@@ -33,7 +41,8 @@ std::string counters_text(const result::Metric& metric);
 // or more without an exponent.
 std::string counter_value_text(double value);
 
-// Columns "operation" and "counters per item", one row per metric.
+// Columns "operation" and "counters per item", one row per metric, and a third,
+// "engine's counters per item", when some metric has engine counters.
 std::pair<std::vector<Column>, Rows> counters_table(
     const std::vector<const result::Metric*>& metrics);
 
@@ -43,8 +52,8 @@ std::pair<std::vector<Column>, Rows> counters_table(
 std::string counters_title(const result::ResultFile& result);
 
 // Text: "  <title>:" and the table indented by four spaces. Markdown: "<Title>:", a
-// blank line, the table and a blank line. Empty when no metric was counted. Text and
-// Markdown only.
+// blank line, the table and a blank line. Empty when no metric was counted and none
+// has engine counters. Text and Markdown only.
 std::string counters_section(const std::vector<const result::Metric*>& metrics, ReportFormat format,
                              const std::string& title);
 

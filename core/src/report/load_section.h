@@ -9,7 +9,8 @@
 // tps excluding set-up, tps including set-up (means over the repeats), latency mean,
 // stddev, p50, p95, p99, p99.9 and max (merged over clients and repeats; "-" for a
 // percentile too few transactions support), then, only when some cell has them,
-// "processed of intended" (when a cell processed fewer than intended) and "failed".
+// "processed of intended" (when a cell processed fewer than intended), "failed", the
+// schedule lag's mean and max (cells with a rate), and late and skipped counts.
 //
 // Pure functions of their input, like the rest of the report.
 #pragma once

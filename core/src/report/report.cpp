@@ -13,6 +13,7 @@
 #include "report/counters_section.h"
 #include "report/format.h"
 #include "report/load_section.h"
+#include "report/load_time_section.h"
 #include "report/range_section.h"
 #include "report/report_parts.h"
 #include "report/table.h"
@@ -67,13 +68,15 @@ std::vector<std::string> lines_of(std::string_view text) {
 
 // A load run's tables: the benches' when the suite had [[load.bench]] tables, else the
 // clients x transactions matrices.
+// Either way followed by the cells over time (report/load_time_section.h).
 std::string load_tables(const ResultFile& result, const EngineBlock& block, ReportFormat format) {
   if (result.experiment.load_benches.empty()) {
     std::vector<const Metric*> metrics = block.metrics;
     std::erase_if(metrics, [](const Metric* m) { return is_ycsb_metric(*m); });
-    return load_section(block.name, metrics, format);
+    return load_section(block.name, metrics, format) + load_time_section(metrics, format);
   }
-  return bench_section(block.name, block.metrics, result.experiment, format);
+  return bench_section(block.name, block.metrics, result.experiment, format) +
+         load_time_section(block.metrics, format);
 }
 
 void render_text(const ResultFile& result, std::string& out) {

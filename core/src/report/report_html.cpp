@@ -12,6 +12,7 @@
 #include "report/html.h"
 #include "report/html_assets.h"
 #include "report/load_section.h"
+#include "report/load_time_section.h"
 #include "report/range_section.h"
 #include "report/report.h"
 #include "report/report_parts.h"
@@ -130,7 +131,7 @@ std::string engine_section(const EngineBlock& block, const ResultFile& result, b
     }
     out += "</ul>\n";
   }
-  if (has_counted(block.metrics)) {
+  if (has_counted(block.metrics) || has_engine_counters(block.metrics)) {
     const auto [counter_columns, counter_rows] = counters_table(block.metrics);
     std::string title = counters_title(result);
     title[0] = static_cast<char>(std::toupper(title[0]));
@@ -142,6 +143,7 @@ std::string engine_section(const EngineBlock& block, const ResultFile& result, b
   std::vector<const result::Metric*> load_metrics = block.metrics;
   std::erase_if(load_metrics, [](const result::Metric* m) { return is_ycsb_metric(*m); });
   out += load_section_html(block.name, load_metrics, charts);
+  out += load_time_html(load_metrics, charts);
   return out + "</section>\n";
 }
 

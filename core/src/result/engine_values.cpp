@@ -27,4 +27,12 @@ const char* direction_name(MetricDirection direction) {
   return direction == MetricDirection::higher_is_better ? "higher_is_better" : "lower_is_better";
 }
 
+std::optional<MetricDirection> parse_direction(std::string_view text) {
+  for (const MetricDirection direction :
+       {MetricDirection::lower_is_better, MetricDirection::higher_is_better}) {
+    if (text == direction_name(direction)) return direction;
+  }
+  return std::nullopt;
+}
+
 }  // namespace storh::result

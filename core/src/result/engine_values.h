@@ -6,6 +6,9 @@
 // type (integer, number, string, boolean) on every trip.
 #pragma once
 
+#include <optional>
+#include <string_view>
+
 #include <nlohmann/json.hpp>
 
 #include "result/result.h"
@@ -23,6 +26,10 @@ Expected<ParamValue> param_value_from_json(const nlohmann::json& value);
 
 // "lower_is_better" or "higher_is_better".
 const char* direction_name(MetricDirection direction);
+
+// The direction direction_name spelled; nullopt for any other text (a caller says
+// where it read it).
+std::optional<MetricDirection> parse_direction(std::string_view text);
 
 // The direction of a plugin operation's metric: lower is better, a time (the host
 // refuses a plugin that declares anything else when it describes it).

@@ -24,16 +24,32 @@ ordered_json params_json(const std::vector<Param>& params) {
   return object;
 }
 
+ordered_json lag_json(const LoadLag& lag) {
+  return {{"mean", lag.mean}, {"max", lag.max}};
+}
+
+// The keys only the features that made them add: files without a rate, limit or
+// series keep their old bytes.
+template <typename T>
+void add_lateness(ordered_json& j, const T& r) {
+  if (r.lag) j["lag"] = lag_json(*r.lag);
+  if (r.late > 0) j["late"] = r.late;
+  if (r.skipped > 0) j["skipped"] = r.skipped;
+}
+
 ordered_json load_json(const LoadResult& l) {
   ordered_json repeats = ordered_json::array();
   for (const LoadRepeat& r : l.repeats) {
-    repeats.push_back({{"processed", r.processed},
-                       {"intended", optional_json(r.intended)},
-                       {"failed", r.failed},
-                       {"setup_seconds", r.setup_seconds},
-                       {"run_seconds", r.run_seconds},
-                       {"tps_including_setup", r.tps_including_setup},
-                       {"tps_excluding_setup", r.tps_excluding_setup}});
+    ordered_json repeat = {{"processed", r.processed},
+                           {"intended", optional_json(r.intended)},
+                           {"failed", r.failed},
+                           {"setup_seconds", r.setup_seconds},
+                           {"run_seconds", r.run_seconds},
+                           {"tps_including_setup", r.tps_including_setup},
+                           {"tps_excluding_setup", r.tps_excluding_setup}};
+    add_lateness(repeat, r);
+    if (r.intervals) repeat["intervals"] = load_intervals_json(*r.intervals);
+    repeats.push_back(std::move(repeat));
   }
   ordered_json latency = nullptr;
   if (l.latency) {
@@ -69,6 +85,8 @@ ordered_json load_json(const LoadResult& l) {
   put("serialization_failures", l.serialization_failures);
   put("deadlock_failures", l.deadlock_failures);
   if (l.connection_mean) j["connection_mean"] = *l.connection_mean;
+  if (l.latency_limit) j["latency_limit"] = *l.latency_limit;
+  add_lateness(j, l);
   return j;
 }
 
@@ -114,6 +132,13 @@ ordered_json metric_json(const Metric& m) {
     j["counters"] = counters;
   }
   if (!m.not_counted.empty()) j["not_counted"] = m.not_counted;
+  if (!m.engine_counters.empty()) {
+    ordered_json engine = ordered_json::object();
+    for (const EngineCounterValue& c : m.engine_counters) {
+      engine[c.name] = {{"per_item", c.per_item}, {"unit", c.unit}, {"repeats", c.repeats}};
+    }
+    j["engine_counters"] = std::move(engine);
+  }
   j["warnings"] = m.warnings;
   // Only in adaptive runs, so other files stay as they were.
   if (m.repeats) {

@@ -16,6 +16,19 @@ namespace storh::result {
 
 nlohmann::ordered_json to_json(const ResultFile& result);
 
+// A load repeat's interval series, as the result file and a worker's load outcome hold
+// it: one array per column (docs/results.md). The skipped and late columns are written
+// only when some value is not 0; read back, missing ones are zeros. Errors name the bad
+// key.
+nlohmann::ordered_json load_intervals_json(const LoadIntervals& intervals);
+Expected<LoadIntervals> load_intervals_from_json(const nlohmann::json& json);
+// The optional "lag", "late" and "skipped" keys of a load cell or repeat object, and
+// with `intervals` its "intervals"; absent keys leave the values as they are. Empty on
+// success, else what is wrong.
+std::string load_extras_from_json(const nlohmann::json& json, std::optional<LoadLag>& lag,
+                                  std::uint64_t& late, std::uint64_t& skipped,
+                                  std::optional<LoadIntervals>* intervals);
+
 // Masks every password in the strings and object keys of `value` (util/secrets.h).
 // to_json applies it, so no file written from a result carries one; other writers of
 // documents that embed results apply it too.

@@ -9,92 +9,28 @@
 
 #include "result/engine_values.h"
 #include "result/json.h"
+#include "util/json_node.h"
 
 namespace storh::result {
 namespace {
 
 using nlohmann::json;
 
-struct BadValue {
-  std::string message;
-};
+using BadValue = BadJsonValue;
+using Node = JsonNode;
 
-class Node {
- public:
-  Node(const json& value, std::string path) : value_(value), path_(std::move(path)) {}
-
-  Node at(const std::string& key) const {
-    if (!value_.is_object()) fail("expected an object");
-    auto it = value_.find(key);
-    if (it == value_.end()) throw BadValue{fmt::format("{}: missing key \"{}\"", path_, key)};
-    return Node(*it, path_ + "/" + key);
-  }
-  bool has(const std::string& key) const { return value_.is_object() && value_.contains(key); }
-  bool is_null() const { return value_.is_null(); }
-
-  std::vector<Node> items() const {
-    if (!value_.is_array()) fail("expected an array");
-    std::vector<Node> nodes;
-    for (std::size_t i = 0; i < value_.size(); ++i) {
-      nodes.emplace_back(value_[i], fmt::format("{}/{}", path_, i));
-    }
-    return nodes;
-  }
-  std::vector<std::pair<std::string, Node>> members() const {
-    if (!value_.is_object()) fail("expected an object");
-    std::vector<std::pair<std::string, Node>> nodes;
-    for (auto it = value_.begin(); it != value_.end(); ++it) {
-      nodes.emplace_back(it.key(), Node(it.value(), path_ + "/" + it.key()));
-    }
-    return nodes;
-  }
-
-  std::string str() const {
-    if (!value_.is_string()) fail("expected a string");
-    return value_.get<std::string>();
-  }
-  double number() const {
-    if (!value_.is_number()) fail("expected a number");
-    return value_.get<double>();
-  }
-  std::uint64_t count() const {
-    if (!value_.is_number_unsigned() &&
-        !(value_.is_number_integer() && value_.get<std::int64_t>() >= 0)) {
-      fail("expected a whole number >= 0");
-    }
-    return value_.get<std::uint64_t>();
-  }
-  std::int64_t integer() const {
-    if (!value_.is_number_integer()) fail("expected a whole number");
-    return value_.get<std::int64_t>();
-  }
-  bool boolean() const {
-    if (!value_.is_boolean()) fail("expected true or false");
-    return value_.get<bool>();
-  }
-  ParamValue param() const {
-    Expected<ParamValue> value = param_value_from_json(value_);
-    if (!value) fail("expected a string, number or boolean");
-    return std::move(*value);
-  }
-  // A value of the right type that the format still does not allow.
-  [[noreturn]] void refuse(const std::string& why) const {
-    throw BadValue{fmt::format("{}: {}", path_.empty() ? "/" : path_, why)};
-  }
-
- private:
-  [[noreturn]] void fail(const char* what) const {
-    throw BadValue{
-        fmt::format("{}: {}, got {}", path_.empty() ? "/" : path_, what, value_.type_name())};
-  }
-
-  const json& value_;
-  std::string path_;
-};
+// A parameter value: a string, number or boolean.
+ParamValue param_of(const Node& node) {
+  Expected<ParamValue> value = param_value_from_json(node.raw());
+  if (!value)
+    node.refuse(
+        fmt::format("expected a string, number or boolean, got {}", node.raw().type_name()));
+  return std::move(*value);
+}
 
 std::vector<Param> read_params(const Node& node) {
   std::vector<Param> params;
-  for (const auto& [name, value] : node.members()) params.emplace_back(name, value.param());
+  for (const auto& [name, value] : node.members()) params.emplace_back(name, param_of(value));
   return params;
 }
 
@@ -147,7 +83,15 @@ LoadResult read_load(const Node& n) {
     repeat.run_seconds = r.at("run_seconds").number();
     repeat.tps_including_setup = r.at("tps_including_setup").number();
     repeat.tps_excluding_setup = r.at("tps_excluding_setup").number();
-    l.repeats.push_back(repeat);
+    const std::string bad =
+        load_extras_from_json(r.raw(), repeat.lag, repeat.late, repeat.skipped, &repeat.intervals);
+    if (!bad.empty()) r.refuse(bad);
+    l.repeats.push_back(std::move(repeat));
+  }
+  if (n.has("latency_limit")) l.latency_limit = n.at("latency_limit").number();
+  if (std::string bad = load_extras_from_json(n.raw(), l.lag, l.late, l.skipped, nullptr);
+      !bad.empty()) {
+    n.refuse(bad);
   }
   return l;
 }
@@ -180,8 +124,10 @@ Metric read_metric(const Node& n) {
   m.dataset = n.at("dataset").count();
   m.params = read_params(n.at("params"));
   m.unit = n.at("unit").str();
-  m.direction = n.at("direction").str() == "higher_is_better" ? MetricDirection::higher_is_better
-                                                              : MetricDirection::lower_is_better;
+  const Node direction = n.at("direction");
+  const std::optional<MetricDirection> parsed = parse_direction(direction.str());
+  if (!parsed) direction.refuse("expected \"lower_is_better\" or \"higher_is_better\"");
+  m.direction = *parsed;
   for (const Node& s : n.at("samples").items()) {
     const Node sample_seconds = s.at("seconds");
     const double value = sample_seconds.number();
@@ -227,6 +173,14 @@ Metric read_metric(const Node& n) {
     std::sort(m.counters.begin(), m.counters.end());
   }
   if (n.has("not_counted")) m.not_counted = n.at("not_counted").str();
+  if (n.has("engine_counters")) {
+    for (const auto& [name, value] : n.at("engine_counters").members()) {
+      m.engine_counters.push_back({name, value.at("unit").str(), value.at("per_item").number(),
+                                   value.at("repeats").boolean()});
+    }
+    std::sort(m.engine_counters.begin(), m.engine_counters.end(),
+              [](const auto& a, const auto& b) { return a.name < b.name; });
+  }
   if (n.has("warnings")) {
     for (const Node& w : n.at("warnings").items()) m.warnings.push_back(w.str());
   }
@@ -298,7 +252,7 @@ Experiment read_experiment(const Node& n) {
     std::vector<std::pair<std::string, std::vector<ParamValue>>> list;
     for (const auto& [name, values] : per_engine.members()) {
       std::vector<ParamValue> typed;
-      for (const Node& v : values.items()) typed.push_back(v.param());
+      for (const Node& v : values.items()) typed.push_back(param_of(v));
       list.emplace_back(name, std::move(typed));
     }
     e.params.emplace_back(engine, std::move(list));

@@ -64,6 +64,33 @@ struct LoadLatency {
   std::optional<double> p50, p95, p99, p999;
 };
 
+// A load repeat over time (docs/load.md, "A run over time"): one entry per interval of
+// `seconds` from the common start, by the time each transaction ended. The last
+// interval may be partial: it lasts run_seconds - (n - 1) * seconds. `seconds` is the
+// effective interval: the asked one, doubled as often as a long run needs to stay
+// within load::IntervalSeries::kMaxIntervals. Latencies (seconds) are of the ok
+// transactions, percentiles from the interval's histogram whatever its count (with
+// fewer than 100 transactions, p99 is the interval's maximum); 0 where an interval has
+// none. The lag columns (schedule lag: start minus scheduled start) only with a rate.
+struct LoadIntervals {
+  double seconds = 1;
+  std::vector<std::uint64_t> transactions;  // ok ones
+  std::vector<std::uint64_t> failed, retries, skipped, late;
+  std::vector<double> latency_mean, latency_stddev, latency_p50, latency_p90, latency_p99,
+      latency_max;
+  std::vector<double> lag_mean, lag_max;  // empty without a rate
+
+  std::size_t size() const { return transactions.size(); }
+  friend bool operator==(const LoadIntervals&, const LoadIntervals&) = default;
+};
+
+// Schedule lag of a repeat or cell with a rate: start minus scheduled start, seconds.
+struct LoadLag {
+  double mean = 0;
+  double max = 0;
+  friend bool operator==(const LoadLag&, const LoadLag&) = default;
+};
+
 // One repeat of a load cell.
 struct LoadRepeat {
   std::uint64_t processed = 0;            // successful timed transactions
@@ -73,6 +100,10 @@ struct LoadRepeat {
   double run_seconds = 0;                 // common start to the last transaction's end
   double tps_including_setup = 0;         // processed / (setup + run)
   double tps_excluding_setup = 0;         // processed / run
+  std::optional<LoadLag> lag{};           // with a rate
+  std::uint64_t late = 0;                 // ok but slower than latency_limit
+  std::uint64_t skipped = 0;  // not run: later than latency_limit when due (with a rate)
+  std::optional<LoadIntervals> intervals{};
 };
 
 // What a load cell (clients x transactions) measured; present only on load metrics.
@@ -99,6 +130,10 @@ struct LoadResult {
   std::uint64_t deadlock_failures = 0;
   // Mean seconds per reconnection inside timed transactions (pgbench -C), when any.
   std::optional<double> connection_mean;
+  std::optional<double> latency_limit{};  // seconds, when the cell has one
+  std::optional<LoadLag> lag{};           // over every repeat, with a rate
+  std::uint64_t late = 0;                 // sums over the repeats
+  std::uint64_t skipped = 0;
 };
 
 // Adaptive repeats (docs/results.md, "Repeats until the figure is stable"): what one
@@ -109,6 +144,17 @@ struct RepeatsTaken {
   std::uint32_t taken = 0;                            // timed repeats the cell ran
   std::optional<std::pair<double, double>> interval;  // [low, high]
   bool converged = false;  // the interval lies within median x (1 +- until)
+};
+
+// An engine's own count of its work (plugin ABI 1.7, docs/counters.md): PostgreSQL's
+// WAL bytes per transaction, for example. Read inside the engine, so it sees work the
+// host's counters cannot (a server's backends).
+struct EngineCounterValue {
+  std::string name;      // "pg.wal_bytes"
+  std::string unit;      // "bytes"
+  double per_item = 0;   // per item of the step, or per transaction of a load phase
+  bool repeats = false;  // the engine says it is exact for the same workload and seed
+  friend bool operator==(const EngineCounterValue&, const EngineCounterValue&) = default;
 };
 
 struct Metric {
@@ -131,6 +177,9 @@ struct Metric {
   // step, e.g. its work ran in child processes the counters do not see; empty
   // otherwise. When set, `counters` is empty: a report says "not counted", never 0.
   std::string not_counted;
+  // The engine's counters, from the timed repeats (the median per item over them),
+  // sorted by name; empty when the engine reported none.
+  std::vector<EngineCounterValue> engine_counters;
   // Reasons not to trust the numbers: a wide spread, too few samples (stats.h).
   std::vector<std::string> warnings;
   std::optional<RepeatsTaken> repeats;  // adaptive runs only

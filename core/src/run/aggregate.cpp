@@ -9,6 +9,7 @@
 
 #include "load/summary.h"
 #include "result/engine_values.h"
+#include "run/engine_counters.h"
 #include "stats/spread.h"
 #include "stats/stats.h"
 #include "util/natural_order.h"
@@ -99,7 +100,10 @@ std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
       metric.unit = op.unit;
       metric.direction = result::metric_direction(op.direction);
       if (cell.load) {
-        if (aggregate_load(cell, runs[c], metric)) metrics.push_back(std::move(metric));
+        if (aggregate_load(cell, runs[c], metric)) {
+          metric.engine_counters = summarize_engine_counters(runs[c], op.name);
+          metrics.push_back(std::move(metric));
+        }
         continue;
       }
       stats::LatencyHistogram latency;
@@ -117,6 +121,7 @@ std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
       if (metric.samples.empty()) continue;
       summarize_metric(metric);
       metric.latency = stats::latency_summary(latency);
+      metric.engine_counters = summarize_engine_counters(runs[c], op.name);
       metrics.push_back(std::move(metric));
     }
   }

@@ -29,6 +29,16 @@ struct LoadSample {
   nlohmann::json outcome;
 };
 
+// An engine's own count over one step or load phase of `items` items (plugin ABI 1.7).
+struct EngineCounterSample {
+  std::string operation;
+  std::uint64_t items = 0;
+  std::string name;
+  std::string unit;
+  double total = 0;
+  bool repeats = false;
+};
+
 // One worker run of a cell, as its events described it.
 struct CellRun {
   int repeat = 0;
@@ -41,6 +51,7 @@ struct CellRun {
   std::string progress_message;
   std::vector<OperationSample> samples;
   std::vector<LoadSample> loads;  // load cells only
+  std::vector<EngineCounterSample> engine_counters;
 };
 
 using CellRuns = std::vector<CellRun>;  // the timed repeats of one cell

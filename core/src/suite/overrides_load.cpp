@@ -58,7 +58,8 @@ std::optional<double> positive_number(std::string_view text) {
 }  // namespace
 
 bool has_load_overrides(const Overrides& overrides) {
-  return overrides.clients || overrides.transactions || overrides.duration || overrides.rate;
+  return overrides.clients || overrides.transactions || overrides.duration || overrides.rate ||
+         overrides.interval || overrides.latency_limit;
 }
 
 void apply_load_overrides(const Overrides& overrides, Suite& suite,
@@ -68,13 +69,39 @@ void apply_load_overrides(const Overrides& overrides, Suite& suite,
     const std::string_view flag = overrides.clients        ? "--clients"
                                   : overrides.transactions ? "--transactions"
                                   : overrides.duration     ? "--duration"
-                                                           : "--rate";
+                                  : overrides.rate         ? "--rate"
+                                  : overrides.interval     ? "--interval"
+                                                           : "--latency-limit";
     flag_error(errors, flag,
-               fmt::format("the suite has no [load] table; --clients, --transactions, --duration "
-                           "and --rate set up load runs (docs/load.md)"));
+               fmt::format("the suite has no [load] table; --clients, --transactions, --duration, "
+                           "--rate, --interval and --latency-limit set up load runs "
+                           "(docs/load.md)"));
     return;
   }
   LoadSetting& load = *suite.load;
+  if (overrides.interval) {
+    if (const std::optional<double> seconds = positive_seconds(*overrides.interval)) {
+      load.interval_seconds = *seconds;
+    } else {
+      flag_error(errors, "--interval",
+                 fmt::format("expected a duration > 0 such as 1s or 500ms, got {}",
+                             in_quotes(*overrides.interval)));
+    }
+  }
+  if (overrides.latency_limit) {
+    if (*overrides.latency_limit == "0" || *overrides.latency_limit == "none") {
+      load.latency_limit.reset();
+    } else if (const std::optional<double> seconds = positive_seconds(*overrides.latency_limit)) {
+      load.latency_limit = *seconds;
+    } else {
+      flag_error(errors, "--latency-limit",
+                 fmt::format("expected a duration > 0 such as 10ms (0 or none: no limit), got {}",
+                             in_quotes(*overrides.latency_limit)));
+    }
+  }
+  if (!(overrides.clients || overrides.transactions || overrides.duration || overrides.rate)) {
+    return;
+  }
   if (suite.ycsb && (overrides.transactions || overrides.duration)) {
     flag_error(errors, overrides.transactions ? "--transactions" : "--duration",
                "a YCSB suite ([ycsb]) counts its operations with --operationcount (and its "

@@ -64,10 +64,12 @@ struct Overrides {
   std::optional<std::string> range_output;  // --range-output=DIR
   std::vector<std::string> sets;            // --set engine.param=value[,value...]
   // Load runs (pgbench's -c -t -T -R); a comma list is a matrix dimension.
-  std::optional<std::string> clients;       // --clients=4 or 1,4,16
-  std::optional<std::string> transactions;  // --transactions=100[,300] per client (10k ok)
-  std::optional<std::string> duration;      // --duration=10s[,1m]
-  std::optional<std::string> rate;          // --rate=500 tps, all clients ("0"/"none": unpaced)
+  std::optional<std::string> clients;        // --clients=4 or 1,4,16
+  std::optional<std::string> transactions;   // --transactions=100[,300] per client (10k ok)
+  std::optional<std::string> duration;       // --duration=10s[,1m]
+  std::optional<std::string> interval;       // --interval=5s: each load cell's series
+  std::optional<std::string> latency_limit;  // --latency-limit=10ms ("0"/"none": no limit)
+  std::optional<std::string> rate;           // --rate=500 tps, all clients ("0"/"none": unpaced)
   // YCSB runs: --workload=a,b (a matrix dimension), --operationcount=, --recordcount=.
   std::optional<std::string> workload;
   std::optional<std::string> operationcount;

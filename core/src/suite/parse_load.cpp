@@ -11,8 +11,9 @@
 namespace storh::suite::detail {
 namespace {
 
-constexpr std::array<std::string_view, 8> kLoadKeys = {
-    "bench", "clients", "duration", "mode", "progress", "rate", "transactions", "warmup"};
+constexpr std::array<std::string_view, 10> kLoadKeys = {
+    "bench", "clients",  "duration", "interval",     "latency_limit",
+    "mode",  "progress", "rate",     "transactions", "warmup"};
 constexpr std::array<std::string_view, 1> kEngineLoadKeys = {"mode"};
 
 std::vector<const toml::node*> items_of(const toml::node& node) {
@@ -126,6 +127,15 @@ void read_load(Reader& reader, const toml::node& node, Suite& suite) {
       }
     } else if (name == "mode") {
       if (auto mode = mode_of(reader, *value, path)) load.mode = *mode;
+    } else if (name == "interval" || name == "latency_limit") {
+      const std::optional<double> seconds = seconds_of(*value);
+      if (!seconds || !(*seconds > 0) || !std::isfinite(*seconds)) {
+        reader.type_error(*value, path, "a duration > 0 such as \"1s\" or \"10ms\"");
+      } else if (name == "interval") {
+        load.interval_seconds = *seconds;
+      } else {
+        load.latency_limit = *seconds;
+      }
     } else if (name == "progress") {
       const std::optional<double> seconds = seconds_of(*value);
       if (!seconds || !(*seconds >= 0) || !std::isfinite(*seconds)) {

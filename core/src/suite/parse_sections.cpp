@@ -225,7 +225,8 @@ std::optional<bool> read_bool(Reader& reader, const toml::node& value, const std
 }
 
 // The [gate] keys beyond storh's three: what the CI-loop issue adds.
-// counters = { fsync = 0, instructions = 2 }: known counter names, percents >= 0.
+// counters = { fsync = 0, instructions = 2, pg.blks_read = 10 }: host counter names or
+// engine counter names (docs/counters.md), percents >= 0.
 void read_counter_tolerances(Reader& reader, const std::string& path, const toml::node& value,
                              GateSetting& gate) {
   const auto* table = value.as_table();
@@ -235,7 +236,24 @@ void read_counter_tolerances(Reader& reader, const std::string& path, const toml
   }
   for (const auto& [name, percent_node] : Reader::in_file_order(*table)) {
     const std::string counter_path = fmt::format("{}.{}", path, name->str());
-    if (count::find_counter(name->str()) == nullptr) {
+    // `pg.blks_read = 10` is TOML for pg = { blks_read = 10 }: an engine's counters.
+    if (const auto* engine = percent_node->as_table();
+        engine != nullptr && count::find_counter(name->str()) == nullptr) {
+      for (const auto& [counter, engine_percent] : Reader::in_file_order(*engine)) {
+        const std::string full = fmt::format("{}.{}", name->str(), counter->str());
+        if (!count::is_engine_counter_name(full)) {
+          reader.error(reader.pos(*counter),
+                       fmt::format("{}: \"{}\" is not an engine counter name (e.g. pg.blks_read)",
+                                   path, full));
+        } else if (auto percent = read_percent(reader, *engine_percent, path + "." + full)) {
+          gate.counter_tolerances.emplace_back(
+              Located<std::string>{full, reader.pos(*engine_percent)}, *percent);
+        }
+      }
+      continue;
+    }
+    if (count::find_counter(name->str()) == nullptr &&
+        !count::is_engine_counter_name(name->str())) {
       reader.error(reader.pos(*name),
                    fmt::format("{}: {}", path, count::unknown_counter_message(name->str())));
       continue;

@@ -83,7 +83,9 @@ struct LoadSetting {
   std::uint64_t warmup_transactions = 0;  // per client, untimed
   double warmup_seconds = 0;              // per client, untimed
   load::ClientMode mode = load::ClientMode::threads;
-  double progress_seconds = 5;  // progress line interval on a terminal; 0: none
+  double progress_seconds = 5;          // progress line interval on a terminal; 0: none
+  double interval_seconds = 1;          // width of each cell's interval series, > 0
+  std::optional<double> latency_limit;  // seconds, > 0: late and (with a rate) skipped
 };
 
 // The [ycsb] table: a YCSB suite runs YCSB's core workloads on each engine's

@@ -48,6 +48,15 @@ ordered_json as_json(const LoadProgressEvent& e) {
 ordered_json as_json(const LoadEvent& e) {
   return {{"event", "load"}, {"op", e.op}, {"outcome", e.outcome}};
 }
+ordered_json as_json(const EngineCounterEvent& e) {
+  return {{"event", "engine_counter"},
+          {"op", e.op},
+          {"items", e.items},
+          {"name", e.name},
+          {"unit", e.unit},
+          {"total", e.total},
+          {"repeats", e.repeats}};
+}
 ordered_json as_json(const DoneEvent& e) {
   ordered_json j = {{"event", "done"}, {"ok", e.ok}};
   if (!e.ok) {
@@ -149,6 +158,12 @@ Event read_event(const std::string& kind, Fields& f) {
   }
   if (kind == "load_progress") return LoadProgressEvent{f.text("op"), f.text("line")};
   if (kind == "load") return LoadEvent{f.text("op"), f.object("outcome")};
+  if (kind == "engine_counter") {
+    EngineCounterEvent e{f.text("op"), f.count("items"), f.text("name"), f.text("unit")};
+    e.total = f.number("total");
+    e.repeats = f.flag("repeats");
+    return e;
+  }
   // "done"; the caller checked the kind.
   DoneEvent e{f.flag("ok")};
   if (!e.ok) {
@@ -158,8 +173,9 @@ Event read_event(const std::string& kind, Fields& f) {
   return e;
 }
 
-constexpr const char* kKinds[] = {"loaded",   "begin",         "sample", "fail", "progress",
-                                  "counters", "load_progress", "load",   "done"};
+constexpr const char* kKinds[] = {"loaded",         "begin",    "sample",        "fail",
+                                  "progress",       "counters", "load_progress", "load",
+                                  "engine_counter", "done"};
 
 }  // namespace
 

@@ -17,6 +17,9 @@
 //   {"event":"load","op":"put_get","outcome":{...}}      load cells only (docs/load.md):
 //                                      a phase's load::LoadOutcome; a phase with failed
 //                                      transactions sends it, then "fail"
+//   {"event":"engine_counter","op":"put_get","items":N,"name":"pg.wal_bytes","unit":"bytes",
+//    "total":1234,"repeats":false}                      an engine's own count over a step
+//                                      or a load phase of N items (plugin ABI 1.7)
 //   {"event":"done","ok":true}                           run() returned and passed
 //   {"event":"done","ok":false,"op":"put","message":"..."}   or failed (op may be "")
 //
@@ -97,8 +100,21 @@ struct DoneEvent {
   bool operator==(const DoneEvent&) const = default;
 };
 
-using Event = std::variant<LoadedEvent, BeginEvent, SampleEvent, FailEvent, ProgressEvent,
-                           CountersEvent, LoadProgressEvent, LoadEvent, DoneEvent>;
+// An engine counter (storh::EngineCounter) of one step or load phase; `items` are the
+// step's items, or every transaction the phase ran (warm-up and failed included).
+struct EngineCounterEvent {
+  std::string op;
+  std::uint64_t items = 0;
+  std::string name;
+  std::string unit;
+  double total = 0;
+  bool repeats = false;
+  bool operator==(const EngineCounterEvent&) const = default;
+};
+
+using Event =
+    std::variant<LoadedEvent, BeginEvent, SampleEvent, FailEvent, ProgressEvent, CountersEvent,
+                 LoadProgressEvent, LoadEvent, DoneEvent, EngineCounterEvent>;
 
 // One line of JSON, without the newline. Invalid UTF-8 in a message is replaced, not
 // an error: a plugin's message must not lose the event. Throws only std::bad_alloc.

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include "load/driver.h"
+#include "storh/transactions.h"
+#include "storh/version.h"
 #include "util/exit_codes.h"
 
 namespace storh::worker {
@@ -24,6 +26,20 @@ std::vector<std::pair<std::string, ParamValue>> cell_values(plugin::LoadedPlugin
     if (const ParamValue* value = ctx.param(spec.name)) values.emplace_back(spec.name, *value);
   }
   return values;
+}
+
+// The engine's counters of one phase that ran `transactions` in all, after its
+// clients are gone.
+Status emit_phase_counters(Transactions& transactions, RunContext& ctx, std::size_t type,
+                           const std::string& op, std::uint64_t ran, const EmitFn& emit) {
+  std::vector<EngineCounter> counters;
+  const Status ended =
+      guarded(op, [&] { return transactions.phase_counters_end(ctx, type, counters); });
+  if (!ended.ok()) return ended;
+  for (EngineCounter& c : counters) {
+    emit(EngineCounterEvent{op, ran, std::move(c.name), std::move(c.unit), c.total, c.repeats});
+  }
+  return {};
 }
 
 }  // namespace
@@ -65,6 +81,12 @@ int run_load_cell(plugin::LoadedPlugin& loaded, RunContext& ctx,
     const std::vector<std::string> parts =
         reported ? transactions->parts(type, values) : std::vector<std::string>{};
     shape.parts = parts.size();
+    const bool engine_counters = loaded.manifest().abi_minor >= kEngineCountersAbiMinor;
+    if (engine_counters) {
+      const Status begun =
+          guarded(op, [&] { return transactions->phase_counters_begin(ctx, type); });
+      if (!begun.ok()) return finish_failed(emit, op, begun.message());
+    }
     Expected<load::LoadOutcome> outcome =
         load::run_phase(*transactions, ctx, type, config, on_progress, shape);
     if (!outcome) return finish_failed(emit, op, fmt::format("{}: {}", op, outcome.error()));
@@ -73,6 +95,12 @@ int run_load_cell(plugin::LoadedPlugin& loaded, RunContext& ctx,
     const std::vector<std::string> part_ops = load::part_operations(op, parts);
     for (std::size_t p = 0; p < part_ops.size() && p < outcome->kinds.size(); ++p) {
       emit(LoadEvent{part_ops[p], load::to_json(load::kind_outcome(*outcome, outcome->kinds[p]))});
+    }
+    if (engine_counters) {
+      const Status ended =
+          emit_phase_counters(*transactions, ctx, type, op,
+                              outcome->processed + outcome->warmup + outcome->failed, emit);
+      if (!ended.ok()) return finish_failed(emit, op, ended.message());
     }
     succeeded += outcome->processed + outcome->warmup;
     failed += outcome->failed;

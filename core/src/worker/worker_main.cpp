@@ -127,6 +127,19 @@ class WorkerContext final : public RunContext {
                   nullptr, calls);
   }
 
+  // Attributed to the operation's last recorded sample; dropped without one.
+  void engine_counter(std::string_view operation, std::string_view name, std::string_view unit,
+                      double total, bool repeats) noexcept override {
+    const auto sampled = sampled_items_.find(operation);
+    if (sampled == sampled_items_.end()) return;
+    try {
+      emit(EngineCounterEvent{std::string(operation), sampled->second, std::string(name),
+                              std::string(unit), total, repeats});
+    } catch (...) {
+      // Out of memory while building one line: the host sees no such counter.
+    }
+  }
+
   void progress(std::string_view message) noexcept override {
     try {
       emit(ProgressEvent{std::string(message)});
@@ -204,6 +217,7 @@ class WorkerContext final : public RunContext {
         SampleEvent event{std::string(operation), seconds, items, calls};
         if (histogram != nullptr && histogram->count() > 0) event.latency = histogram->to_json();
         emit(event);
+        sampled_items_[std::string(operation)] = items * calls;
       }
       return status;
     } catch (const std::exception& e) {
@@ -213,6 +227,9 @@ class WorkerContext final : public RunContext {
   }
 
   std::uint64_t dataset_;
+  // Items of each selected operation's last sample (all calls of a batch): what an
+  // engine counter of that step is divided by.
+  std::map<std::string, std::uint64_t, std::less<>> sampled_items_;
   std::map<std::string, ParamValue, std::less<>> params_;
   std::filesystem::path work_dir_;
   std::set<std::string, std::less<>> selected_;

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "util/text.h"
+
 namespace storh::ycsb {
 namespace {
 
@@ -18,12 +20,6 @@ constexpr std::array kRequestDistributions = {Distribution::uniform,     Distrib
 constexpr std::array kFieldLengthDistributions = {Distribution::constant, Distribution::uniform,
                                                   Distribution::zipfian};
 constexpr std::array kScanLengthDistributions = {Distribution::uniform, Distribution::zipfian};
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 template <typename Container>
 std::string distribution_list(const Container& allowed) {

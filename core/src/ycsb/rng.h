@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+#include "util/splitmix64.h"
+
 namespace storh::ycsb {
 
 // xoshiro256** seeded through splitmix64. Small, fast and not thread-safe: one per
@@ -46,13 +48,6 @@ struct Rng {
 
  private:
   static std::uint64_t rotl(std::uint64_t x, int k) noexcept { return (x << k) | (x >> (64 - k)); }
-  // Advances `x` and returns its next output.
-  static std::uint64_t splitmix64(std::uint64_t& x) noexcept {
-    std::uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
 };
 
 }  // namespace storh::ycsb

@@ -20,4 +20,14 @@ Json bench_row(std::uint64_t i) {
   return row;
 }
 
+Schema bench_schema() {
+  return Schema::collection("docs")
+      .string("kind")
+      .index()
+      .string("slug")
+      .unique()
+      .integer("publishedAt")
+      .range();
+}
+
 }  // namespace storh::engines

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "common/record.h"
+#include "common/schema.h"
 
 namespace storh::engines {
 
@@ -16,5 +17,10 @@ inline constexpr std::int64_t kBenchStartMs = 1700000000000;
 //    "bucket": i % 10, "slug": "item-<i>", "publishedAt": kBenchStartMs + i}
 // All numbers are JSON integers.
 Json bench_row(std::uint64_t i);
+
+// The benchmark's schema of those rows (engine-spec.md 11.8), for engines and tests
+// that index them: collection "docs", kind (string, indexed), slug (string, unique),
+// publishedAt (integer, range-indexed).
+Schema bench_schema();
 
 }  // namespace storh::engines

@@ -50,6 +50,7 @@
 #include <vector>
 
 #include "common/bench/answers.h"
+#include "common/splitmix64.h"
 #include "storh/engine.h"
 
 namespace storh::engines::bench {
@@ -81,13 +82,6 @@ inline OperationSpec db_bench_operation(std::string_view name) {
     }
   }
   return {std::string(name), "keys", Direction::lower_is_better, "unknown db_bench operation"};
-}
-
-inline std::uint64_t splitmix64(std::uint64_t& state) noexcept {
-  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
 }
 
 // Keys and values of a dataset of n keys. Not thread-safe: one per thread.

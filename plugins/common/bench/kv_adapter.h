@@ -1,6 +1,7 @@
-// kv_adapter.h: what the adapters of the byte-store engines (rocksdb, leveldb) share:
-// their parameters read the same way in run() and in preflight(), and the ByteStore
-// (kv_record.h) over an engine store that many threads may use at once.
+// kv_adapter.h: what the adapters of the byte-store engines (rocksdb, leveldb, lmdb,
+// sqlite) share: their parameters read the same way in run() and in preflight()
+// (check_params), and the ByteStores (kv_record.h) over an engine store that many
+// threads may use at once or over a connection a session owns.
 //
 // Parameters: an adapter declares each integer parameter once as an IntParam (default,
 // bounds, description) and builds its ParamSpec, its ParamRange and its reading from
@@ -49,6 +50,19 @@ inline Lookup lookup(const std::vector<std::pair<std::string, ParamValue>>& valu
     }
     return nullptr;
   };
+}
+
+// An adapter's preflight(): each of `readers` (a function of a Lookup, e.g. the one
+// that builds the engine's options) run over the cell's values, so a value run() would
+// refuse is refused before any cell runs. The first that throws is the error; the host
+// names the engine before its message.
+template <typename... Readers>
+Status check_params(const std::vector<std::pair<std::string, ParamValue>>& values,
+                    const Readers&... readers) noexcept {
+  return guarded("parameters", [&] {
+    const Lookup param = lookup(values);
+    (static_cast<void>(readers(param)), ...);
+  });
 }
 
 inline std::int64_t integer(const Lookup& param, const IntParam& spec) {
@@ -129,6 +143,24 @@ class SharedByteStore final : public ByteStore {
 
  private:
   Store& store_;
+};
+
+// The ByteStore of one key-value session over an engine connection it owns and uses
+// from the session's thread only (sqlite's SqliteConnection).
+template <typename Connection>
+class OwningByteStore final : public ByteStore {
+ public:
+  explicit OwningByteStore(Connection connection) : connection_(std::move(connection)) {}
+  std::optional<std::string> get(std::string_view key) override { return connection_.get(key); }
+  void put(std::string_view key, std::string_view value) override { connection_.put(key, value); }
+  bool erase(std::string_view key) override { return connection_.erase(key); }
+  void scan(std::string_view start, std::size_t count,
+            const std::function<void(std::string_view, std::string_view)>& row) override {
+    connection_.scan(start, count, row);
+  }
+
+ private:
+  Connection connection_;
 };
 
 }  // namespace storh::engines::bench

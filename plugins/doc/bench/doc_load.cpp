@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "common/bench/bench_row.h"
-#include "common/bench/durability.h"
 #include "common/durable_io.h"
 #include "common/uuid_v7.h"
+#include "doc/bench/doc_kv.h"
 #include "doc/doc_store.h"
 #include "storh/transactions.h"
 
@@ -30,7 +30,7 @@ constexpr std::size_t kPutGet = 0;
 
 doc::DocStoreOptions options_of(const storh::RunContext& ctx) {
   doc::DocStoreOptions options;
-  options.sync = engines::bench::durability(ctx);
+  options.sync = doc::durability(ctx);
   return options;
 }
 

@@ -21,7 +21,8 @@
 // (get_shared, stream_shared), as storh's copy-on-write PHP arrays are returned: the
 // timed step pays for finding and checking the records, not for a deep copy of each.
 //
-// Params: durability = durable | none (skip every fsync, to measure their cost);
+// Params: durability = durable | none (skip every fsync, to measure their cost; fsync and
+// os are their names for the key-value store, doc_kv.h);
 // validation = stat | hash | trust | notify (section 4.6, the store's cache validation;
 // notify is stat plus inotify, docs/engines/doc.md). A notify store that had to fall back
 // to stat says why in a progress message. bulk_sync = filesystem | files: how bulk_put and
@@ -38,10 +39,10 @@
 
 #include "common/bench/answers.h"
 #include "common/bench/bench_row.h"
-#include "common/bench/durability.h"
 #include "common/canonical_json.h"
 #include "common/uuid_v7.h"
 #include "doc/bench/doc_floors.h"
+#include "doc/bench/doc_kv.h"
 #include "doc/doc_store.h"
 #include "doc/index_manager.h"
 #include "doc/query.h"
@@ -152,7 +153,7 @@ class Scenario {
         m_(n_ / 2),
         d_(std::min<std::int64_t>(100, n_)),
         root_(ctx.work_dir()) {
-    options_.sync = engines::bench::durability(ctx);
+    options_.sync = doc::durability(ctx);
     options_.validation = doc::parse_validation(ctx.string_param("validation", "stat"));
     options_.bulk_sync = engines::parse_bulk_sync(ctx.string_param("bulk_sync", "filesystem"));
   }
@@ -469,8 +470,7 @@ class DocEngine final : public storh::Engine {
     storh::EngineInfo info;
     info.description = "document store: one durable file per record, secondary indexes, queries";
     info.params = {
-        engines::bench::durability_param(
-            "durable: fsync every write (file and directory); none: skip fsyncs"),
+        doc::durability_param(),
         {"validation",
          storh::ParamType::string,
          std::string("stat"),

@@ -127,10 +127,8 @@ class LevelEngine final : public storh::Engine {
 
   Status preflight(
       const std::vector<std::pair<std::string, ParamValue>>& values) const noexcept override {
-    // The host names the engine before the message.
-    return storh::guarded("parameters", [&] {
-      static_cast<void>(store_options(bench::lookup(values)));
-      static_cast<void>(bench::integer(bench::lookup(values), kValueSize));
+    return bench::check_params(values, store_options, [](const bench::Lookup& param) {
+      return bench::integer(param, kValueSize);
     });
   }
 

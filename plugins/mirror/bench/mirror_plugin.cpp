@@ -158,13 +158,7 @@ class MirrorEngine final : public storh::Engine {
       return engines::bench_row(next++);
     });
 
-    engines::Schema schema = engines::Schema::collection("docs")
-                                 .string("kind")
-                                 .index()
-                                 .string("slug")
-                                 .unique()
-                                 .integer("publishedAt")
-                                 .range();
+    engines::Schema schema = engines::bench_schema();
     mirror::Database db(root / "mirror-bench.db");
     if (db.set_journal_mode(journal) != journal) {
       return Status::error(fmt::format("SQLite refused journal_mode {}", journal));

@@ -24,6 +24,7 @@
 
 #include "pg/bench/pg_params.h"
 #include "pg/bench_database.h"
+#include "pg/pg_stats.h"
 #include "pg/pgbench_mix.h"
 #include "pg/pgbench_script.h"
 #include "pg/pgbench_tables.h"
@@ -190,6 +191,7 @@ class PgTransactions final : public storh::Transactions {
       ctx.progress(fmt::format("pgbench -i at scale {}", params_.scale));
       pg::Connection admin = database_->connect();
       pg::init_tables(admin, params_.scale, params_.fillfactor);
+      if (!params_.after_load.empty()) admin.exec(params_.after_load);
     });
     if (status.ok() || !database_) return status;
     return Status::error(database_->failure_message(status.message()));
@@ -203,6 +205,27 @@ class PgTransactions final : public storh::Transactions {
                                        PgClient::Mixes{&custom_, &builtins_}, *database_);
     });
     return status.ok() ? status : Status::error(database_->failure_message(status.message()));
+  }
+
+  // The server's statistics of the phase (pg/pg_stats.h), each reading on a connection
+  // of its own to another database, closed before the clients open: a client process
+  // forked while it was open would share (and on exit close) its socket.
+  Status phase_counters_begin(storh::RunContext&, std::size_t) noexcept override {
+    return guarded_stats([&] {
+      pg::Connection conn = database_->connect_elsewhere();
+      stats_before_ = pg::read_server_stats(conn, database_->database());
+    });
+  }
+
+  Status phase_counters_end(storh::RunContext&, std::size_t,
+                            std::vector<storh::EngineCounter>& out) noexcept override {
+    return guarded_stats([&] {
+      pg::Connection conn = database_->connect_elsewhere();
+      const pg::ServerStats after = pg::read_server_stats(conn, database_->database());
+      for (pg::ServerStatDelta& d : pg::stats_difference(stats_before_, after)) {
+        out.push_back({std::move(d.name), std::move(d.unit), d.total, d.repeats});
+      }
+    });
   }
 
   Status finish(storh::RunContext& ctx, std::uint64_t, std::uint64_t) noexcept override {
@@ -242,10 +265,17 @@ class PgTransactions final : public storh::Transactions {
     return "pgbench -S: one primary-key select";
   }
 
+  template <typename F>
+  Status guarded_stats(F&& read) noexcept {
+    Status status = storh::guarded("server statistics", read);
+    return status.ok() ? status : Status::error(database_->failure_message(status.message()));
+  }
+
   pg::PgRunParams params_;
   pg::ScriptMix custom_;
   std::array<pg::ScriptMix, 3> builtins_;
   std::optional<pg::BenchDatabase> database_;
+  pg::ServerStats stats_before_;
 };
 
 }  // namespace

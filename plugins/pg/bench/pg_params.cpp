@@ -97,6 +97,11 @@ std::vector<ParamSpec> pg_param_specs() {
        std::string(),
        {},
        "more server settings: settings = { work_mem = \"4MB\" } or 'work_mem=4MB;jit=off'"},
+      {"after_load",
+       ParamType::string,
+       std::string(),
+       {},
+       "SQL run once after loading, before any client: \"DROP INDEX ...\" (empty: none)"},
   };
 }
 
@@ -183,6 +188,7 @@ PgRunParams read_params(const RunContext& ctx) {
                               params.fillfactor));
   }
   params.scripts = ctx.string_param("scripts");
+  params.after_load = ctx.string_param("after_load");
   params.vars = parse_script_vars(ctx.string_param("vars"));
   params.max_tries = ctx.int_param("max_tries", 1);
   if (params.max_tries < 0)

@@ -186,12 +186,9 @@ class RocksEngine final : public storh::Engine {
 
   Status preflight(
       const std::vector<std::pair<std::string, ParamValue>>& values) const noexcept override {
-    // The host names the engine before the message.
-    return storh::guarded("parameters", [&] {
-      static_cast<void>(store_options(bench::lookup(values)));
-      static_cast<void>(scenario_shape(bench::lookup(values)));
-      static_cast<void>(bench::integer(bench::lookup(values), kValueSize));
-    });
+    return bench::check_params(
+        values, store_options, scenario_shape,
+        [](const bench::Lookup& param) { return bench::integer(param, kValueSize); });
   }
 
   Status run(storh::RunContext& ctx) noexcept override {

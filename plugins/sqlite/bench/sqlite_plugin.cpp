@@ -145,10 +145,8 @@ class SqliteEngine final : public storh::Engine {
 
   Status preflight(
       const std::vector<std::pair<std::string, ParamValue>>& values) const noexcept override {
-    // The host names the engine before the message.
-    return storh::guarded("parameters", [&] {
-      static_cast<void>(sqlite_options(bench::lookup(values)));
-      static_cast<void>(bench::integer(bench::lookup(values), kValueSize));
+    return bench::check_params(values, sqlite_options, [](const bench::Lookup& param) {
+      return bench::integer(param, kValueSize);
     });
   }
 
@@ -166,24 +164,6 @@ class SqliteEngine final : public storh::Engine {
   }
 };
 
-// A session's bytes: its own connection and prepared statements.
-class ConnectionBytes final : public bench::ByteStore {
- public:
-  explicit ConnectionBytes(sqlite_kv::SqliteConnection connection)
-      : connection_(std::move(connection)) {}
-
-  std::optional<std::string> get(std::string_view key) override { return connection_.get(key); }
-  void put(std::string_view key, std::string_view value) override { connection_.put(key, value); }
-  bool erase(std::string_view key) override { return connection_.erase(key); }
-  void scan(std::string_view start, std::size_t count,
-            const std::function<void(std::string_view, std::string_view)>& row) override {
-    connection_.scan(start, count, row);
-  }
-
- private:
-  sqlite_kv::SqliteConnection connection_;
-};
-
 class SqliteKeyValueStore final : public storh::KeyValueStore {
  public:
   Status open(storh::RunContext& ctx) noexcept override {
@@ -197,7 +177,8 @@ class SqliteKeyValueStore final : public storh::KeyValueStore {
     return storh::guarded(fmt::format("sqlite session {}", client), [&] {
       if (!store_) throw std::logic_error("the store is not open");
       out = std::make_unique<bench::ByteStoreSession>(
-          std::make_unique<ConnectionBytes>(store_->connect()));
+          // Its own connection and prepared statements.
+          std::make_unique<bench::OwningByteStore<sqlite_kv::SqliteConnection>>(store_->connect()));
     });
   }
 

@@ -2,25 +2,17 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "common/bench/bench_row.h"
 #include "common/schema.h"
 #include "common/store_error.h"
 
+using storh::engines::bench_schema;
 using storh::engines::Json;
 using storh::engines::Schema;
 using storh::engines::SchemaType;
 using storh::engines::StoreError;
 
 namespace {
-
-Schema bench_schema() {
-  return Schema::collection("docs")
-      .string("kind")
-      .index()
-      .string("slug")
-      .unique()
-      .integer("publishedAt")
-      .range();
-}
 
 std::string validation_error(const Schema& schema, const Json& data) {
   try {

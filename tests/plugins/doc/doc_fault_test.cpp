@@ -1,4 +1,4 @@
-// Issue 17 B: the document store with a fault (EIO, ENOSPC, kill) at every write
+// The document store with a fault (EIO, ENOSPC, kill) at every write
 // boundary of put (new and replacing), put_many and put_stream keeps every
 // acknowledged record, shows no failed write in part, and verifies ok after reopen
 // (tests/plugins/fault_harness.h). Once without indexes, once with the benchmark's
@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/bench/bench_row.h"
 #include "common/schema.h"
 #include "common/uuid_v7.h"
 #include "doc/doc_store.h"
@@ -118,13 +119,7 @@ TEST_CASE("doc faults: a put_stream batch made durable by syncfs loses nothing",
 }
 
 TEST_CASE("doc faults: the same with equality, unique and range indexes", "[doc][fault][index]") {
-  const Schema schema = Schema::collection("docs")
-                            .string("kind")
-                            .index()
-                            .string("slug")
-                            .unique()
-                            .integer("publishedAt")
-                            .range();
+  const Schema schema = storh::engines::bench_schema();
   const fault_test::Tally tally = run_doc_faults("doc (indexed)", schema);
   CHECK(tally.boundaries >= 10);
   fault_test::require_clean(tally);

@@ -36,12 +36,6 @@ class TempDir {
   std::filesystem::path path_;
 };
 
-std::vector<std::string> measured(const FakeRunContext& ctx) {
-  std::vector<std::string> names;
-  for (const auto& m : ctx.measurements) names.push_back(m.operation);
-  return names;
-}
-
 }  // namespace
 
 TEST_CASE("doc plugin: describes the 30 storh operations in order, then the five floors",
@@ -70,7 +64,7 @@ TEST_CASE("doc plugin: every operation answers correctly", "[doc_plugin]") {
   const storh::Status status = plugin.engine->run(ctx);
   INFO("n = " << sizes << ": " << status.message());
   REQUIRE(status.ok());
-  const auto names = measured(ctx);
+  const auto names = ctx.measured();
   REQUIRE(names.size() == 35);
   CHECK(names[1] == "get");
   // Each floor runs next to its operation: get_floor after get, delete_floor before

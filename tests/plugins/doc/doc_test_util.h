@@ -15,9 +15,13 @@
 #include <vector>
 
 #include "child_process.h"
+#include "common/bench/bench_row.h"
+#include "common/memory_cache.h"
 #include "common/uuid_v7.h"
 #include "doc/change_bell.h"
 #include "doc/doc_store.h"
+#include "doc/index_manager.h"
+#include "doc/query.h"
 #include "scratch_dir.h"
 
 namespace doc_test {
@@ -95,6 +99,51 @@ inline std::vector<std::string> ids_of(const std::vector<Record>& records) {
   std::vector<std::string> ids;
   for (const auto& record : records) ids.push_back(record.id);
   return ids;
+}
+
+// Rewrites `file` in place with `text` (same inode) and restores its mtime: the change
+// STAT cannot see when the size is unchanged.
+inline void rewrite_keeping_mtime(const fs::path& file, const std::string& text) {
+  const struct timespec before = mtime_of(file);
+  storh::test::write_text(file, text);
+  set_mtime(file, before);
+}
+
+// A record file's exact text.
+inline std::string record_text(const std::string& id, const std::string& data) {
+  return "{\"id\":\"" + id + "\",\"data\":" + data + "}\n";
+}
+
+// A mode's options with a shared cache.
+inline DocStoreOptions options_for(Validation mode,
+                                   std::shared_ptr<storh::engines::MemoryCache> cache) {
+  DocStoreOptions options = with_mode(mode);
+  options.cache = std::move(cache);
+  return options;
+}
+
+// A "docs" store with `n` benchmark rows and ids generated from kBenchStartMs + i.
+inline std::vector<std::string> fill_bench_rows(DocStore& store, int n) {
+  std::vector<std::string> ids;
+  for (int i = 0; i < n; ++i) {
+    const std::string id = storh::engines::uuid_v7::generate(storh::engines::kBenchStartMs + i);
+    store.put(storh::engines::bench_row(static_cast<std::uint64_t>(i)), id);
+    ids.push_back(id);
+  }
+  return ids;
+}
+
+inline void index_benchmark_fields(DocStore& store) {
+  storh::engines::doc::index_manager(store)
+      .field("kind")
+      .field("bucket")
+      .field("publishedAt")
+      .range()
+      .sync();
+}
+
+inline std::size_t count_kind(DocStore& store, const char* kind) {
+  return storh::engines::doc::DocQuery(store).where("kind").eq(kind).count();
 }
 
 }  // namespace doc_test

@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 #include <thread>
 
+#include "scratch_dir.h"
+
 namespace storh_test::kv {
 
 namespace {
@@ -268,6 +270,59 @@ void damaged_value_is_an_error(const KvPlugin& plugin, const std::filesystem::pa
   CHECK_FALSE(update.ok());
   session.reset();
   REQUIRE(open.close().ok());
+}
+
+void every_record_check(const KvPlugin& plugin, const Params& params, int threads) {
+  using Check = void (*)(const KvPlugin&, const std::filesystem::path&, const Params&);
+  for (const Check check : {&read_returns_fields, &update_keeps_other_fields, &insert_overwrites,
+                            &scan_in_key_order, &remove_then_not_found}) {
+    storh::test::ScratchDir dir;
+    check(plugin, dir.path(), params);
+  }
+  storh::test::ScratchDir dir;
+  concurrent_sessions(plugin, dir.path(), params, threads);
+}
+
+void describes(const KvPlugin& plugin, const std::string& name,
+               const std::vector<std::string>& operations, const std::vector<std::string>& params) {
+  CHECK(std::string(plugin.loaded().manifest->name) == name);
+  const storh::EngineInfo info = plugin.loaded().engine->describe();
+  std::vector<std::string> described;
+  for (const auto& op : info.operations) described.push_back(op.name);
+  CHECK(described == operations);
+  described.clear();
+  for (const auto& param : info.params) described.push_back(param.name);
+  CHECK(described == params);
+}
+
+void step_alone_runs(const KvPlugin& plugin, const std::string& step, const Params& params) {
+  storh::test::ScratchDir dir;
+  FakeRunContext ctx(50, {step});
+  ctx.set_work_dir(dir.path());
+  for (const auto& [name, value] : params) ctx.set_param(name, value);
+  const storh::Status status = plugin.loaded().engine->run(ctx);
+  INFO(status.message());
+  REQUIRE(status.ok());
+  REQUIRE(ctx.measurements.size() == 1);
+  CHECK(ctx.measurements[0].operation == step);
+}
+
+void every_durability_keeps(const KvPlugin& plugin,
+                            const std::function<Params(const std::string&)>& params_of,
+                            bool none_keeps) {
+  for (const std::string durability : {"none", "os", "fsync"}) {
+    INFO("durability " << durability);
+    storh::test::ScratchDir dir;
+    stores_and_keeps(plugin, dir.path(), params_of(durability), none_keeps || durability != "none");
+  }
+}
+
+void damaged_value_is_an_error(const KvPlugin& plugin, const Params& params, const RawPut& put) {
+  storh::test::ScratchDir dir;
+  put(dir.path(), "damaged",
+      std::string("\x05\x05"
+                  "ab"));
+  damaged_value_is_an_error(plugin, dir.path(), params);
 }
 
 std::vector<std::string> run_scenario(const KvPlugin& plugin, const std::filesystem::path& dir,

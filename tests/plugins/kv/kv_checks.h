@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -72,6 +73,32 @@ void concurrent_sessions(const KvPlugin& plugin, const std::filesystem::path& di
 // the store at `dir`), a read and a scan over it fail with an error naming it.
 void damaged_value_is_an_error(const KvPlugin& plugin, const std::filesystem::path& dir,
                                const Params& params);
+
+// The five record checks above (read, update, insert, scan, remove) and
+// concurrent_sessions at `threads`, each in a fresh scratch directory: what every
+// key-value engine passes with `params`.
+void every_record_check(const KvPlugin& plugin, const Params& params, int threads = 4);
+
+// The plugin is `name` and describes `operations` and `params` (their names), in order.
+void describes(const KvPlugin& plugin, const std::string& name,
+               const std::vector<std::string>& operations, const std::vector<std::string>& params);
+
+// The scenario with `step` alone (a read step) at 50 keys runs ok and measures only it.
+void step_alone_runs(const KvPlugin& plugin, const std::string& step, const Params& params);
+
+// stores_and_keeps at every durability level, each in a fresh scratch directory with
+// params_of(level); a reopen checked for os and fsync, and for none when `none_keeps`.
+void every_durability_keeps(const KvPlugin& plugin,
+                            const std::function<Params(const std::string&)>& params_of,
+                            bool none_keeps);
+
+// Writes `value` under `key` straight into the engine's store under `dir`, where the
+// adapter opens it.
+using RawPut = std::function<void(const std::filesystem::path& dir, const std::string& key,
+                                  const std::string& value)>;
+// damaged_value_is_an_error in a fresh scratch directory, after `put` wrote a value of
+// "damaged" that is no record encoding (a field of 5 + 5 bytes with 2 left).
+void damaged_value_is_an_error(const KvPlugin& plugin, const Params& params, const RawPut& put);
 
 // Runs the plugin's scenario at `n` with `params`; REQUIREs ok and returns the
 // operations measured, in order, each checked to count n items.

@@ -87,78 +87,36 @@ TEST_CASE("leveldb: a database another Store holds open is an error naming Level
                     Catch::Contains("leveldb open") && Catch::Contains("lock"));
 }
 
-TEST_CASE("leveldb: a read returns the fields inserted, or only those asked for", "[leveldb]") {
-  kv::KvPlugin plugin(STORH_TEST_LEVELDB_PLUGIN);
-  storh::test::ScratchDir dir;
-  kv::read_returns_fields(plugin, dir.path(), level_params("os"));
-}
-
-TEST_CASE("leveldb: an update keeps the fields it does not name", "[leveldb]") {
-  kv::KvPlugin plugin(STORH_TEST_LEVELDB_PLUGIN);
-  storh::test::ScratchDir dir;
-  kv::update_keeps_other_fields(plugin, dir.path(), level_params("os"));
-}
-
-TEST_CASE("leveldb: an insert replaces a record of the same key", "[leveldb]") {
-  kv::KvPlugin plugin(STORH_TEST_LEVELDB_PLUGIN);
-  storh::test::ScratchDir dir;
-  kv::insert_overwrites(plugin, dir.path(), level_params("none"));
-}
-
-TEST_CASE("leveldb: a scan returns records in key order from its start", "[leveldb]") {
-  kv::KvPlugin plugin(STORH_TEST_LEVELDB_PLUGIN);
-  storh::test::ScratchDir dir;
-  kv::scan_in_key_order(plugin, dir.path(), level_params("os"));
-}
-
-TEST_CASE("leveldb: a removed record is gone and a second remove says not_found", "[leveldb]") {
-  kv::KvPlugin plugin(STORH_TEST_LEVELDB_PLUGIN);
-  storh::test::ScratchDir dir;
-  kv::remove_then_not_found(plugin, dir.path(), level_params("os"));
+TEST_CASE("leveldb: the record checks every key-value engine passes", "[leveldb]") {
+  kv::every_record_check(kv::KvPlugin(STORH_TEST_LEVELDB_PLUGIN), level_params("os"));
 }
 
 TEST_CASE("leveldb: every durability level stores and keeps its writes across a reopen",
           "[leveldb]") {
-  kv::KvPlugin plugin(STORH_TEST_LEVELDB_PLUGIN);
   // none keeps them too: LevelDB always writes its log, so none is os.
-  for (const std::string& durability : std::vector<std::string>{"none", "os", "fsync"}) {
-    INFO("durability " << durability);
-    storh::test::ScratchDir dir;
-    kv::stores_and_keeps(plugin, dir.path(), level_params(durability), true);
-  }
+  kv::every_durability_keeps(kv::KvPlugin(STORH_TEST_LEVELDB_PLUGIN), level_params, true);
 }
 
 TEST_CASE("leveldb: a damaged value is an error, not a crash", "[leveldb]") {
-  kv::KvPlugin plugin(STORH_TEST_LEVELDB_PLUGIN);
-  storh::test::ScratchDir dir;
-  {
-    ldb::Store raw(dir.path() / "leveldb", level_options());  // the adapter's database
-    raw.put("damaged",
-            "\x05\x05"
-            "ab");  // a field of 5 + 5 bytes with 2 left
-    raw.close();
-  }
-  kv::damaged_value_is_an_error(plugin, dir.path(), level_params("os"));
-}
-
-TEST_CASE("leveldb: four sessions on four threads insert and read their own keys", "[leveldb]") {
-  kv::KvPlugin plugin(STORH_TEST_LEVELDB_PLUGIN);
-  storh::test::ScratchDir dir;
-  kv::concurrent_sessions(plugin, dir.path(), level_params("os"), 4);
+  kv::damaged_value_is_an_error(kv::KvPlugin(STORH_TEST_LEVELDB_PLUGIN), level_params("os"),
+                                [](const auto& dir, const auto& key, const auto& value) {
+                                  ldb::Store raw(dir / "leveldb", level_options());
+                                  raw.put(key, value);
+                                  raw.close();
+                                });
 }
 
 TEST_CASE("leveldb plugin: describes db_bench's four steps and its parameters", "[leveldb]") {
   kv::KvPlugin plugin(STORH_TEST_LEVELDB_PLUGIN);
-  CHECK(std::string(plugin.loaded().manifest->name) == "leveldb");
-  const storh::EngineInfo info = plugin.loaded().engine->describe();
-  std::vector<std::string> operations;
-  for (const auto& op : info.operations) operations.push_back(op.name);
-  CHECK(operations == kLevelOperations);
-  std::vector<std::string> names;
-  for (const auto& param : info.params) names.push_back(param.name);
-  CHECK(names == std::vector<std::string>{"cache_size", "compression", "write_buffer_size",
-                                          "bloom_bits", "durability", "value_size"});
+  kv::describes(
+      plugin, "leveldb", kLevelOperations,
+      {"cache_size", "compression", "write_buffer_size", "bloom_bits", "durability", "value_size"});
   CHECK(plugin.loaded().engine->param_ranges().size() == 4);
+}
+
+TEST_CASE("leveldb plugin: a read step alone still fills its database first", "[leveldb]") {
+  kv::step_alone_runs(kv::KvPlugin(STORH_TEST_LEVELDB_PLUGIN), "readseq",
+                      {{"durability", std::string("os")}});
 }
 
 TEST_CASE("leveldb plugin: the scenario at 200 keys measures its four steps, each checked",
@@ -175,18 +133,6 @@ TEST_CASE("leveldb plugin: the scenario at 200 keys measures its four steps, eac
   other.emplace_back("cache_size", std::int64_t{0});
   other.emplace_back("value_size", std::int64_t{10});
   CHECK(kv::run_scenario(plugin, dir.path(), 200, other) == kLevelOperations);
-}
-
-TEST_CASE("leveldb plugin: a read step alone still fills its database first", "[leveldb]") {
-  kv::KvPlugin plugin(STORH_TEST_LEVELDB_PLUGIN);
-  storh::test::ScratchDir dir;
-  storh_test::FakeRunContext ctx(50, {"readseq"});
-  ctx.set_work_dir(dir.path()).set_param("durability", std::string("os"));
-  const storh::Status status = plugin.loaded().engine->run(ctx);
-  INFO(status.message());
-  REQUIRE(status.ok());
-  REQUIRE(ctx.measurements.size() == 1);
-  CHECK(ctx.measurements[0].operation == "readseq");
 }
 
 TEST_CASE("leveldb plugin: a parameter out of its range is refused before and at run",

@@ -111,84 +111,41 @@ TEST_CASE("rocksdb: sync without the WAL is refused at open", "[rocksdb]") {
                     Catch::Contains("rocksdb open") && Catch::Contains("sync needs the WAL"));
 }
 
-TEST_CASE("rocksdb: a read returns the fields inserted, or only those asked for", "[rocksdb]") {
-  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
-  storh::test::ScratchDir dir;
-  kv::read_returns_fields(plugin, dir.path(), rocks_params("os"));
-}
-
-TEST_CASE("rocksdb: an update keeps the fields it does not name", "[rocksdb]") {
-  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
-  storh::test::ScratchDir dir;
-  kv::update_keeps_other_fields(plugin, dir.path(), rocks_params("os"));
-}
-
-TEST_CASE("rocksdb: an insert replaces a record of the same key", "[rocksdb]") {
-  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
-  storh::test::ScratchDir dir;
-  kv::insert_overwrites(plugin, dir.path(), rocks_params("none"));
-}
-
-TEST_CASE("rocksdb: a scan returns records in key order from its start", "[rocksdb]") {
-  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
-  storh::test::ScratchDir dir;
-  kv::scan_in_key_order(plugin, dir.path(), rocks_params("os"));
-}
-
-TEST_CASE("rocksdb: a removed record is gone and a second remove says not_found", "[rocksdb]") {
-  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
-  storh::test::ScratchDir dir;
-  kv::remove_then_not_found(plugin, dir.path(), rocks_params("os"));
+TEST_CASE("rocksdb: the record checks every key-value engine passes", "[rocksdb]") {
+  kv::every_record_check(kv::KvPlugin(STORH_TEST_ROCKSDB_PLUGIN), rocks_params("os"));
 }
 
 TEST_CASE("rocksdb: every durability level stores and keeps its writes across a reopen",
           "[rocksdb]") {
-  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
   // none keeps them too: close() flushes the memtable the disabled WAL would replay.
-  for (const std::string& durability : std::vector<std::string>{"none", "os", "fsync"}) {
-    INFO("durability " << durability);
-    storh::test::ScratchDir dir;
-    kv::stores_and_keeps(plugin, dir.path(), rocks_params(durability), true);
-  }
+  kv::every_durability_keeps(kv::KvPlugin(STORH_TEST_ROCKSDB_PLUGIN), rocks_params, true);
 }
 
 TEST_CASE("rocksdb: a damaged value is an error, not a crash", "[rocksdb]") {
-  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
-  storh::test::ScratchDir dir;
-  {
-    rdb::Store raw(dir.path() / "rocksdb", rocks_options());  // the adapter's database
-    raw.put("damaged",
-            "\x05\x05"
-            "ab");  // a field of 5 + 5 bytes with 2 left
-    raw.close();
-  }
-  kv::damaged_value_is_an_error(plugin, dir.path(), rocks_params("os"));
-}
-
-TEST_CASE("rocksdb: four sessions on four threads insert and read their own keys", "[rocksdb]") {
-  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
-  storh::test::ScratchDir dir;
-  kv::concurrent_sessions(plugin, dir.path(), rocks_params("os"), 4);
+  kv::damaged_value_is_an_error(kv::KvPlugin(STORH_TEST_ROCKSDB_PLUGIN), rocks_params("os"),
+                                [](const auto& dir, const auto& key, const auto& value) {
+                                  rdb::Store raw(dir / "rocksdb", rocks_options());
+                                  raw.put(key, value);
+                                  raw.close();
+                                });
 }
 
 TEST_CASE("rocksdb plugin: describes db_bench's six steps and its parameters", "[rocksdb]") {
   kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
-  CHECK(std::string(plugin.loaded().manifest->name) == "rocksdb");
-  const storh::EngineInfo info = plugin.loaded().engine->describe();
-  std::vector<std::string> operations;
-  for (const auto& op : info.operations) operations.push_back(op.name);
-  CHECK(operations == kRocksOperations);
-  std::vector<std::string> names;
-  for (const auto& param : info.params) names.push_back(param.name);
-  CHECK(names == std::vector<std::string>{"write_buffer_size", "block_cache_size", "compression",
-                                          "compaction_style", "wal", "durability",
-                                          "max_background_jobs", "bloom_bits", "value_size",
-                                          "threads", "fill_keys"});
+  kv::describes(
+      plugin, "rocksdb", kRocksOperations,
+      {"write_buffer_size", "block_cache_size", "compression", "compaction_style", "wal",
+       "durability", "max_background_jobs", "bloom_bits", "value_size", "threads", "fill_keys"});
   std::vector<std::string> ranged;
   for (const auto& range : plugin.loaded().engine->param_ranges()) ranged.push_back(range.name);
   CHECK(ranged == std::vector<std::string>{"write_buffer_size", "block_cache_size",
                                            "max_background_jobs", "bloom_bits", "value_size",
                                            "threads"});
+}
+
+TEST_CASE("rocksdb plugin: a read step alone still fills its database first", "[rocksdb]") {
+  kv::step_alone_runs(kv::KvPlugin(STORH_TEST_ROCKSDB_PLUGIN), "readwhilewriting",
+                      {{"durability", std::string("os")}});
 }
 
 TEST_CASE("rocksdb plugin: the scenario at 200 keys measures its six steps, each checked",
@@ -206,18 +163,6 @@ TEST_CASE("rocksdb plugin: the scenario at 200 keys measures its six steps, each
   other.emplace_back("block_cache_size", std::int64_t{0});
   other.emplace_back("value_size", std::int64_t{10});
   CHECK(kv::run_scenario(plugin, dir.path(), 200, other) == kRocksOperations);
-}
-
-TEST_CASE("rocksdb plugin: a read step alone still fills its database first", "[rocksdb]") {
-  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
-  storh::test::ScratchDir dir;
-  storh_test::FakeRunContext ctx(50, {"readwhilewriting"});
-  ctx.set_work_dir(dir.path()).set_param("durability", std::string("os"));
-  const storh::Status status = plugin.loaded().engine->run(ctx);
-  INFO(status.message());
-  REQUIRE(status.ok());
-  REQUIRE(ctx.measurements.size() == 1);
-  CHECK(ctx.measurements[0].operation == "readwhilewriting");
 }
 
 TEST_CASE("rocksdb plugin: wal = false with os or fsync is refused before and at run",

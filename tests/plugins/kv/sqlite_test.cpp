@@ -59,44 +59,11 @@ TEST_CASE("sqlite: a journal mode SQLite does not have names the valid ones", "[
                     Catch::Contains("\"wal2\"") && Catch::Contains("delete, truncate"));
 }
 
-TEST_CASE("sqlite: a read returns the fields inserted, or only those asked for", "[sqlite]") {
-  kv::KvPlugin plugin(STORH_TEST_SQLITE_PLUGIN);
-  storh::test::ScratchDir dir;
-  kv::read_returns_fields(plugin, dir.path(), sqlite_params("os"));
-}
-
-TEST_CASE("sqlite: an update keeps the fields it does not name", "[sqlite]") {
-  kv::KvPlugin plugin(STORH_TEST_SQLITE_PLUGIN);
-  storh::test::ScratchDir dir;
-  kv::update_keeps_other_fields(plugin, dir.path(), sqlite_params("os"));
-}
-
-TEST_CASE("sqlite: an insert replaces a record of the same key", "[sqlite]") {
-  kv::KvPlugin plugin(STORH_TEST_SQLITE_PLUGIN);
-  storh::test::ScratchDir dir;
-  kv::insert_overwrites(plugin, dir.path(), sqlite_params("os"));
-}
-
-TEST_CASE("sqlite: a scan returns records in key order from its start", "[sqlite]") {
-  kv::KvPlugin plugin(STORH_TEST_SQLITE_PLUGIN);
-  storh::test::ScratchDir dir;
-  kv::scan_in_key_order(plugin, dir.path(), sqlite_params("os"));
-}
-
-TEST_CASE("sqlite: a removed record is gone and a second remove says not_found", "[sqlite]") {
-  kv::KvPlugin plugin(STORH_TEST_SQLITE_PLUGIN);
-  storh::test::ScratchDir dir;
-  kv::remove_then_not_found(plugin, dir.path(), sqlite_params("os"));
-}
-
 TEST_CASE("sqlite: every durability level stores, and os and fsync keep writes across a reopen",
           "[sqlite]") {
-  kv::KvPlugin plugin(STORH_TEST_SQLITE_PLUGIN);
-  for (const std::string durability : {"none", "os", "fsync"}) {
-    INFO("durability " << durability);
-    storh::test::ScratchDir dir;
-    kv::stores_and_keeps(plugin, dir.path(), sqlite_params(durability), durability != "none");
-  }
+  kv::every_durability_keeps(
+      kv::KvPlugin(STORH_TEST_SQLITE_PLUGIN), [](const std::string& d) { return sqlite_params(d); },
+      false);
 }
 
 TEST_CASE("sqlite: every journal mode opens, stores and reopens", "[sqlite]") {
@@ -109,16 +76,12 @@ TEST_CASE("sqlite: every journal mode opens, stores and reopens", "[sqlite]") {
 }
 
 TEST_CASE("sqlite: a damaged value is an error, not a crash", "[sqlite]") {
-  kv::KvPlugin plugin(STORH_TEST_SQLITE_PLUGIN);
-  storh::test::ScratchDir dir;
-  {
-    sqlite_kv::SqliteStore raw(dir.path() / "kv", sqlite_raw_options());
-    raw.put("damaged",
-            "\x05\x05"
-            "ab");  // a field of 5 + 5 bytes with 2 left
-    raw.close();
-  }
-  kv::damaged_value_is_an_error(plugin, dir.path(), sqlite_params("os"));
+  kv::damaged_value_is_an_error(kv::KvPlugin(STORH_TEST_SQLITE_PLUGIN), sqlite_params("os"),
+                                [](const auto& dir, const auto& key, const auto& value) {
+                                  sqlite_kv::SqliteStore raw(dir / "kv", sqlite_raw_options());
+                                  raw.put(key, value);
+                                  raw.close();
+                                });
 }
 
 TEST_CASE("sqlite: an update through the plugin changes the bytes stored in the file", "[sqlite]") {
@@ -158,26 +121,18 @@ TEST_CASE("sqlite: an update through the plugin changes the bytes stored in the 
   CHECK(updated.find("g1:user1:field0:1") != std::string::npos);
 }
 
-TEST_CASE("sqlite: four sessions on four threads insert and read their own keys", "[sqlite]") {
+TEST_CASE("sqlite: the record checks every key-value engine passes, in both journal modes",
+          "[sqlite]") {
   kv::KvPlugin plugin(STORH_TEST_SQLITE_PLUGIN);
   for (const std::string journal : {"wal", "delete"}) {
     INFO("journal_mode " << journal);
-    storh::test::ScratchDir dir;
-    kv::concurrent_sessions(plugin, dir.path(), sqlite_params("os", journal), 4);
+    kv::every_record_check(plugin, sqlite_params("os", journal));
   }
 }
 
 TEST_CASE("sqlite plugin: describes db_bench's four steps and its parameters", "[sqlite]") {
-  kv::KvPlugin plugin(STORH_TEST_SQLITE_PLUGIN);
-  CHECK(std::string(plugin.loaded().manifest->name) == "sqlite");
-  const storh::EngineInfo info = plugin.loaded().engine->describe();
-  std::vector<std::string> operations;
-  for (const auto& op : info.operations) operations.push_back(op.name);
-  CHECK(operations == kv::kDbBenchSteps);
-  std::vector<std::string> names;
-  for (const auto& param : info.params) names.push_back(param.name);
-  CHECK(names ==
-        std::vector<std::string>{"journal_mode", "cache_size", "value_size", "durability"});
+  kv::describes(kv::KvPlugin(STORH_TEST_SQLITE_PLUGIN), "sqlite", kv::kDbBenchSteps,
+                {"journal_mode", "cache_size", "value_size", "durability"});
 }
 
 TEST_CASE("sqlite plugin: the scenario at 200 keys measures its four steps, each checked",

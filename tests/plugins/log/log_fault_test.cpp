@@ -1,4 +1,4 @@
-// Issue 17 B: the log with a fault (EIO, ENOSPC, kill) at every write boundary of its
+// The log with a fault (EIO, ENOSPC, kill) at every write boundary of its
 // appends, rolls, batches and deletes keeps every acknowledged write, shows no failed
 // write in part, and verifies ok after reopen (tests/plugins/fault_harness.h).
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// Issue 17 item 9 (engine-spec.md 13.1): a final segment line whose length and checksum are
+// The log (engine-spec.md 13.1): a final segment line whose length and checksum are
 // intact but whose LF is missing is a record, as storh serves it; the next append puts
 // the LF in front of its own line, so the file is well-formed and both records survive
 // reopens. Broke before: such a line was cut at open, losing a record storh served.

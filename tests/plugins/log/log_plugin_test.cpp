@@ -40,13 +40,6 @@ std::vector<std::string> names(const std::vector<storh::OperationSpec>& ops) {
   return out;
 }
 
-std::vector<std::string> measured(const FakeRunContext& ctx) {
-  std::vector<std::string> out;
-  out.reserve(ctx.measurements.size());
-  for (const auto& m : ctx.measurements) out.push_back(m.operation);
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("log plugin: describes the 20 workload operations plus two floors and recover",
@@ -73,7 +66,7 @@ TEST_CASE("log plugin: every operation passes its answer check at 1000 records, 
   const storh::Status status = plugin.engine->run(ctx);
   INFO(status.message());
   REQUIRE(status.ok());
-  CHECK(measured(ctx) == names(plugin.engine->describe().operations));
+  CHECK(ctx.measured() == names(plugin.engine->describe().operations));
 }
 
 TEST_CASE("log plugin: n = 1 and other segment sizes pass their checks", "[log][plugin]") {
@@ -101,5 +94,5 @@ TEST_CASE("recovery plugin: recover cuts the garbage and keeps every record", "[
   const storh::Status status = plugin.engine->run(ctx);
   INFO(status.message());
   REQUIRE(status.ok());
-  CHECK(measured(ctx) == std::vector<std::string>{"recover"});
+  CHECK(ctx.measured() == std::vector<std::string>{"recover"});
 }

@@ -1,4 +1,4 @@
-// Issue 17 B: the SQL mirror with a fault (EIO, ENOSPC, kill) at every write boundary of
+// The SQL mirror with a fault (EIO, ENOSPC, kill) at every write boundary of
 // push and pull: its own (pull's writes to the document store) and SQLite's (xWrite, xTruncate,
 // xSync, xDelete through sqlite_fault_vfs.h). After reopening, every acknowledged record
 // and row is there, a failed push left the table wholly old or wholly new (one

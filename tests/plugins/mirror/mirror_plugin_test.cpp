@@ -16,12 +16,6 @@ const std::vector<std::string> all_operations{"push",        "reconcile",    "fl
                                               "query",       "query_direct", "rebuild",
                                               "push_direct", "flush_direct", "pull"};
 
-std::vector<std::string> measured(const FakeRunContext& ctx) {
-  std::vector<std::string> names;
-  for (const auto& m : ctx.measurements) names.push_back(m.operation);
-  return names;
-}
-
 }  // namespace
 
 TEST_CASE("mirror plugin: describes its operations and parameters", "[mirror][plugin]") {
@@ -46,7 +40,7 @@ TEST_CASE("mirror plugin: every operation at 1k returns its expected answer, dur
   const storh::Status status = plugin.engine->run(ctx);
   INFO(status.message());
   REQUIRE(status.ok());
-  CHECK(measured(ctx) == all_operations);
+  CHECK(ctx.measured() == all_operations);
   for (const auto& m : ctx.measurements) {
     const bool single = m.operation == "query" || m.operation == "query_direct";
     const bool flushes = m.operation == "flush" || m.operation == "flush_direct";
@@ -67,7 +61,7 @@ TEST_CASE("mirror plugin: WAL, no fsync and tiny datasets", "[mirror][plugin]") 
       const storh::Status status = plugin.engine->run(ctx);
       INFO("n = " << n << ", journal " << journal << ": " << status.message());
       REQUIRE(status.ok());
-      CHECK(measured(ctx) == all_operations);
+      CHECK(ctx.measured() == all_operations);
     }
   }
 }
@@ -81,5 +75,5 @@ TEST_CASE("mirror plugin: unselected steps still run when later ones need them",
   const storh::Status status = plugin.engine->run(ctx);
   INFO(status.message());
   REQUIRE(status.ok());
-  CHECK(measured(ctx) == std::vector<std::string>{"flush", "flush_direct", "pull"});
+  CHECK(ctx.measured() == std::vector<std::string>{"flush", "flush_direct", "pull"});
 }

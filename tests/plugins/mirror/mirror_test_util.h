@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/bench/bench_row.h"
 #include "common/schema.h"
 #include "common/store_error.h"
 #include "doc/doc_store.h"
@@ -38,16 +39,7 @@ using storh::test::read_text;
 using storh::test::ScratchDir;
 using storh::test::write_text;
 
-// The benchmark's schema (engine-spec.md 11.8).
-inline Schema bench_schema() {
-  return Schema::collection("docs")
-      .string("kind")
-      .index()
-      .string("slug")
-      .unique()
-      .integer("publishedAt")
-      .range();
-}
+using storh::engines::bench_schema;
 
 // A document that fits bench_schema(): kinds alternate, slugs and times are unique.
 inline Json doc_row(int i) {

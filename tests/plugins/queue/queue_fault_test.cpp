@@ -1,4 +1,4 @@
-// Issue 17 B: the queue with a fault (EIO, ENOSPC, kill) at every write boundary of
+// The queue with a fault (EIO, ENOSPC, kill) at every write boundary of
 // enqueue, claim, complete and enqueue_many keeps every acknowledged event, shows no
 // failed event in part, and verifies ok after reopen (tests/plugins/fault_harness.h).
 #include <catch2/catch.hpp>

@@ -19,12 +19,6 @@ const std::vector<std::string> all_operations = {
     "requeue",         "bulk_enqueue", "bulk_claim",      "bulk_complete",
     "bulk_rows_floor", "bulk_floor",   "claim_concurrent"};
 
-std::vector<std::string> measured(const FakeRunContext& ctx) {
-  std::vector<std::string> names;
-  for (const auto& m : ctx.measurements) names.push_back(m.operation);
-  return names;
-}
-
 }  // namespace
 
 TEST_CASE("queue plugin: the description keeps storh's seven metrics in order, with the floors",
@@ -54,7 +48,7 @@ TEST_CASE("queue plugin: every operation runs and checks its answer at n = 1 and
     const storh::Status status = plugin.engine->run(ctx);
     INFO("n = " << n << ": " << status.message());
     REQUIRE(status.ok());
-    CHECK(measured(ctx) == all_operations);
+    CHECK(ctx.measured() == all_operations);
     for (const auto& m : ctx.measurements) {
       CHECK(m.items == (m.operation == "requeue" ? 1 : n));
     }
@@ -72,7 +66,7 @@ TEST_CASE("queue plugin: durability none, 5 workers, and only the selected opera
   INFO(status.message());
   REQUIRE(status.ok());
   // The fake context records every measured step; the host drops unselected ones.
-  const auto names = measured(ctx);
+  const auto names = ctx.measured();
   CHECK(std::find(names.begin(), names.end(), "append_floor") == names.end());
   CHECK(std::find(names.begin(), names.end(), "claim_concurrent") != names.end());
   CHECK(std::find(names.begin(), names.end(), "bulk_claim") != names.end());

@@ -6,6 +6,10 @@
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
+
+#include "common/bench/bench_row.h"
+#include "queue/log_queue.h"
 #include "scratch_dir.h"
 
 namespace queue_test {
@@ -33,6 +37,23 @@ inline std::vector<std::string> raw_lines(const std::filesystem::path& file) {
     at = stop;
   }
   return lines;
+}
+
+// A job payload, n rows of the benchmark's shape, and the id of the next claimed job.
+inline storh::engines::Json payload_of(int value) {
+  return storh::engines::Json{{"n", value}};
+}
+
+inline std::vector<storh::engines::Json> rows(std::uint64_t n) {
+  std::vector<storh::engines::Json> out;
+  for (std::uint64_t i = 0; i < n; ++i) out.push_back(storh::engines::bench_row(i));
+  return out;
+}
+
+inline std::string claimed_id(storh::engines::LogQueue& queue) {
+  auto job = queue.claim();
+  REQUIRE(job.has_value());
+  return job->id.str();
 }
 
 }  // namespace queue_test

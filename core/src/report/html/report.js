@@ -347,6 +347,33 @@
     };
   }
 
+  // kind "timeline": labels (each interval's end, seconds from the start), tps and p99
+  // (seconds) per interval: a load cell over time, tps on the left axis, p99 on the right.
+  function timelineChart(spec) {
+    return {
+      type: 'line',
+      data: {
+        labels: spec.labels.map((t) => Number(t).toPrecision(3) + ' s'),
+        datasets: [
+          { label: 'tps', data: spec.tps, yAxisID: 'y', borderColor: color(0), backgroundColor: color(0), pointRadius: 2, tension: 0 },
+          { label: 'latency p99', data: spec.p99, yAxisID: 'p99', borderColor: color(1), backgroundColor: color(1), pointRadius: 2, tension: 0 },
+        ],
+      },
+      options: options({
+        x: { title: { display: true, text: 'time from the start (end of each interval)' } },
+        y: { min: 0, position: 'left', title: { display: true, text: 'tps (axis from 0)' } },
+        p99: {
+          min: 0,
+          position: 'right',
+          grid: { drawOnChartArea: false },
+          title: { display: true, text: 'latency p99 (axis from 0)' },
+          ticks: { callback: (value) => compactSeconds(value) },
+        },
+      }, (item) => item.dataset.label + ': ' +
+        (item.datasetIndex === 0 ? item.parsed.y.toFixed(1) + ' tps' : seconds(item.parsed.y))),
+    };
+  }
+
   const builders = {
     metrics: metricsChart,
     range: rangeChart,
@@ -354,6 +381,7 @@
     ratios: ratioChart,
     matrix: matrixChart,
     trend: trendChart,
+    timeline: timelineChart,
   };
 
   // Some dataset has an element at a finite position, and the canvas has ink.

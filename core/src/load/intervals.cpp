@@ -1,0 +1,258 @@
+#include "load/intervals.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "stats/stats.h"
+
+namespace storh::load {
+namespace {
+
+using Histogram = stats::LatencyHistogram;
+
+// Adds `other`'s sparse buckets into `into`, both ascending by index.
+void merge_buckets(std::vector<std::pair<std::uint32_t, std::uint64_t>>& into,
+                   const std::vector<std::pair<std::uint32_t, std::uint64_t>>& other) {
+  if (other.empty()) return;
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> merged;
+  merged.reserve(into.size() + other.size());
+  auto a = into.begin();
+  auto b = other.begin();
+  while (a != into.end() || b != other.end()) {
+    if (b == other.end() || (a != into.end() && a->first < b->first)) {
+      merged.push_back(*a++);
+    } else if (a == into.end() || b->first < a->first) {
+      merged.push_back(*b++);
+    } else {
+      merged.emplace_back(a->first, a->second + b->second);
+      ++a, ++b;
+    }
+  }
+  into = std::move(merged);
+}
+
+// Six significant digits: the columns are read as figures, and shorter numbers keep
+// the result file small.
+double rounded(double value) {
+  if (value == 0 || !std::isfinite(value)) return 0;
+  const double scale = std::pow(10.0, 5 - std::floor(std::log10(std::fabs(value))));
+  return std::round(value * scale) / scale;
+}
+
+}  // namespace
+
+void IntervalBucket::merge(const IntervalBucket& o) {
+  if (o.transactions > 0) {
+    latency_min_ns =
+        transactions == 0 ? o.latency_min_ns : std::min(latency_min_ns, o.latency_min_ns);
+    latency_max_ns = std::max(latency_max_ns, o.latency_max_ns);
+  }
+  transactions += o.transactions;
+  failed += o.failed;
+  retries += o.retries;
+  skipped += o.skipped;
+  late += o.late;
+  latency_sum_ns += o.latency_sum_ns;
+  latency_sum_squares += o.latency_sum_squares;
+  lag_count += o.lag_count;
+  lag_sum_ns += o.lag_sum_ns;
+  lag_max_ns = std::max(lag_max_ns, o.lag_max_ns);
+  merge_buckets(latency, o.latency);
+}
+
+double IntervalBucket::latency_percentile(double q) const {
+  if (transactions == 0) return 0;
+  const auto min = static_cast<double>(latency_min_ns);
+  const auto max = static_cast<double>(latency_max_ns);
+  if (!(q > 0)) return min / 1e9;
+  if (q >= 1) return max / 1e9;
+  auto rank = static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(transactions)));
+  rank = std::clamp<std::uint64_t>(rank, 1, transactions);
+  std::uint64_t seen = 0;
+  for (const auto& [index, count] : latency) {
+    seen += count;
+    if (seen >= rank) return std::clamp(Histogram::bucket_value(index), min, max) / 1e9;
+  }
+  return max / 1e9;
+}
+
+IntervalSeries::IntervalSeries(std::int64_t width_ns)
+    : width_ns_(std::max<std::int64_t>(1, width_ns)) {}
+
+void IntervalSeries::record(std::int64_t end_ns, const TransactionMark& mark) {
+  end_ns = std::max<std::int64_t>(0, end_ns);
+  std::int64_t index = end_ns / width_ns_;
+  if (index != open_index_) {
+    finish();
+    while (index >= static_cast<std::int64_t>(kMaxIntervals)) {
+      coarsen();
+      index = end_ns / width_ns_;
+    }
+    open_index_ = index;
+  }
+  IntervalBucket& b = open_;
+  b.retries += mark.retries;
+  if (mark.skipped) {
+    ++b.skipped;
+    return;
+  }
+  if (!mark.ok) {
+    ++b.failed;
+    return;
+  }
+  const auto ns = static_cast<std::uint64_t>(std::max<std::int64_t>(0, mark.latency_ns));
+  b.latency_min_ns = b.transactions == 0 ? ns : std::min(b.latency_min_ns, ns);
+  b.latency_max_ns = std::max(b.latency_max_ns, ns);
+  ++b.transactions;
+  b.latency_sum_ns += ns;
+  const double seconds = static_cast<double>(ns) / 1e9;
+  b.latency_sum_squares += seconds * seconds;
+  if (mark.late) ++b.late;
+  if (mark.lag_ns >= 0) {
+    ++b.lag_count;
+    b.lag_sum_ns += static_cast<std::uint64_t>(mark.lag_ns);
+    b.lag_max_ns = std::max(b.lag_max_ns, static_cast<std::uint64_t>(mark.lag_ns));
+  }
+  if (dense_.empty()) dense_.assign(Histogram::kBucketCount, 0);
+  const auto bucket = static_cast<std::uint32_t>(Histogram::bucket_index(ns));
+  if (dense_[bucket]++ == 0) touched_.push_back(bucket);
+}
+
+void IntervalSeries::finish() {
+  if (open_index_ < 0) return;
+  std::sort(touched_.begin(), touched_.end());
+  open_.latency.clear();
+  for (const std::uint32_t bucket : touched_) {
+    open_.latency.emplace_back(bucket, dense_[bucket]);
+    dense_[bucket] = 0;
+  }
+  touched_.clear();
+  const auto at = static_cast<std::size_t>(open_index_);
+  if (closed_.size() <= at) closed_.resize(at + 1);
+  closed_[at].merge(open_);  // the slot may hold part of it already, after a coarsening
+  open_ = IntervalBucket{};
+  open_index_ = -1;
+}
+
+void IntervalSeries::coarsen() {
+  std::vector<IntervalBucket> wider((closed_.size() + 1) / 2);
+  for (std::size_t i = 0; i < closed_.size(); ++i) wider[i / 2].merge(closed_[i]);
+  closed_ = std::move(wider);
+  width_ns_ *= 2;
+}
+
+void IntervalSeries::merge(IntervalSeries other) {
+  finish();
+  other.finish();
+  if (other.closed_.empty()) return;  // a client that ran nothing says nothing of widths
+  if (closed_.empty()) {
+    *this = std::move(other);
+    return;
+  }
+  // Widths are the same asked width times powers of two: coarsen the narrower. Series
+  // of unrelated widths would never meet; the bound keeps that a wrong series, not a
+  // hang.
+  for (int step = 0; step < 64 && width_ns_ != other.width_ns_; ++step) {
+    if (width_ns_ < other.width_ns_) {
+      coarsen();
+    } else {
+      other.coarsen();
+    }
+  }
+  if (closed_.size() < other.closed_.size()) closed_.resize(other.closed_.size());
+  for (std::size_t i = 0; i < other.closed_.size(); ++i) closed_[i].merge(other.closed_[i]);
+}
+
+nlohmann::json IntervalSeries::to_json() const {
+  nlohmann::json list = nlohmann::json::array();
+  for (const IntervalBucket& b : closed_) {
+    nlohmann::json latency = nlohmann::json::array();
+    for (const auto& [index, count] : b.latency) {
+      latency.push_back(index);
+      latency.push_back(count);
+    }
+    list.push_back({b.transactions, b.failed, b.retries, b.skipped, b.late, b.latency_sum_ns,
+                    b.latency_sum_squares, b.latency_min_ns, b.latency_max_ns, b.lag_count,
+                    b.lag_sum_ns, b.lag_max_ns, std::move(latency)});
+  }
+  return {{"width_ns", width_ns_}, {"intervals", std::move(list)}};
+}
+
+Expected<IntervalSeries> IntervalSeries::from_json(const nlohmann::json& json) {
+  try {
+    IntervalSeries series(json.at("width_ns").get<std::int64_t>());
+    if (json.at("width_ns").get<std::int64_t>() <= 0)
+      return Error{"intervals: width_ns must be > 0"};
+    for (const nlohmann::json& row : json.at("intervals")) {
+      if (!row.is_array() || row.size() != 13) return Error{"intervals: a row must have 13 values"};
+      IntervalBucket b;
+      b.transactions = row[0].get<std::uint64_t>();
+      b.failed = row[1].get<std::uint64_t>();
+      b.retries = row[2].get<std::uint64_t>();
+      b.skipped = row[3].get<std::uint64_t>();
+      b.late = row[4].get<std::uint64_t>();
+      b.latency_sum_ns = row[5].get<std::uint64_t>();
+      b.latency_sum_squares = row[6].get<double>();
+      b.latency_min_ns = row[7].get<std::uint64_t>();
+      b.latency_max_ns = row[8].get<std::uint64_t>();
+      b.lag_count = row[9].get<std::uint64_t>();
+      b.lag_sum_ns = row[10].get<std::uint64_t>();
+      b.lag_max_ns = row[11].get<std::uint64_t>();
+      const nlohmann::json& latency = row[12];
+      std::uint64_t total = 0;
+      for (std::size_t i = 0; i + 1 < latency.size(); i += 2) {
+        const auto index = latency[i].get<std::uint32_t>();
+        if (index >= Histogram::kBucketCount ||
+            (!b.latency.empty() && index <= b.latency.back().first)) {
+          return Error{fmt::format("intervals: bucket {} out of order or range", index)};
+        }
+        b.latency.emplace_back(index, latency[i + 1].get<std::uint64_t>());
+        total += b.latency.back().second;
+      }
+      if (total != b.transactions) return Error{"intervals: latency buckets do not add up"};
+      series.closed_.push_back(std::move(b));
+    }
+    if (series.closed_.size() > kMaxIntervals) return Error{"intervals: too many intervals"};
+    return series;
+  } catch (const nlohmann::json::exception& e) {
+    return Error{fmt::format("intervals: {}", e.what())};
+  }
+}
+
+result::LoadIntervals IntervalSeries::columns(bool with_lag) const {
+  result::LoadIntervals c;
+  c.seconds = static_cast<double>(width_ns_) / 1e9;
+  for (const IntervalBucket& b : closed_) {
+    c.transactions.push_back(b.transactions);
+    c.failed.push_back(b.failed);
+    c.retries.push_back(b.retries);
+    c.skipped.push_back(b.skipped);
+    c.late.push_back(b.late);
+    const auto n = static_cast<double>(b.transactions);
+    const double mean = b.transactions > 0 ? static_cast<double>(b.latency_sum_ns) / n / 1e9 : 0;
+    double stddev = 0;
+    if (b.transactions > 1) {
+      const double variance = (b.latency_sum_squares - n * mean * mean) / (n - 1);
+      stddev = variance > 0 ? std::sqrt(variance) : 0;
+    }
+    c.latency_mean.push_back(rounded(mean));
+    c.latency_stddev.push_back(rounded(stddev));
+    c.latency_p50.push_back(rounded(b.latency_percentile(0.5)));
+    c.latency_p90.push_back(rounded(b.latency_percentile(0.9)));
+    c.latency_p99.push_back(rounded(b.latency_percentile(0.99)));
+    c.latency_max.push_back(rounded(static_cast<double>(b.latency_max_ns) / 1e9));
+    if (with_lag) {
+      const double lag = b.lag_count > 0 ? static_cast<double>(b.lag_sum_ns) /
+                                               static_cast<double>(b.lag_count) / 1e9
+                                         : 0;
+      c.lag_mean.push_back(rounded(lag));
+      c.lag_max.push_back(rounded(static_cast<double>(b.lag_max_ns) / 1e9));
+    }
+  }
+  return c;
+}
+
+}  // namespace storh::load

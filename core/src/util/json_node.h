@@ -1,0 +1,97 @@
+// util/json_node.h: a typed, path-aware view of a parsed JSON document, for readers of
+// files that people may have edited or damaged. Every accessor checks the value's type
+// and throws BadJsonValue naming its JSON path ("/metrics/0/seconds: expected a number,
+// got string"), so a corrupt file gives a message, never a crash.
+//
+// Contract: a JsonNode refers to the document it was made from, which must outlive it.
+// A reader catches BadJsonValue at its boundary and returns its message as an Error
+// (with the file's name in front); nothing else is thrown for a bad value.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+namespace storh {
+
+// What a JsonNode throws: the JSON path and what is wrong there.
+struct BadJsonValue {
+  std::string message;
+};
+
+class JsonNode {
+ public:
+  JsonNode(const nlohmann::json& value, std::string path) : value_(value), path_(std::move(path)) {}
+
+  JsonNode at(const std::string& key) const {
+    if (!value_.is_object()) fail("expected an object");
+    auto it = value_.find(key);
+    if (it == value_.end()) throw BadJsonValue{fmt::format("{}: missing key \"{}\"", path_, key)};
+    return JsonNode(*it, path_ + "/" + key);
+  }
+  const nlohmann::json& raw() const { return value_; }  // for readers with their own checks
+  bool has(const std::string& key) const { return value_.is_object() && value_.contains(key); }
+  bool is_null() const { return value_.is_null(); }
+
+  std::vector<JsonNode> items() const {
+    if (!value_.is_array()) fail("expected an array");
+    std::vector<JsonNode> nodes;
+    for (std::size_t i = 0; i < value_.size(); ++i) {
+      nodes.emplace_back(value_[i], fmt::format("{}/{}", path_, i));
+    }
+    return nodes;
+  }
+  std::vector<std::pair<std::string, JsonNode>> members() const {
+    if (!value_.is_object()) fail("expected an object");
+    std::vector<std::pair<std::string, JsonNode>> nodes;
+    for (auto it = value_.begin(); it != value_.end(); ++it) {
+      nodes.emplace_back(it.key(), JsonNode(it.value(), path_ + "/" + it.key()));
+    }
+    return nodes;
+  }
+
+  std::string str() const {
+    if (!value_.is_string()) fail("expected a string");
+    return value_.get<std::string>();
+  }
+  double number() const {
+    if (!value_.is_number()) fail("expected a number");
+    return value_.get<double>();
+  }
+  std::uint64_t count() const {
+    if (!value_.is_number_unsigned() &&
+        !(value_.is_number_integer() && value_.get<std::int64_t>() >= 0)) {
+      fail("expected a whole number >= 0");
+    }
+    return value_.get<std::uint64_t>();
+  }
+  std::int64_t integer() const {
+    if (!value_.is_number_integer()) fail("expected a whole number");
+    return value_.get<std::int64_t>();
+  }
+  bool boolean() const {
+    if (!value_.is_boolean()) fail("expected true or false");
+    return value_.get<bool>();
+  }
+  // A value of the right type that the format still does not allow.
+  [[noreturn]] void refuse(const std::string& why) const {
+    throw BadJsonValue{fmt::format("{}: {}", path_.empty() ? "/" : path_, why)};
+  }
+
+ private:
+  [[noreturn]] void fail(const char* what) const {
+    throw BadJsonValue{
+        fmt::format("{}: {}, got {}", path_.empty() ? "/" : path_, what, value_.type_name())};
+  }
+
+  const nlohmann::json& value_;
+  std::string path_;
+};
+
+}  // namespace storh

@@ -1,0 +1,20 @@
+// common/splitmix64.h: splitmix64 (Steele, Lea and Flood, 2014), a full-period 64-bit sequence
+// whose outputs are well mixed even for consecutive states: the fixed, portable stream
+// engines seeds and shuffles with (std:: distributions differ between standard
+// libraries). The plugins' copy is plugins/common/splitmix64.h, the host's
+// core/src/util/splitmix64.h: neither side may include the other's sources.
+#pragma once
+
+#include <cstdint>
+
+namespace storh::engines {
+
+// Advances `state` and returns its next output.
+inline std::uint64_t splitmix64(std::uint64_t& state) noexcept {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace storh::engines

@@ -1,0 +1,53 @@
+// pg_stats.h: PostgreSQL's own statistics over a stretch of work, read before and after
+// it on a connection that is not part of the work (docs/counters.md lists them).
+//
+// Three views: pg_stat_wal (PostgreSQL 14+), pg_stat_database's row for the cell's
+// database, and pg_stat_bgwriter's checkpoint and buffer counts (up to PostgreSQL 16,
+// whose successor splits them). A backend reports its counts when it exits (or at most
+// once a second while it runs), so read_server_stats first waits until no other client
+// backend is connected to the cell's database: call it after the work's connections
+// are closed. Throws PgError, naming the view, when a read fails or the backends do not
+// go within 10 seconds.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "pg/bench_database.h"
+
+namespace storh::engines::pg {
+
+// One statistic: "pg.wal_bytes", "bytes", and whether it repeats exactly for the same
+// workload and seed at one client (measured: docs/counters.md).
+struct ServerStatInfo {
+  const char* name;
+  const char* unit;
+  bool repeats;
+};
+
+// Every statistic, in the order of a ServerStats.
+const std::vector<ServerStatInfo>& server_stat_infos();
+
+// The values of server_stat_infos() at one instant; `present[i]` is false for a
+// statistic this server does not have (an older or newer version).
+struct ServerStats {
+  std::vector<double> values;
+  std::vector<bool> present;
+};
+
+// Waits for the cell database's other client backends to exit, then reads the views
+// on `conn` (a connection to another database: BenchDatabase::connect_elsewhere).
+ServerStats read_server_stats(Connection& conn, const std::string& database);
+
+// One statistic over the work: after - before.
+struct ServerStatDelta {
+  std::string name;
+  std::string unit;
+  double total = 0;
+  bool repeats = false;
+};
+
+// after - before for every statistic both readings have.
+std::vector<ServerStatDelta> stats_difference(const ServerStats& before, const ServerStats& after);
+
+}  // namespace storh::engines::pg
