@@ -54,9 +54,11 @@ suite::Overrides overrides_from(const ParsedArgs& args) {
 
 // Engine::preflight (ABI 1.4) of every distinct parameter combination of the plan, each
 // in a child process: a machine that cannot run a cell (an installation a parameter
-// names is missing) is bad input before any cell runs. Prints every refusal.
+// names is missing) is bad input before any cell runs. Prints every refusal, and each
+// note once.
 bool preflight_cells(const Prepared& prepared, const CommandIo& io) {
   std::set<std::pair<std::string, std::string>> checked;  // engine, params JSON
+  std::set<std::string> noted;
   bool ok = true;
   for (const plan::Cell& cell : prepared.plan.cells) {
     const auto found = prepared.descriptions.find(cell.engine);
@@ -66,14 +68,20 @@ bool preflight_cells(const Prepared& prepared, const CommandIo& io) {
     }
     const std::string params = run::params_argument(cell);
     if (!checked.emplace(cell.engine, params).second) continue;
-    const std::string error =
+    const plugin::Preflight preflight =
         plugin::preflight_plugin(io.environment.host_executable, cell.plugin, cell.engine, params);
-    if (!error.empty()) {
+    // A note (a database a crashed run left on a DSN server) is the same for every
+    // combination that reaches the same server: said once.
+    for (const std::string& note : preflight.notes) {
+      if (noted.insert(note).second)
+        io.err << "storh-host: " << cell.engine << ": " << note << '\n';
+    }
+    if (!preflight.error.empty()) {
       const std::string where =
           cell.qualifiers.empty()
               ? cell.engine
               : fmt::format("{}[{}]", cell.engine, fmt::join(cell.qualifiers, ","));
-      io.err << "storh-host: " << where << ": " << error << '\n';
+      io.err << "storh-host: " << where << ": " << preflight.error << '\n';
       ok = false;
     }
   }

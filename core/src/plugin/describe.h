@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -47,13 +48,21 @@ Expected<Description> describe_plugin(const std::filesystem::path& host_executab
                                       const std::filesystem::path& file,
                                       const std::string& expected_name);
 
+// What Engine::preflight said of one parameter combination.
+struct Preflight {
+  std::string error;               // "" when the plugin accepts them
+  std::vector<std::string> notes;  // what the user should know even so ("note: " lines)
+};
+
 // Runs `host_executable __preflight file --name=NAME --params=JSON` (Engine::preflight
 // of an ABI >= 1.4 plugin, storh/engine.h) with a 30 s timeout. `params_json` is the
-// cell's chosen parameters as the worker takes them. Returns "" when the plugin accepts
-// them, else its message (or why the child failed), naming the file.
-std::string preflight_plugin(const std::filesystem::path& host_executable,
-                             const std::filesystem::path& file, const std::string& name,
-                             const std::string& params_json);
+// cell's chosen parameters as the worker takes them. `error` is "" when the plugin
+// accepts them, else its message (or why the child failed), naming the file; `notes`
+// are the lines the plugin wrote to stderr starting with "note: " (without it), when
+// it accepted them.
+Preflight preflight_plugin(const std::filesystem::path& host_executable,
+                           const std::filesystem::path& file, const std::string& name,
+                           const std::string& params_json);
 
 // The build record of the result file (experiment.engines[].build).
 result::PluginBuild plugin_build(const Description& description);
