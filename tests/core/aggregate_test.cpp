@@ -161,3 +161,35 @@ TEST_CASE("aggregate: one repeat far from the rest is an outlier said once, not 
   storh::stats::judge_run_spread(file);  // again: replaced, not added twice
   CHECK(file.environment.warnings.size() == 1);
 }
+
+TEST_CASE("aggregate: samples added by ci --confirm count in an adaptive repeat record",
+          "[run][aggregate][repeat]") {
+  // Regression: a confirmed cell's samples grew, its record still said the repeats of
+  // the first run, and its max warning stayed.
+  Scenario s;
+  s.add("put", {1.0, 1.3, 0.9, 1.2, 1.0, 0.8});  // 6 repeats: max, too wide for 2%
+  storh::result::ResultFile file;
+  file.metrics = storh::run::aggregate_metrics(s.plan, s.runs);
+  file.experiment.repeat_until = storh::result::RepeatBounds{3, 6, 0.5};
+  storh::result::RepeatsTaken first;
+  first.taken = 6;
+  file.metrics[0].repeats = first;
+  file.metrics[0].warnings.push_back(
+      "6 repeats (max) and the 95% interval of the median is \u00b199.0%, wider than the "
+      "\u00b150% asked");
+
+  Scenario more;
+  more.add("put", {1.0, 1.0, 1.0});
+  storh::result::ResultFile extra;
+  extra.metrics = storh::run::aggregate_metrics(more.plan, more.runs);
+  storh::run::add_samples(file, extra);
+
+  const storh::result::Metric& put = file.metrics[0];
+  REQUIRE(put.repeats.has_value());
+  CHECK(put.repeats->taken == 9);
+  REQUIRE(put.repeats->interval.has_value());  // over all 9 samples
+  CHECK(put.repeats->interval->first <= 1.0);
+  CHECK(put.repeats->interval->second >= 1.0);
+  CHECK(put.repeats->converged);  // within +-50% now
+  for (const std::string& warning : put.warnings) CHECK(!contains(warning, "repeats (max)"));
+}
