@@ -147,9 +147,19 @@ std::vector<std::string> left_behind_notes(Connection& admin) {
 
 std::vector<std::string> check_dsn_server(const ServerOptions& options) {
   if (options.server != "dsn") return {};
+  // A host that does not answer would hold libpq forever (no connect_timeout by
+  // default), and the host's preflight for 30 s: give up sooner, and leave it to the cell.
+  std::string conninfo = override_params(options.dsn, "", "");
+  if (conninfo.find("connect_timeout") == std::string::npos) {
+    const bool uri =
+        conninfo.rfind("postgresql://", 0) == 0 || conninfo.rfind("postgres://", 0) == 0;
+    conninfo += uri ? (conninfo.find('?') == std::string::npos ? "?" : "&") +
+                          std::string("connect_timeout=10")
+                    : std::string(" connect_timeout=10");
+  }
   std::optional<Connection> admin;
   try {
-    admin.emplace(override_params(options.dsn, "", ""));
+    admin.emplace(conninfo);
   } catch (const PgError&) {
     return {};  // unreachable now: the cell reports it, with libpq's message
   }
