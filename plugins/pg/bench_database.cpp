@@ -2,8 +2,13 @@
 
 #include <fmt/format.h>
 #include <libpq-fe.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <fstream>
 #include <optional>
 #include <random>
 #include <vector>
@@ -41,10 +46,57 @@ std::string override_params(const std::string& conninfo, const std::string& data
   return text;
 }
 
+constexpr std::string_view kDatabasePrefix = "storh_bench_";
+
 std::string random_database_name() {
   std::random_device device;
   const std::uint64_t value = (static_cast<std::uint64_t>(device()) << 32) | device();
-  return fmt::format("storh_bench_{:016x}", value);
+  return fmt::format("{}{:016x}", kDatabasePrefix, value);
+}
+
+std::string host_name() {
+  std::array<char, 256> name{};
+  if (::gethostname(name.data(), name.size() - 1) != 0) return "unknown";
+  return name.data();
+}
+
+// This boot's id (/proc/sys/kernel/random/boot_id): a pid of another boot is gone.
+std::string boot_id() {
+  std::ifstream in("/proc/sys/kernel/random/boot_id");
+  std::string id;
+  in >> id;
+  return id.empty() ? "unknown" : id;
+}
+
+// The owner comment of a database made by process `pid` on this machine.
+std::string owner_comment(pid_t pid) {
+  return fmt::format("storh-host bench database of pid {} on host {} (boot {})", pid, host_name(),
+                     boot_id());
+}
+
+// `text` as an SQL string literal (standard_conforming_strings, on since 9.1).
+std::string sql_literal(std::string_view text) {
+  std::string quoted = "'";
+  for (const char c : text) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// Why the owner named in `comment` is provably gone, or "" when it may still run.
+std::string owner_gone(std::string_view comment) {
+  unsigned long pid = 0;
+  std::array<char, 256> host{};
+  std::array<char, 64> boot{};
+  const std::string text(comment);
+  if (std::sscanf(text.c_str(), "storh-host bench database of pid %lu on host %255s (boot %63[^)])",
+                  &pid, host.data(), boot.data()) != 3) {
+    return comment.empty() ? "it names no owner: an older storh-host made it" : "";
+  }
+  if (host.data() != host_name()) return "";
+  if (boot.data() != boot_id()) {
+    return fmt::format("its process {} ran on this host before it restarted", pid);
+  }
+  if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) return "";
+  return fmt::format("its process {} on this host is gone", pid);
 }
 
 ServerLimits read_limits(Connection& conn) {
@@ -75,19 +127,44 @@ void check_server_wide_settings(Connection& admin, const ServerSettings& setting
   }
 }
 
-void check_dsn_server(const ServerOptions& options) {
-  if (options.server != "dsn") return;
-  bool server_wide = false;
-  for (const auto& [name, value] : options.settings.all())
-    server_wide = server_wide || is_server_wide(name);
-  if (!server_wide) return;
+std::vector<std::string> left_behind_notes(Connection& admin) {
+  const Result found = admin.exec(
+      "SELECT datname, coalesce(shobj_description(oid, 'pg_database'), '') FROM pg_database "
+      "WHERE datname LIKE 'storh\\_bench\\_%' ORDER BY datname");
+  std::vector<std::string> notes;
+  for (int row = 0; row < found.rows(); ++row) {
+    const std::string name(found.text(row, 0));
+    const std::string why = owner_gone(found.text(row, 1));
+    if (why.empty()) continue;
+    const bool force = PQserverVersion(admin.handle()) >= 130000;
+    notes.push_back(fmt::format(
+        "database {} on this DSN server was left behind by a run that ended without dropping "
+        "it ({}); storh-host does not drop it for you: drop it with DROP DATABASE {}{};",
+        name, why, quote_identifier(name), force ? " WITH (FORCE)" : ""));
+  }
+  return notes;
+}
+
+std::vector<std::string> check_dsn_server(const ServerOptions& options) {
+  if (options.server != "dsn") return {};
+  // A host that does not answer would hold libpq forever (no connect_timeout by
+  // default), and the host's preflight for 30 s: give up sooner, and leave it to the cell.
+  std::string conninfo = override_params(options.dsn, "", "");
+  if (conninfo.find("connect_timeout") == std::string::npos) {
+    const bool uri =
+        conninfo.rfind("postgresql://", 0) == 0 || conninfo.rfind("postgres://", 0) == 0;
+    conninfo += uri ? (conninfo.find('?') == std::string::npos ? "?" : "&") +
+                          std::string("connect_timeout=10")
+                    : std::string(" connect_timeout=10");
+  }
   std::optional<Connection> admin;
   try {
-    admin.emplace(override_params(options.dsn, "", ""));
+    admin.emplace(conninfo);
   } catch (const PgError&) {
-    return;  // unreachable now: the cell reports it, with libpq's message
+    return {};  // unreachable now: the cell reports it, with libpq's message
   }
   check_server_wide_settings(*admin, options.settings);
+  return left_behind_notes(*admin);
 }
 
 BenchDatabase::BenchDatabase(const ServerOptions& options, const std::filesystem::path& dir)
@@ -115,6 +192,9 @@ BenchDatabase::BenchDatabase(const ServerOptions& options, const std::filesystem
   limits_ = read_limits(admin);
   database_ = random_database_name();
   admin.exec("CREATE DATABASE " + quote_identifier(database_));
+  // Who made it, so that the next run can tell one a crashed worker left behind.
+  admin.exec(fmt::format("COMMENT ON DATABASE {} IS {}", quote_identifier(database_),
+                         sql_literal(owner_comment(owner_))));
 }
 
 Connection BenchDatabase::connect_elsewhere() const {

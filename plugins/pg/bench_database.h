@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "pg/connection.h"
 #include "pg/local_server.h"
@@ -50,9 +51,21 @@ struct ServerLimits {
 void check_server_wide_settings(Connection& admin, const ServerSettings& settings);
 
 // For server = "dsn" before any cell runs: connects and checks the server-wide
-// settings as above. A server it cannot reach is left to the cell, which reports
-// libpq's message; nothing is checked for server = "local".
-void check_dsn_server(const ServerOptions& options);
+// settings as above, and returns a note for each database a crashed run left behind
+// (left_behind_notes). A server it cannot reach is left to the cell, which reports
+// libpq's message; nothing is checked for server = "local". Changes nothing.
+std::vector<std::string> check_dsn_server(const ServerOptions& options);
+
+// A cell's database on a DSN server is named storh_bench_<16 hex> and carries a
+// comment naming its owner: "storh-host bench database of pid P on host H (boot B)".
+// A crashed worker (killed by its timeout or a signal) cannot drop it. Returns one
+// note per such database on the server behind `admin`: its owner is provably gone
+// (this host and boot, no process P; or this host, another boot), or it has no owner
+// comment (an older storh-host's). Each note names the database and the SQL that
+// drops it. A database whose owner may still run (another host, or P alive) is not
+// named: it may be a shard of a run going on now. Nothing is dropped: the server is
+// the user's, and the user may want to look at what was left.
+std::vector<std::string> left_behind_notes(Connection& admin);
 
 class BenchDatabase {
  public:

@@ -8,6 +8,9 @@
 //   without one (counting from its ends), so each half of a ratio axis is labelled and
 //   a value such as a 40-60 ms p99 can be read off. On a phone (the URL's fragment is
 //   #narrow), where fewer labels fit, at least 3 and no stretch of more than 50%.
+// - Every axis title lies inside its canvas: centred on its axis, it is no longer than
+//   the canvas is high (a y title, drawn upright) or wide (an x title), else the
+//   browser cuts off its ends.
 // - Trend charts (history): the y axis starts at zero, and its title and the caption say so.
 // - Timeline charts (a load cell over time): a sized canvas, one point per interval on
 //   each line, none outside the chart area, labelled and titled axes, and a caption
@@ -68,11 +71,29 @@
     }
   }
 
+  function checkTitle(name, chart, scale) {
+    const title = scale.options.title;
+    if (!title || !title.display) return;
+    context.font = Chart.helpers.toFont(title.font, chart.options.font).string;
+    const lines = [].concat(title.text).map(String);
+    const length = Math.max(...lines.map((line) => context.measureText(line).width));
+    const horizontal = scale.isHorizontal();
+    const centre = horizontal ? (scale.left + scale.right) / 2 : (scale.top + scale.bottom) / 2;
+    const room = horizontal ? chart.width : chart.height;
+    const low = centre - length / 2;
+    const high = centre + length / 2;
+    if (low < 0 || high > room) {
+      problems.push(name + ': its title "' + lines.join(' ') + '" runs from ' + Math.round(low) +
+        'px to ' + Math.round(high) + 'px of a ' + room + 'px canvas: cut off');
+    }
+  }
+
   function checkTrend(name, chart, canvas) {
     const y = chart.scales.y;
     if (y.min !== 0) problems.push(name + ': the y axis starts at ' + y.min + ', not at zero');
-    if (!/from 0/.test(y.options.title.text)) {
-      problems.push(name + ': the y axis title "' + y.options.title.text + '" does not say it starts at 0');
+    const title = [].concat(y.options.title.text).join(' ');
+    if (!/from 0/.test(title)) {
+      problems.push(name + ': the y axis title "' + title + '" does not say it starts at 0');
     }
     const caption = canvas.closest('figure').querySelector('figcaption').textContent;
     if (!/from zero/.test(caption)) problems.push(name + ': the caption does not say the axis starts at zero');
@@ -113,6 +134,7 @@
       const items = labelsOf(scale);
       checkOverlap(name + ' axis ' + scale.id, scale, items);
       if (scale.type === 'logarithmic') checkLogAxis(name + ' axis ' + scale.id, scale, items);
+      checkTitle(name + ' axis ' + scale.id, chart, scale);
     });
     if (spec.kind === 'trend') checkTrend(name, chart, canvas);
     if (spec.kind === 'timeline') checkTimeline(name, chart, canvas, spec);

@@ -100,6 +100,29 @@ TEST_CASE("cli: each misbehaving worker becomes a failure record and the others 
   CHECK(contains(run.out, "crashed"));
 }
 
+TEST_CASE("cli: a worker that grows past its memory limit as its timeout expires ran out of memory",
+          "[cli][containment]") {
+  // Once seen on a busy machine: the timer fired first and the cell was called a
+  // timeout. This worker catches the timeout's SIGTERM and grows past its limit in the
+  // grace period before the SIGKILL.
+  ScratchDir dir;
+  storh::test::write_text(dir / "late.toml",
+                          "name = \"late_oom\"\ndatasets = [100]\nrepeat = 1\ntimeout = \"1s\"\n"
+                          "memory_limit = \"64M\"\n[engines.misbehave.params]\n"
+                          "behaviour = [\"oom_after_timeout\"]\n");
+  const auto output = dir / "late.json";
+  const auto run = cli({(dir / "late.toml").string(), fixture_path_flag,
+                        "--output=" + output.string(), "--work-dir=" + (dir / "work").string()});
+  INFO(run.out << run.err);
+  CHECK(run.code == 3);
+  const nlohmann::json result = read_json(output);
+  const nlohmann::json* late = failure_for(result, "oom_after_timeout");
+  REQUIRE(late != nullptr);
+  CHECK((*late)["kind"] == "memory");
+  CHECK(contains((*late)["message"].get<std::string>(), "exceeded the memory limit"));
+  CHECK(contains((*late)["message"].get<std::string>(), "as its timeout expired too"));
+}
+
 TEST_CASE("cli: per-item latencies are summarised with only the percentiles the count supports",
           "[cli]") {
   ScratchDir dir;

@@ -257,7 +257,7 @@ TEST_CASE("ci --history: the run is added, and a new change point for the worse 
   SECTION("history flags without --history are a mistake") {
     run = cli({"ci", suite, fixture_path_flag, "--commit=abc"});
     CHECK(run.code == 2);
-    CHECK(contains(run.err, "--commit needs --history=FILE"));
+    CHECK(contains(run.err, "--commit needs --history=FILE|URI"));  // a URI too
   }
   SECTION("a database it cannot use fails before the run") {
     storh::test::write_text(dir / "h.db", "not sqlite");

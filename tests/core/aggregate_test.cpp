@@ -66,8 +66,8 @@ TEST_CASE("aggregate: three steady samples carry no warning", "[run][aggregate]"
 
 TEST_CASE("aggregate: a spread is flagged only against its in-run floor's", "[run][aggregate]") {
   Scenario s;
-  s.add("put", {1.0, 2.0, 1.0});        // cv 43.3%
-  s.add("put_floor", {0.5, 1.0, 0.5});  // as noisy: the machine's I/O, not the engine
+  s.add("put", {1.0, 1.4, 1.0});        // cv 20.4%
+  s.add("put_floor", {0.5, 0.7, 0.5});  // as noisy: the machine's I/O, not the engine
   s.add("delete", {1.0, 2.0, 1.0});
   s.add("delete_floor", {0.5, 0.5, 0.51});  // steady: the engine's own work varies
   CHECK(s.warning_of("put").empty());
@@ -77,6 +77,25 @@ TEST_CASE("aggregate: a spread is flagged only against its in-run floor's", "[ru
                  "2 times its in-run floor doc.delete_floor's 1.1%, so the engine's own "
                  "work varies"));
   CHECK(contains(del, "narrow it with more repeats (--repeat=10), min_time"));
+}
+
+TEST_CASE("aggregate: a spread past 25% is flagged even when its yardstick varies as much",
+          "[run][aggregate]") {
+  // doc.unindexed_first once varied 50% beside a floor as wide, and had no !: its
+  // median could move by half between runs whoever was to blame.
+  Scenario s;
+  s.add("unindexed_first", {1.0, 2.2, 1.0});  // cv 49.5%
+  s.add("scan_floor", {1.0, 2.0, 1.0});       // cv 43.3%: would excuse up to 86.6%
+  s.add("put", {1.0, 1.4, 1.0});              // cv 20.4%: within 25%, still excused
+  s.add("put_floor", {0.5, 0.7, 0.5});
+  CHECK(s.warning_of("put").empty());
+  const std::string wide = s.warning_of("unindexed_first");
+  CHECK(contains(wide,
+                 "spread too wide to trust: coefficient of variation 49.5% > 10% and over 25%, "
+                 "which no yardstick excuses (its in-run floor doc.scan_floor varies 43.3% too, "
+                 "so part of it may be the machine's; either way its median may move that much "
+                 "between runs)"));
+  CHECK(contains(wide, "narrow it with more repeats (--repeat=10)"));
 }
 
 TEST_CASE("aggregate: without a floor a spread is flagged against the run's typical spread",
@@ -116,8 +135,8 @@ TEST_CASE(
     "[run][aggregate]") {
   Scenario s;
   for (const char* op : {"a", "b", "c", "d", "e"}) s.add(op, {1.0, 1.01, 0.99});
-  s.add("bulk_floor", {0.5, 1.0, 0.5});  // cv 43.3%, median 0.5 s
-  s.add("import", {1.0, 2.0, 1.0});      // as noisy, median 1 s: held to bulk_floor
+  s.add("bulk_floor", {0.5, 0.7, 0.5});  // cv 20.4%, median 0.5 s
+  s.add("import", {1.0, 1.4, 1.0});      // as noisy, median 1 s: held to bulk_floor
   s.add("scan_floor", {0.001, 0.001, 0.001});
   s.add("query", {0.001, 0.002, 0.001});  // nearest floor: scan_floor, steady
   CHECK(s.warning_of("import").empty());
@@ -141,4 +160,36 @@ TEST_CASE("aggregate: one repeat far from the rest is an outlier said once, not 
                  "its median)"));
   storh::stats::judge_run_spread(file);  // again: replaced, not added twice
   CHECK(file.environment.warnings.size() == 1);
+}
+
+TEST_CASE("aggregate: samples added by ci --confirm count in an adaptive repeat record",
+          "[run][aggregate][repeat]") {
+  // Regression: a confirmed cell's samples grew, its record still said the repeats of
+  // the first run, and its max warning stayed.
+  Scenario s;
+  s.add("put", {1.0, 1.3, 0.9, 1.2, 1.0, 0.8});  // 6 repeats: max, too wide for 2%
+  storh::result::ResultFile file;
+  file.metrics = storh::run::aggregate_metrics(s.plan, s.runs);
+  file.experiment.repeat_until = storh::result::RepeatBounds{3, 6, 0.5};
+  storh::result::RepeatsTaken first;
+  first.taken = 6;
+  file.metrics[0].repeats = first;
+  file.metrics[0].warnings.push_back(
+      "6 repeats (max) and the 95% interval of the median is \u00b199.0%, wider than the "
+      "\u00b150% asked");
+
+  Scenario more;
+  more.add("put", {1.0, 1.0, 1.0});
+  storh::result::ResultFile extra;
+  extra.metrics = storh::run::aggregate_metrics(more.plan, more.runs);
+  storh::run::add_samples(file, extra);
+
+  const storh::result::Metric& put = file.metrics[0];
+  REQUIRE(put.repeats.has_value());
+  CHECK(put.repeats->taken == 9);
+  REQUIRE(put.repeats->interval.has_value());  // over all 9 samples
+  CHECK(put.repeats->interval->first <= 1.0);
+  CHECK(put.repeats->interval->second >= 1.0);
+  CHECK(put.repeats->converged);  // within +-50% now
+  for (const std::string& warning : put.warnings) CHECK(!contains(warning, "repeats (max)"));
 }

@@ -128,6 +128,19 @@ TEST_CASE("html report: warnings, failures and the interrupted mark are in plain
   CHECK(contains(page, "<h2>Environment</h2>"));
 }
 
+TEST_CASE("html report: an adaptive repeat shows its bounds, not its min", "[report][html]") {
+  result::ResultFile result = result_fixture("golden/result-v1.json");
+  result.experiment.warmup = 1;
+  result.experiment.repeat = 5;
+  result.experiment.repeat_until = result::RepeatBounds{5, 30, 0.02};
+  const std::string page =
+      report::render_report(result, report::ReportFormat::html, kFakeHtmlAssets);
+  CHECK(contains(page, "5..30@2% (warm-up 1)"));
+  result.experiment.repeat_until.reset();
+  CHECK(contains(report::render_report(result, report::ReportFormat::html, kFakeHtmlAssets),
+                 "5 (warm-up 1)"));
+}
+
 TEST_CASE("html report: text from the result cannot close an element or run a script",
           "[report][html]") {
   result::ResultFile result = result_fixture("golden/result-v1.json");

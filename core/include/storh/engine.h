@@ -330,7 +330,9 @@ class Engine {
   // `validate` and `run` print its message and exit 2 before any cell runs. The host
   // calls it once per distinct parameter combination of the plan, in a child process,
   // only on plugins whose manifest says ABI minor >= 4 (kPreflightAbiMinor). run() must
-  // still fail cleanly if the machine changed in between.
+  // still fail cleanly if the machine changed in between. When it accepts them, each
+  // line it wrote to stderr that starts with "note: " is shown to the user once (a
+  // database a crashed run left on the user's server, say); other output is dropped.
   virtual Status preflight(
       const std::vector<std::pair<std::string, ParamValue>>& values) const noexcept {
     static_cast<void>(values);

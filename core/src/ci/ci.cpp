@@ -27,6 +27,7 @@ plan::Plan confirm_plan(const plan::Plan& plan, const std::set<std::string>& key
                         std::uint32_t repeat) {
   plan::Plan subset = plan::with_metrics(plan, keys);
   subset.repeat = repeat;
+  subset.repeat_until.reset();  // --confirm=N runs N more, not until stable
   subset.warmup = 0;
   return subset;
 }

@@ -219,6 +219,15 @@ Expected<Resolved> resolve(const AbFlags& flags, const Prepared& head, const AbC
   const suite::AbGateSetting& suite_ab = head.suite.gate.ab;
   r.run.pairs = s.calibrating ? kDefaultCalibrationPairs : head.suite.repeat;
   if (suite_ab.pairs && !s.calibrating) r.run.pairs = *suite_ab.pairs;
+  // An adaptive repeat is no number of pairs: the signed-rank test's p-value holds for
+  // a count fixed before it looks, and stopping once the figures settle would bias it.
+  if (head.suite.repeat_until && !suite_ab.pairs && !flags.pairs && !s.calibrating) {
+    return Error{fmt::format(
+        "the suite's repeat is adaptive ({}), and ab needs a number of pairs fixed before "
+        "it runs: its paired test's p-value does not hold when it stops once the figures "
+        "settle; give --pairs=N (or [gate.ab] pairs = N in the suite)",
+        suite::repeat_until_text(*head.suite.repeat_until))};
+  }
   if (flags.pairs) {
     Expected<std::uint64_t> pairs = whole_flag("pairs", *flags.pairs, 1, ab::kMaxPairs);
     if (!pairs) return Error{pairs.error()};

@@ -17,7 +17,8 @@ first alternates (ABBA), so drift of a shared machine cancels in the ratio.
                            plugin path)
   --base-set E.P=V, --head-set E.P=V
                            parameter overrides for one side (as --set)
-  --pairs=N                pairs per cell (default: [gate.ab] pairs, else repeat)
+  --pairs=N                pairs per cell (default: [gate.ab] pairs, else repeat;
+                           an adaptive repeat needs --pairs)
   --confirm-pairs=N        pairs per cell of the confirmation set (default:
                            [gate.ab] confirm_pairs, else twice --pairs)
   --order=abba|random      who runs first in each pair (default abba)

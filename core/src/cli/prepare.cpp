@@ -78,10 +78,11 @@ void add_part_operations(plan::Cell& cell,
 
 // Engine::preflight (ABI 1.4) of every distinct parameter combination of the plan, each
 // in a child process: a machine that cannot run a cell (an installation a parameter
-// names is missing) is bad input before any cell runs. Prints every refusal. Adds the
-// parts the plugin names to the cells' operations.
+// names is missing) is bad input before any cell runs. Prints every refusal, and each
+// note once. Adds the parts the plugin names to the cells' operations.
 bool preflight_cells(Prepared& prepared, const CommandIo& io) {
   std::map<std::pair<std::string, std::string>, plugin::Preflight> checked;  // engine, params
+  std::set<std::string> noted;
   bool ok = true;
   for (plan::Cell& cell : prepared.plan.cells) {
     const auto found = prepared.descriptions.find(cell.engine);
@@ -94,6 +95,13 @@ bool preflight_cells(Prepared& prepared, const CommandIo& io) {
     if (first) {
       answer->second = plugin::preflight_plugin(io.environment.host_executable, cell.plugin,
                                                 cell.engine, params);
+      // A note (a database a crashed run left on a DSN server) is the same for every
+      // combination that reaches the same server: said once.
+      for (const std::string& note : answer->second.notes) {
+        if (noted.insert(note).second) {
+          io.err << "storh-host: " << cell.engine << ": " << note << '\n';
+        }
+      }
     }
     add_part_operations(cell, answer->second.parts);
     if (!first || answer->second.error.empty()) continue;

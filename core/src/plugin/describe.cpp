@@ -254,24 +254,37 @@ Preflight preflight_plugin(const std::filesystem::path& host_executable,
                   "--params=" + params_json};
   options.timeout_seconds = 30;
   options.capture_stdout = true;
+  options.stderr_tail_bytes = 16384;  // room for a few notes
   const process::ProcessOutcome outcome = process::run_process(options);
-  if (outcome.succeeded()) return preflight_parts(file, outcome.stdout_text);
-  if (!outcome.started) return {fmt::format("{}: {}", file.string(), outcome.error), {}};
-  if (outcome.timed_out) {
-    return {fmt::format("{}: preflight timed out after 30 s", file.string()), {}};
+  Preflight preflight;
+  if (outcome.succeeded()) {
+    preflight = preflight_parts(file, outcome.stdout_text);
+    constexpr std::string_view kNote = "note: ";
+    std::string_view rest = outcome.stderr_tail;
+    while (!rest.empty()) {
+      const std::size_t end = std::min(rest.find('\n'), rest.size());
+      const std::string_view line = rest.substr(0, end);
+      if (line.starts_with(kNote)) preflight.notes.emplace_back(line.substr(kNote.size()));
+      rest.remove_prefix(std::min(end + 1, rest.size()));
+    }
+    return preflight;
   }
-  if (outcome.signal) {
-    return {fmt::format("{}: crashed with signal {} ({}) in preflight", file.string(),
-                        *outcome.signal, strsignal(*outcome.signal)),
-            {}};
+  if (!outcome.started) {
+    preflight.error = fmt::format("{}: {}", file.string(), outcome.error);
+  } else if (outcome.timed_out) {
+    preflight.error = fmt::format("{}: preflight timed out after 30 s", file.string());
+  } else if (outcome.signal) {
+    preflight.error = fmt::format("{}: crashed with signal {} ({}) in preflight", file.string(),
+                                  *outcome.signal, strsignal(*outcome.signal));
+  } else {
+    std::string reason = process::tail_lines(outcome.stderr_tail, 5);
+    const std::string prefix = "storh-host worker: ";
+    if (reason.starts_with(prefix)) reason.erase(0, prefix.size());
+    preflight.error = reason.empty() ? fmt::format("{}: preflight exited with {}", file.string(),
+                                                   outcome.exit_code.value_or(-1))
+                                     : reason;
   }
-  std::string reason = process::tail_lines(outcome.stderr_tail, 5);
-  const std::string prefix = "storh-host worker: ";
-  if (reason.starts_with(prefix)) reason.erase(0, prefix.size());
-  return {reason.empty() ? fmt::format("{}: preflight exited with {}", file.string(),
-                                       outcome.exit_code.value_or(-1))
-                         : reason,
-          {}};
+  return preflight;
 }
 
 }  // namespace storh::plugin

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -50,15 +51,18 @@ Expected<Description> describe_plugin(const std::filesystem::path& host_executab
 
 // What __preflight answers for one cell's parameters.
 struct Preflight {
-  std::string error;  // "" when the plugin accepts them
+  std::string error;               // "" when the plugin accepts them
+  std::vector<std::string> notes;  // what the user should know even so ("note: " lines)
   // ABI >= 1.7: transaction type -> its parts (Transactions::parts), types with parts only.
   std::map<std::string, std::vector<std::string>> parts;
 };
 
 // Runs `host_executable __preflight file --name=NAME --params=JSON` (Engine::preflight
 // of an ABI >= 1.4 plugin, storh/engine.h) with a 30 s timeout. `params_json` is the
-// cell's chosen parameters as the worker takes them. The error is "" when the plugin
-// accepts them, else its message (or why the child failed), naming the file.
+// cell's chosen parameters as the worker takes them. `error` is "" when the plugin
+// accepts them, else its message (or why the child failed), naming the file; `notes`
+// are the lines the plugin wrote to stderr starting with "note: " (without it), when
+// it accepted them; `parts` the transaction types' parts it printed on stdout.
 Preflight preflight_plugin(const std::filesystem::path& host_executable,
                            const std::filesystem::path& file, const std::string& name,
                            const std::string& params_json);

@@ -14,6 +14,8 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <optional>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -49,6 +51,18 @@ std::uint64_t resident_bytes(pid_t pid) {
   std::uint64_t resident_pages = 0;
   if (!(statm >> size_pages >> resident_pages)) return 0;
   return resident_pages * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
+// The kernel's count of processes its out-of-memory killer ended (/proc/vmstat
+// oom_kill, Linux 4.13 on); nullopt when unreadable.
+std::optional<std::uint64_t> oom_kills() {
+  std::ifstream vmstat("/proc/vmstat");
+  std::string name;
+  std::uint64_t value = 0;
+  while (vmstat >> name >> value) {
+    if (name == "oom_kill") return value;
+  }
+  return std::nullopt;
 }
 
 // In the child, between fork and exec: only async-signal-safe calls.
@@ -191,6 +205,7 @@ ProcessOutcome run_process(const ProcessOptions& options) {
     return outcome;
   }
 
+  const std::optional<std::uint64_t> oom_kills_before = oom_kills();
   const Clock::time_point start = Clock::now();
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
@@ -217,7 +232,9 @@ ProcessOutcome run_process(const ProcessOptions& options) {
   watcher.add(event_pipe.read_end, nullptr, true);
 
   std::optional<Clock::time_point> kill_at;
+  bool sent_kill = false;  // a SIGKILL of ours cannot be told from the kernel's
   auto stop = [&](bool immediately) {
+    sent_kill = sent_kill || immediately || options.stop_signal == SIGKILL;
     ::kill(-pid, immediately ? SIGKILL : options.stop_signal);
     const auto grace = std::chrono::duration_cast<Clock::duration>(
         std::chrono::duration<double>(immediately ? 0.0 : options.kill_grace_seconds));
@@ -258,7 +275,10 @@ ProcessOutcome run_process(const ProcessOptions& options) {
       outcome.cancelled = true;
       stop(false);
     }
-    if (kill_at && now >= *kill_at) ::kill(-pid, SIGKILL);
+    if (kill_at && now >= *kill_at) {
+      sent_kill = true;
+      ::kill(-pid, SIGKILL);
+    }
   }
   // Whatever the child wrote before it exited is still in the pipes. Anything it left
   // running in its group is stopped so the pipes reach end of file.
@@ -275,6 +295,16 @@ ProcessOutcome run_process(const ProcessOptions& options) {
       std::max(outcome.peak_rss_bytes, static_cast<std::uint64_t>(usage.ru_maxrss) * 1024);
   if (exited && WIFEXITED(status)) outcome.exit_code = WEXITSTATUS(status);
   if (exited && WIFSIGNALED(status)) outcome.signal = WTERMSIG(status);
+  // The poll can miss the last growth: a child that grew past the limit and was killed
+  // (by the timeout's SIGKILL, or by itself) before the next poll. The kernel's peak
+  // is exact.
+  if (options.memory_limit_bytes && outcome.peak_rss_bytes > *options.memory_limit_bytes) {
+    outcome.memory_exceeded = true;
+  }
+  if (outcome.signal == SIGKILL && !sent_kill && oom_kills_before) {
+    const std::optional<std::uint64_t> oom_kills_after = oom_kills();
+    outcome.oom_killed = oom_kills_after && *oom_kills_after > *oom_kills_before;
+  }
   outcome.stderr_tail = tail_lines(outcome.stderr_tail, 20);
   if (outcome.stderr_tail.size() > options.stderr_tail_bytes) {
     outcome.stderr_tail.erase(0, outcome.stderr_tail.size() - options.stderr_tail_bytes);

@@ -55,7 +55,12 @@ struct ProcessOutcome {
   std::optional<int> exit_code;  // set when the child exited normally
   std::optional<int> signal;     // set when a signal ended it
   bool timed_out = false;
+  // The resident set went over memory_limit_bytes: seen by the poll, or by the
+  // kernel's own peak (ru_maxrss) when the child grew and died between two polls.
   bool memory_exceeded = false;
+  // A SIGKILL the host did not send ended the child while the kernel's out-of-memory
+  // killer killed something (/proc/vmstat oom_kill rose during the run).
+  bool oom_killed = false;
   bool cancelled = false;
   std::string stdout_text;  // when capture_stdout
   std::string stderr_tail;
@@ -63,6 +68,10 @@ struct ProcessOutcome {
   double wall_seconds = 0;
 
   bool succeeded() const { return exit_code && *exit_code == 0; }
+  // Whether memory ended the child. A child that ran out of memory after its timeout
+  // expired (slow to grow on a busy machine, or growing during the grace period) ran
+  // out of memory: read this before timed_out.
+  bool out_of_memory() const { return memory_exceeded || oom_killed; }
 };
 
 // Runs the child to completion. Never throws for child failures; they are data.

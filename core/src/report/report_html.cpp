@@ -51,7 +51,8 @@ std::string experiment_section(const ResultFile& result) {
   std::vector<std::pair<std::string, std::string>> items = {
       {"suite file", or_unknown(x.suite_file)},
       {"datasets", or_unknown(fmt::format("{}", fmt::join(x.datasets, ", ")))},
-      {"repeat", fmt::format("{} (warm-up {})", x.repeat, x.warmup)},
+      // An adaptive repeat is min..max@until: its min alone says too little.
+      {"repeat", fmt::format("{} (warm-up {})", repeat_setting(x), x.warmup)},
       {"durability", or_unknown(x.durability)},
       {"fingerprint", or_unknown(x.fingerprint)},
       {"time", or_unknown(result.environment.time)}};

@@ -33,4 +33,10 @@ bool cell_is_stable(const plan::Cell& cell, const CellRuns& runs, double until);
 void record_repeats(const plan::Plan& plan, const std::vector<CellRuns>& runs,
                     std::vector<result::Metric>& metrics);
 
+// After `added` more repeats of a metric's cell were appended to its samples (ci
+// --confirm): taken grows by `added`, and the interval, converged and the max warning
+// are recomputed over all its samples (a load metric's figure: items / seconds, its
+// tps). No-op for a metric without a repeat record.
+void add_to_record(result::Metric& metric, std::uint32_t added, const result::RepeatBounds& bounds);
+
 }  // namespace storh::run

@@ -9,6 +9,7 @@
 
 #include "load/summary.h"
 #include "result/engine_values.h"
+#include "run/adaptive.h"
 #include "run/engine_counters.h"
 #include "stats/spread.h"
 #include "stats/stats.h"
@@ -138,6 +139,11 @@ void add_samples(result::ResultFile& result, const result::ResultFile& extra) {
     if (it == result.metrics.end()) continue;
     it->samples.insert(it->samples.end(), more.samples.begin(), more.samples.end());
     summarize_metric(*it);
+    // An adaptive run's record says how many repeats the cell took: the re-run's too.
+    if (result.experiment.repeat_until) {
+      add_to_record(*it, static_cast<std::uint32_t>(more.samples.size()),
+                    *result.experiment.repeat_until);
+    }
   }
   stats::judge_run_spread(result);
   result.runs.insert(result.runs.end(), extra.runs.begin(), extra.runs.end());

@@ -55,8 +55,8 @@ std::optional<std::string> failure_message(const process::ProcessOutcome& outcom
                                            const CountingRun& run) {
   if (outcome.succeeded() && run.done_ok) return std::nullopt;
   if (!outcome.started) return outcome.error;
+  if (outcome.out_of_memory()) return std::string("exceeded the memory limit");  // before time
   if (outcome.timed_out) return fmt::format("timed out after {:.6g} s", outcome.wall_seconds);
-  if (outcome.memory_exceeded) return std::string("exceeded the memory limit");
   if (outcome.signal) return fmt::format("killed by signal {}", *outcome.signal);
   if (!run.message.empty()) return run.message;
   const std::string tail = process::tail_lines(outcome.stderr_tail, 3);

@@ -90,25 +90,27 @@ class EventCollector {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-struct WhyFailed {
-  result::Failure::Kind kind;
-  std::string message;
-};
+}  // namespace
 
-// Why a worker that did not run cleanly failed, from how it ended and what it said.
-WhyFailed why_failed(const process::ProcessOutcome& outcome, const CellRun& run,
-                     const RunnerOptions& options) {
+WhyFailed why_failed(const process::ProcessOutcome& outcome, const CellRun& run, bool cancelled) {
   using Kind = result::Failure::Kind;
   if (!outcome.started) return {Kind::exit, outcome.error};
-  if (outcome.cancelled || (options.cancel != nullptr && options.cancel->load())) {
-    return {Kind::interrupted, "stopped by the user (interrupt)"};
+  if (outcome.cancelled || cancelled) return {Kind::interrupted, "stopped by the user (interrupt)"};
+  // Memory before the timer: on a busy machine a growing worker can pass its timeout
+  // first, or grow past the limit in the grace period after the timeout's SIGTERM.
+  if (outcome.memory_exceeded) {
+    return {Kind::memory, fmt::format("worker exceeded the memory limit (resident {} MiB){}",
+                                      outcome.peak_rss_bytes >> 20,
+                                      outcome.timed_out ? ", as its timeout expired too" : "")};
+  }
+  if (outcome.oom_killed) {
+    return {Kind::memory,
+            fmt::format("worker killed by the kernel's out-of-memory killer (SIGKILL, which the "
+                        "host did not send; resident {} MiB)",
+                        outcome.peak_rss_bytes >> 20)};
   }
   if (outcome.timed_out) {
     return {Kind::timeout, fmt::format("worker timed out after {:.6g} s", outcome.wall_seconds)};
-  }
-  if (outcome.memory_exceeded) {
-    return {Kind::memory, fmt::format("worker exceeded the memory limit (resident {} MiB)",
-                                      outcome.peak_rss_bytes >> 20)};
   }
   if (outcome.signal) {
     return {Kind::crashed, fmt::format("worker killed by {}", describe_signal(*outcome.signal))};
@@ -122,12 +124,14 @@ WhyFailed why_failed(const process::ProcessOutcome& outcome, const CellRun& run,
                                   outcome.exit_code.value_or(-1))};
 }
 
+namespace {
+
 // Turns a worker's exit into a Failure, or nullopt when it ran cleanly.
 std::optional<result::Failure> failure_of(const plan::Cell& cell, int repeat,
                                           const process::ProcessOutcome& outcome,
                                           const CellRun& run, const RunnerOptions& options) {
   if (outcome.succeeded() && run.done && run.failure_message.empty()) return std::nullopt;
-  WhyFailed why = why_failed(outcome, run, options);
+  WhyFailed why = why_failed(outcome, run, options.cancel != nullptr && options.cancel->load());
   result::FailedRun failed = cell.failed_run(repeat);
   failed.operation = !run.failed_operation.empty() ? run.failed_operation : run.current_operation;
   result::Failure f = result::make_failure(std::move(failed), why.kind, std::move(why.message));

@@ -51,6 +51,16 @@ struct WorkerRunOutcome {
   process::ProcessOutcome process;         // how the process ended
 };
 
+struct WhyFailed {
+  result::Failure::Kind kind;
+  std::string message;
+};
+
+// Why a worker that did not run cleanly failed, from how its process ended and what it
+// said. Out of memory is told before a timeout: a worker that grew past its limit as
+// its timeout expired ran out of memory. `cancelled`: the user stopped the run.
+WhyFailed why_failed(const process::ProcessOutcome& outcome, const CellRun& run, bool cancelled);
+
 // The cell's chosen parameters as the worker's --params JSON (and __preflight's).
 std::string params_argument(const plan::Cell& cell);
 

@@ -133,6 +133,7 @@ Judgement judge(const std::vector<result::Metric>& metrics, const NarrowingAdvic
     if (!(cv > kMaxTrustedVariation) || is_floor(metric.operation)) continue;
     double bar = kMaxTrustedVariation;
     std::string against;
+    std::string yardstick;  // what varied, for a spread it would excuse
     if (const result::Metric* floor = floor_of(metric, metrics)) {
       const double floor_cv = variation(*floor);
       bar = std::max(bar, kOutlierSpreadFactor * floor_cv);
@@ -140,15 +141,28 @@ Judgement judge(const std::vector<result::Metric>& metrics, const NarrowingAdvic
           " and over {:g} times its in-run floor {}.{}'s {:.1f}%, so the "
           "engine's own work varies",
           kOutlierSpreadFactor, floor->engine, floor->operation, floor_cv * 100);
+      yardstick = fmt::format("its in-run floor {}.{} varies {:.1f}%", floor->engine,
+                              floor->operation, floor_cv * 100);
     } else if (typical) {
       bar = std::max(bar, kOutlierSpreadFactor * *typical);
       against = fmt::format(" and over {:g} times this run's typical {:.1f}%", kOutlierSpreadFactor,
                             *typical * 100);
+      yardstick = fmt::format("this run's metrics vary {:.1f}%", *typical * 100);
     }
+    // A yardstick that varies this much would excuse any spread: past
+    // kMaxExcusedVariation a median is not to be trusted, whoever is to blame.
+    const double excused = bar;
+    bar = std::min(bar, kMaxExcusedVariation);
     if (cv <= bar) continue;
     if (const std::optional<double> ratio = lone_outlier(metric, bar)) {
       judgement.outliers.push_back({metric.engine + "." + metric.operation, *ratio});
       continue;
+    }
+    if (cv <= excused) {
+      against = fmt::format(
+          " and over {:.0f}%, which no yardstick excuses ({} too, so part of it may be the "
+          "machine's; either way its median may move that much between runs)",
+          kMaxExcusedVariation * 100, yardstick);
     }
     judgement.flags[i] = fmt::format("{} {:.1f}% > {:.0f}%{}: {}", kSpreadWarning, cv * 100,
                                      kMaxTrustedVariation * 100, against,

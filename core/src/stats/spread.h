@@ -13,6 +13,9 @@
 //     kNearestFloorRatio (sync-bound doc.jsonl_import against doc.bulk_floor);
 //   - else the run's typical cv: the median over its metrics of two or more samples
 //     (only when there are at least kMinMetricsForTypical of them).
+// A yardstick excuses a spread only up to kMaxExcusedVariation: past it a metric is
+// flagged whatever its yardstick, since its median may move that much between runs
+// whoever is to blame (a floor at 30% excused a metric at 50% before).
 // Two kinds of spread are not the metric's own, and are said once for the run
 // instead (environment warnings, judge_run_spread):
 //   - the machine's: the typical cv, and floors that vary (floors are yardsticks and
@@ -39,6 +42,8 @@ inline constexpr std::string_view kSpreadWarning =
     "spread too wide to trust: coefficient of variation";
 // A metric is flagged when its cv is over this many times its yardstick.
 inline constexpr double kOutlierSpreadFactor = 2.0;
+// Over this cv a metric is flagged even when its yardstick varies as much.
+inline constexpr double kMaxExcusedVariation = 0.25;
 // Fewer metrics than this give no typical cv; a fixed bar alone applies then.
 inline constexpr std::size_t kMinMetricsForTypical = 5;
 // Below this many samples the warnings suggest more repeats.

@@ -137,12 +137,13 @@ void check_scripts(const std::vector<std::pair<std::string, ParamValue>>& values
   throw PgError(fmt::format("{}{}", errors.size() > 1 ? "\n  " : "", fmt::join(errors, "\n  ")));
 }
 
-void check_machine(const std::vector<std::pair<std::string, ParamValue>>& values) {
+std::vector<std::string> check_machine(
+    const std::vector<std::pair<std::string, ParamValue>>& values) {
   const auto text = [&](std::string_view name) { return text_value(values, name); };
   const std::vector<Setting> extra = parse_settings(text("settings"));
   if (text("server") != "dsn") {
     find_installation(text("bindir"));
-    return;
+    return {};
   }
   // A DSN server that cannot take the suite's server-wide settings fails every cell:
   // said here, before any runs (a suite made for local servers, run with
@@ -160,7 +161,7 @@ void check_machine(const std::vector<std::pair<std::string, ParamValue>>& values
     }
   }
   options.settings.extra = extra;
-  check_dsn_server(options);
+  return check_dsn_server(options);
 }
 
 PgRunParams read_params(const RunContext& ctx) {

@@ -39,8 +39,11 @@ std::string text_value(const std::vector<std::pair<std::string, ParamValue>>& va
                        std::string_view name);
 
 // Engine::preflight: a local server's installation exists (else PgError naming the
-// package to install) and `settings` parses. Reads only the filesystem.
-void check_machine(const std::vector<std::pair<std::string, ParamValue>>& values);
+// package to install) and `settings` parses; a DSN server has the server-wide settings
+// asked for (check_dsn_server). Returns the notes for the user: the databases crashed
+// runs left on a DSN server. Changes nothing.
+std::vector<std::string> check_machine(
+    const std::vector<std::pair<std::string, ParamValue>>& values);
 
 // Engine::preflight: `vars` parses, and every script of `scripts` reads and parses.
 // Throws PgError listing every error, a script's as "file:line:col: ...".

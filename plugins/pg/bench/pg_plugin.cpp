@@ -12,6 +12,7 @@
 // After the writing scripts the balances must agree (pgbench_tables.h), or the run fails.
 #include <fmt/format.h>
 
+#include <iostream>
 #include <optional>
 
 #include "pg/bench/pg_params.h"
@@ -55,7 +56,9 @@ class PgEngine final : public storh::Engine {
       const noexcept override {
     return storh::guarded("pg", [&] {
       pg::check_scripts(values);
-      pg::check_machine(values);
+      // Notes reach the user through the host (storh/engine.h, preflight).
+      for (const std::string& note : pg::check_machine(values))
+        std::cerr << "note: " << note << '\n';
     });
   }
 

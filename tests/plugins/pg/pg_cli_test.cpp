@@ -3,6 +3,8 @@
 // interrupted host, too many clients, an unreachable DSN, missing binaries): the
 // failing cell fails, the others run, the result is written, nothing is left behind.
 #include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 #include <catch2/catch.hpp>
@@ -291,4 +293,62 @@ TEST_CASE("pg cli: a DSN server without the suite's server-wide settings is name
     CHECK(contains(run.err, "--set pg.max_connections=0"));
   }
   CHECK_FALSE(fs::exists(dir / "x.json"));
+}
+
+TEST_CASE("pg cli: a database a crashed run left on a DSN server is named at the next run",
+          "[pg][cli]") {
+  // Regression: a worker killed in a DSN cell (its timeout, a signal) never dropped its
+  // storh_bench_ database, and no later run said so.
+  storh::test::PgServer server;
+  ScratchDir dir(storh::test::server_scratch_base());
+  const std::string dsn =
+      fmt::format("host={} port={} user={} dbname=postgres", server.server->socket_host(),
+                  storh::engines::pg::kSocketPort, storh::engines::pg::kSuperuser);
+  storh::engines::pg::ServerOptions options;
+  options.server = "dsn";
+  options.dsn = dsn;
+  // A worker that dies in its cell: it makes its database and ends without a word.
+  const pid_t crashed = ::fork();
+  REQUIRE(crashed >= 0);
+  if (crashed == 0) {
+    try {
+      const storh::engines::pg::BenchDatabase database(options, dir.path() / "unused");
+      std::_Exit(0);  // no destructor: the database stays
+    } catch (...) {
+      std::_Exit(1);
+    }
+  }
+  int status = 0;
+  ::waitpid(crashed, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  storh::engines::pg::Connection admin = server.connect();
+  const storh::engines::pg::Result left =
+      admin.exec("SELECT datname FROM pg_database WHERE datname LIKE 'storh\\_bench\\_%'");
+  REQUIRE(left.rows() == 1);
+  const std::string name(left.text(0, 0));
+  // A cell running now (this process, alive) is not named: it is not left behind.
+  const storh::engines::pg::BenchDatabase running(options, dir.path() / "unused");
+
+  // Two cells, two combinations: the note is the server's, said once.
+  storh::test::write_text(dir / "dsn.toml",
+                          "name = \"dsn\"\ndatasets = [5]\nrepeat = 1\n[engines.pg]\n"
+                          "operations = [\"select_only\"]\n[engines.pg.params]\n"
+                          "server = \"dsn\"\nsynchronous_commit = [\"on\", \"off\"]\n");
+  for (const std::string command : {"validate", "run"}) {
+    const storh::test::CliResult run =
+        cli({command, (dir / "dsn.toml").string(), plugin_path_flag(), "--set", "pg.dsn=" + dsn,
+             "--output=" + (dir / "x.json").string(), "--work-dir=" + (dir / "work").string()});
+    INFO(command << ": " << run.out << run.err);
+    CHECK(run.code == 0);
+    CHECK(contains(run.err, "storh-host: pg: database " + name +
+                                " on this DSN server was left behind by a run that ended without "
+                                "dropping it (its process " +
+                                std::to_string(crashed) + " on this host is gone)"));
+    CHECK(contains(run.err, "drop it with DROP DATABASE \"" + name + "\" WITH (FORCE);"));
+    // Said once, not once per cell or combination.
+    CHECK(run.err.find("left behind") == run.err.rfind("left behind"));
+  }
+  // Named, not dropped: the server is the user's.
+  CHECK(admin.exec("SELECT 1 FROM pg_database WHERE datname = '" + name + "'").rows() == 1);
 }

@@ -100,10 +100,19 @@
 
   // A log axis whose ticks niceLogTicks chooses over the range Chart.js settled on
   // (or min .. max, when given), labelled by `label`.
+  // An axis title as Chart.js lines: a long one breaks before its parenthesis, since a
+  // title longer than its axis is cut off at the canvas's edges (a y title on a short
+  // history chart, an x title on a phone).
+  function axisTitle(text) {
+    const at = text.indexOf(' (');
+    const lines = text.length > 30 && at > 0 ? [text.slice(0, at), text.slice(at + 1)] : text;
+    return { display: true, text: lines };
+  }
+
   function logAxis(title, label, bounds) {
     const axis = {
       type: 'logarithmic',
-      title: { display: true, text: title },
+      title: axisTitle(title),
       afterBuildTicks: function (scale) {
         // A slot per 60 px across (a label such as "x0.96" or "20 ms" is about 40) or
         // 25 px up (one line), 3 to 12 of them: fewer labels on a phone, not crowded ones.
@@ -232,7 +241,7 @@
         })),
       },
       options: options({
-        x: { title: { display: true, text: 'clients x transactions per client (or duration)' } },
+        x: { title: axisTitle('clients x transactions per client (or duration)') },
         y: logTimeAxis('latency'),
       }, (item) => item.dataset.label + ': ' + seconds(item.parsed.y)),
     };
@@ -335,12 +344,12 @@
       type: 'line',
       data: { labels: spec.labels, datasets: datasets },
       options: options({
-        x: { title: { display: true, text: 'run (commit)' } },
+        x: { title: axisTitle('run (commit)') },
         // From zero, not zoomed to the data: zoomed, a few percent of noise fills the
         // chart and looks like a trend.
         y: {
           min: 0,
-          title: { display: true, text: (spec.seconds ? 'median time of one step' : spec.unit) + ' (axis from 0)' },
+          title: axisTitle((spec.seconds ? 'median time of one step' : spec.unit) + ' (axis from 0)'),
           ticks: { callback: (value) => (spec.seconds ? compactSeconds(value) : value) },
         },
       }, (item) => item.dataset.label + ': ' + show(item.parsed.y)),
