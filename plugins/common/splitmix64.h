@@ -1,8 +1,9 @@
-// common/splitmix64.h: splitmix64 (Steele, Lea and Flood, 2014), a full-period 64-bit sequence
-// whose outputs are well mixed even for consecutive states: the fixed, portable stream
-// engines seeds and shuffles with (std:: distributions differ between standard
-// libraries). The plugins' copy is plugins/common/splitmix64.h, the host's
-// core/src/util/splitmix64.h: neither side may include the other's sources.
+// common/splitmix64.h: splitmix64 (Steele, Lea and Flood, 2014), a full-period
+// 64-bit sequence whose outputs are well mixed even for consecutive states. The
+// engines seed and shuffle with it (pgbench's random state among them): a fixed,
+// portable stream, where std:: distributions differ between standard libraries.
+// The host has its own copy, core/src/util/splitmix64.h: neither side may include
+// the other's sources.
 #pragma once
 
 #include <cstdint>

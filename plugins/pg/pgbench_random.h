@@ -19,6 +19,8 @@
 #include <numbers>
 #include <vector>
 
+#include "common/splitmix64.h"
+
 namespace storh::engines::pg {
 
 class PgbenchRandom {
@@ -94,13 +96,6 @@ class PgbenchRandom {
   }
 
  private:
-  static std::uint64_t splitmix64(std::uint64_t& state) noexcept {
-    std::uint64_t value = (state += 0x9E3779B97F4A7C15ULL);
-    value = (value ^ (value >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    value = (value ^ (value >> 27)) * 0x94D049BB133111EBULL;
-    return value ^ (value >> 31);
-  }
-
   std::uint64_t s0_ = 0;
   std::uint64_t s1_ = 0;
 };

@@ -1,8 +1,9 @@
-// util/splitmix64.h: splitmix64 (Steele, Lea and Flood, 2014), a full-period 64-bit sequence
-// whose outputs are well mixed even for consecutive states: the fixed, portable stream
-// the host seeds and shuffles with (std:: distributions differ between standard
-// libraries). The plugins' copy is plugins/common/splitmix64.h, the host's
-// core/src/util/splitmix64.h: neither side may include the other's sources.
+// util/splitmix64.h: splitmix64 (Steele, Lea and Flood, 2014), a full-period
+// 64-bit sequence whose outputs are well mixed even for consecutive states. The
+// host seeds and shuffles with it (the A/B order, YCSB's generators): a fixed,
+// portable stream, where std:: distributions differ between standard libraries.
+// The engines have their own copy, plugins/common/splitmix64.h: neither side may
+// include the other's sources.
 #pragma once
 
 #include <cstdint>
