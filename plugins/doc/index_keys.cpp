@@ -80,9 +80,7 @@ void append_php_key(std::string& out, std::string_view key) {
 }
 
 void append_php_value(std::string& out, const Json& value) {
-  if (value.is_null()) {
-    out += "N;";
-  } else if (value.is_boolean()) {
+  if (value.is_boolean()) {
     out += value.get<bool>() ? "b:1;" : "b:0;";
   } else if (value.is_number_integer()) {
     out += "i:" + integer_text(value) + ";";
@@ -105,7 +103,7 @@ void append_php_value(std::string& out, const Json& value) {
       append_php_value(out, element);
     }
     out += '}';
-  } else {
+  } else {  // null (and nothing else reaches here)
     out += "N;";
   }
 }
@@ -179,6 +177,7 @@ bool is_indexable(const Json& value) noexcept {
   return !value.is_array() && !value.is_object() && !value.is_binary() && !value.is_discarded();
 }
 
+// NOLINTNEXTLINE(bugprone-exception-escape): each get<> follows its own type check
 bool is_ordered(const Json& value) noexcept {
   if (value.is_string() || value.is_boolean()) return true;
   if (value.is_number_unsigned()) return value.get<std::uint64_t>() < kOrderedIntLimit;

@@ -11,6 +11,7 @@
 #include "report/format.h"
 #include "report/html.h"
 #include "report/table.h"
+#include "result/engine_values.h"
 
 namespace storh::history {
 namespace {

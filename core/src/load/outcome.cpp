@@ -172,7 +172,7 @@ std::vector<std::string> part_operations(const std::string& type,
                                          const std::vector<std::string>& parts) {
   std::vector<std::string> names;
   names.reserve(parts.size());
-  for (const std::string& part : parts) names.push_back(type + "." + part);
+  for (const std::string& part : parts) names.push_back(fmt::format("{}.{}", type, part));
   return names;
 }
 

@@ -29,6 +29,7 @@ std::vector<result::EngineCounterValue> summarize_engine_counters(const CellRuns
     }
   }
   std::vector<result::EngineCounterValue> values;
+  values.reserve(by_name.size());
   for (auto& [name, gathered] : by_name) {
     values.push_back(
         {name, gathered.unit, stats::summarize(gathered.per_item).median, gathered.repeats});

@@ -245,7 +245,8 @@ void read_counter_tolerances(Reader& reader, const std::string& path, const toml
           reader.error(reader.pos(*counter),
                        fmt::format("{}: \"{}\" is not an engine counter name (e.g. pg.blks_read)",
                                    path, full));
-        } else if (auto percent = read_percent(reader, *engine_percent, path + "." + full)) {
+        } else if (auto percent =
+                       read_percent(reader, *engine_percent, fmt::format("{}.{}", path, full))) {
           gate.counter_tolerances.emplace_back(
               Located<std::string>{full, reader.pos(*engine_percent)}, *percent);
         }

@@ -33,8 +33,7 @@ std::vector<std::pair<std::string, ParamValue>> cell_values(plugin::LoadedPlugin
 Status emit_phase_counters(Transactions& transactions, RunContext& ctx, std::size_t type,
                            const std::string& op, std::uint64_t ran, const EmitFn& emit) {
   std::vector<EngineCounter> counters;
-  const Status ended =
-      guarded(op, [&] { return transactions.phase_counters_end(ctx, type, counters); });
+  Status ended = guarded(op, [&] { return transactions.phase_counters_end(ctx, type, counters); });
   if (!ended.ok()) return ended;
   for (EngineCounter& c : counters) {
     emit(EngineCounterEvent{op, ran, std::move(c.name), std::move(c.unit), c.total, c.repeats});

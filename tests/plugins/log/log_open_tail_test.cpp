@@ -17,6 +17,7 @@ using storh::engines::Sync;
 
 namespace {
 
+// NOLINTNEXTLINE(readability-identifier-naming): a constant, if not constexpr
 const lg::LogOptions kOptions{1 << 20, 64, Sync::durable};
 
 struct OpenTail {

@@ -67,6 +67,7 @@ TEST_CASE("mirror faults: every write boundary of push and pull, SQLite's includ
   mirror_test::fault_vfs::install();
   fault_test::Scratch scratch;
   std::vector<std::string> ids;
+  ids.reserve(8);
   for (int i = 0; i < 8; ++i) ids.push_back(uuid_v7::generate());
   doc::DocStoreOptions options;
   options.sync = Sync::durable;

@@ -22,6 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// NOLINTNEXTLINE(readability-identifier-naming): a constant, if not constexpr
 const std::string kExampleScripts = std::string(STORH_TEST_SOURCE_DIR) + "/suites/pg/";
 
 struct RetrySuiteRun {  // NOLINT(bugprone-exception-escape): a test's value
