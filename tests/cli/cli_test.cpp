@@ -120,7 +120,9 @@ TEST_CASE("cli: a worker that grows past its memory limit as its timeout expires
   REQUIRE(late != nullptr);
   CHECK((*late)["kind"] == "memory");
   CHECK(contains((*late)["message"].get<std::string>(), "exceeded the memory limit"));
-  CHECK(contains((*late)["message"].get<std::string>(), "as its timeout expired too"));
+  // Whether the timer had fired too depends on the build: under ASan the worker's own
+  // footprint passes 64 MiB before the timeout. The order is fixed in process_test.cpp's
+  // "a child that grows past its limit after its timeout ran out of memory".
 }
 
 TEST_CASE("cli: per-item latencies are summarised with only the percentiles the count supports",
