@@ -8,6 +8,7 @@
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/iterator.h>
 #include <rocksdb/options.h>
+#include <rocksdb/perf_level.h>
 #include <rocksdb/table.h>
 
 #include <algorithm>
@@ -44,6 +45,15 @@ namespace {
       break;
   }
   return ::rocksdb::kCompactionStyleLevel;
+}
+
+// RocksDB counts into a thread-local PerfContext by default (kEnableCount): an increment
+// per key comparison and per block read, a few thread-local lookups in every get and put.
+// db_bench runs with counting off (its --perf_level default), and nothing here reads the
+// PerfContext, so each call turns it off for its thread (perf level is per thread, and
+// the host's client threads are not ours to set up).
+void no_perf_counting() {
+  ::rocksdb::SetPerfLevel(::rocksdb::PerfLevel::kDisable);
 }
 
 ::rocksdb::Slice slice(std::string_view bytes) {
@@ -146,6 +156,7 @@ Store::~Store() {
 }
 
 bool Store::get(std::string_view key, std::string& value) const {
+  no_perf_counting();
   const ::rocksdb::Status status =
       impl_->db->Get(impl_->read, impl_->db->DefaultColumnFamily(), slice(key), &value);
   if (status.IsNotFound()) return false;
@@ -160,11 +171,13 @@ std::optional<std::string> Store::get(std::string_view key) const {
 }
 
 void Store::put(std::string_view key, std::string_view value) {
+  no_perf_counting();
   const ::rocksdb::Status status = impl_->db->Put(impl_->write, slice(key), slice(value));
   if (!status.ok()) impl_->fail("put", status);
 }
 
 bool Store::erase(std::string_view key) {
+  no_perf_counting();
   // RocksDB's Delete writes a tombstone whether or not the key exists; the get tells.
   ::rocksdb::PinnableSlice existing;
   const ::rocksdb::Status found =
@@ -177,6 +190,7 @@ bool Store::erase(std::string_view key) {
 }
 
 void Store::scan(std::string_view start, std::size_t count, const ScanRow& row) const {
+  no_perf_counting();
   const std::unique_ptr<::rocksdb::Iterator> it(impl_->db->NewIterator(impl_->read));
   const ::rocksdb::Status status = scan_ordered(*it, slice(start), count, row);
   if (!status.ok()) impl_->fail("scan", status);

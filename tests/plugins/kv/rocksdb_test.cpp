@@ -1,9 +1,11 @@
 // The rocksdb engine: its byte store (rocksdb_store.h) directly, and its plugin module
 // as the host loads it: the key-value store (kv_checks.h) and the db_bench scenario.
+#include <rocksdb/perf_level.h>
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -56,6 +58,27 @@ TEST_CASE("rocksdb: keys are ordered bytewise and erase says whether the key was
   CHECK_FALSE(store.erase(std::string("a\0b", 3)));
   CHECK(store.get("a") == std::optional<std::string>("v"));
   CHECK_FALSE(store.get("b").has_value());
+  store.close();
+}
+
+TEST_CASE("rocksdb: a thread's calls run without RocksDB's per-thread perf counting", "[rocksdb]") {
+  // RocksDB's default (kEnableCount) adds thread-local increments to every call; db_bench
+  // runs with it off, and a comparison with db_bench is only fair with it off here too.
+  storh::test::ScratchDir dir;
+  rdb::Store store(dir.path(), rocks_options());
+  const auto level_after = [&](auto&& call) {
+    ::rocksdb::PerfLevel level = ::rocksdb::PerfLevel::kUninitialized;
+    std::thread([&] {
+      ::rocksdb::SetPerfLevel(::rocksdb::PerfLevel::kEnableCount);
+      call();
+      level = ::rocksdb::GetPerfLevel();
+    }).join();
+    return level;
+  };
+  CHECK(level_after([&] { store.put("k", "v"); }) == ::rocksdb::PerfLevel::kDisable);
+  CHECK(level_after([&] { CHECK(store.get("k").has_value()); }) == ::rocksdb::PerfLevel::kDisable);
+  CHECK(level_after([&] { rocks_keys(store, ""); }) == ::rocksdb::PerfLevel::kDisable);
+  CHECK(level_after([&] { CHECK(store.erase("k")); }) == ::rocksdb::PerfLevel::kDisable);
   store.close();
 }
 
