@@ -147,6 +147,7 @@ std::filesystem::path with_suffix(const std::filesystem::path& output, const std
 
 struct Resolved {
   ab::AbRunOptions run;
+  std::uint32_t pairs = 1;          // per cell: each side's plan repeats this often
   std::uint32_t confirm_pairs = 2;  // the confirmation set's pairs per cell
   ab::AbGateOptions gate;
   compare::OutputFormat format = compare::OutputFormat::text;
@@ -205,20 +206,20 @@ ab::AbReport render_verdict(const ab::AbResult& result, const ab::AbOutcome& out
 // --lenient asked to run without gating them).
 std::string undecidable_pairs(const Resolved& r) {
   const std::size_t needed = stats::min_pairs_for(r.gate.alpha);
-  if (r.gate.lenient_too_few || r.run.pairs >= needed) return {};
+  if (r.gate.lenient_too_few || r.pairs >= needed) return {};
   return fmt::format(
       "{} pair(s) cannot decide anything at alpha {}: the paired test's smallest p-value with "
       "{} pair(s) is {:.3g}, so it needs at least {} (use --pairs={}, or --alpha, or --lenient "
       "to run without gating them)",
-      r.run.pairs, r.gate.alpha, r.run.pairs, 2.0 / std::pow(2.0, r.run.pairs), needed, needed);
+      r.pairs, r.gate.alpha, r.pairs, 2.0 / std::pow(2.0, r.pairs), needed, needed);
 }
 
 // Flags over the suite's [gate.ab] over the defaults.
 Expected<Resolved> resolve(const AbFlags& flags, const Prepared& head, const AbCommandSettings& s) {
   Resolved r;
   const suite::AbGateSetting& suite_ab = head.suite.gate.ab;
-  r.run.pairs = s.calibrating ? kDefaultCalibrationPairs : head.suite.repeat;
-  if (suite_ab.pairs && !s.calibrating) r.run.pairs = *suite_ab.pairs;
+  r.pairs = s.calibrating ? kDefaultCalibrationPairs : head.suite.repeat;
+  if (suite_ab.pairs && !s.calibrating) r.pairs = *suite_ab.pairs;
   // An adaptive repeat is no number of pairs: the signed-rank test's p-value holds for
   // a count fixed before it looks, and stopping once the figures settle would bias it.
   if (head.suite.repeat_until && !suite_ab.pairs && !flags.pairs && !s.calibrating) {
@@ -231,12 +232,12 @@ Expected<Resolved> resolve(const AbFlags& flags, const Prepared& head, const AbC
   if (flags.pairs) {
     Expected<std::uint64_t> pairs = whole_flag("pairs", *flags.pairs, 1, ab::kMaxPairs);
     if (!pairs) return Error{pairs.error()};
-    r.run.pairs = static_cast<std::uint32_t>(*pairs);
+    r.pairs = static_cast<std::uint32_t>(*pairs);
   }
   // Twice the first set's pairs by default: only cells that regressed run them, and the
   // confirmation must reach alpha on its own (ab/verdict.h), which more pairs make
   // likelier for a real slowdown and no likelier for noise.
-  r.confirm_pairs = std::min<std::uint32_t>(2 * r.run.pairs, ab::kMaxPairs);
+  r.confirm_pairs = std::min<std::uint32_t>(2 * r.pairs, ab::kMaxPairs);
   if (suite_ab.confirm_pairs) r.confirm_pairs = *suite_ab.confirm_pairs;
   if (flags.confirm_pairs) {
     Expected<std::uint64_t> pairs =
@@ -244,7 +245,6 @@ Expected<Resolved> resolve(const AbFlags& flags, const Prepared& head, const AbC
     if (!pairs) return Error{pairs.error()};
     r.confirm_pairs = static_cast<std::uint32_t>(*pairs);
   }
-  r.run.warmup = head.suite.warmup;
   r.run.counting_pass = !s.calibrating;  // noise is about time: counts add nothing
   if (flags.order) {
     if (*flags.order != "abba" && *flags.order != "random") {
@@ -359,9 +359,8 @@ std::string confirm_wall_time(const std::string& command, const Prepared& head,
       "storh-host {}: {} metric(s) regressed on wall time alone ({}); confirming with {} fresh "
       "pair(s) of their cell(s)\n",
       command, doubtful.size(), fmt::join(doubtful, ", "), resolved.confirm_pairs);
-  ab::AbRunOptions again = resolved.run;
-  again.pairs = resolved.confirm_pairs;
-  return ab::confirm(head.suite, base.plan, head.plan, again, doubtful, result);
+  return ab::confirm(head.suite, base.plan, head.plan, resolved.confirm_pairs, resolved.run,
+                     doubtful, result);
 }
 
 }  // namespace
@@ -398,6 +397,10 @@ int run_ab_command(const std::vector<std::string>& raw_args, const CommandIo& io
   resolved->run.runner.progress = io.environment.interactive ? &io.err : nullptr;
   resolved->run.runner.cancel = &InterruptGuard::interrupted();
   resolved->run.runner.warnings = &io.err;
+  resolved->run.runner.command_line = {"storh-host", settings.command};
+  resolved->run.runner.command_line.insert(resolved->run.runner.command_line.end(),
+                                           raw_args.begin(), raw_args.end());
+  base->plan.repeat = head->plan.repeat = resolved->pairs;
 
   Expected<ab::AbResult> result = ab::run_ab(head->suite, base->plan, head->plan, resolved->run);
   if (!result) {
