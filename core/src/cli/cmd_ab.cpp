@@ -13,6 +13,7 @@
 #include "ab/verdict.h"
 #include "cli/ab_command.h"
 #include "cli/execute.h"
+#include "cli/gate_flags.h"
 #include "cli/output.h"
 #include "publish/junit.h"
 #include "run/progress_line.h"
@@ -273,17 +274,10 @@ Expected<Resolved> resolve(const AbFlags& flags, const Prepared& head, const AbC
   } else if (s.use_suite_metrics) {
     for (const auto& metric : head.suite.gate.metrics) r.gate.metrics.push_back(metric.value);
   }
-  for (const std::string& value : flags.thresholds) {
-    const std::size_t equals = value.rfind('=');
-    Expected<double> percent =
-        number_flag("threshold", equals == std::string::npos ? value : value.substr(equals + 1));
-    if (!percent) return Error{percent.error()};
-    if (equals == std::string::npos) {
-      r.gate.threshold_percent = *percent;
-    } else {
-      r.gate.metric_thresholds.push_back({value.substr(0, equals), *percent});
-    }
-  }
+  Expected<GateFlagValues> gate_flags = read_gate_flags(flags.thresholds, flags.counters);
+  if (!gate_flags) return Error{gate_flags.error()};
+  if (gate_flags->threshold_percent) r.gate.threshold_percent = *gate_flags->threshold_percent;
+  r.gate.metric_thresholds = std::move(gate_flags->metric_thresholds);
   if (flags.alpha) {
     Expected<double> alpha = number_flag("alpha", *flags.alpha);
     if (!alpha) return Error{alpha.error()};
@@ -293,15 +287,9 @@ Expected<Resolved> resolve(const AbFlags& flags, const Prepared& head, const AbC
   for (const auto& [counter, percent] : head.suite.gate.counter_tolerances) {
     r.gate.counter_tolerances.push_back({counter.value, percent});
   }
-  for (const std::string& value : flags.counters) {
-    const std::size_t equals = value.rfind('=');
-    if (equals == std::string::npos) {
-      return Error{fmt::format("--counter: expected NAME=PCT (e.g. fsync=0), got \"{}\"", value)};
-    }
-    Expected<double> percent = number_flag("counter", value.substr(equals + 1));
-    if (!percent) return Error{percent.error()};
-    r.gate.counter_tolerances.push_back({value.substr(0, equals), *percent});
-  }
+  r.gate.counter_tolerances.insert(r.gate.counter_tolerances.end(),
+                                   gate_flags->counter_tolerances.begin(),
+                                   gate_flags->counter_tolerances.end());
   std::optional<std::string> calibration = flags.calibration;
   if (!calibration && suite_ab.calibration && !s.calibrating) {
     calibration = suite_ab.calibration->value;
