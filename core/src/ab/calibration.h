@@ -59,6 +59,13 @@ struct Calibration {
   std::optional<result::Environment> environment;
 };
 
+// A stored calibration and the file it came from, read before a run so that a bad
+// file costs no run.
+struct CalibrationSetting {
+  Calibration calibration;
+  std::string file;
+};
+
 // How to calibrate the machine at hand, for the warning when a calibration is not
 // applied: the full command, and roughly how long it takes (empty when unknown).
 struct Recalibration {

@@ -7,6 +7,19 @@
 
 namespace storh::cli {
 
+namespace {
+
+// ab, calibrate and ci --base=DIR: the A/B flags, taken on top of the run flags
+// (cli/prepare.h) that each side is prepared with.
+CommandFlags ab_flags() {
+  return {{"base", "head", "base-set", "head-set", "pairs", "confirm-pairs", "order", "seed",
+           "alpha", "calibration", "format", "output", "inject-slowdown", "junit", "threshold",
+           "metric", "counter"},
+          {"lenient"}};
+}
+
+}  // namespace
+
 const std::vector<Command>& commands() {
   // The order is the one the unknown-command error lists them in.
   static const std::vector<Command> table = {
@@ -26,10 +39,9 @@ const std::vector<Command>& commands() {
        {{"confirm", "threshold", "metric", "alpha", "min-effect", "counter", "calibration",
          "history", "commit", "branch", "max-p", "min-segment"},
         {"update-baseline", "significant", "lenient-missing"}}},
-      // ab, calibrate and history take flags per side or per subcommand, and check them
-      // there.
-      {"ab", ab_command, ab_help, {}},
-      {"calibrate", calibrate_command, calibrate_help, {}},
+      {"ab", ab_command, ab_help, ab_flags()},
+      {"calibrate", calibrate_command, calibrate_help, ab_flags()},
+      // history takes flags per subcommand, and checks them there.
       {"merge", merge_command, merge_help, {{"output", "o"}, {}}},
       {"history", history_command, history_help, {}},
   };
