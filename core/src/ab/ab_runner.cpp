@@ -125,7 +125,7 @@ Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan
                                 repeat < 0 ? "w" : "p", repeat < 0 ? -repeat : repeat));
     spec.inject_slowdown = side.inject_slowdown;
     run::RepeatOutcome ran =
-        run::run_repeat(suite, spec, options.runner, &progress, where, side.result);
+        run::run_repeat(*side.plan, spec, options.runner, &progress, where, side.result);
     if (side.result.interrupted) interrupted = true;
     // A run without a directory keeps its place, so that pair indices stay aligned.
     if (repeat >= 0) side.runs[c].push_back(ran.run ? std::move(*ran.run) : run::CellRun{});

@@ -30,8 +30,13 @@ void warn_of_failed_repeats(const plan::Plan& plan,
   }
 }
 
-// An engine whose plugin did not load fails every dataset of the suite, and is listed
-// among the experiment's engines without a version or plugin.
+// Engines whose plugin did not load are recorded by one shard only, so that merging
+// the shards does not repeat them.
+bool records_load_errors(const RunnerOptions& options) {
+  return !options.shard || options.shard->index == 1;
+}
+
+// An engine whose plugin did not load fails every dataset of the suite.
 void add_load_failures(const suite::Suite& suite, const RunnerOptions& options,
                        result::ResultFile& result) {
   for (const auto& [engine, message] : options.load_errors) {
@@ -39,7 +44,6 @@ void add_load_failures(const suite::Suite& suite, const RunnerOptions& options,
       result.failures.push_back(result::make_failure({.engine = engine, .dataset = dataset.value},
                                                      result::Failure::Kind::load, message));
     }
-    result.experiment.engines.push_back({engine, "", "", {}});
   }
 }
 
@@ -61,6 +65,11 @@ result::Experiment experiment_of(const suite::Suite& suite, const FinishedRuns& 
           ? fmt::format("removal after the suite failed: {}", finished.removal_error)
           : "each run had a fresh directory; all were removed after the last run";
   e.command_line = options.command_line;
+  // An engine that did not load is listed without a version or plugin.
+  if (records_load_errors(options)) {
+    for (const auto& load_error : options.load_errors)
+      e.engines.push_back({load_error.first, "", "", {}});
+  }
   return e;
 }
 
@@ -70,6 +79,7 @@ void finish_result(const suite::Suite& suite, const FinishedRuns& finished,
                    const RunnerOptions& options, result::ResultFile& result) {
   const plan::Plan& plan = *finished.ran;
   result.experiment = experiment_of(suite, finished, options);
+  // The plugin-build warnings of the engines that ran (a failed load has no build).
   for (std::string& warning : result::plugin_build_warnings(result.experiment.engines)) {
     result.environment.warnings.push_back(std::move(warning));
   }
@@ -78,8 +88,7 @@ void finish_result(const suite::Suite& suite, const FinishedRuns& finished,
   stats::judge_run_spread(result);
   if (finished.adaptive) record_repeats(plan, finished.runs, result.metrics);
   if (finished.counting_pass) run_counting_pass(suite, plan, options, result);
-  // Recorded by one shard only, so that merging the shards does not repeat them.
-  if (!options.shard || options.shard->index == 1) add_load_failures(suite, options, result);
+  if (records_load_errors(options)) add_load_failures(suite, options, result);
   result::mask_secrets(result);
 }
 

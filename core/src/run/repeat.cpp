@@ -6,7 +6,7 @@
 
 namespace storh::run {
 
-RepeatOutcome run_repeat(const suite::Suite& suite, const WorkerRunSpec& spec,
+RepeatOutcome run_repeat(const plan::Plan& plan, const WorkerRunSpec& spec,
                          const RunnerOptions& options, ProgressLine* progress,
                          const std::string& where, result::ResultFile& result) {
   RepeatOutcome outcome;
@@ -16,7 +16,7 @@ RepeatOutcome run_repeat(const suite::Suite& suite, const WorkerRunSpec& spec,
                                                    result::Failure::Kind::exit, std::move(error)));
     return outcome;
   }
-  WorkerRunOutcome ran = run_worker(suite, spec, options, progress, where);
+  WorkerRunOutcome ran = run_worker(plan, spec, options, progress, where);
   result.runs.push_back(ran.record);
   if (ran.failure) {
     if (ran.failure->kind == result::Failure::Kind::interrupted) result.interrupted = true;

@@ -9,12 +9,12 @@
 #include <optional>
 #include <string>
 
+#include "plan/plan.h"
 #include "result/result.h"
 #include "run/aggregate.h"
 #include "run/progress_line.h"
 #include "run/runner.h"
 #include "run/worker_run.h"
-#include "suite/suite.h"
 
 namespace storh::run {
 
@@ -26,11 +26,12 @@ struct RepeatOutcome {
   std::optional<result::Failure> failure;
 };
 
-// Creates spec.work_dir (it must not exist), runs the worker for `spec` and adds its
+// Creates spec.work_dir (it must not exist), runs the worker for `spec` (a cell of
+// `plan`, under its limits) and adds its
 // record to result.runs and its failure, if any, to result.failures; an interrupted
 // run sets result.interrupted. `where` prefixes its progress messages; `progress` may
 // be null. Never throws for worker failures.
-RepeatOutcome run_repeat(const suite::Suite& suite, const WorkerRunSpec& spec,
+RepeatOutcome run_repeat(const plan::Plan& plan, const WorkerRunSpec& spec,
                          const RunnerOptions& options, ProgressLine* progress,
                          const std::string& where, result::ResultFile& result);
 

@@ -139,7 +139,7 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
                                 : fmt::format("c{:03}-{}-r{}", c, cell.engine, repeat));
     const auto run_start = std::chrono::steady_clock::now();
     RepeatOutcome ran =
-        run_repeat(suite, {cell, repeat, work_dir}, options, &progress, where, result);
+        run_repeat(plan, {cell, repeat, work_dir}, options, &progress, where, result);
     if (!ran.run) {
       eta.dropped(c);
       return true;
