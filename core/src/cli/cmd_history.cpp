@@ -224,6 +224,7 @@ int history_command(const std::vector<std::string>& raw_args, const CommandIo& i
                          [&](const Subcommand& sub) { return sub.name == raw_args.front(); });
   if (found == subcommands.end()) {
     std::vector<std::string> names;
+    names.reserve(subcommands.size());
     for (const Subcommand& sub : subcommands) names.emplace_back(sub.name);
     io.err << fmt::format(
         "storh-host history: expected a subcommand: {}{}\n", fmt::join(names, ", "),
