@@ -6,6 +6,8 @@
 
 #include "ab/flow.h"
 #include "cli/gate_flags.h"
+#include "cli/output.h"
+#include "publish/junit.h"
 #include "util/files.h"
 
 namespace storh::cli {
@@ -117,12 +119,10 @@ Expected<ResolvedAb> output_options(const ParsedArgs& flags, const AbCommandSett
     Expected<report::HtmlAssets> assets = report::load_html_assets();
     if (!assets) return Error{assets.error()};
     r.html = std::move(*assets);
-  } else if (format) {
-    const auto parsed = compare::parse_output_format(*format);
-    if (!parsed || *parsed == compare::OutputFormat::csv) {
-      return Error{fmt::format("--format: unknown format \"{}\" (valid: text, md, json{})", *format,
-                               s.calibrating ? "" : ", html")};
-    }
+  } else {
+    Expected<compare::OutputFormat> parsed =
+        output_format(flags, false, s.calibrating ? "" : ", html");
+    if (!parsed) return Error{parsed.error()};
     r.format = *parsed;
   }
   return r;
@@ -164,6 +164,19 @@ Expected<ResolvedAb> resolve_ab_flags(const ParsedArgs& flags, const suite::Suit
   }
   r.output = flags.last("output");
   return output_options(flags, s, std::move(r));
+}
+
+ab::AbReport render_verdict(const ab::AbResult& result, const ab::AbOutcome& outcome,
+                            const ResolvedAb& resolved) {
+  if (resolved.html) return ab::render_html(result, outcome, resolved.gate.alpha, *resolved.html);
+  return ab::render(result, outcome, resolved.format, resolved.gate.alpha);
+}
+
+int write_junit_if_asked(const std::string& command, const ResolvedAb& resolved,
+                         const ab::AbOutcome& outcome, const std::string& origin,
+                         const CommandIo& io) {
+  if (!resolved.junit) return kExitOk;
+  return write_junit(command, publish::ab_junit(outcome, origin), *resolved.junit, io);
 }
 
 }  // namespace storh::cli

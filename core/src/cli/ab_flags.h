@@ -1,5 +1,6 @@
 // cli/ab_flags.h: the flags of `ab`, `calibrate` and `ci --base=DIR` (the command
-// table's `ab` entry) over the suite's [gate.ab] table over the defaults.
+// table's `ab` entry) over the suite's [gate.ab] table over the defaults, and the
+// verdict written as they ask.
 #pragma once
 
 #include <cstdint>
@@ -37,5 +38,15 @@ struct ResolvedAb {
 // and what it takes.
 Expected<ResolvedAb> resolve_ab_flags(const ParsedArgs& flags, const suite::Suite& suite,
                                       const AbCommandSettings& settings);
+
+// The verdict in the format the flags asked for.
+ab::AbReport render_verdict(const ab::AbResult& result, const ab::AbOutcome& outcome,
+                            const ResolvedAb& resolved);
+
+// Writes the verdict's JUnit file when --junit asked for one; `origin` names what was
+// judged (the A/B result file). kExitOk, or the write's failure code (said on io.err).
+int write_junit_if_asked(const std::string& command, const ResolvedAb& resolved,
+                         const ab::AbOutcome& outcome, const std::string& origin,
+                         const CommandIo& io);
 
 }  // namespace storh::cli

@@ -25,19 +25,6 @@
 namespace storh::cli {
 namespace {
 
-// --format; gate has no CSV form (its output is a verdict, not a table of numbers).
-// `also` names the formats the caller handles itself (compare's ", html").
-Expected<compare::OutputFormat> output_format(const ParsedArgs& args, bool allow_csv,
-                                              std::string_view also = "") {
-  const std::string name = args.last("format").value_or("text");
-  const auto format = compare::parse_output_format(name);
-  if (!format || (!allow_csv && *format == compare::OutputFormat::csv)) {
-    return Error{fmt::format("--format: unknown format \"{}\" (valid: text, md, {}json{})", name,
-                             allow_csv ? "csv, " : "", also)};
-  }
-  return *format;
-}
-
 // Loads every file, or says which one is unusable.
 Expected<std::vector<compare::ComparableFile>> load_all(const std::vector<std::string>& paths) {
   std::vector<compare::ComparableFile> files;
