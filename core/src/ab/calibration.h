@@ -88,6 +88,13 @@ std::string calibration_mismatch(const Calibration& calibration, const std::stri
 double calibration_seconds(const std::vector<const result::ResultFile*>& sides,
                            std::uint32_t pairs);
 
+// How to calibrate here, for calibration_mismatch: `storh-host calibrate ARGS
+// --pairs=PAIRS --calibration=FILE` with secrets masked, and roughly how long it takes
+// at the pace of `sides`' runs (calibration_seconds; empty when they say nothing).
+Recalibration recalibration_for(std::vector<std::string> calibrate_args, std::uint32_t pairs,
+                                const std::string& file,
+                                const std::vector<const result::ResultFile*>& sides);
+
 // From an A/A run (ab::run_ab with the same plugins on both sides).
 Calibration calibrate(const AbResult& aa, double alpha);
 

@@ -5,10 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "run/progress_line.h"
 #include "stats/paired.h"
 #include "util/exit_codes.h"
-#include "util/secrets.h"
 
 namespace storh::ab {
 namespace {
@@ -19,15 +17,6 @@ std::filesystem::path with_suffix(const std::filesystem::path& output, const std
   const std::string extension = path.has_extension() ? path.extension().string() : ".json";
   path.replace_filename(path.stem().string() + suffix + extension);
   return path;
-}
-
-// `storh-host calibrate ...` for the suite and plugins at hand, writing `file`.
-std::string calibrate_command_line(std::vector<std::string> run_args, std::uint32_t pairs,
-                                   const std::string& file) {
-  run_args.insert(run_args.begin(), {"storh-host", "calibrate"});
-  run_args.push_back(fmt::format("--pairs={}", pairs));
-  run_args.push_back("--calibration=" + file);
-  return mask_secrets(fmt::format("{}", fmt::join(run_args, " ")));
 }
 
 // Before the verdict: the metrics that regressed on wall time alone get a fresh set of
@@ -86,10 +75,8 @@ std::string undecidable_pairs(std::uint32_t pairs, const AbGateOptions& gate) {
 std::string apply_calibration(const CalibrationSetting& setting, const AbResult& result,
                               const std::vector<std::string>& calibrate_args, AbGateOptions& gate) {
   const Calibration& calibration = setting.calibration;
-  const double seconds = calibration_seconds({&result.base, &result.head}, calibration.pairs);
-  const Recalibration how{
-      calibrate_command_line(calibrate_args, calibration.pairs, setting.file),
-      seconds > 0 ? fmt::format("about {} at this run's pace", run::duration_text(seconds)) : ""};
+  const Recalibration how = recalibration_for(calibrate_args, calibration.pairs, setting.file,
+                                              {&result.base, &result.head});
   std::string warning =
       calibration_mismatch(calibration, setting.file, result.head.environment,
                            "each metric's threshold comes from this run's own paired noise", how);
