@@ -126,6 +126,20 @@ TEST_CASE("ab: bad input is exit 2 with what is wrong", "[cli][ab]") {
   CHECK(run.code == 2);
 }
 
+TEST_CASE("ab: a --counter without a name is refused as gate refuses it", "[cli][ab]") {
+  // Regression: ab read --counter==5 as a tolerance for a counter named "", where gate
+  // refused it.
+  ScratchDir dir;
+  const std::string refusal = "--counter: expected NAME=PCT such as fsync=0, got \"=5\"";
+  const auto ab =
+      cli({"ab", write_suite(dir), fixture_path_flag, "--base=" + fixture_dir, "--counter==5"});
+  CHECK(ab.code == 2);
+  CHECK(contains(ab.err, refusal));
+  const auto gate = cli({"gate", "base.json", "head.json", "--counter==5"});
+  CHECK(gate.code == 2);
+  CHECK(contains(gate.err, refusal));
+}
+
 TEST_CASE("ci --base runs the A/B mode with the suite's [gate.ab] settings", "[cli][ab][ci]") {
   ScratchDir dir;
   const auto run = cli({"ci", write_suite(dir), fixture_path_flag, "--base=" + fixture_dir});

@@ -1,11 +1,14 @@
 // Provenance and load: the host name, the suite's git commit read from .git files,
-// and the busy-machine warning the runner records at the start and end of a run.
+// the busy-machine warning the runner records at the start and end of a run, and the
+// same provenance in an A/B file.
 #include "env/provenance.h"
 
 #include <algorithm>
+#include <fstream>
 #include <sstream>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "ab/ab_runner.h"
 #include "run/runner.h"
@@ -137,5 +140,41 @@ TEST_CASE("ab: a busy machine is warned about as in a run, and both sides' files
     const auto& warnings = side->environment.warnings;
     CHECK(std::count(warnings.begin(), warnings.end(), start) == 1);
     CHECK(std::count(warnings.begin(), warnings.end(), end) == 1);
+  }
+}
+
+TEST_CASE("ab: an A/B file carries a run's provenance on both sides", "[provenance][ab]") {
+  // Regression: the A/B runner finished its results on its own, without the hostname,
+  // the commit, the command line or the plugin-build warnings that a run's file has.
+  ScratchDir work;
+  write_text(work / ".git/HEAD", std::string(kCommit) + "\n");
+  const suite::Suite suite = suite_in(work);
+  plan::Cell cell;
+  cell.engine = "doc";
+  cell.plugin = work / "storh_doc.so";
+  cell.dataset = 10;
+  cell.build.type = "Debug";
+  cell.build.optimized = false;
+  plan::Plan plan;
+  plan.cells.push_back(cell);
+  ab::AbRunOptions options;
+  // No such host: the worker cannot start, and the results are finished all the same.
+  options.runner.host_executable = work / "no-such-storh-host";
+  options.runner.load_average = [] { return std::optional<double>(0.0); };
+  options.runner.command_line = {"storh-host", "ab", "suite.toml", "--head-set", "doc.x=1"};
+  options.counting_pass = false;
+  Expected<ab::AbResult> result = ab::run_ab(suite, plan, plan, options);
+  REQUIRE(result.ok());
+  CHECK(result->head.failures.size() == 1);
+  REQUIRE(ab::write_ab_file(work / "ab.json", *result, 0.05).empty());
+  const nlohmann::json file = nlohmann::json::parse(std::ifstream(work / "ab.json"));
+  for (const nlohmann::json& side : {file, file["ab"]["base"]}) {
+    CHECK(side["experiment"]["hostname"] == env::host_name());
+    CHECK(side["experiment"]["git_commit"] == kCommit);
+    CHECK(side["experiment"]["command_line"] == nlohmann::json(options.runner.command_line));
+    const auto& warnings = side["environment"]["warnings"];
+    CHECK(std::any_of(warnings.begin(), warnings.end(), [](const nlohmann::json& warning) {
+      return warning.get<std::string>().starts_with("plugin \"doc\" is a debug build");
+    }));
   }
 }

@@ -7,6 +7,7 @@
 #include "result/json.h"
 #include "util/files.h"
 #include "util/json_input.h"
+#include "util/json_node.h"
 
 namespace storh::ab {
 namespace {
@@ -14,49 +15,26 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-// A bad value in an A/B file: where it is and what was expected.
-struct BadAbValue {
-  std::string message;
-};
-
-const json& member(const json& object, const std::string& key, const std::string& path) {
-  if (!object.is_object()) throw BadAbValue{fmt::format("{}: expected an object", path)};
-  auto it = object.find(key);
-  if (it == object.end()) throw BadAbValue{fmt::format("{}: missing key \"{}\"", path, key)};
-  return *it;
-}
-
-template <typename T>
-T typed(const json& value, const std::string& path, const char* expected) {
-  const bool ok = [&] {
-    if constexpr (std::is_same_v<T, std::string>) return value.is_string();
-    if constexpr (std::is_same_v<T, double>) return value.is_number();
-    if constexpr (std::is_same_v<T, std::uint64_t> || std::is_same_v<T, std::uint32_t>) {
-      return value.is_number_unsigned();
-    }
-    return false;
-  }();
-  if (!ok)
-    throw BadAbValue{fmt::format("{}: expected {}, got {}", path, expected, value.type_name())};
-  return value.get<T>();
-}
-
-std::vector<std::string> strings(const json& value, const std::string& path) {
-  if (!value.is_array()) throw BadAbValue{fmt::format("{}: expected an array", path)};
+std::vector<std::string> strings(const JsonNode& node) {
   std::vector<std::string> out;
-  for (std::size_t i = 0; i < value.size(); ++i) {
-    out.push_back(typed<std::string>(value[i], fmt::format("{}/{}", path, i), "a string"));
-  }
+  for (const JsonNode& item : node.items()) out.push_back(item.str());
   return out;
+}
+
+// A whole number that fits 32 bits (a pair index, the pairs per cell).
+std::uint32_t count32(const JsonNode& node) {
+  const std::uint64_t value = node.count();
+  if (value > UINT32_MAX)
+    node.refuse(fmt::format("expected at most {}, got {}", UINT32_MAX, value));
+  return static_cast<std::uint32_t>(value);
 }
 
 ordered_json setup_json(const SideSetup& setup) {
   return {{"plugin_path", setup.plugin_path}, {"sets", setup.sets}};
 }
 
-SideSetup read_setup(const json& value, const std::string& path) {
-  return {strings(member(value, "plugin_path", path), path + "/plugin_path"),
-          strings(member(value, "sets", path), path + "/sets")};
+SideSetup read_setup(const JsonNode& node) {
+  return {strings(node.at("plugin_path")), strings(node.at("sets"))};
 }
 
 ordered_json metric_json(const PairedMetric& m, double alpha) {
@@ -82,37 +60,34 @@ ordered_json metric_json(const PairedMetric& m, double alpha) {
           {"analysis", analysis}};
 }
 
-PairedMetric read_metric(const json& value, const std::string& path) {
+PairedMetric read_metric(const JsonNode& node) {
   PairedMetric m;
-  m.key = typed<std::string>(member(value, "key", path), path + "/key", "a string");
-  m.unit = typed<std::string>(member(value, "unit", path), path + "/unit", "a string");
-  const std::string direction =
-      typed<std::string>(member(value, "direction", path), path + "/direction", "a string");
-  const std::optional<result::MetricDirection> parsed = result::parse_direction(direction);
-  if (!parsed) {
-    throw BadAbValue{
-        fmt::format("{}/direction: expected lower_is_better or higher_is_better", path)};
-  }
+  m.key = node.at("key").str();
+  m.unit = node.at("unit").str();
+  const JsonNode direction = node.at("direction");
+  const std::optional<result::MetricDirection> parsed = result::parse_direction(direction.str());
+  if (!parsed) direction.refuse("expected lower_is_better or higher_is_better");
   m.direction = *parsed;
-  const json& pairs = member(value, "pairs", path);
-  if (!pairs.is_array()) throw BadAbValue{fmt::format("{}/pairs: expected an array", path)};
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
-    const std::string at = fmt::format("{}/pairs/{}", path, i);
+  for (const JsonNode& pair : node.at("pairs").items()) {
     Pair p;
-    p.index =
-        typed<std::uint32_t>(member(pairs[i], "index", at), at + "/index", "a whole number >= 0");
-    p.base = typed<double>(member(pairs[i], "base", at), at + "/base", "a number");
-    p.head = typed<double>(member(pairs[i], "head", at), at + "/head", "a number");
-    const std::string first =
-        typed<std::string>(member(pairs[i], "first", at), at + "/first", "a string");
-    if (first != "base" && first != "head") {
-      throw BadAbValue{
-          fmt::format("{}/first: expected \"base\" or \"head\", got \"{}\"", at, first)};
+    p.index = count32(pair.at("index"));
+    p.base = pair.at("base").number();
+    p.head = pair.at("head").number();
+    const JsonNode first = pair.at("first");
+    const std::string side = first.str();
+    if (side != "base" && side != "head") {
+      first.refuse(fmt::format("expected \"base\" or \"head\", got \"{}\"", side));
     }
-    p.first = first == "base" ? Side::base : Side::head;
+    p.first = side == "base" ? Side::base : Side::head;
     m.pairs.push_back(p);
   }
   return m;
+}
+
+std::vector<PairedMetric> read_metrics(const JsonNode& node) {
+  std::vector<PairedMetric> metrics;
+  for (const JsonNode& metric : node.items()) metrics.push_back(read_metric(metric));
+  return metrics;
 }
 
 }  // namespace
@@ -162,36 +137,25 @@ Expected<AbResult> ab_from_json(const json& j, const std::string& origin) {
   AbResult r;
   r.head = std::move(*head);
   try {
-    const json& ab = member(j, "ab", "");
-    const std::string order =
-        typed<std::string>(member(ab, "order", "/ab"), "/ab/order", "a string");
-    if (order != "abba" && order != "random") {
-      throw BadAbValue{
-          fmt::format("/ab/order: expected \"abba\" or \"random\", got \"{}\"", order)};
+    const JsonNode ab = JsonNode(j, "").at("ab");
+    const JsonNode order = ab.at("order");
+    const std::string order_text = order.str();
+    if (order_text != "abba" && order_text != "random") {
+      order.refuse(fmt::format("expected \"abba\" or \"random\", got \"{}\"", order_text));
     }
-    r.order = order == "abba" ? Order::abba : Order::random;
-    r.seed = typed<std::uint64_t>(member(ab, "seed", "/ab"), "/ab/seed", "a whole number >= 0");
-    r.pairs = typed<std::uint32_t>(member(ab, "pairs", "/ab"), "/ab/pairs", "a whole number >= 0");
-    r.base_setup = read_setup(member(ab, "base_setup", "/ab"), "/ab/base_setup");
-    r.head_setup = read_setup(member(ab, "head_setup", "/ab"), "/ab/head_setup");
-    const json& metrics = member(ab, "metrics", "/ab");
-    if (!metrics.is_array()) throw BadAbValue{"/ab/metrics: expected an array"};
-    for (std::size_t i = 0; i < metrics.size(); ++i) {
-      r.metrics.push_back(read_metric(metrics[i], fmt::format("/ab/metrics/{}", i)));
-    }
-    if (ab.contains("confirmation")) {  // absent in files without one, and older files
-      const json& confirmation = ab.at("confirmation");
-      if (!confirmation.is_array()) throw BadAbValue{"/ab/confirmation: expected an array"};
-      for (std::size_t i = 0; i < confirmation.size(); ++i) {
-        r.confirmation.push_back(
-            read_metric(confirmation[i], fmt::format("/ab/confirmation/{}", i)));
-      }
-    }
+    r.order = order_text == "abba" ? Order::abba : Order::random;
+    r.seed = ab.at("seed").count();
+    r.pairs = count32(ab.at("pairs"));
+    r.base_setup = read_setup(ab.at("base_setup"));
+    r.head_setup = read_setup(ab.at("head_setup"));
+    r.metrics = read_metrics(ab.at("metrics"));
+    // Absent in files without a confirmation set, and in older files.
+    if (ab.has("confirmation")) r.confirmation = read_metrics(ab.at("confirmation"));
     Expected<result::ResultFile> base =
-        result::from_json(member(ab, "base", "/ab"), origin + " (ab/base)");
+        result::from_json(ab.at("base").raw(), origin + " (ab/base)");
     if (!base) return Error{base.error()};
     r.base = std::move(*base);
-  } catch (const BadAbValue& bad) {
+  } catch (const BadJsonValue& bad) {
     return Error{fmt::format("{}: {}", origin, bad.message)};
   }
   return r;

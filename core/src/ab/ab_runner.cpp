@@ -5,12 +5,11 @@
 #include "env/environment.h"
 #include "load/outcome.h"
 #include "result/engine_values.h"
-#include "run/aggregate.h"
-#include "run/counting_pass.h"
+#include "run/finish.h"
 #include "run/progress_line.h"
+#include "run/repeat.h"
 #include "run/work_root.h"
 #include "run/worker_run.h"
-#include "stats/spread.h"
 #include "util/secrets.h"
 #include "util/splitmix64.h"
 
@@ -104,7 +103,9 @@ Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan
   run::check_load(options.runner, "at the start of the run", environment);
   run::ProgressLine progress(options.runner.progress);
   const std::size_t cells = base_plan.cells.size();
-  const std::size_t total = cells * 2 * (static_cast<std::size_t>(options.pairs) + options.warmup);
+  const std::uint32_t pairs = head_plan.repeat;
+  const std::uint32_t warmup = head_plan.warmup;
+  const std::size_t total = cells * 2 * (static_cast<std::size_t>(pairs) + warmup);
   std::size_t started = 0;
   bool interrupted = false;
   std::vector<std::vector<Side>> firsts(cells);
@@ -116,26 +117,18 @@ Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan
     const std::string where =
         fmt::format("[{}/{}] {} n={} {} {} {}", ++started, total, cell.engine, cell.dataset,
                     side_name(which), repeat < 0 ? "warm-up" : "pair",
-                    repeat < 0 ? repeat + static_cast<int>(options.warmup) + 1 : repeat + 1);
+                    repeat < 0 ? repeat + static_cast<int>(warmup) + 1 : repeat + 1);
     progress.show(where);
-    const std::filesystem::path work_dir =
+    run::WorkerRunSpec spec(
+        cell, repeat,
         work_root / fmt::format("c{:03}-{}-{}-{}{}", c, cell.engine, side_name(which),
-                                repeat < 0 ? "w" : "p", repeat < 0 ? -repeat : repeat);
-    if (std::string error = run::create_run_dir(work_dir); !error.empty()) {
-      side.result.failures.push_back(result::make_failure(
-          cell.failed_run(repeat), result::Failure::Kind::exit, std::move(error)));
-      if (repeat >= 0) side.runs[c].push_back({});
-      return true;
-    }
-    run::WorkerRunSpec spec(cell, repeat, work_dir);
+                                repeat < 0 ? "w" : "p", repeat < 0 ? -repeat : repeat));
     spec.inject_slowdown = side.inject_slowdown;
-    run::WorkerRunOutcome ran = run::run_worker(suite, spec, options.runner, &progress, where);
-    side.result.runs.push_back(ran.record);
-    if (ran.failure) {
-      if (ran.failure->kind == result::Failure::Kind::interrupted) interrupted = true;
-      side.result.failures.push_back(std::move(*ran.failure));
-    }
-    if (repeat >= 0) side.runs[c].push_back(std::move(ran.run));
+    run::RepeatOutcome ran =
+        run::run_repeat(*side.plan, spec, options.runner, &progress, where, side.result);
+    if (side.result.interrupted) interrupted = true;
+    // A run without a directory keeps its place, so that pair indices stay aligned.
+    if (repeat >= 0) side.runs[c].push_back(ran.run ? std::move(*ran.run) : run::CellRun{});
     return !interrupted;
   };
   auto run_pair = [&](std::size_t c, int repeat, Side first) {
@@ -146,10 +139,10 @@ Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan
   };
 
   bool going = true;
-  for (int w = -static_cast<int>(options.warmup); going && w < 0; ++w) {
+  for (int w = -static_cast<int>(warmup); going && w < 0; ++w) {
     for (std::size_t c = 0; going && c < cells; ++c) going = run_pair(c, w, Side::base);
   }
-  for (std::uint32_t p = 0; going && p < options.pairs; ++p) {
+  for (std::uint32_t p = 0; going && p < pairs; ++p) {
     for (std::size_t c = 0; going && c < cells; ++c) {
       const Side first = first_side(options, c, p);
       firsts[c].push_back(first);
@@ -165,17 +158,17 @@ Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan
   for (SideRuns* side : {&base, &head}) {
     side->result.environment = environment;
     side->result.interrupted = interrupted;
-    side->result.experiment = run::describe_experiment(suite, *side->plan, work_root);
-    side->result.experiment.repeat = options.pairs;
-    side->result.experiment.warmup = options.warmup;
-    side->result.experiment.work_dir_cleanup =
-        !removal_error.empty()
-            ? fmt::format("removal after the suite failed: {}", removal_error)
-            : "each run had a fresh directory; all were removed after the last run";
-    side->result.metrics = run::aggregate_metrics(*side->plan, side->runs);
-    stats::judge_run_spread(side->result);
-    if (!interrupted && options.counting_pass)
-      run::run_counting_pass(suite, *side->plan, options.runner, side->result);
+    // A copy: the pairing below reads the runs too.
+    run::finish_result(suite,
+                       {.described = side->plan,
+                        .ran = side->plan,
+                        .runs = side->runs,
+                        .failed_repeats = {},
+                        .adaptive = false,
+                        .counting_pass = options.counting_pass && !interrupted,
+                        .work_root = work_root,
+                        .removal_error = removal_error},
+                       options.runner, side->result);
   }
   for (std::size_t c = 0; c < cells; ++c) {
     const plan::Cell& cell = head_plan.cells[c];
@@ -192,8 +185,6 @@ Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan
             [](const PairedMetric& a, const PairedMetric& b) { return a.key < b.key; });
   out.base = std::move(base.result);
   out.head = std::move(head.result);
-  result::mask_secrets(out.base);
-  result::mask_secrets(out.head);
   out.base_setup = options.base_setup;
   out.head_setup = options.head_setup;
   for (SideSetup* setup : {&out.base_setup, &out.head_setup}) {
@@ -201,15 +192,18 @@ Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan
   }
   out.order = options.order;
   out.seed = options.seed;
-  out.pairs = options.pairs;
+  out.pairs = pairs;
   return out;
 }
 
 std::string confirm(const suite::Suite& suite, const plan::Plan& base, const plan::Plan& head,
-                    AbRunOptions options, const std::set<std::string>& keys, AbResult& result) {
+                    std::uint32_t pairs, AbRunOptions options, const std::set<std::string>& keys,
+                    AbResult& result) {
   options.counting_pass = false;
-  Expected<AbResult> again =
-      run_ab(suite, plan::with_metrics(base, keys), plan::with_metrics(head, keys), options);
+  plan::Plan base_subset = plan::with_metrics(base, keys);
+  plan::Plan head_subset = plan::with_metrics(head, keys);
+  base_subset.repeat = head_subset.repeat = pairs;
+  Expected<AbResult> again = run_ab(suite, base_subset, head_subset, options);
   if (!again) return again.error();
   for (PairedMetric& metric : again->metrics) {
     if (keys.count(metric.key) > 0) result.confirmation.push_back(std::move(metric));

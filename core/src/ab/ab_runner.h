@@ -1,7 +1,8 @@
 // ab/ab_runner.h: running a suite's cells for two sides, base and head, in pairs.
 //
 // Both plans come from the same suite; they differ in where their plugins come from
-// (two build directories) and possibly in parameter overrides. Cell i of one plan is
+// (two build directories) and possibly in parameter overrides. Each plan's `repeat` is
+// the pairs per cell and its `warmup` the untimed runs per side and cell. Cell i of one plan is
 // cell i of the other (same engine, dataset and qualifiers); operations may differ
 // (a metric only one side has is reported as missing, not paired).
 //
@@ -33,8 +34,6 @@ struct AbRunOptions {
   run::RunnerOptions runner;
   Order order = Order::abba;
   std::uint64_t seed = 0;
-  std::uint32_t pairs = 1;   // per cell, >= 1
-  std::uint32_t warmup = 0;  // untimed runs per side and cell
   SideSetup base_setup;
   SideSetup head_setup;
   // The power harness's injected slowdown of the head side's workers (--inject-slowdown).
@@ -45,18 +44,21 @@ struct AbRunOptions {
 // Whether the plans can be paired; empty when they can, else why not.
 std::string check_pairable(const plan::Plan& base, const plan::Plan& head);
 
-// Runs both sides and pairs their samples. Fails only when the plans cannot be paired
-// or no work directory can be made; worker failures are in each side's failures.
+// Runs both sides and pairs their samples; each side's result is finished as a run's
+// is (run/finish.h), with options.runner.command_line. Fails only when the plans cannot
+// be paired or no work directory can be made; worker failures are in each side's
+// failures.
 Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base, const plan::Plan& head,
                           const AbRunOptions& options);
 
-// Confirms wall-time regressions (verdict.h): runs a fresh set of `options.pairs` pairs
-// of the cells holding `keys`, without a counting pass, and records the pairs of `keys`
+// Confirms wall-time regressions (verdict.h): runs a fresh set of `pairs` pairs of the
+// cells holding `keys`, without a counting pass, and records the pairs of `keys`
 // in result.confirmation. Its worker runs and failures join each side's; an interrupt
 // marks both sides interrupted. Empty on success, else why it could not run (as
 // run_ab fails).
 std::string confirm(const suite::Suite& suite, const plan::Plan& base, const plan::Plan& head,
-                    AbRunOptions options, const std::set<std::string>& keys, AbResult& result);
+                    std::uint32_t pairs, AbRunOptions options, const std::set<std::string>& keys,
+                    AbResult& result);
 
 // The pairs of one metric from the two sides' runs of one cell (runs by pair index;
 // a run that lacks the operation's sample breaks only its own pair).

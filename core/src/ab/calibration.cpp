@@ -9,8 +9,10 @@
 #include "ab/verdict.h"
 #include "report/format.h"
 #include "result/json.h"
+#include "run/progress_line.h"
 #include "util/files.h"
 #include "util/json_input.h"
+#include "util/secrets.h"
 
 namespace storh::ab {
 namespace {
@@ -227,6 +229,18 @@ double calibration_seconds(const std::vector<const result::ResultFile*>& sides,
   const double runs_per_cell = static_cast<double>(sides.size()) * (e.repeat + e.warmup);
   if (runs_per_cell <= 0) return 0;
   return wall * 2 * (pairs + e.warmup) / runs_per_cell;
+}
+
+Recalibration recalibration_for(std::vector<std::string> calibrate_args, std::uint32_t pairs,
+                                const std::string& file,
+                                const std::vector<const result::ResultFile*>& sides) {
+  calibrate_args.insert(calibrate_args.begin(), {"storh-host", "calibrate"});
+  calibrate_args.push_back(fmt::format("--pairs={}", pairs));
+  calibrate_args.push_back("--calibration=" + file);
+  const double seconds = calibration_seconds(sides, pairs);
+  return {
+      mask_secrets(fmt::format("{}", fmt::join(calibrate_args, " "))),
+      seconds > 0 ? fmt::format("about {} at this run's pace", run::duration_text(seconds)) : ""};
 }
 
 std::map<std::string, double> noise_by_key(const Calibration& calibration) {

@@ -59,6 +59,13 @@ struct Calibration {
   std::optional<result::Environment> environment;
 };
 
+// A stored calibration and the file it came from, read before a run so that a bad
+// file costs no run.
+struct CalibrationSetting {
+  Calibration calibration;
+  std::string file;
+};
+
 // How to calibrate the machine at hand, for the warning when a calibration is not
 // applied: the full command, and roughly how long it takes (empty when unknown).
 struct Recalibration {
@@ -80,6 +87,13 @@ std::string calibration_mismatch(const Calibration& calibration, const std::stri
 // warm-ups) times. 0 when the runs say nothing (none recorded).
 double calibration_seconds(const std::vector<const result::ResultFile*>& sides,
                            std::uint32_t pairs);
+
+// How to calibrate here, for calibration_mismatch: `storh-host calibrate ARGS
+// --pairs=PAIRS --calibration=FILE` with secrets masked, and roughly how long it takes
+// at the pace of `sides`' runs (calibration_seconds; empty when they say nothing).
+Recalibration recalibration_for(std::vector<std::string> calibrate_args, std::uint32_t pairs,
+                                const std::string& file,
+                                const std::vector<const result::ResultFile*>& sides);
 
 // From an A/A run (ab::run_ab with the same plugins on both sides).
 Calibration calibrate(const AbResult& aa, double alpha);

@@ -32,12 +32,6 @@ struct HistoryTarget {
   std::optional<std::string> branch;
 };
 
-// A stored calibration, read before the run so that a bad file costs no run.
-struct CalibrationSetting {
-  ab::Calibration calibration;
-  std::string file;
-};
-
 struct CiOptions {
   plan::Plan plan;
   std::filesystem::path baseline;  // the suite's [gate] baseline
@@ -46,7 +40,7 @@ struct CiOptions {
   gate::GateOptions gate;          // the [gate] table with the gate's flags on top
   std::uint32_t confirm = 0;       // extra runs of each regressed cell
   bool update_baseline = false;    // write the result as the baseline; no gate
-  std::optional<CalibrationSetting> calibration;
+  std::optional<ab::CalibrationSetting> calibration;
   std::optional<HistoryTarget> history;
 };
 

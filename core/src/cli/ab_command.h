@@ -1,4 +1,5 @@
-// cli/ab_command.h: the A/B run shared by `ab`, `calibrate` and `ci --base=DIR`.
+// cli/ab_command.h: the A/B run shared by `ab`, `calibrate` and `ci --base=DIR`
+// (cmd_ab.cpp), and the judging of a written A/B file (cmd_ab_file.cpp).
 #pragma once
 
 #include <optional>
@@ -16,10 +17,10 @@ struct AbCommandSettings {
   bool use_suite_metrics = false;            // gate only [gate] metrics (ci)
 };
 
-// Parses the A/B flags (--base, --head, --base-set, --head-set, --pairs, --order,
-// --seed, --threshold, --metric, --alpha, --calibration, --lenient, --format,
-// --output, --inject-slowdown), gives every other argument to prepare() once per
-// side, runs the pairs, writes the A/B file and prints the verdict.
+// Reads the A/B flags (the command table's `ab` entry: --base, --head, --base-set,
+// --head-set, --pairs, --order, --threshold, --counter, ...), gives every other
+// argument to prepare() once per side, runs ab/flow.h (the pairs, the A/B file, the
+// verdict or the calibration) and prints how it ended.
 int run_ab_command(const std::vector<std::string>& args, const CommandIo& io,
                    const AbCommandSettings& settings);
 

@@ -73,6 +73,37 @@ Expected<ParsedArgs> parse_args(const std::vector<std::string>& args,
   return parsed;
 }
 
+std::vector<std::string> without_flags(const std::vector<std::string>& args,
+                                       const std::vector<std::string>& valued,
+                                       const std::vector<std::string>& switches) {
+  auto contains = [](const std::vector<std::string>& list, const std::string& name) {
+    return std::find(list.begin(), list.end(), name) != list.end();
+  };
+  std::vector<std::string> rest;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--") {
+      rest.insert(rest.end(), args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+      break;
+    }
+    if (arg == "-" || !arg.starts_with("-")) {
+      rest.push_back(arg);
+      continue;
+    }
+    // The name as parse_args reads it.
+    const std::size_t equals = arg.find('=');
+    const std::size_t dashes = arg.starts_with("--") ? 2 : 1;
+    const std::string name =
+        arg.substr(dashes, equals == std::string::npos ? std::string::npos : equals - dashes);
+    if (contains(valued, name)) {
+      if (equals == std::string::npos && i + 1 < args.size()) ++i;  // its value
+    } else if (!(contains(switches, name) && equals == std::string::npos)) {
+      rest.push_back(arg);
+    }
+  }
+  return rest;
+}
+
 Expected<double> number_flag(const std::string& flag, const std::string& text) {
   if (const std::optional<double> value = parse_decimal(text)) return *value;
   return Error{fmt::format("--{}: \"{}\" is not a number", flag, shorten(text))};

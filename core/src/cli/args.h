@@ -28,6 +28,13 @@ Expected<ParsedArgs> parse_args(const std::vector<std::string>& args,
                                 const std::vector<std::string>& valued,
                                 const std::vector<std::string>& switches);
 
+// `args` without the flags in `valued` (with their values) and `switches`, read as
+// parse_args reads them; the rest keeps its order, and so does everything after "--".
+// A command that takes some flags itself hands the rest on this way.
+std::vector<std::string> without_flags(const std::vector<std::string>& args,
+                                       const std::vector<std::string>& valued,
+                                       const std::vector<std::string>& switches);
+
 // A flag's value as a number (util/text.h's parse_decimal): "10", "2.5", "1e-3". The
 // error names the flag: `--threshold: "x" is not a number`.
 Expected<double> number_flag(const std::string& flag, const std::string& text);

@@ -141,7 +141,7 @@ int ci_command(const std::vector<std::string>& args, const CommandIo& io) {
           loaded.error());
       return kExitBadInput;
     }
-    ci_options.calibration = ci::CalibrationSetting{std::move(*loaded), calibration_file};
+    ci_options.calibration = ab::CalibrationSetting{std::move(*loaded), calibration_file};
   }
   Expected<std::optional<ci::HistoryTarget>> history = open_history(*prepared);
   if (!history) {

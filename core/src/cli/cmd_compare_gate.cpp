@@ -12,6 +12,7 @@
 #include "cli/ab_command.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/gate_flags.h"
 #include "cli/output.h"
 #include "compare/comparable.h"
 #include "compare/compare.h"
@@ -23,19 +24,6 @@
 
 namespace storh::cli {
 namespace {
-
-// --format; gate has no CSV form (its output is a verdict, not a table of numbers).
-// `also` names the formats the caller handles itself (compare's ", html").
-Expected<compare::OutputFormat> output_format(const ParsedArgs& args, bool allow_csv,
-                                              std::string_view also = "") {
-  const std::string name = args.last("format").value_or("text");
-  const auto format = compare::parse_output_format(name);
-  if (!format || (!allow_csv && *format == compare::OutputFormat::csv)) {
-    return Error{fmt::format("--format: unknown format \"{}\" (valid: text, md, {}json{})", name,
-                             allow_csv ? "csv, " : "", also)};
-  }
-  return *format;
-}
 
 // Loads every file, or says which one is unusable.
 Expected<std::vector<compare::ComparableFile>> load_all(const std::vector<std::string>& paths) {
@@ -54,21 +42,15 @@ void print_warnings(const std::vector<std::string>& warnings, std::ostream& err)
 
 }  // namespace
 
-// --threshold=10 (every metric) or --threshold=doc.put=20 (one metric, or every cell
-// of it). The key is everything before the last '=', so qualified keys work:
-// --threshold=cache.cold[validation=hash]=25.
+// The threshold and counter flags read as every gating command reads them
+// (cli/gate_flags.h), then the gate's own.
 Expected<gate::GateOptions> apply_gate_flags(const ParsedArgs& args, gate::GateOptions options) {
-  for (const std::string& value : args.all("threshold")) {
-    const std::size_t equals = value.rfind('=');
-    const std::string number = equals == std::string::npos ? value : value.substr(equals + 1);
-    Expected<double> percent = number_flag("threshold", number);
-    if (!percent) return Error{percent.error()};
-    if (equals == std::string::npos) {
-      options.threshold_percent = *percent;
-    } else {
-      options.metric_thresholds.push_back({value.substr(0, equals), *percent});
-    }
-  }
+  Expected<GateFlagValues> values = read_gate_flags(args.all("threshold"), args.all("counter"));
+  if (!values) return Error{values.error()};
+  if (values->threshold_percent) options.threshold_percent = *values->threshold_percent;
+  options.metric_thresholds.insert(options.metric_thresholds.end(),
+                                   values->metric_thresholds.begin(),
+                                   values->metric_thresholds.end());
   if (args.has("metric")) options.metrics = args.all("metric");
   if (args.has("significant")) options.require_significance = true;
   if (args.has("lenient-missing")) options.lenient_missing = true;
@@ -82,16 +64,9 @@ Expected<gate::GateOptions> apply_gate_flags(const ParsedArgs& args, gate::GateO
     if (!parsed) return Error{parsed.error()};
     options.min_effect_seconds = *parsed;
   }
-  // --counter=fsync=0: a counter's allowed growth per item, percent (docs/counters.md).
-  for (const std::string& value : args.all("counter")) {
-    const std::size_t equals = value.rfind('=');
-    if (equals == std::string::npos || equals == 0) {
-      return Error{fmt::format("--counter: expected NAME=PCT such as fsync=0, got \"{}\"", value)};
-    }
-    Expected<double> percent = number_flag("counter", value.substr(equals + 1));
-    if (!percent) return Error{percent.error()};
-    options.counter_tolerances.push_back({value.substr(0, equals), *percent});
-  }
+  options.counter_tolerances.insert(options.counter_tolerances.end(),
+                                    values->counter_tolerances.begin(),
+                                    values->counter_tolerances.end());
   if (std::string problem = gate::validate(options); !problem.empty()) return Error{problem};
   return options;
 }

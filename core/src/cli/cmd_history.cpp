@@ -22,8 +22,6 @@
 namespace storh::cli {
 namespace {
 
-constexpr const char* kSubcommands[] = {"add", "show", "changes", "export", "copy"};
-
 int bad(const CommandIo& io, std::string_view subcommand, const std::string& message) {
   io.err << fmt::format("storh-host history {}: {}\n", subcommand, message);
   return kExitBadInput;
@@ -218,31 +216,26 @@ int copy(const ParsedArgs& args, const CommandIo& io) {
 }  // namespace
 
 int history_command(const std::vector<std::string>& raw_args, const CommandIo& io) {
-  if (raw_args.empty() || std::find(std::begin(kSubcommands), std::end(kSubcommands),
-                                    raw_args.front()) == std::end(kSubcommands)) {
+  const std::vector<Subcommand>& subcommands = find_command("history")->subcommands;
+  const auto found =
+      raw_args.empty()
+          ? subcommands.end()
+          : std::find_if(subcommands.begin(), subcommands.end(),
+                         [&](const Subcommand& sub) { return sub.name == raw_args.front(); });
+  if (found == subcommands.end()) {
+    std::vector<std::string> names;
+    names.reserve(subcommands.size());
+    for (const Subcommand& sub : subcommands) names.emplace_back(sub.name);
     io.err << fmt::format(
-        "storh-host history: expected a subcommand: {}{}\n", fmt::join(kSubcommands, ", "),
+        "storh-host history: expected a subcommand: {}{}\n", fmt::join(names, ", "),
         raw_args.empty() ? std::string()
                          : fmt::format(" (got \"{}\"{})", shorten(raw_args.front()),
-                                       did_you_mean(raw_args.front(), {std::begin(kSubcommands),
-                                                                       std::end(kSubcommands)})));
+                                       did_you_mean(raw_args.front(), names)));
     return kExitBadInput;
   }
   const std::string& subcommand = raw_args.front();
   const std::vector<std::string> rest(raw_args.begin() + 1, raw_args.end());
-  std::vector<std::string> valued = {"db"};
-  std::vector<std::string> switches;
-  if (subcommand == "add") {
-    valued.insert(valued.end(), {"commit", "branch", "time"});
-  } else if (subcommand == "copy") {
-    valued = {"from", "to"};
-  } else if (subcommand == "export") {
-    valued.insert(valued.end(), {"format", "output", "o"});
-    switches.push_back("results");
-  } else {
-    valued.insert(valued.end(), {"format", "output", "o", "max-p", "min-segment"});
-  }
-  Expected<ParsedArgs> args = parse_args(rest, valued, switches);
+  Expected<ParsedArgs> args = parse_args(rest, found->flags.valued, found->flags.switches);
   if (!args) return bad(io, subcommand, args.error());
   if (subcommand == "add") return add(*args, io);
   if (subcommand == "copy") return copy(*args, io);

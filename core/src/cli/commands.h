@@ -42,6 +42,12 @@ struct CommandFlags {
   std::vector<std::string> switches;
 };
 
+// A command's subcommand (`history add`) and its flags.
+struct Subcommand {
+  std::string_view name;
+  CommandFlags flags;
+};
+
 // One entry per command (cli/command_table.cpp): dispatch, help and the flag checks
 // all read it, so a command is added in one place.
 struct Command {
@@ -49,9 +55,12 @@ struct Command {
   int (*run)(const std::vector<std::string>& args, const CommandIo& io);
   std::string (*help)();
   CommandFlags flags;
+  std::vector<Subcommand> subcommands;  // in the order its errors list them
+  std::vector<std::string_view> usage;  // its lines in the program's help
 };
 
-// Every command, in the order the unknown-command error lists them.
+// Every command, in the order the program's help and the unknown-command error list
+// them.
 const std::vector<Command>& commands();
 // The entry named `name`, or nullptr.
 const Command* find_command(std::string_view name);

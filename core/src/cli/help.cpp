@@ -2,6 +2,8 @@
 // them. Each text is what `storh-host COMMAND --help` prints, byte for byte.
 #include "cli/help.h"
 
+#include "cli/commands.h"
+
 namespace storh::cli {
 
 std::string run_help() {
@@ -313,23 +315,14 @@ or unreachable database, 3 the output could not be written.
 }
 
 std::string program_help() {
-  return R"(storh-host: a benchmark framework for storage-engine plugins.
+  std::string text = R"(storh-host: a benchmark framework for storage-engine plugins.
 
 Usage:
-  storh-host SUITE.toml [options]       run a suite (same as `storh-host run`)
-  storh-host run SUITE.toml [options]
-  storh-host run --engine=NAME [options]  run without a suite file (defaults: run --help)
-  storh-host validate SUITE.toml        check a suite without running it
-  storh-host list [--plugin-path=DIR]   plugins found, their operations and parameters
-  storh-host report RESULT.json [--format=text|md|csv|json|html|bmf|...] [-o FILE]
-  storh-host merge SHARD.json... [-o FILE]  join the shards of run --shard=K/N
-  storh-host history add|show|changes|export|copy   the run history and its changes
-  storh-host compare BASE.json NEW.json [MORE.json...] [--format=...|html] [-o FILE]
-  storh-host gate BASE.json CURRENT.json [--threshold=10] [--metric=ENGINE.OP]...
-  storh-host ci [SUITE.toml] [--confirm=N] [--update-baseline] [--base=DIR]
-  storh-host ab SUITE.toml --base=DIR [--head=DIR]   paired A/B run of two builds
-  storh-host calibrate SUITE.toml       A/A pairs: each metric's noise on this machine
-  storh-host COMMAND --help             help for one command
+)";
+  for (const Command& command : commands()) {
+    for (std::string_view line : command.usage) text.append("  ").append(line).append("\n");
+  }
+  return text + R"(  storh-host COMMAND --help             help for one command
   storh-host --version
 
 Exit codes: 0 ok, 1 a regression (gate, ci, ab), 2 bad input (suite, JSON,

@@ -58,4 +58,15 @@ int write_junit(std::string_view command, const std::string& xml, const std::str
   return kExitOk;
 }
 
+Expected<compare::OutputFormat> output_format(const ParsedArgs& args, bool allow_csv,
+                                              std::string_view also) {
+  const std::string name = args.last("format").value_or("text");
+  const auto format = compare::parse_output_format(name);
+  if (!format || (!allow_csv && *format == compare::OutputFormat::csv)) {
+    return Error{fmt::format("--format: unknown format \"{}\" (valid: text, md, {}json{})", name,
+                             allow_csv ? "csv, " : "", also)};
+  }
+  return *format;
+}
+
 }  // namespace storh::cli

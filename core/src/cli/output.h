@@ -9,10 +9,17 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "compare/render.h"
 #include "report/html_assets.h"
 #include "util/expected.h"
 
 namespace storh::cli {
+
+// --format as compare, gate, ab and calibrate read it (default text). Formats that
+// print verdicts have no CSV form (`allow_csv` false: a verdict is no table of
+// numbers); `also` names the formats the caller handles itself (", html").
+Expected<compare::OutputFormat> output_format(const ParsedArgs& args, bool allow_csv,
+                                              std::string_view also = "");
 
 // The file named by --output (the last one given), else by -o, or nullopt for stdout.
 std::optional<std::string> output_flag(const ParsedArgs& args);

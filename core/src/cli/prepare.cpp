@@ -18,16 +18,20 @@
 #include "util/files.h"
 
 namespace storh::cli {
-namespace {
 
-// The flags `run` and `validate` accept, all of them taking a value.
-std::vector<std::string> valued_flags() {
+std::vector<std::string> run_valued_flags() {
   return {"dataset",        "engine",       "repeat",      "warmup",       "output",
           "memory-limit",   "timeout",      "plugin-path", "work-dir",     "set",
           "format",         "range-output", "clients",     "transactions", "duration",
           "rate",           "operation",    "counters",    "min-time",     "workload",
           "operationcount", "recordcount",  "o",           "interval",     "latency-limit"};
 }
+
+std::vector<std::string> run_switches() {
+  return {"no-fail-fast"};
+}
+
+namespace {
 
 suite::Overrides overrides_from(const ParsedArgs& args) {
   suite::Overrides o;
@@ -162,9 +166,9 @@ bool check_plugin_dirs(const std::vector<suite::Located<std::filesystem::path>>&
 
 std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const CommandIo& io,
                                 const PrepareOptions& options) {
-  std::vector<std::string> valued = valued_flags();
+  std::vector<std::string> valued = run_valued_flags();
   valued.insert(valued.end(), options.extra_valued.begin(), options.extra_valued.end());
-  std::vector<std::string> switches = {"no-fail-fast"};
+  std::vector<std::string> switches = run_switches();
   switches.insert(switches.end(), options.extra_switches.begin(), options.extra_switches.end());
   Expected<ParsedArgs> args = parse_args(raw_args, valued, switches);
   if (!args) {

@@ -30,6 +30,11 @@ struct Prepared {
   std::vector<std::string> command_line;
 };
 
+// The flags every command that runs a suite takes (run, validate, ci, ab, calibrate):
+// those taking a value, and the switches.
+std::vector<std::string> run_valued_flags();
+std::vector<std::string> run_switches();
+
 // Parses arguments, reads the suite, applies overrides, describes the plugins and
 // checks the suite. Prints errors to io.err and returns nullopt on bad input.
 // `extra_valued` and `extra_switches` are the calling command's own flags;

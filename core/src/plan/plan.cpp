@@ -257,6 +257,9 @@ Plan expand_plan(const suite::Suite& suite,
   plan.repeat_until = suite.repeat_until;
   plan.warmup = suite.warmup;
   plan.order = suite.order;
+  plan.memory_limit_bytes = suite.memory_limit_bytes;
+  plan.timeout_seconds = suite.timeout_seconds;
+  plan.min_time_seconds = suite.min_time_seconds;
   for (const auto& dataset : suite.datasets) {
     for (const suite::EngineSetting& setting : suite.engines) {
       const plugin::Description& description = descriptions.at(setting.name);

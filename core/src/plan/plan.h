@@ -60,6 +60,12 @@ struct Plan {
   std::uint32_t warmup = 0;
   suite::RunOrder order = suite::RunOrder::sequential;
   std::string fingerprint;  // 16 hex digits
+  // What each worker of the plan runs under: the suite's limits, overrides applied.
+  std::optional<std::uint64_t> memory_limit_bytes;  // resident; none: unlimited
+  std::optional<double> timeout_seconds;            // wall clock; none: unlimited
+  // A repeatable step (measure_repeated) runs until one batch lasts this long; not
+  // asked of load cells.
+  double min_time_seconds = suite::kDefaultMinTimeSeconds;
 };
 
 // A load suite's view of a plugin: its transaction types as operations (unit

@@ -163,9 +163,9 @@ result::Experiment describe_experiment(const suite::Suite& suite, const plan::Pl
                                           plan.repeat_until->until};
   }
   e.warmup = plan.warmup;
-  e.memory_limit_bytes = suite.memory_limit_bytes;
-  e.timeout_seconds = suite.timeout_seconds;
-  e.min_time_seconds = suite.min_time_seconds;
+  e.memory_limit_bytes = plan.memory_limit_bytes;
+  e.timeout_seconds = plan.timeout_seconds;
+  e.min_time_seconds = plan.min_time_seconds;
   e.host_version = STORH_VERSION;
   e.work_dir = work_root.string();
   for (const plan::Cell& cell : plan.cells) {

@@ -21,7 +21,7 @@
 namespace storh::run {
 namespace {
 
-// Valgrind runs a worker some 20-50 times slower; the suite's timeout is for native runs.
+// Valgrind runs a worker some 20-50 times slower; the plan's timeout is for native runs.
 constexpr double kValgrindTimeoutFactor = 50;
 
 // What one counting worker said, from its event lines.
@@ -66,7 +66,7 @@ std::optional<std::string> failure_message(const process::ProcessOutcome& outcom
 // Runs one cell under one instrument and adds what it counted to `totals`; the
 // error is the failure's message.
 std::string count_cell(const plan::Cell& cell, std::size_t index, count::Instrument instrument,
-                       const suite::Suite& suite, const RunnerOptions& options,
+                       const plan::Plan& plan, const RunnerOptions& options,
                        const std::filesystem::path& root, MetricTotals& totals,
                        std::set<std::string>& in_children) {
   const std::string_view name = count::instrument_name(instrument);
@@ -106,7 +106,7 @@ std::string count_cell(const plan::Cell& cell, std::size_t index, count::Instrum
   CountingRun run;
   spec.on_event = [&](const worker::Event& event) { run.on_event(event); };
   const process::ProcessOutcome outcome =
-      run_worker(suite, spec, options, nullptr, std::string()).process;
+      run_worker(plan, spec, options, nullptr, std::string()).process;
   if (std::optional<std::string> message = failure_message(outcome, run)) return *message;
 
   for (const worker::CountersEvent& step : run.steps) {
@@ -215,7 +215,7 @@ void run_counting_pass(const suite::Suite& suite, const plan::Plan& plan,
                           << std::flush;
       }
       std::string message =
-          count_cell(cell, c, instrument, suite, options, root, totals, in_children);
+          count_cell(cell, c, instrument, plan, options, root, totals, in_children);
       if (!message.empty()) {
         fail(cell,
              fmt::format("counting run ({}): {}", count::instrument_name(instrument), message));

@@ -1,49 +1,22 @@
 #include "run/runner.h"
 
 #include <chrono>
-#include <cstring>
 #include <functional>
-#include <map>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "env/environment.h"
 #include "env/provenance.h"
-#include "plugin/describe.h"
-#include "result/plugin_build.h"
 #include "run/adaptive.h"
 #include "run/aggregate.h"
-#include "run/counting_pass.h"
 #include "run/fail_fast.h"
+#include "run/finish.h"
 #include "run/progress_line.h"
-#include "run/worker_run.h"
-#include "stats/spread.h"
+#include "run/repeat.h"
 #include "util/expected.h"
 
 namespace storh::run {
 namespace {
-
-// A figure a failed repeat helped make, or that the failed repeats left to the others,
-// is marked: the reports put "!" beside it, and nobody reads it as a clean result.
-void warn_of_failed_repeats(const plan::Plan& plan,
-                            const std::vector<std::vector<std::string>>& failed_repeats,
-                            std::vector<result::Metric>& metrics) {
-  for (std::size_t c = 0; c < plan.cells.size(); ++c) {
-    if (failed_repeats[c].empty()) continue;
-    const std::string warning =
-        fmt::format("{} of this cell failed: its figures are not those of clean runs",
-                    fmt::join(failed_repeats[c], ", "));
-    for (const std::string& operation : plan.cells[c].operation_names()) {
-      const std::string key = plan::metric_key(plan.cells[c], operation);
-      for (result::Metric& metric : metrics) {
-        if (metric.key == key) metric.warnings.push_back(warning);
-      }
-    }
-  }
-}
-
-using nlohmann::json;
 
 // (cell, repeat) in execution order; warm-up runs have negative repeats. Interleaved:
 // every cell's warm-ups, then repeat 0 of every cell, then repeat 1, ...
@@ -106,19 +79,6 @@ void run_rounds(const plan::Plan& plan, const std::vector<CellRuns>& all_runs,
   }
 }
 
-// An engine whose plugin did not load fails every dataset of the suite, and is listed
-// among the experiment's engines without a version or plugin.
-void add_load_failures(const suite::Suite& suite, const RunnerOptions& options,
-                       result::ResultFile& result) {
-  for (const auto& [engine, message] : options.load_errors) {
-    for (const auto& dataset : suite.datasets) {
-      result.failures.push_back(result::make_failure({.engine = engine, .dataset = dataset.value},
-                                                     result::Failure::Kind::load, message));
-    }
-    result.experiment.engines.push_back({engine, "", "", {}});
-  }
-}
-
 }  // namespace
 
 void check_load(const RunnerOptions& options, std::string_view when, result::Environment& env) {
@@ -174,24 +134,19 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
     if (!bound.empty() && !eta_shown.empty()) eta_shown.insert(4, bound);  // "eta ≤1m05s"
     progress.set_suffix(std::move(eta_shown));
     progress.show(where);
-    // A fresh directory per run, never reused (see the header on deletions).
     const std::filesystem::path work_dir =
         work_root / (repeat < 0 ? fmt::format("c{:03}-{}-warmup{}", c, cell.engine, repeat - first)
                                 : fmt::format("c{:03}-{}-r{}", c, cell.engine, repeat));
-    if (std::string error = create_run_dir(work_dir); !error.empty()) {
-      result.failures.push_back(result::make_failure(
-          cell.failed_run(repeat), result::Failure::Kind::exit, std::move(error)));
+    const auto run_start = std::chrono::steady_clock::now();
+    RepeatOutcome ran =
+        run_repeat(plan, {cell, repeat, work_dir}, options, &progress, where, result);
+    if (!ran.run) {
       eta.dropped(c);
       return true;
     }
-
-    const auto run_start = std::chrono::steady_clock::now();
-    WorkerRunOutcome ran = run_worker(suite, {cell, repeat, work_dir}, options, &progress, where);
     eta.finished(
         c, std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count());
-    result.runs.push_back(ran.record);
     if (ran.failure) {
-      if (ran.failure->kind == result::Failure::Kind::interrupted) result.interrupted = true;
       if (std::string note = fail_fast.record(c, *ran.failure); !note.empty() && options.log) {
         progress.clear();
         *options.log << note << '\n';
@@ -200,9 +155,8 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
         failed_repeats[c].push_back(
             fmt::format("repeat {} {}", repeat + 1, result::failure_kind_name(ran.failure->kind)));
       }
-      result.failures.push_back(std::move(*ran.failure));
     }
-    if (repeat >= 0) all_runs[c].push_back(std::move(ran.run));
+    if (repeat >= 0) all_runs[c].push_back(std::move(*ran.run));
     return !result.interrupted;
   };
   for (const auto& [c, repeat] : schedule(plan)) {
@@ -215,32 +169,16 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
   check_load(options, "at the end of the run", result.environment);
 
   const std::string removal_error = made_root->remove();
-  result.experiment = describe_experiment(suite, full_plan, work_root);
-  if (options.shard) {
-    result.experiment.shard = result::ShardRecord{options.shard->index, options.shard->count,
-                                                  plan.cells.size(), full_plan.cells.size()};
-  }
-  for (std::string& warning : result::plugin_build_warnings(result.experiment.engines)) {
-    result.environment.warnings.push_back(std::move(warning));
-  }
-  result.experiment.hostname = env::host_name();
-  if (!suite.file.empty()) {
-    result.experiment.git_commit =
-        env::git_commit_of(suite.file.has_parent_path() ? suite.file.parent_path() : ".");
-  }
-  result.experiment.work_dir_cleanup =
-      !removal_error.empty()
-          ? fmt::format("removal after the suite failed: {}", removal_error)
-          : "each run had a fresh directory; all were removed after the last run";
-  result.metrics = aggregate_metrics(plan, all_runs);
-  warn_of_failed_repeats(plan, failed_repeats, result.metrics);
-  stats::judge_run_spread(result);
-  record_repeats(plan, all_runs, result.metrics);
-  run_counting_pass(suite, plan, options, result);
-  // Recorded by one shard only, so that merging the shards does not repeat them.
-  if (!options.shard || options.shard->index == 1) add_load_failures(suite, options, result);
-  result.experiment.command_line = options.command_line;
-  result::mask_secrets(result);
+  finish_result(suite,
+                {.described = &full_plan,
+                 .ran = &plan,
+                 .runs = std::move(all_runs),
+                 .failed_repeats = std::move(failed_repeats),
+                 .adaptive = plan.repeat_until.has_value(),
+                 .counting_pass = true,
+                 .work_root = work_root,
+                 .removal_error = removal_error},
+                options, result);
   return result;
 }
 

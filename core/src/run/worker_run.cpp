@@ -146,7 +146,7 @@ worker::ParamValues chosen_values(const plan::Cell& cell) {
 }
 
 // What the worker is asked for one run of the cell.
-worker::WorkerRequest request_for(const suite::Suite& suite, const WorkerRunSpec& spec) {
+worker::WorkerRequest request_for(const plan::Plan& plan, const WorkerRunSpec& spec) {
   const plan::Cell& cell = *spec.cell;
   worker::WorkerRequest request;
   request.plugin = cell.plugin;
@@ -156,7 +156,7 @@ worker::WorkerRequest request_for(const suite::Suite& suite, const WorkerRunSpec
   request.operations = cell.operation_names();
   request.params = chosen_values(cell);
   request.load = cell.load;
-  if (!cell.load) request.min_time = suite.min_time_seconds;
+  if (!cell.load) request.min_time = plan.min_time_seconds;
   request.inject_slowdown = spec.inject_slowdown;
   request.count = spec.count;
   return request;
@@ -168,7 +168,7 @@ std::string params_argument(const plan::Cell& cell) {
   return worker::params_to_json(chosen_values(cell));
 }
 
-WorkerRunOutcome run_worker(const suite::Suite& suite, const WorkerRunSpec& spec,
+WorkerRunOutcome run_worker(const plan::Plan& plan, const WorkerRunSpec& spec,
                             const RunnerOptions& options, ProgressLine* progress,
                             const std::string& where) {
   const plan::Cell& cell = *spec.cell;
@@ -190,9 +190,9 @@ WorkerRunOutcome run_worker(const suite::Suite& suite, const WorkerRunSpec& spec
       },
       spec.on_event);
   process::ProcessOptions process;
-  process.argv = request_for(suite, spec).to_argv(options.host_executable);
-  process.timeout_seconds = suite.timeout_seconds;
-  process.memory_limit_bytes = suite.memory_limit_bytes;
+  process.argv = request_for(plan, spec).to_argv(options.host_executable);
+  process.timeout_seconds = plan.timeout_seconds;
+  process.memory_limit_bytes = plan.memory_limit_bytes;
   process.cancel = options.cancel;
   if (spec.adjust_process) spec.adjust_process(process);
   process.on_event_line = [&](std::string_view line) { collector.on_line(line); };

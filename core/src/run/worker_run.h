@@ -19,7 +19,6 @@
 #include "run/progress_line.h"
 #include "run/runner.h"
 #include "run/work_root.h"
-#include "suite/suite.h"
 #include "util/expected.h"
 #include "worker/event.h"
 
@@ -64,10 +63,10 @@ WhyFailed why_failed(const process::ProcessOutcome& outcome, const CellRun& run,
 // The cell's chosen parameters as the worker's --params JSON (and __preflight's).
 std::string params_argument(const plan::Cell& cell);
 
-// Runs the worker for `spec` under the suite's timeout and memory limit. `where`
-// prefixes its progress messages ("[3/12] doc n=1000 repeat 2"); `progress` may be
-// null. Never throws for worker failures: they are in the outcome.
-WorkerRunOutcome run_worker(const suite::Suite& suite, const WorkerRunSpec& spec,
+// Runs the worker for `spec` under the plan's timeout, memory limit and min_time.
+// `where` prefixes its progress messages ("[3/12] doc n=1000 repeat 2"); `progress`
+// may be null. Never throws for worker failures: they are in the outcome.
+WorkerRunOutcome run_worker(const plan::Plan& plan, const WorkerRunSpec& spec,
                             const RunnerOptions& options, ProgressLine* progress,
                             const std::string& where);
 
