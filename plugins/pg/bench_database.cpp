@@ -99,6 +99,24 @@ std::string owner_gone(std::string_view comment) {
   return fmt::format("its process {} on this host is gone", pid);
 }
 
+// The local server's settings: pg_stat_statements preloaded ahead of the user's
+// settings (which may change how it tracks), unless the user chose the preloads.
+ServerSettings with_statement_stats(const Installation& installation, ServerSettings settings) {
+  if (!has_statement_stats(installation)) return settings;
+  for (const auto& [name, value] : settings.extra) {
+    if (name == "shared_preload_libraries") return settings;
+  }
+  const std::vector<Setting> ours = {{"shared_preload_libraries", "pg_stat_statements"},
+                                     {"pg_stat_statements.track", "top"},
+                                     {"pg_stat_statements.track_planning", "on"}};
+  settings.extra.insert(settings.extra.begin(), ours.begin(), ours.end());
+  return settings;
+}
+
+// The local server's database for statistics readings: template0's copy, so that no
+// reading ever holds template1.
+constexpr const char* kStatsDatabase = "storh_stats";
+
 ServerLimits read_limits(Connection& conn) {
   ServerLimits limits;
   limits.max_connections = std::stoll(conn.show("max_connections"));
@@ -145,6 +163,12 @@ std::vector<std::string> left_behind_notes(Connection& admin) {
   return notes;
 }
 
+bool has_statement_stats(const Installation& installation) {
+  std::error_code ec;
+  return std::filesystem::exists(
+      installation.bindir.parent_path() / "lib" / "pg_stat_statements.so", ec);
+}
+
 std::vector<std::string> check_dsn_server(const ServerOptions& options) {
   if (options.server != "dsn") return {};
   // A host that does not answer would hold libpq forever (no connect_timeout by
@@ -164,18 +188,38 @@ std::vector<std::string> check_dsn_server(const ServerOptions& options) {
     return {};  // unreachable now: the cell reports it, with libpq's message
   }
   check_server_wide_settings(*admin, options.settings);
-  return left_behind_notes(*admin);
+  std::vector<std::string> notes = left_behind_notes(*admin);
+  // A loaded library defines its settings; pg_settings shows them to every role.
+  const bool loaded = admin
+                          ->exec(
+                              "SELECT count(*) FROM pg_settings WHERE name = "
+                              "'pg_stat_statements.track'")
+                          .integer(0, 0, "pg_stat_statements") > 0;
+  if (!loaded) {
+    notes.emplace_back(
+        "this DSN server does not load pg_stat_statements (shared_preload_libraries): the "
+        "cells report no per-statement counters (pg.stmt.*)");
+  } else if (admin->parameter("is_superuser") != "on") {
+    notes.emplace_back(
+        "this DSN server's role is not a superuser, so a cell cannot create pg_stat_statements "
+        "in its database: unless template1 has the extension, the cells report no "
+        "per-statement counters (pg.stmt.*)");
+  }
+  return notes;
 }
 
 BenchDatabase::BenchDatabase(const ServerOptions& options, const std::filesystem::path& dir)
     : options_(options), owner_(::getpid()) {
   if (options.server == "local") {
-    local_ =
-        std::make_unique<LocalServer>(find_installation(options.bindir), dir, options.settings);
+    const Installation installation = find_installation(options.bindir);
+    local_ = std::make_unique<LocalServer>(installation, dir,
+                                           with_statement_stats(installation, options.settings));
     database_ = "postgres";
     conninfo_ = local_->conninfo(database_);
     Connection conn = connect();
     limits_ = read_limits(conn);
+    conn.exec(fmt::format("CREATE DATABASE {} TEMPLATE template0", kStatsDatabase));
+    statement_stats_ = enable_statement_stats(conn);
     return;
   }
   if (options.server != "dsn") {
@@ -195,10 +239,17 @@ BenchDatabase::BenchDatabase(const ServerOptions& options, const std::filesystem
   // Who made it, so that the next run can tell one a crashed worker left behind.
   admin.exec(fmt::format("COMMENT ON DATABASE {} IS {}", quote_identifier(database_),
                          sql_literal(owner_comment(owner_))));
+  try {
+    Connection conn = connect();
+    statement_stats_ = enable_statement_stats(conn);
+  } catch (...) {
+    drop_database();  // the destructor does not run for a constructor that throws
+    throw;
+  }
 }
 
 Connection BenchDatabase::connect_elsewhere() const {
-  return Connection(override_params(conninfo_, local_ ? "template1" : "", ""));
+  return Connection(override_params(conninfo_, local_ ? kStatsDatabase : "", ""));
 }
 
 BenchDatabase::~BenchDatabase() {

@@ -2,7 +2,10 @@
 // or on the user's.
 //
 //   local  a LocalServer in <dir> (local_server.h); the cell uses its `postgres`
-//          database and the settings are the server's own (-c at start).
+//          database and the settings are the server's own (-c at start). The server
+//          preloads pg_stat_statements when the installation has it (and `settings`
+//          does not name shared_preload_libraries), and has a database storh_stats
+//          (made from template0) for the statistics readings.
 //   dsn    an existing server reached by a libpq connection string or URI (empty: the
 //          PG* environment). The cell creates the database storh_bench_<16 hex>, works
 //          only there and drops it when done; no other database is read or changed.
@@ -26,6 +29,7 @@
 #include "pg/connection.h"
 #include "pg/local_server.h"
 #include "pg/server_settings.h"
+#include "pg/statement_stats.h"
 
 namespace storh::engines::pg {
 
@@ -50,10 +54,16 @@ struct ServerLimits {
 // The message says how to leave the setting to the server.
 void check_server_wide_settings(Connection& admin, const ServerSettings& settings);
 
+// Whether `installation` has pg_stat_statements (its library beside the binaries).
+bool has_statement_stats(const Installation& installation);
+
 // For server = "dsn" before any cell runs: connects and checks the server-wide
 // settings as above, and returns a note for each database a crashed run left behind
 // (left_behind_notes). A server it cannot reach is left to the cell, which reports
-// libpq's message; nothing is checked for server = "local". Changes nothing.
+// libpq's message; nothing is checked for server = "local". A note also says when the
+// cells will have no per-statement counters: the server does not load
+// pg_stat_statements, or the role is not a superuser (who alone can create the
+// extension in a cell's database; a template1 that has it lends it). Changes nothing.
 std::vector<std::string> check_dsn_server(const ServerOptions& options);
 
 // A cell's database on a DSN server is named storh_bench_<16 hex> and carries a
@@ -88,10 +98,13 @@ class BenchDatabase {
   Connection connect() const;
   const ServerLimits& limits() const noexcept { return limits_; }
   // The cell's database, and a connection to another database of the same server (a
-  // local server's template1, a DSN's own): statistics read on it are not counted in
-  // the cell's database.
+  // local server's storh_stats, a DSN's own): statistics read on it are not counted in
+  // the cell's database. Never template1, which a CREATE DATABASE needs unused.
   const std::string& database() const noexcept { return database_; }
   Connection connect_elsewhere() const;
+  // Whether the cell's database gives per-statement counts (statement_stats.h), found
+  // out once when the database was made; the extension is created then if it can be.
+  const StatementStatsSupport& statement_stats() const noexcept { return statement_stats_; }
   // Empty while the server is (as far as can be told) up; else why it is not: the
   // local postmaster's exit ("the server (postmaster pid 123) was killed by signal 9").
   // Pings a local server that has not been seen to exit and waits a moment when it does
@@ -118,6 +131,7 @@ class BenchDatabase {
   std::string database_;      // the cell's database
   std::string options_text_;  // libpq options for the session settings
   ServerLimits limits_;
+  StatementStatsSupport statement_stats_;
 };
 
 // Throws PgError("N clients need N connections, but ...: raise pg.max_connections")

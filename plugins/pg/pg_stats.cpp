@@ -134,4 +134,29 @@ std::vector<ServerStatDelta> stats_difference(const ServerStats& before, const S
   return deltas;
 }
 
+void WorkStats::begin(const BenchDatabase& database) {
+  if (database.statement_stats().missing.empty()) {
+    Connection conn = database.connect();
+    statements_ = read_statement_stats(conn);
+  }
+  Connection conn = database.connect_elsewhere();
+  server_ = read_server_stats(conn, database.database());
+}
+
+std::vector<ServerStatDelta> WorkStats::end(const BenchDatabase& database) const {
+  std::vector<ServerStatDelta> deltas;
+  {
+    Connection conn = database.connect_elsewhere();
+    deltas = stats_difference(server_, read_server_stats(conn, database.database()));
+  }
+  const StatementStatsSupport& support = database.statement_stats();
+  if (!support.missing.empty()) return deltas;
+  Connection conn = database.connect();
+  for (StatementCounter& c :
+       statement_difference(statements_, read_statement_stats(conn), support.plan_time)) {
+    deltas.push_back({std::move(c.name), std::move(c.unit), c.total, c.repeats});
+  }
+  return deltas;
+}
+
 }  // namespace storh::engines::pg

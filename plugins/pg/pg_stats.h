@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "pg/bench_database.h"
+#include "pg/statement_stats.h"
 
 namespace storh::engines::pg {
 
@@ -49,5 +50,22 @@ struct ServerStatDelta {
 
 // after - before for every statistic both readings have.
 std::vector<ServerStatDelta> stats_difference(const ServerStats& before, const ServerStats& after);
+
+// Both kinds of reading around one stretch of work in a cell's database: the server's
+// statistics above, and pg_stat_statements per statement (statement_stats.h) when the
+// database has it. Call begin() and end() with no connection to the cell's database
+// open (read_server_stats waits for them to close). The per-statement readings are on
+// the cell's database, so they come before and after the server's: their own
+// transactions stay out of the database's counts.
+class WorkStats {
+ public:
+  void begin(const BenchDatabase& database);
+  // The differences since begin(): the server's, then the statements'.
+  std::vector<ServerStatDelta> end(const BenchDatabase& database) const;
+
+ private:
+  ServerStats server_;
+  StatementStats statements_;
+};
 
 }  // namespace storh::engines::pg

@@ -1,10 +1,12 @@
 // Engine counters in the host (docs/counters.md, "Engine counters"): the worker event
 // round trip, the per-item median over repeats, the result file round trip, the
-// suite's dotted gate key, and compare's explanation line.
+// suite's dotted gate key, compare's explanation line, and a confirmation re-run's
+// repeats merged into the counters.
 #include <catch2/catch.hpp>
 
 #include "compare/explain.h"
 #include "count/counters.h"
+#include "run/aggregate.h"
 #include "run/engine_counters.h"
 #include "worker/event.h"
 
@@ -76,4 +78,49 @@ TEST_CASE("engine counters: the explanation names what moved and counts what hel
         "k ids +12.0%: no engine counter changed");
   CHECK(storh::compare::engine_counters_changed(base, next));
   CHECK_FALSE(storh::compare::engine_counters_changed(base, base));
+}
+
+TEST_CASE("engine counters: a confirmation re-run's repeats join the median of each counter",
+          "[engine-counters][ci]") {
+  // Regression: ci --confirm added the re-run's samples but kept the first run's
+  // counters, so the merged metric's counters described only its first repeats.
+  const storh::run::CellRuns first_runs = {
+      run_with({{"put", 100, "e.reads", "reads", 100, true}}),
+      run_with({{"put", 100, "e.reads", "reads", 200, true}}),
+  };
+  const storh::run::CellRuns more_runs = {
+      run_with({{"put", 100, "e.reads", "reads", 500, true},
+                {"put", 100, "e.noise", "ticks", 3, false}}),
+      run_with({{"put", 100, "e.reads", "reads", 600, false}}),
+      run_with({{"put", 100, "e.reads", "reads", 700, true}}),
+  };
+  storh::result::ResultFile file;
+  file.metrics.emplace_back();
+  file.metrics[0].key = "e.put";
+  file.metrics[0].samples = {{1.0, 100, 1}, {1.1, 100, 1}};
+  file.metrics[0].engine_counters = storh::run::summarize_engine_counters(
+      first_runs, "put", &file.metrics[0].engine_counter_repeats);
+  storh::result::ResultFile extra;
+  extra.metrics.push_back(file.metrics[0]);
+  extra.metrics[0].engine_counters = storh::run::summarize_engine_counters(
+      more_runs, "put", &extra.metrics[0].engine_counter_repeats);
+  storh::run::add_samples(file, extra);
+
+  const auto& merged = file.metrics[0].engine_counters;
+  REQUIRE(merged.size() == 2);
+  CHECK(merged[0] == storh::result::EngineCounterValue{"e.noise", "ticks", 0.03, false});
+  // The median of 1, 2, 5, 6 and 7 per item; one repeat did not promise it repeats.
+  CHECK(merged[1] == storh::result::EngineCounterValue{"e.reads", "reads", 5, false});
+  CHECK(file.metrics[0].engine_counter_repeats.at("e.reads").size() == 5);
+
+  // A metric read from a file, without its repeats' figures, counts as one repeat.
+  storh::result::Metric from_file;
+  from_file.engine_counters = {{"e.reads", "reads", 4, true}};
+  storh::result::Metric rerun;
+  rerun.engine_counters = {{"e.reads", "reads", 7, true}};
+  rerun.engine_counter_repeats["e.reads"] = {6, 8};
+  storh::run::merge_engine_counters(from_file, rerun);
+  REQUIRE(from_file.engine_counters.size() == 1);
+  CHECK(from_file.engine_counters[0] ==
+        storh::result::EngineCounterValue{"e.reads", "reads", 6, true});
 }

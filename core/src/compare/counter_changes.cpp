@@ -1,6 +1,7 @@
 #include "compare/counter_changes.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 
@@ -18,6 +19,11 @@ std::optional<double> value_of(const ComparableMetric& metric, std::string_view 
     if (counter == name) return value;
   }
   return std::nullopt;
+}
+
+bool is_engine(const ComparableMetric& metric, std::string_view name) {
+  return std::any_of(metric.engine_counters.begin(), metric.engine_counters.end(),
+                     [&](const result::EngineCounterValue& c) { return c.name == name; });
 }
 
 bool counted(const ComparableMetric& metric) {
@@ -56,10 +62,30 @@ std::vector<CounterChange> counter_changes(const PairComparison& comparison) {
       const std::optional<double> a = value_of(base, name);
       const std::optional<double> b = value_of(next, name);
       if (a.value_or(0) == 0 && b.value_or(0) == 0) continue;
-      changes.push_back({row.key, name, a, b, "", ""});
+      changes.push_back(
+          {row.key, name, a, b, "", "", is_engine(base, name) || is_engine(next, name)});
     }
   }
   return changes;
+}
+
+std::string counter_changes_title(const PairComparison& comparison,
+                                  const std::vector<CounterChange>& changes, bool capital) {
+  const bool engine =
+      std::any_of(changes.begin(), changes.end(), [](const CounterChange& c) { return c.engine; });
+  const bool other =
+      std::any_of(changes.begin(), changes.end(), [](const CounterChange& c) { return !c.engine; });
+  // A Google Benchmark file's counters are its own; a storh-host file's, its counting
+  // pass's.
+  const bool foreign = comparison.base_kind == FileKind::google_benchmark ||
+                       comparison.new_kind == FileKind::google_benchmark;
+  const std::string others = foreign ? "from the files" : "counting pass";
+  std::string title = engine && other
+                          ? fmt::format("counters per item ({} and the engine's own)", others)
+                      : engine ? std::string("engine counters per item")
+                               : fmt::format("counters per item ({})", others);
+  if (capital) title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(title[0])));
+  return title;
 }
 
 std::string counter_change_text(const CounterChange& change) {

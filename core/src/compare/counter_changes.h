@@ -29,9 +29,17 @@ struct CounterChange {
   std::optional<double> next;
   std::string base_not_counted;  // the side's reason, when it was not counted
   std::string next_not_counted;
+  bool engine = false;  // an engine's own counter (result::Metric's engine_counters)
 };
 
 std::vector<CounterChange> counter_changes(const PairComparison& comparison);
+
+// The table's title, for what its rows are: "counters per item (counting pass)",
+// "engine counters per item", "counters per item (from the files)" for a Google
+// Benchmark file's own, or a mix ("counters per item (counting pass and the engine's
+// own)"); with `capital`, its first letter upper case (Markdown, HTML).
+std::string counter_changes_title(const PairComparison& comparison,
+                                  const std::vector<CounterChange>& changes, bool capital = false);
 
 // "+100.00%", "+inf%", or "-" when a side has no value.
 std::string counter_change_text(const CounterChange& change);

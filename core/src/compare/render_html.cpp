@@ -126,7 +126,7 @@ std::string render_pair_html(const PairComparison& c, const report::HtmlAssets& 
       html_escape(pair_explanation(c)));
   if (const auto changes = counter_changes(c); !changes.empty()) {
     const auto [counter_columns, counter_rows] = counter_changes_table(changes);
-    body += "<section><h2>Counters per item (counting pass)</h2>\n" +
+    body += "<section><h2>" + html_escape(counter_changes_title(c, changes, true)) + "</h2>\n" +
             report::html_table(counter_columns, counter_rows) + "</section>\n";
   }
   if (const auto lines = engine_counter_explanations(c); !lines.empty()) {

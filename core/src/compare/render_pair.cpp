@@ -85,7 +85,7 @@ std::string render_text(const PairComparison& c) {
   out += skipped_note(c.geomean);
   if (const auto changes = counter_changes(c); !changes.empty()) {
     const auto [columns, rows] = counter_changes_table(changes);
-    out += "\ncounters per item (counting pass):\n" + report::text_table(columns, rows);
+    out += "\n" + counter_changes_title(c, changes) + ":\n" + report::text_table(columns, rows);
   }
   if (const auto lines = engine_counter_explanations(c); !lines.empty()) {
     out += "\nengine counters that changed with it:\n";
@@ -107,7 +107,8 @@ std::string render_markdown(const PairComparison& c) {
   if (c.geomean.skipped > 0) out += fmt::format("\n{}", skipped_note(c.geomean));
   if (const auto changes = counter_changes(c); !changes.empty()) {
     const auto [columns, rows] = counter_changes_table(changes, true);
-    out += "\nCounters per item (counting pass):\n\n" + report::markdown_table(columns, rows);
+    out += "\n" + counter_changes_title(c, changes, true) + ":\n\n" +
+           report::markdown_table(columns, rows);
   }
   if (const auto lines = engine_counter_explanations(c); !lines.empty()) {
     out += "\nEngine counters that changed with it:\n\n";

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -183,6 +184,10 @@ struct Metric {
   // Reasons not to trust the numbers: a wide spread, too few samples (stats.h).
   std::vector<std::string> warnings;
   std::optional<RepeatsTaken> repeats;  // adaptive runs only
+  // Each engine counter's per-item figure in every timed repeat, in repeat order, by
+  // name: working data of the run, so that a confirmation re-run's repeats join the
+  // median (run::add_samples). Not written to the file.
+  std::map<std::string, std::vector<double>> engine_counter_repeats;
 };
 
 // One worker run that did not complete cleanly.

@@ -102,7 +102,8 @@ std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
       metric.direction = result::metric_direction(op.direction);
       if (cell.load) {
         if (aggregate_load(cell, runs[c], metric)) {
-          metric.engine_counters = summarize_engine_counters(runs[c], op.name);
+          metric.engine_counters =
+              summarize_engine_counters(runs[c], op.name, &metric.engine_counter_repeats);
           metrics.push_back(std::move(metric));
         }
         continue;
@@ -122,7 +123,8 @@ std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
       if (metric.samples.empty()) continue;
       summarize_metric(metric);
       metric.latency = stats::latency_summary(latency);
-      metric.engine_counters = summarize_engine_counters(runs[c], op.name);
+      metric.engine_counters =
+          summarize_engine_counters(runs[c], op.name, &metric.engine_counter_repeats);
       metrics.push_back(std::move(metric));
     }
   }
@@ -139,6 +141,8 @@ void add_samples(result::ResultFile& result, const result::ResultFile& extra) {
     if (it == result.metrics.end()) continue;
     it->samples.insert(it->samples.end(), more.samples.begin(), more.samples.end());
     summarize_metric(*it);
+    // The counters of the re-run's repeats join the first run's, as its samples do.
+    merge_engine_counters(*it, more);
     // An adaptive run's record says how many repeats the cell took: the re-run's too.
     if (result.experiment.repeat_until) {
       add_to_record(*it, static_cast<std::uint32_t>(more.samples.size()),

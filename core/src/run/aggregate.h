@@ -66,8 +66,9 @@ std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
 
 // Adds the samples and runs of `extra` (a re-run of some cells of the same plan) to
 // `result`: each metric's samples grow and its summary, rate and warnings are
-// recomputed, and so is an adaptive run's repeat record (run/adaptive.h,
-// add_to_record). The latency block keeps the first run's histogram.
+// recomputed, and so are its engine counters (merge_engine_counters: the median over
+// every repeat) and an adaptive run's repeat record (run/adaptive.h, add_to_record).
+// The latency block keeps the first run's histogram.
 void add_samples(result::ResultFile& result, const result::ResultFile& extra);
 
 // The experiment block: suite, fingerprint, engines (operations: the union of the

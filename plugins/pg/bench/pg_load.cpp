@@ -207,22 +207,17 @@ class PgTransactions final : public storh::Transactions {
     return status.ok() ? status : Status::error(database_->failure_message(status.message()));
   }
 
-  // The server's statistics of the phase (pg/pg_stats.h), each reading on a connection
-  // of its own to another database, closed before the clients open: a client process
-  // forked while it was open would share (and on exit close) its socket.
+  // The statistics of the phase (pg::WorkStats), each reading on a connection of its
+  // own, closed before the clients open: a client process forked while it was open
+  // would share (and on exit close) its socket.
   Status phase_counters_begin(storh::RunContext&, std::size_t) noexcept override {
-    return guarded_stats([&] {
-      pg::Connection conn = database_->connect_elsewhere();
-      stats_before_ = pg::read_server_stats(conn, database_->database());
-    });
+    return guarded_stats([&] { stats_.begin(*database_); });
   }
 
   Status phase_counters_end(storh::RunContext&, std::size_t,
                             std::vector<storh::EngineCounter>& out) noexcept override {
     return guarded_stats([&] {
-      pg::Connection conn = database_->connect_elsewhere();
-      const pg::ServerStats after = pg::read_server_stats(conn, database_->database());
-      for (pg::ServerStatDelta& d : pg::stats_difference(stats_before_, after)) {
+      for (pg::ServerStatDelta& d : stats_.end(*database_)) {
         out.push_back({std::move(d.name), std::move(d.unit), d.total, d.repeats});
       }
     });
@@ -275,7 +270,7 @@ class PgTransactions final : public storh::Transactions {
   pg::ScriptMix custom_;
   std::array<pg::ScriptMix, 3> builtins_;
   std::optional<pg::BenchDatabase> database_;
-  pg::ServerStats stats_before_;
+  pg::WorkStats stats_;
 };
 
 }  // namespace

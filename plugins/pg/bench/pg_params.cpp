@@ -142,7 +142,11 @@ std::vector<std::string> check_machine(
   const auto text = [&](std::string_view name) { return text_value(values, name); };
   const std::vector<Setting> extra = parse_settings(text("settings"));
   if (text("server") != "dsn") {
-    find_installation(text("bindir"));
+    if (!has_statement_stats(find_installation(text("bindir")))) {
+      return {
+          "this PostgreSQL installation has no pg_stat_statements: the cells report no "
+          "per-statement counters (pg.stmt.*)"};
+    }
     return {};
   }
   // A DSN server that cannot take the suite's server-wide settings fails every cell:

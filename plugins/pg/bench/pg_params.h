@@ -41,7 +41,8 @@ std::string text_value(const std::vector<std::pair<std::string, ParamValue>>& va
 // Engine::preflight: a local server's installation exists (else PgError naming the
 // package to install) and `settings` parses; a DSN server has the server-wide settings
 // asked for (check_dsn_server). Returns the notes for the user: the databases crashed
-// runs left on a DSN server. Changes nothing.
+// runs left on a DSN server, and a server or installation without pg_stat_statements.
+// Changes nothing.
 std::vector<std::string> check_machine(
     const std::vector<std::pair<std::string, ParamValue>>& values);
 

@@ -2,7 +2,8 @@
 // against one real server the test starts and every cell reaches as a DSN (each cell
 // gets a database of its own): what a select-only cell reports, which counters repeat
 // between two runs with one seed, and a gate that fails on blocks read per transaction
-// when the head side drops pgbench_accounts' primary key.
+// when the head side drops pgbench_accounts' primary key. The server does not load
+// pg_stat_statements: the cells run without per-statement counters and say so.
 #include <fmt/format.h>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -117,7 +118,7 @@ ServerCounts database_counts(storh::engines::pg::Connection& conn, const std::st
 ServerCounts select_by_hand() {
   namespace pg = storh::engines::pg;
   const std::string database = "counters_by_hand";
-  pg::Connection admin = stats_server().connect("template1");
+  pg::Connection admin = stats_server().connect("postgres");
   admin.exec("CREATE DATABASE " + database);
   {
     pg::Connection loader = stats_server().connect(database);
@@ -163,6 +164,21 @@ TEST_CASE("pg counters: a select-only cell's counters are what the server counte
   // Shown in the text report as the engine's, beside the host's column.
   CHECK(contains(run.cli.out, "engine's counters per item"));
   CHECK(contains(run.cli.out, "pg.xact_commit 1.005 commits"));
+}
+
+TEST_CASE("pg counters: a DSN server without pg_stat_statements runs the cell and says so",
+          "[pg][engine-counters][statements]") {
+  const SelectOnlyRun& run = select_only_base_runs().first;
+  INFO(run.cli.out << run.cli.err);
+  REQUIRE(run.cli.code == 0);
+  CHECK(contains(run.cli.err, "does not load pg_stat_statements"));
+  CHECK(contains(run.cli.err, "no per-statement counters (pg.stmt.*)"));
+  // The server's own counters are there; per-statement ones are not.
+  CHECK(run.metric["engine_counters"].contains("pg.xact_commit"));
+  for (const auto& [name, value] : run.metric["engine_counters"].items()) {
+    INFO(name);
+    CHECK(name.rfind("pg.stmt.", 0) != 0);
+  }
 }
 
 TEST_CASE("pg counters: two runs with one seed give equal counts for every repeating counter",
