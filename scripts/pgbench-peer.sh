@@ -7,6 +7,14 @@
 #   scripts/pgbench-peer.sh [--rounds=3] [--scale=1] [--mode=simple|prepared]
 #                           [--points=tpcb_like:10/100,select_only:1/20000,...]
 #                           [--json=FILE] [--no-pgbench-log]
+#   scripts/pgbench-peer.sh --script=FILE[@W] [--script=...] [--clients=1,4]
+#                           [--transactions=2000] [-D NAME=VALUE ...] [--seed=7]
+#                           [--rounds=3] [--scale=1] [--mode=simple|prepared|extended]
+#
+# The second form runs pgbench -f FILE@W ... -r beside storh-host's `custom`
+# transaction with the same scripts, seed, clients, transactions and variables, and
+# prints both tps and both per-command latencies (docs/pg.md, "pgbench beside, for
+# scripts").
 #
 # Sets up and builds first, as scripts/bench.sh does. The table goes to stdout.
 set -euo pipefail

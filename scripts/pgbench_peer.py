@@ -13,6 +13,11 @@ per client T), each round runs both tools, the order alternating from round to r
                a database of its own, untimed, then runs one thread and one connection
                per client
 
+With --script=FILE[@W] (repeatable), the scripts mode instead (pgbench_peer_scripts.py):
+pgbench -f FILE@W ... -r beside storh-host's `custom` transaction with the same scripts,
+seed, clients (--clients=1,4), transactions and -D variables, and each script command's
+latency both ways.
+
 Both start from freshly loaded tables, and neither vacuums before its timed phase.
 Printed per point: each tool's mean tps without connection set-up, the ratio
 storh-host / pgbench (the mean of the rounds' ratios, with min..max), and latency p50 and
@@ -196,10 +201,24 @@ def main():
     parser.add_argument("--host", default="build/storh-host")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--scale", type=int, default=1)
-    parser.add_argument("--mode", choices=["simple", "prepared"], default="simple")
+    parser.add_argument("--mode", choices=["simple", "prepared", "extended"], default="simple",
+                        help="pgbench -M (extended: scripts mode only)")
     parser.add_argument("--points", default=STUDY_POINTS,
                         help="script:clients/transactions,... (default: the study's matrix)")
     parser.add_argument("--json", help="also write every round's figures here")
+    scripts = parser.add_argument_group(
+        "scripts mode", "pgbench -f beside storh-host's custom transaction (any --script "
+        "selects it; --points is then unused)")
+    scripts.add_argument("--script", action="append", default=[], metavar="FILE[@W]",
+                         help="a pgbench script and its weight, as pgbench -f takes it "
+                              "(repeatable)")
+    scripts.add_argument("--clients", default="1,4", help="client counts (default 1,4)")
+    scripts.add_argument("--transactions", type=int, default=2000,
+                         help="transactions per client (default 2000)")
+    scripts.add_argument("-D", "--define", action="append", default=[], metavar="NAME=VALUE",
+                         help="a script variable, as pgbench -D (repeatable)")
+    scripts.add_argument("--seed", type=int, default=7,
+                         help="pgbench --random-seed and pg.random_seed (default 7)")
     parser.add_argument("--no-pgbench-log", action="store_true",
                         help="run pgbench without -l (its per-transaction log, which the "
                              "percentiles come from), to see what the log costs it")
@@ -210,6 +229,12 @@ def main():
         print("pgbench-peer: one round gives one ratio per point, and one ratio cannot tell "
               "noise from a difference; use --rounds=3 or more before reading a ratio",
               file=sys.stderr)
+    if args.script:
+        run_scripts(args)
+        return
+    if args.mode == "extended":
+        sys.exit("pgbench-peer: -M extended is for scripts (--script); the built-ins run "
+                 "simple or prepared")
     points = []
     for item in args.points.split(","):
         match = re.fullmatch(r"(tpcb_like|simple_update|select_only):(\d+)/(\d+)", item.strip())
@@ -257,6 +282,27 @@ def main():
             json.dump({"scale": args.scale, "mode": args.mode, "rounds": args.rounds,
                        "points": [{"script": s, "clients": c, "transactions": t, "rounds": r}
                                   for s, c, t, r in rows]}, f, indent=1)
+
+
+def run_scripts(args):
+    import pgbench_peer_scripts  # pylint: disable=import-outside-toplevel
+    if not re.fullmatch(r"\d+(,\d+)*", args.clients) or args.transactions < 1:
+        sys.exit("pgbench-peer: --clients is a list like 1,4 and --transactions at least 1")
+    for define in args.define:
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", define):
+            sys.exit(f"pgbench-peer: -D {define}: expected NAME=VALUE")
+    bindir = find_bindir()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(130))
+    workdir = tempfile.mkdtemp(prefix="storh-peer-work-")
+    try:
+        points = pgbench_peer_scripts.run(args, bindir, Server, children_cpu, workdir)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"scale": args.scale, "mode": args.mode, "rounds": args.rounds,
+                       "seed": args.seed, "defines": args.define,
+                       "scripts": args.script, "points": points}, f, indent=1)
 
 
 def print_table(args, rows):

@@ -70,6 +70,15 @@ struct ScriptCommand {
   std::size_t endif = 0;
 };
 
+// One command's runs on one client (pgbench -r): kept per client without locks and
+// summed when the clients are done.
+struct CommandStats {
+  std::uint64_t count = 0;    // runs that completed
+  std::int64_t total_ns = 0;  // their steady-clock time
+  std::uint64_t failures = 0;
+  std::uint64_t retries = 0;
+};
+
 struct CustomScript {
   std::string name;  // as given, for messages
   std::vector<ScriptCommand> commands;
@@ -102,8 +111,11 @@ class CustomClient {
   CustomClient(Connection conn, QueryMode mode, const ClientSetup& setup);
 
   // Runs one transaction of `script`; `script_index` names its prepared statements.
-  // Throws PgError on a run-time error; an open transaction is rolled back first.
-  void run(const CustomScript& script, std::size_t script_index = 0);
+  // Throws PgError on a run-time error; an open transaction is rolled back first. With
+  // `stats` (one per command of `script`), each command that completes adds its time,
+  // from a steady-clock pair around it; without, nothing is timed.
+  void run(const CustomScript& script, std::size_t script_index = 0,
+           std::vector<CommandStats>* stats = nullptr);
 
   Variables& variables() noexcept { return variables_; }
   Connection& connection() noexcept { return conn_; }
@@ -112,6 +124,8 @@ class CustomClient {
   void reconnect(Connection conn);
   // The conflict that made the last run() throw, or none (any other error, or success).
   Conflict last_conflict() const noexcept { return conflict_; }
+  // The index of the command that made the last run() throw.
+  std::size_t failed_command() const noexcept { return command_index_; }
   // The random functions' state: saved before a transaction and restored to retry it
   // with the same draws, as pgbench does.
   PgbenchRandom& random() noexcept { return random_; }
@@ -119,7 +133,9 @@ class CustomClient {
   void on_debug(std::function<void(const std::string&)> sink) { debug_ = std::move(sink); }
 
  private:
-  void run_commands(const CustomScript& script, std::size_t script_index);
+  void run_commands(const CustomScript& script, std::size_t script_index,
+                    std::vector<CommandStats>* stats);
+  std::size_t run_command(const CustomScript& script, std::size_t script_index, std::size_t i);
   void run_sql(const CustomScript& script, std::size_t script_index, std::size_t index);
   void read_results(const ScriptCommand& command);
   void end_pipeline();

@@ -51,6 +51,12 @@ struct ClearResult {
 };
 using ResultPtr = std::unique_ptr<PGresult, ClearResult>;
 
+std::int64_t steady_ns() noexcept {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 }  // namespace
 
 CustomClient::CustomClient(Connection conn, QueryMode mode, const ClientSetup& setup)
@@ -70,11 +76,12 @@ void CustomClient::reconnect(Connection conn) {
   prepared_.clear();
 }
 
-void CustomClient::run(const CustomScript& script, std::size_t script_index) {
+void CustomClient::run(const CustomScript& script, std::size_t script_index,
+                       std::vector<CommandStats>* stats) {
   script_index_ = script_index;
   conflict_ = Conflict::none;
   try {
-    run_commands(script, script_index);
+    run_commands(script, script_index, stats);
   } catch (const std::exception& error) {
     // Leave the connection as the next transaction needs it: out of a pipeline, and out
     // of a transaction the failure left open.
@@ -106,61 +113,81 @@ void CustomClient::run(const CustomScript& script, std::size_t script_index) {
   }
 }
 
-void CustomClient::run_commands(const CustomScript& script, std::size_t script_index) {
+// Two loops rather than a test per command, so that a run without statement latencies
+// pays for no clock read. A command is timed from its start to where the next begins,
+// as pgbench times it (a false \if's jump included).
+void CustomClient::run_commands(const CustomScript& script, std::size_t script_index,
+                                std::vector<CommandStats>* stats) {
   std::size_t i = 0;
-  while (i < script.commands.size()) {
-    command_index_ = i;
-    const ScriptCommand& command = script.commands[i];
-    switch (command.meta) {
-      case MetaCommand::sql:
-        run_sql(script, script_index, i);
-        ++i;
-        break;
-      case MetaCommand::set: {
-        EvalContext context{variables_, random_, nullptr};
-        if (debug_) {
-          context.debug = [&](const std::string& text) {
-            debug_(fmt::format("debug(script={},command={}): {}", script_index, i + 1, text));
-          };
-        }
-        variables_.set_value(command.variable, evaluate(command.expr, context));
-        ++i;
-        break;
-      }
-      case MetaCommand::sleep:
-        sleep(command);
-        ++i;
-        break;
-      case MetaCommand::if_:
-        i = condition(command) ? i + 1 : enter_branch(script, command.next_branch);
-        break;
-      case MetaCommand::elif:
-      case MetaCommand::else_:
-        i = command.endif + 1;  // reached by running the branch before it
-        break;
-      case MetaCommand::endif:
-        ++i;
-        break;
-      case MetaCommand::startpipeline:
-        if (mode_ == QueryMode::simple) {
-          throw PgError("cannot use pipeline mode with the simple query protocol");
-        }
-        if (in_pipeline_) throw PgError("already in pipeline mode");
-        if (PQenterPipelineMode(conn_.handle()) == 0) {
-          throw PgError(
-              fmt::format("failed to enter pipeline mode: {}", PQerrorMessage(conn_.handle())));
-        }
-        in_pipeline_ = true;
-        ++i;
-        break;
-      case MetaCommand::endpipeline:
-        if (!in_pipeline_) throw PgError("not in pipeline mode");
-        end_pipeline();
-        ++i;
-        break;
+  if (stats == nullptr) {
+    while (i < script.commands.size()) i = run_command(script, script_index, i);
+  } else {
+    while (i < script.commands.size()) {
+      const std::int64_t start = steady_ns();
+      const std::size_t at = i;
+      i = run_command(script, script_index, i);
+      CommandStats& command = (*stats)[at];
+      ++command.count;
+      command.total_ns += steady_ns() - start;
     }
   }
   if (in_pipeline_) throw PgError("end of script reached with pipeline open");
+}
+
+// Runs the command at `i` and returns the index of the next one.
+std::size_t CustomClient::run_command(const CustomScript& script, std::size_t script_index,
+                                      std::size_t i) {
+  command_index_ = i;
+  const ScriptCommand& command = script.commands[i];
+  switch (command.meta) {
+    case MetaCommand::sql:
+      run_sql(script, script_index, i);
+      ++i;
+      break;
+    case MetaCommand::set: {
+      EvalContext context{variables_, random_, nullptr};
+      if (debug_) {
+        context.debug = [&](const std::string& text) {
+          debug_(fmt::format("debug(script={},command={}): {}", script_index, i + 1, text));
+        };
+      }
+      variables_.set_value(command.variable, evaluate(command.expr, context));
+      ++i;
+      break;
+    }
+    case MetaCommand::sleep:
+      sleep(command);
+      ++i;
+      break;
+    case MetaCommand::if_:
+      i = condition(command) ? i + 1 : enter_branch(script, command.next_branch);
+      break;
+    case MetaCommand::elif:
+    case MetaCommand::else_:
+      i = command.endif + 1;  // reached by running the branch before it
+      break;
+    case MetaCommand::endif:
+      ++i;
+      break;
+    case MetaCommand::startpipeline:
+      if (mode_ == QueryMode::simple) {
+        throw PgError("cannot use pipeline mode with the simple query protocol");
+      }
+      if (in_pipeline_) throw PgError("already in pipeline mode");
+      if (PQenterPipelineMode(conn_.handle()) == 0) {
+        throw PgError(
+            fmt::format("failed to enter pipeline mode: {}", PQerrorMessage(conn_.handle())));
+      }
+      in_pipeline_ = true;
+      ++i;
+      break;
+    case MetaCommand::endpipeline:
+      if (!in_pipeline_) throw PgError("not in pipeline mode");
+      end_pipeline();
+      ++i;
+      break;
+  }
+  return i;
 }
 
 // The branch after a false \if or \elif at `index`: the first true \elif's body, the

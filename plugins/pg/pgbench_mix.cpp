@@ -178,8 +178,11 @@ std::vector<std::pair<std::string, std::string>> parse_script_vars(std::string_v
 }
 
 MixClient::MixClient(Connection conn, QueryMode mode, const ScriptMix& mix,
-                     const ClientSetup& setup, std::uint64_t choose_seed)
-    : client_(std::move(conn), mode, setup), mix_(mix), choose_(choose_seed) {}
+                     const ClientSetup& setup, std::uint64_t choose_seed, bool statement_latencies)
+    : client_(std::move(conn), mode, setup), mix_(mix), choose_(choose_seed) {
+  if (!statement_latencies) return;
+  for (const MixEntry& entry : mix.entries) stats_.emplace_back(entry.script.commands.size());
+}
 
 std::vector<std::string> mix_part_names(std::string_view spec) {
   std::vector<std::string> names;
@@ -236,19 +239,24 @@ void MixClient::run(const TryLimit& limit) {
   conflict_ = Conflict::none;
   // pgbench keeps the random state a transaction began with and restores it to retry.
   const PgbenchRandom begun = client_.random();
+  std::vector<CommandStats>* stats = stats_.empty() ? nullptr : &stats_[index];
   for (std::int64_t tries = 1;; ++tries) {
     try {
-      client_.run(mix_.entries[index].script, index);
+      client_.run(mix_.entries[index].script, index, stats);
       return;
     } catch (const PgError&) {
       conflict_ = client_.last_conflict();
-      if (conflict_ == Conflict::none) throw;
       const bool tries_left = limit.max_tries == 0 || tries < limit.max_tries;
       const bool time_left =
           limit.deadline_ns == 0 || std::chrono::duration_cast<std::chrono::nanoseconds>(
                                         std::chrono::steady_clock::now().time_since_epoch())
                                             .count() < limit.deadline_ns;
-      if (!tries_left || !time_left) throw;
+      const bool retry = conflict_ != Conflict::none && tries_left && time_left;
+      if (stats != nullptr) {
+        CommandStats& command = (*stats)[client_.failed_command()];
+        ++(retry ? command.retries : command.failures);
+      }
+      if (!retry) throw;
     }
     ++retries_;
     client_.random() = begun;

@@ -73,8 +73,9 @@ class MixClient {
  public:
   // `mix` outlives the client. `choose_seed`: PgbenchSeeds::choose of the client's
   // thread (each storh client is a pgbench thread of one client: pgbench -c C -j C).
+  // `statement_latencies` (pgbench -r): time every command (statement_stats()).
   MixClient(Connection conn, QueryMode mode, const ScriptMix& mix, const ClientSetup& setup,
-            std::uint64_t choose_seed);
+            std::uint64_t choose_seed, bool statement_latencies = false);
 
   // Chooses a script and runs one transaction of it. A conflict (40001, 40P01) rolls
   // the transaction back and runs it again from its start with the same random draws,
@@ -88,6 +89,10 @@ class MixClient {
   std::uint32_t last_retries() const noexcept { return retries_; }
   Conflict last_conflict() const noexcept { return conflict_; }
   CustomClient& client() noexcept { return client_; }
+  // Per script of the mix, per command: this client's runs, pgbench -r's figures (a
+  // retry and a failure on the command that met the conflict or error). Empty unless
+  // made with statement_latencies.
+  const std::vector<std::vector<CommandStats>>& statement_stats() const noexcept { return stats_; }
 
  private:
   CustomClient client_;
@@ -96,6 +101,7 @@ class MixClient {
   std::size_t last_ = 0;
   std::uint32_t retries_ = 0;
   Conflict conflict_ = Conflict::none;
+  std::vector<std::vector<CommandStats>> stats_;
 };
 
 }  // namespace storh::engines::pg

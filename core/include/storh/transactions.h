@@ -129,6 +129,18 @@ struct EngineCounter {
   bool repeats = false;  // exact for the same workload and seed: gate it with 0 tolerance
 };
 
+// One command of a script over one load phase (ABI 1.7, Transactions::phase_statements):
+// what pgbench -r prints per command. Plain data made by the plugin.
+struct StatementStats {
+  std::size_t part = 0;        // the script's index in Transactions::parts(); 0 without parts
+  std::uint32_t line = 0;      // the command's line in its script, from 1
+  std::string command;         // its first line, as pgbench prints it
+  std::uint64_t count = 0;     // runs that completed (a retried transaction's runs too)
+  std::int64_t total_ns = 0;   // their time summed, nanoseconds
+  std::uint64_t failures = 0;  // transactions that failed on this command
+  std::uint64_t retries = 0;   // retries begun after a conflict on this command
+};
+
 // What a plugin implements to offer load runs.
 class Transactions {
  public:
@@ -191,6 +203,21 @@ class Transactions {
   }
   virtual Status phase_counters_end(RunContext& ctx, std::size_t type,
                                     std::vector<EngineCounter>& out) noexcept {
+    static_cast<void>(ctx);
+    static_cast<void>(type);
+    static_cast<void>(out);
+    return {};
+  }
+
+  // ABI 1.7, per-command latencies of one phase of type `type`, pgbench -r: appends a row
+  // per command of every script the phase could run, in script and line order (rows
+  // with count 0 included), or nothing when the plugin measures none (the default, and
+  // pg's unless its statement_latencies parameter is on). Called from the worker's main
+  // thread once the phase's clients are all destroyed (so a client can hand its figures
+  // over in its destructor), before phase_counters_end, only on plugins whose manifest
+  // says minor >= 7. The figures cover the warm-up too. An error fails the cell.
+  virtual Status phase_statements(RunContext& ctx, std::size_t type,
+                                  std::vector<StatementStats>& out) noexcept {
     static_cast<void>(ctx);
     static_cast<void>(type);
     static_cast<void>(out);

@@ -201,6 +201,7 @@ nlohmann::json to_json(const LoadOutcome& o) {
   if (o.lag) j["lag"] = {o.lag->mean, o.lag->max};
   if (o.late > 0) j["late"] = o.late;
   if (o.skipped > 0) j["skipped"] = o.skipped;
+  if (!o.statements.empty()) j["statements"] = result::statements_json(o.statements);
   return j;
 }
 
@@ -230,6 +231,12 @@ Expected<LoadOutcome> load_outcome_from_json(const nlohmann::json& j) {
     }
     if (j.contains("late")) o.late = j.at("late").get<std::uint64_t>();
     if (j.contains("skipped")) o.skipped = j.at("skipped").get<std::uint64_t>();
+    if (j.contains("statements")) {
+      Expected<std::vector<result::StatementLatency>> rows =
+          result::statements_from_json(j.at("statements"));
+      if (!rows) return Error{fmt::format("load outcome: {}", rows.error())};
+      o.statements = std::move(*rows);
+    }
     return o;
   } catch (const nlohmann::json::exception& e) {
     return Error{fmt::format("load outcome: {}", e.what())};

@@ -111,6 +111,9 @@ struct LoadOutcome {
   std::optional<result::LoadLag> lag;
   std::uint64_t late = 0;
   std::uint64_t skipped = 0;
+  // Per script command, when the plugin measures them (Transactions::phase_statements):
+  // the whole phase's, warm-up included; on the type's outcome only, not its parts'.
+  std::vector<result::StatementLatency> statements;
 
   // processed / run_seconds, and processed / (setup_seconds + run_seconds).
   double tps_excluding_setup() const;

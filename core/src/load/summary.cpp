@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "result/json.h"
 #include "stats/stats.h"
 
 namespace storh::load {
@@ -86,6 +87,7 @@ result::LoadResult summarize_load(const LoadConfig& config,
       all_intended = false;
     }
     latency.merge(o.latency);
+    result::merge_statements(r.statements, o.statements);
   }
   if (all_intended) r.intended = intended;
   if (!repeats.empty()) {

@@ -16,6 +16,7 @@
 #include "report/load_time_section.h"
 #include "report/range_section.h"
 #include "report/report_parts.h"
+#include "report/statements_section.h"
 #include "report/table.h"
 #include "report/ycsb_section.h"
 #include "result/json.h"
@@ -68,15 +69,17 @@ std::vector<std::string> lines_of(std::string_view text) {
 
 // A load run's tables: the benches' when the suite had [[load.bench]] tables, else the
 // clients x transactions matrices.
-// Either way followed by the cells over time (report/load_time_section.h).
+// Either way followed by the cells over time (report/load_time_section.h) and the
+// scripts' per-command latencies (report/statements_section.h).
 std::string load_tables(const ResultFile& result, const EngineBlock& block, ReportFormat format) {
   if (result.experiment.load_benches.empty()) {
     std::vector<const Metric*> metrics = block.metrics;
     std::erase_if(metrics, [](const Metric* m) { return is_ycsb_metric(*m); });
-    return load_section(block.name, metrics, format) + load_time_section(metrics, format);
+    return load_section(block.name, metrics, format) + load_time_section(metrics, format) +
+           statements_section(metrics, format);
   }
   return bench_section(block.name, block.metrics, result.experiment, format) +
-         load_time_section(block.metrics, format);
+         load_time_section(block.metrics, format) + statements_section(block.metrics, format);
 }
 
 void render_text(const ResultFile& result, std::string& out) {

@@ -16,6 +16,7 @@
 #include "report/range_section.h"
 #include "report/report.h"
 #include "report/report_parts.h"
+#include "report/statements_section.h"
 #include "report/ycsb_section.h"
 #include "result/plugin_build.h"
 
@@ -145,6 +146,7 @@ std::string engine_section(const EngineBlock& block, const ResultFile& result, b
   std::erase_if(load_metrics, [](const result::Metric* m) { return is_ycsb_metric(*m); });
   out += load_section_html(block.name, load_metrics, charts);
   out += load_time_html(load_metrics, charts);
+  out += statements_html(load_metrics);
   return out + "</section>\n";
 }
 

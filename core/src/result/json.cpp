@@ -87,6 +87,7 @@ ordered_json load_json(const LoadResult& l) {
   if (l.connection_mean) j["connection_mean"] = *l.connection_mean;
   if (l.latency_limit) j["latency_limit"] = *l.latency_limit;
   add_lateness(j, l);
+  if (!l.statements.empty()) j["statements"] = statements_json(l.statements);
   return j;
 }
 

@@ -29,6 +29,17 @@ std::string load_extras_from_json(const nlohmann::json& json, std::optional<Load
                                   std::uint64_t& late, std::uint64_t& skipped,
                                   std::optional<LoadIntervals>* intervals);
 
+// A load cell's or outcome's "statements" array (pgbench -r, docs/results.md): per
+// command {"script", "line", "command", "count", "seconds", "mean", "failures",
+// "retries"}; "mean" (seconds) is written for readers and not read back. Errors name the
+// entry and the bad key.
+nlohmann::ordered_json statements_json(const std::vector<StatementLatency>& statements);
+Expected<std::vector<StatementLatency>> statements_from_json(const nlohmann::json& json);
+// Adds `more` (another repeat's rows) to `sum`, row by row when both list the same
+// commands, else appending the rows `sum` lacks.
+void merge_statements(std::vector<StatementLatency>& sum,
+                      const std::vector<StatementLatency>& more);
+
 // Masks every password in the strings and object keys of `value` (util/secrets.h).
 // to_json applies it, so no file written from a result carries one; other writers of
 // documents that embed results apply it too.

@@ -93,6 +93,11 @@ LoadResult read_load(const Node& n) {
       !bad.empty()) {
     n.refuse(bad);
   }
+  if (n.has("statements")) {
+    Expected<std::vector<StatementLatency>> rows = statements_from_json(n.at("statements").raw());
+    if (!rows) n.refuse(rows.error());
+    l.statements = std::move(*rows);
+  }
   return l;
 }
 

@@ -92,4 +92,53 @@ std::string load_extras_from_json(const json& j, std::optional<LoadLag>& lag, st
   return "";
 }
 
+ordered_json statements_json(const std::vector<StatementLatency>& statements) {
+  ordered_json rows = ordered_json::array();
+  for (const StatementLatency& s : statements) {
+    rows.push_back({{"script", s.script},
+                    {"line", s.line},
+                    {"command", s.command},
+                    {"count", s.count},
+                    {"seconds", s.seconds},
+                    {"mean", s.count > 0 ? s.seconds / static_cast<double>(s.count) : 0.0},
+                    {"failures", s.failures},
+                    {"retries", s.retries}});
+  }
+  return rows;
+}
+
+Expected<std::vector<StatementLatency>> statements_from_json(const json& j) {
+  std::vector<StatementLatency> rows;
+  if (!j.is_array()) return Error{"statements: expected an array"};
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const json& row = j[i];
+    try {
+      rows.push_back({row.at("script").get<std::string>(), row.at("line").get<std::uint32_t>(),
+                      row.at("command").get<std::string>(), row.at("count").get<std::uint64_t>(),
+                      row.at("seconds").get<double>(), row.at("failures").get<std::uint64_t>(),
+                      row.at("retries").get<std::uint64_t>()});
+    } catch (const json::exception& e) {
+      return Error{fmt::format("statements[{}]: {}", i, e.what())};
+    }
+  }
+  return rows;
+}
+
+void merge_statements(std::vector<StatementLatency>& sum,
+                      const std::vector<StatementLatency>& more) {
+  for (const StatementLatency& row : more) {
+    const auto same = std::find_if(sum.begin(), sum.end(), [&](const StatementLatency& s) {
+      return s.script == row.script && s.line == row.line && s.command == row.command;
+    });
+    if (same == sum.end()) {
+      sum.push_back(row);
+      continue;
+    }
+    same->count += row.count;
+    same->seconds += row.seconds;
+    same->failures += row.failures;
+    same->retries += row.retries;
+  }
+}
+
 }  // namespace storh::result

@@ -107,6 +107,19 @@ struct LoadRepeat {
   std::optional<LoadIntervals> intervals{};
 };
 
+// One command of a script over a load cell's repeats, as pgbench -r reports it
+// (storh::StatementStats, docs/results.md): only from plugins that measure them.
+struct StatementLatency {
+  std::string script;  // the part's name ("zipfian_read"); "" for a type without parts
+  std::uint32_t line = 0;
+  std::string command;  // its first line
+  std::uint64_t count = 0;
+  double seconds = 0;  // total over the `count` runs; the mean is seconds / count
+  std::uint64_t failures = 0;
+  std::uint64_t retries = 0;
+  friend bool operator==(const StatementLatency&, const StatementLatency&) = default;
+};
+
 // What a load cell (clients x transactions) measured; present only on load metrics.
 struct LoadResult {
   std::uint32_t clients = 1;
@@ -135,6 +148,7 @@ struct LoadResult {
   std::optional<LoadLag> lag{};           // over every repeat, with a rate
   std::uint64_t late = 0;                 // sums over the repeats
   std::uint64_t skipped = 0;
+  std::vector<StatementLatency> statements{};  // summed over the repeats, in script order
 };
 
 // Adaptive repeats (docs/results.md, "Repeats until the figure is stable"): what one

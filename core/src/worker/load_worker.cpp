@@ -41,6 +41,26 @@ Status emit_phase_counters(Transactions& transactions, RunContext& ctx, std::siz
   return {};
 }
 
+// The plugin's per-command latencies of the phase (pgbench -r), each row named by its
+// part; rows of a part the plugin did not name are refused.
+Status phase_statements(Transactions& transactions, RunContext& ctx, std::size_t type,
+                        const std::string& op, const std::vector<std::string>& parts,
+                        std::vector<result::StatementLatency>& out) {
+  std::vector<StatementStats> rows;
+  Status ended = guarded(op, [&] { return transactions.phase_statements(ctx, type, rows); });
+  if (!ended.ok()) return ended;
+  for (StatementStats& row : rows) {
+    if (row.part >= std::max<std::size_t>(parts.size(), 1)) {
+      return Status::error(fmt::format("{}: phase_statements: part {} of a type with {} part(s)",
+                                       op, row.part, parts.size()));
+    }
+    out.push_back({parts.empty() ? std::string() : parts[row.part], row.line,
+                   std::move(row.command), row.count, static_cast<double>(row.total_ns) / 1e9,
+                   row.failures, row.retries});
+  }
+  return {};
+}
+
 }  // namespace
 
 int run_load_cell(plugin::LoadedPlugin& loaded, RunContext& ctx,
@@ -89,6 +109,12 @@ int run_load_cell(plugin::LoadedPlugin& loaded, RunContext& ctx,
     Expected<load::LoadOutcome> outcome =
         load::run_phase(*transactions, ctx, type, config, on_progress, shape);
     if (!outcome) return finish_failed(emit, op, fmt::format("{}: {}", op, outcome.error()));
+    if (reported) {
+      // After every client is destroyed: each hands its figures over then.
+      const Status listed =
+          phase_statements(*transactions, ctx, type, op, parts, outcome->statements);
+      if (!listed.ok()) return finish_failed(emit, op, listed.message());
+    }
     emit(LoadEvent{op, load::to_json(*outcome)});
     // Each part as a metric of its own, as YCSB's kinds (worker/ycsb_worker.h).
     const std::vector<std::string> part_ops = load::part_operations(op, parts);

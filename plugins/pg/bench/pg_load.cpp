@@ -11,6 +11,9 @@
 //                or of `custom`: a script of the `scripts` mix chosen by weight
 //                (pgbench_mix.h), run as pgbench runs it; a serialization failure or
 //                deadlock is retried up to `max_tries` and else reported by kind
+//   phase_statements  with statement_latencies (pgbench -r), each command's runs summed
+//                over the phase's clients: each client keeps its own and adds them to
+//                the phase's totals when it is destroyed, untimed
 //   finish       pgbench's consistency check: the balances of accounts, tellers and
 //                branches and the history's deltas agree, or the cell fails
 // The server stops when the repeat's Transactions object is destroyed; a server that
@@ -20,6 +23,8 @@
 
 #include <array>
 #include <chrono>
+#include <map>
+#include <mutex>
 #include <optional>
 
 #include "pg/bench/pg_params.h"
@@ -39,6 +44,29 @@ using storh::Status;
 // kScripts order.
 constexpr std::size_t kCustomType = pg::kScripts.size();
 
+// Per transaction type, per script of its mix, per command: the runs of every client of
+// the type's phase (statement_latencies). Clients add theirs when destroyed, on their
+// own threads, hence the lock; no transaction waits for it.
+struct StatementTotals {
+  std::mutex mutex;
+  std::map<std::size_t, std::vector<std::vector<pg::CommandStats>>> by_type;
+
+  void add(std::size_t type, const std::vector<std::vector<pg::CommandStats>>& client) {
+    const std::lock_guard<std::mutex> lock(mutex);
+    std::vector<std::vector<pg::CommandStats>>& sum = by_type[type];
+    sum.resize(client.size());
+    for (std::size_t s = 0; s < client.size(); ++s) {
+      sum[s].resize(client[s].size());
+      for (std::size_t c = 0; c < client[s].size(); ++c) {
+        sum[s][c].count += client[s][c].count;
+        sum[s][c].total_ns += client[s][c].total_ns;
+        sum[s][c].failures += client[s][c].failures;
+        sum[s][c].retries += client[s][c].retries;
+      }
+    }
+  }
+};
+
 // One connection per client. A client serves one phase, so one transaction type: the
 // built-ins run on ScriptClient (simple, prepared: its statements are prepared when the
 // client is opened, untimed, as before), and the first `custom` transaction, or a
@@ -48,21 +76,32 @@ class PgClient final : public storh::Client {
   struct Mixes {
     const pg::ScriptMix* custom = nullptr;
     const std::array<pg::ScriptMix, 3>* builtins = nullptr;
+    StatementTotals* statements = nullptr;
   };
 
   PgClient(pg::Connection conn, const pg::PgRunParams& params, const storh::ClientInfo& info,
            Mixes mixes, const pg::BenchDatabase& database)
       : params_(params), info_(info), mixes_(mixes), database_(database) {
-    // Retries and reconnections are MixClient's: a built-in that needs them runs as a
-    // script too.
+    // Retries, reconnections and statement latencies are MixClient's: a built-in that
+    // needs them runs as a script too.
     if (params.mode == pg::QueryMode::extended || params.max_tries != 1 ||
-        params.connect_per_transaction) {
+        params.connect_per_transaction || params.statement_latencies) {
       conn_.emplace(std::move(conn));
     } else {
       script_.emplace(std::move(conn), params.mode, params.scale,
                       pg::client_seed(params.random_seed, info.index));
     }
   }
+
+  ~PgClient() override {
+    if (!mix_ || mix_->statement_stats().empty()) return;
+    try {
+      mixes_.statements->add(type_, mix_->statement_stats());
+    } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory loses the rows only
+    }
+  }
+  PgClient(const PgClient&) = delete;
+  PgClient& operator=(const PgClient&) = delete;
 
   Status run_transaction(std::size_t type, std::uint64_t sequence) noexcept override {
     storh::TransactionReport report;
@@ -86,6 +125,7 @@ class PgClient final : public storh::Client {
       if (!mix_) {
         const pg::ScriptMix& mix = type == kCustomType ? *mixes_.custom : (*mixes_.builtins)[type];
         open_mix(mix);
+        type_ = type;
       }
       mix_->run({params_.max_tries, report.deadline_ns});
     });
@@ -118,7 +158,8 @@ class PgClient final : public storh::Client {
     pg::Connection conn = script_ ? std::move(script_->connection()) : std::move(*conn_);
     script_.reset();
     conn_.reset();
-    mix_.emplace(std::move(conn), params_.mode, mix, setup, seeds.choose[info_.index]);
+    mix_.emplace(std::move(conn), params_.mode, mix, setup, seeds.choose[info_.index],
+                 params_.statement_latencies);
   }
 
   // pgbench -C: a new connection for this transaction, the old one closed; the time
@@ -143,6 +184,7 @@ class PgClient final : public storh::Client {
   std::optional<pg::Connection> conn_;
   std::optional<pg::ScriptClient> script_;
   std::optional<pg::MixClient> mix_;
+  std::size_t type_ = 0;  // of mix_
 };
 
 class PgTransactions final : public storh::Transactions {
@@ -200,9 +242,14 @@ class PgTransactions final : public storh::Transactions {
   Status open_client(const storh::RunContext&, const storh::ClientInfo& client,
                      std::unique_ptr<storh::Client>& out) noexcept override {
     Status status = storh::guarded("open_client", [&] {
+      if (params_.statement_latencies && client.own_process) {
+        // A forked client's figures would die with its process.
+        throw pg::PgError("statement_latencies needs thread clients (clients = \"threads\")");
+      }
       pg::check_client_slots(*database_, client.count);
       out = std::make_unique<PgClient>(database_->connect(), params_, client,
-                                       PgClient::Mixes{&custom_, &builtins_}, *database_);
+                                       PgClient::Mixes{&custom_, &builtins_, &statements_},
+                                       *database_);
     });
     return status.ok() ? status : Status::error(database_->failure_message(status.message()));
   }
@@ -220,6 +267,31 @@ class PgTransactions final : public storh::Transactions {
       for (pg::ServerStatDelta& d : stats_.end(*database_)) {
         out.push_back({std::move(d.name), std::move(d.unit), d.total, d.repeats});
       }
+    });
+  }
+
+  // Every command of every script of the type's mix, in mix and script order, as
+  // pgbench -r lists them (commands that never ran with count 0).
+  Status phase_statements(storh::RunContext&, std::size_t type,
+                          std::vector<storh::StatementStats>& out) noexcept override {
+    if (!params_.statement_latencies) return {};
+    return storh::guarded("statement latencies", [&] {
+      const pg::ScriptMix& mix = type == kCustomType ? custom_ : builtins_.at(type);
+      const std::lock_guard<std::mutex> lock(statements_.mutex);
+      const auto totals = statements_.by_type.find(type);
+      for (std::size_t s = 0; s < mix.entries.size(); ++s) {
+        const std::vector<pg::ScriptCommand>& commands = mix.entries[s].script.commands;
+        for (std::size_t c = 0; c < commands.size(); ++c) {
+          pg::CommandStats sum;
+          if (totals != statements_.by_type.end() && s < totals->second.size() &&
+              c < totals->second[s].size()) {
+            sum = totals->second[s][c];
+          }
+          out.push_back({s, static_cast<std::uint32_t>(commands[c].line), commands[c].first_line,
+                         sum.count, sum.total_ns, sum.failures, sum.retries});
+        }
+      }
+      if (totals != statements_.by_type.end()) statements_.by_type.erase(totals);
     });
   }
 
@@ -271,6 +343,7 @@ class PgTransactions final : public storh::Transactions {
   std::array<pg::ScriptMix, 3> builtins_;
   std::optional<pg::BenchDatabase> database_;
   pg::WorkStats stats_;
+  StatementTotals statements_;
 };
 
 }  // namespace

@@ -72,6 +72,12 @@ std::vector<ParamSpec> pg_param_specs() {
        {std::string("per_client"), std::string("per_transaction")},
        "per_client: one connection per client, opened untimed; per_transaction: a new "
        "connection for every transaction, pgbench -C"},
+      {"statement_latencies",
+       ParamType::boolean,
+       false,
+       {},
+       "pgbench -r: each script command's mean latency, failures and retries (thread clients "
+       "only; off: nothing is timed per command)"},
       {"random_seed",
        ParamType::integer,
        std::int64_t{0},
@@ -199,6 +205,7 @@ PgRunParams read_params(const RunContext& ctx) {
   if (params.max_tries < 0)
     throw PgError(fmt::format("max_tries {} must be >= 0", params.max_tries));
   params.connect_per_transaction = ctx.string_param("connect", "per_client") == "per_transaction";
+  params.statement_latencies = ctx.bool_param("statement_latencies", false);
   const std::int64_t seed = ctx.int_param("random_seed", 0);
   params.random_seed = seed != 0 ? static_cast<std::uint64_t>(seed) : [] {
     std::random_device device;

@@ -30,6 +30,7 @@ struct PgRunParams {
   std::vector<std::pair<std::string, std::string>> vars;  // pgbench -D, in order
   std::int64_t max_tries = 1;            // pgbench --max-tries; 0: no limit (duration runs)
   bool connect_per_transaction = false;  // pgbench -C
+  bool statement_latencies = false;      // pgbench -r
   std::string after_load;                // SQL run once after pgbench -i, before any client
 };
 PgRunParams read_params(const RunContext& ctx);

@@ -10,8 +10,7 @@
 #include <vector>
 
 #include "pg/pgbench_mix.h"
-#include "pg_server_fixture.h"
-#include "test_support.h"
+#include "pg_suite_run.h"
 
 namespace pg = storh::engines::pg;
 using storh::test::contains;
@@ -21,44 +20,9 @@ using storh::test::ScratchDir;
 namespace {
 
 namespace fs = std::filesystem;
-
-// NOLINTNEXTLINE(readability-identifier-naming): a constant, if not constexpr
-const std::string kExampleScripts = std::string(STORH_TEST_SOURCE_DIR) + "/suites/pg/";
-
-struct RetrySuiteRun {  // NOLINT(bugprone-exception-escape): a test's value
-  storh::test::CliResult cli;
-  nlohmann::json result;
-};
-
-// Runs a load suite of the `custom` transaction on `server` as a DSN server.
-RetrySuiteRun run_retry_suite(const PgServer& server, const ScratchDir& dir,
-                              const std::string& name, const std::string& load,
-                              const std::string& params) {
-  const fs::path suite = dir / (name + ".toml");
-  storh::test::write_text(
-      suite, fmt::format("name = \"{}\"\ntimeout = \"120s\"\ndatasets = [1]\n[load]\nwarmup = 0\n"
-                         "progress = 0\n{}\n[engines.pg]\noperations = [\"custom\"]\n"
-                         "[engines.pg.params]\nserver = \"dsn\"\n"
-                         "dsn = \"host={} port={} user={} dbname=postgres\"\nrandom_seed = 7\n{}\n",
-                         name, load, server.server->socket_host(), pg::kSocketPort, pg::kSuperuser,
-                         params));
-  const fs::path output = dir / (name + ".json");
-  RetrySuiteRun run;
-  run.cli =
-      storh::test::cli({suite.string(), std::string("--plugin-path=") + STORH_TEST_PLUGIN_DIR,
-                        "--output=" + output.string(), "--work-dir=" + (dir / "work").string()});
-  if (fs::exists(output)) run.result = nlohmann::json::parse(storh::test::read_text(output));
-  return run;
-}
-
-// The load block of the metric of `operation` ("custom", "custom.transfer").
-nlohmann::json retry_load_of(const RetrySuiteRun& run, const std::string& operation) {
-  for (const nlohmann::json& m : run.result["metrics"]) {
-    if (m["operation"] == operation) return m["load"];
-  }
-  FAIL("no metric of " << operation << " in " << run.result["metrics"].dump());
-  return {};
-}
+using storh::test::DsnSuiteRun;
+using storh::test::load_of;
+using storh::test::run_custom_suite;
 
 std::uint64_t counted(const nlohmann::json& load, const char* field) {
   return load.value(field, std::uint64_t{0});
@@ -76,7 +40,7 @@ TEST_CASE("retry: a mix's parts are named from the list alone", "[retry]") {
 
 TEST_CASE("retry: conflicts are retried with the same draws, counted by kind, and reconnect",
           "[retry][cli]") {
-  PgServer server;
+  const PgServer& server = storh::test::shared_suite_server();
   // A deadlock is found after deadlock_timeout (1 s by default): shorter, so that the
   // transfers' deadlocks cost little.
   server.connect().exec("ALTER SYSTEM SET deadlock_timeout = '10ms'");
@@ -124,16 +88,16 @@ TEST_CASE("retry: conflicts are retried with the same draws, counted by kind, an
 
   {
     INFO("8 clients transfer under REPEATABLE READ: retried, finished and consistent");
-    const RetrySuiteRun run = run_retry_suite(
+    const DsnSuiteRun run = run_custom_suite(
         server, dir, "transfer", "clients = [8]\ntransactions = [40]",
         fmt::format("scripts = \"{0}transfer.sql@3,{0}audit.sql@1\"\nvars = {{ accounts = 4 }}\n"
                     "max_tries = 1000\n",
-                    kExampleScripts));
+                    storh::test::example_scripts()));
     INFO(run.cli.err << run.result["failures"].dump());
     REQUIRE(run.cli.code == 0);
-    const nlohmann::json mix = retry_load_of(run, "custom");
-    const nlohmann::json transfer = retry_load_of(run, "custom.transfer");
-    const nlohmann::json audit = retry_load_of(run, "custom.audit");
+    const nlohmann::json mix = load_of(run, "custom");
+    const nlohmann::json transfer = load_of(run, "custom.transfer");
+    const nlohmann::json audit = load_of(run, "custom.audit");
     // Every transaction finished, the audits found the sum unchanged (else 1 / 0).
     CHECK(mix["processed"] == 320);
     CHECK(mix["failed"] == 0);
@@ -161,15 +125,15 @@ TEST_CASE("retry: conflicts are retried with the same draws, counted by kind, an
     storh::test::write_text(dir / "deadlock.sql",
                             "DO $$ BEGIN RAISE EXCEPTION USING ERRCODE = "
                             "'deadlock_detected'; END $$;\n");
-    const RetrySuiteRun run = run_retry_suite(
+    const DsnSuiteRun run = run_custom_suite(
         server, dir, "give-up", "clients = [1]\ntransactions = [60]",
         fmt::format("scripts = \"{0},{1},select_only\"\nmax_tries = 3\n",
                     (dir / "serialize.sql").string(), (dir / "deadlock.sql").string()));
     INFO(run.cli.err << run.result["failures"].dump());
     REQUIRE(run.cli.code == 0);
-    const nlohmann::json mix = retry_load_of(run, "custom");
-    const nlohmann::json serialize = retry_load_of(run, "custom.serialize");
-    const nlohmann::json deadlock = retry_load_of(run, "custom.deadlock");
+    const nlohmann::json mix = load_of(run, "custom");
+    const nlohmann::json serialize = load_of(run, "custom.serialize");
+    const nlohmann::json deadlock = load_of(run, "custom.deadlock");
     const std::uint64_t serialization = counted(mix, "serialization_failures");
     const std::uint64_t deadlocks = counted(mix, "deadlock_failures");
     CHECK(serialization > 0);
@@ -195,12 +159,12 @@ TEST_CASE("retry: conflicts are retried with the same draws, counted by kind, an
     storh::test::write_text(dir / "once.sql", "SELECT 1;\n");
     const std::string params =
         fmt::format("scripts = \"{}\"\nmax_tries = 0\n", (dir / "once.sql").string());
-    const RetrySuiteRun timed =
-        run_retry_suite(server, dir, "unlimited", "clients = [1]\nduration = [\"1s\"]", params);
+    const DsnSuiteRun timed =
+        run_custom_suite(server, dir, "unlimited", "clients = [1]\nduration = [\"1s\"]", params);
     INFO(timed.cli.err << timed.result["failures"].dump());
     CHECK(timed.cli.code == 0);
-    const RetrySuiteRun counted = run_retry_suite(server, dir, "unlimited-count",
-                                                  "clients = [1]\ntransactions = [3]", params);
+    const DsnSuiteRun counted = run_custom_suite(server, dir, "unlimited-count",
+                                                 "clients = [1]\ntransactions = [3]", params);
     CHECK(counted.cli.code == 3);
     REQUIRE(counted.result["failures"].size() == 1);
     CHECK(contains(counted.result["failures"][0]["message"],
@@ -210,10 +174,10 @@ TEST_CASE("retry: conflicts are retried with the same draws, counted by kind, an
   {
     INFO("any other error still fails the cell, naming the script's line");
     storh::test::write_text(dir / "broken.sql", "SELECT 1;\nSELECT 1 / 0;\n");
-    const RetrySuiteRun run =
-        run_retry_suite(server, dir, "broken", "clients = [2]\ntransactions = [5]",
-                        fmt::format("scripts = \"{},select_only\"\nmax_tries = 5\n",
-                                    (dir / "broken.sql").string()));
+    const DsnSuiteRun run =
+        run_custom_suite(server, dir, "broken", "clients = [2]\ntransactions = [5]",
+                         fmt::format("scripts = \"{},select_only\"\nmax_tries = 5\n",
+                                     (dir / "broken.sql").string()));
     CHECK(run.cli.code == 3);
     REQUIRE(run.result["failures"].size() == 1);
     const std::string message = run.result["failures"][0]["message"];
@@ -223,18 +187,18 @@ TEST_CASE("retry: conflicts are retried with the same draws, counted by kind, an
 
   {
     INFO("a new connection per transaction (pgbench -C), and a pipelined batch");
-    const RetrySuiteRun run =
-        run_retry_suite(server, dir, "reconnect", "clients = [2]\ntransactions = [30]",
-                        fmt::format("scripts = \"{0}pipelined-batch.sql,{0}read-write.sql\"\n"
-                                    "query_mode = \"extended\"\nconnect = \"per_transaction\"\n",
-                                    kExampleScripts));
+    const DsnSuiteRun run =
+        run_custom_suite(server, dir, "reconnect", "clients = [2]\ntransactions = [30]",
+                         fmt::format("scripts = \"{0}pipelined-batch.sql,{0}read-write.sql\"\n"
+                                     "query_mode = \"extended\"\nconnect = \"per_transaction\"\n",
+                                     storh::test::example_scripts()));
     INFO(run.cli.err << run.result["failures"].dump());
     REQUIRE(run.cli.code == 0);
-    const nlohmann::json mix = retry_load_of(run, "custom");
+    const nlohmann::json mix = load_of(run, "custom");
     CHECK(mix["processed"] == 60);
     CHECK(mix["connection_mean"].get<double>() > 0);
-    CHECK(retry_load_of(run, "custom.pipelined_batch")["processed"].get<std::uint64_t>() +
-              retry_load_of(run, "custom.read_write")["processed"].get<std::uint64_t>() ==
+    CHECK(load_of(run, "custom.pipelined_batch")["processed"].get<std::uint64_t>() +
+              load_of(run, "custom.read_write")["processed"].get<std::uint64_t>() ==
           60);
   }
 }
