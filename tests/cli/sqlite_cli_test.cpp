@@ -33,7 +33,7 @@ TEST_CASE(
   CHECK(read["sqlite.get.vm_steps"]["unit"] == "steps");
   CHECK(read["sqlite.get.vm_steps"]["repeats"] == true);
   CHECK(read["sqlite.get.fullscan_steps"]["per_item"] == 0.0);
-  CHECK(read["sqlite.cache_hits"]["repeats"] == false);
+  CHECK(read["sqlite.cache_hits"]["per_item"].get<double>() > 0);
   const auto& fill = metric(result, "sqlite.fillseq[durability=fsync]")["engine_counters"];
   CHECK(fill["sqlite.put.vm_steps"]["per_item"].get<double>() > 0);
 

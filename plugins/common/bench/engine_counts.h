@@ -34,15 +34,25 @@ std::vector<EngineCount> take_engine_counts(Store& store) {
   }
 }
 
+// How a step's work relates to its counts.
+enum class StepWork {
+  fixed,  // the step's own work only: a count the engine marks as repeating does
+  timed,  // beside a background thread whose work depends on timing: none repeats
+};
+
 // ctx.measure(op, items, step) bracketed by the store's take_counts(): the counts over
 // the step (and whatever a background thread did meanwhile) become op's engine
 // counters. Not for measure_repeated: its warm-up batches would count too.
 template <typename Store, typename Step>
 Status measure_with_counts(RunContext& ctx, Store& store, std::string_view op, std::uint64_t items,
-                           Step&& step) {
+                           Step&& step, StepWork work = StepWork::fixed) {
   static_cast<void>(take_engine_counts(store));
   STORH_TRY(ctx.measure(op, items, std::forward<Step>(step)));
-  report_engine_counts(ctx, op, take_engine_counts(store));
+  std::vector<EngineCount> counts = take_engine_counts(store);
+  if (work == StepWork::timed) {
+    for (EngineCount& count : counts) count.repeats = false;
+  }
+  report_engine_counts(ctx, op, counts);
   return {};
 }
 

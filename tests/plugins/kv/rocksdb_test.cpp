@@ -260,7 +260,8 @@ TEST_CASE("rocksdb plugin: each step reports RocksDB's tickers, the exact ones t
   // through the block cache.
   const auto run = [&](bool statistics) {
     storh::test::ScratchDir dir;
-    storh_test::FakeRunContext ctx(3000, {"fillseq", "fillrandom", "readrandom"});
+    storh_test::FakeRunContext ctx(3000,
+                                   {"fillseq", "fillrandom", "readrandom", "readwhilewriting"});
     ctx.set_work_dir(dir.path())
         .set_param("durability", std::string("os"))
         .set_param("write_buffer_size", std::int64_t{64 << 10})
@@ -275,6 +276,13 @@ TEST_CASE("rocksdb plugin: each step reports RocksDB's tickers, the exact ones t
   CHECK(ctx.engine_count("readrandom", "rocksdb.bytes_written") == 0);
   CHECK(ctx.engine_count("readrandom", "rocksdb.block_cache_hits") > 0);
   CHECK(ctx.engine_count("readrandom", "rocksdb.stall_micros") >= 0);
+  // How much the background writer puts depends on timing: nothing there repeats.
+  CHECK(ctx.engine_count("readwhilewriting", "rocksdb.bytes_written") > 0);
+  for (const storh_test::EngineCounterCall& call : ctx.engine_counters) {
+    INFO(call.operation << " " << call.name);
+    CHECK(call.repeats ==
+          (call.name == "rocksdb.bytes_written" && call.operation != "readwhilewriting"));
+  }
   const storh_test::FakeRunContext again = run(true);
   for (const storh_test::EngineCounterCall& call : ctx.engine_counters) {
     if (!call.repeats) continue;
