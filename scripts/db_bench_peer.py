@@ -149,7 +149,9 @@ def run_ours(args, threads, benchmarks, workdir):
     sets = {"threads": threads, "fill_keys": "uniform", "durability": "os",
             "value_size": args.value_size, "compression": args.compression,
             "block_cache_size": args.cache_size, "write_buffer_size": args.write_buffer_size,
-            "bloom_bits": args.bloom_bits, "max_background_jobs": args.max_background_jobs}
+            "bloom_bits": args.bloom_bits, "max_background_jobs": args.max_background_jobs,
+            # db_bench keeps no Statistics unless --statistics is given.
+            "statistics": "false"}
     command = [args.host, "run", "--engine=rocksdb", f"--dataset={args.num}", "--repeat=1",
                "--warmup=0", "--counters=none", "--timeout=1h",
                f"--operation={','.join(benchmarks)}", f"--output={output}",

@@ -4,23 +4,5 @@
 #include "map_store.h"
 #include "storh/plugin.h"
 
-namespace {
-
-// Every plugin describes itself and runs a scenario: this one has a trivial one.
-class Engine final : public storh::Engine {
- public:
-  storh::EngineInfo describe() const noexcept override {
-    storh::EngineInfo info;
-    info.description = "example: a std::map with the key-value capability (YCSB)";
-    info.operations.push_back({"noop", "items", storh::Direction::lower_is_better, "does nothing"});
-    return info;
-  }
-  storh::Status run(storh::RunContext& ctx) noexcept override {
-    return ctx.measure("noop", 1, [] {});
-  }
-};
-
-}  // namespace
-
-STORH_PLUGIN(kv_minimal, "1.0.0", Engine)
-STORH_KEY_VALUE(storh_example::MapStore)
+STORH_KEY_VALUE_PLUGIN(kv_minimal, "1.0.0", storh_example::MapStore,
+                       "example: a std::map with the key-value capability (YCSB)")

@@ -25,7 +25,7 @@ class RowHashes {
   static constexpr std::size_t kNotFound = static_cast<std::size_t>(-1);
 
   RowHashes(Database& db, const TableLayout& layout) {
-    Statement select = db.prepare(layout.select_hashes_sql());
+    Statement select = db.prepare(layout.select_hashes_sql(), false, "select_hashes");
     while (select.step()) {
       const std::string_view id = select.column_text(0);
       const std::string_view hash = select.column_text(1);
@@ -102,10 +102,10 @@ void delete_in_chunks(Database& db, const TableLayout& layout,
     Statement partial;
     Statement* stmt = nullptr;
     if (count == SqlMirror::kDeleteChunk) {
-      if (!full) full = db.prepare(layout.delete_in_sql(count), true);
+      if (!full) full = db.prepare(layout.delete_in_sql(count), true, "delete_in");
       stmt = &*full;
     } else {
-      partial = db.prepare(layout.delete_in_sql(count));
+      partial = db.prepare(layout.delete_in_sql(count), false, "delete_in");
       stmt = &partial;
     }
     for (std::size_t i = 0; i < count; ++i) {
@@ -256,8 +256,8 @@ PushResult SqlMirror::push_entry(Entry& e) {
   RowHashes existing(db_, layout);
   std::optional<DeferredIndexes> deferred;
   if (existing.size() == 0) deferred.emplace(db_, layout);
-  Statement insert = db_.prepare(layout.insert_sql(), true);
-  Statement remove = db_.prepare(layout.delete_one_sql(), true);
+  Statement insert = db_.prepare(layout.insert_sql(), true, "insert");
+  Statement remove = db_.prepare(layout.delete_one_sql(), true, "delete_one");
   Encoded row;
   e.store->scan(RecordQuery::all(), [&](const doc::RecordView& record) {
     row.encode(*record.data);
@@ -295,8 +295,8 @@ FlushResult SqlMirror::flush(std::string_view name, const std::vector<std::strin
   const TableLayout& layout = e.layout;
   FlushResult result;
   Transaction tx(db_);
-  Statement insert = db_.prepare(layout.insert_sql());
-  Statement remove = db_.prepare(layout.delete_one_sql());
+  Statement insert = db_.prepare(layout.insert_sql(), false, "insert");
+  Statement remove = db_.prepare(layout.delete_one_sql(), false, "delete_one");
   std::unordered_set<std::string_view> seen;
   Encoded row;
   for (const std::string& id : ids) {
@@ -351,7 +351,7 @@ PullResult SqlMirror::pull_entry(Entry& e) {
     result.written += e.store->put_stream(std::move(batch));
     batch.clear();
   };
-  Statement select = db_.prepare(layout.select_data_sql());
+  Statement select = db_.prepare(layout.select_data_sql(), false, "select_data");
   std::string stored;
   std::string canonical;
   try {

@@ -5,11 +5,18 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <map>
 #include <utility>
 
+#include "common/sqlite_stats.h"
 #include "common/store_error.h"
 
 namespace storh::engines::mirror {
+
+struct StatementTally {
+  std::map<std::string, SqliteStatementCounts, std::less<>> by_role;
+};
+
 namespace {
 
 constexpr int kBusyTimeoutMs = 60000;  // PDO's default timeout
@@ -37,17 +44,33 @@ int length_of(std::string_view text, std::string_view sql) {
 // ---- Statement -------------------------------------------------------------------
 
 Statement::~Statement() {
-  sqlite3_finalize(stmt_);
+  finalize();
 }
 
-Statement::Statement(Statement&& other) noexcept : stmt_(std::exchange(other.stmt_, nullptr)) {}
+Statement::Statement(Statement&& other) noexcept
+    : stmt_(std::exchange(other.stmt_, nullptr)),
+      tally_(std::exchange(other.tally_, nullptr)),
+      role_(std::exchange(other.role_, nullptr)) {}
 
 Statement& Statement::operator=(Statement&& other) noexcept {
   if (this != &other) {
-    sqlite3_finalize(stmt_);
+    finalize();
     stmt_ = std::exchange(other.stmt_, nullptr);
+    tally_ = std::exchange(other.tally_, nullptr);
+    role_ = std::exchange(other.role_, nullptr);
   }
   return *this;
+}
+
+void Statement::finalize() noexcept {
+  if (stmt_ != nullptr && tally_ != nullptr && role_ != nullptr) {
+    try {
+      tally_->by_role[role_] += take_statement_counts(stmt_);
+    } catch (...) {
+      // Out of memory for a role's entry: its counts are lost, the statement is not.
+    }
+  }
+  sqlite3_finalize(std::exchange(stmt_, nullptr));
 }
 
 void Statement::fail(int rc) {
@@ -152,7 +175,8 @@ const char* Statement::sql() const noexcept {
 
 // ---- Database --------------------------------------------------------------------
 
-Database::Database(const std::filesystem::path& path) : path_(path) {
+Database::Database(const std::filesystem::path& path)
+    : path_(path), tally_(std::make_unique<StatementTally>()) {
   int rc =
       sqlite3_open_v2(path.c_str(), &db_,
                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
@@ -180,13 +204,16 @@ Database::~Database() {
 }
 
 Database::Database(Database&& other) noexcept
-    : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)) {}
+    : db_(std::exchange(other.db_, nullptr)),
+      path_(std::move(other.path_)),
+      tally_(std::move(other.tally_)) {}
 
 Database& Database::operator=(Database&& other) noexcept {
   if (this != &other) {
     sqlite3_close_v2(db_);
     db_ = std::exchange(other.db_, nullptr);
     path_ = std::move(other.path_);
+    tally_ = std::move(other.tally_);
   }
   return *this;
 }
@@ -202,7 +229,7 @@ void Database::exec(std::string_view sql) {
   }
 }
 
-Statement Database::prepare(std::string_view sql, bool persistent) {
+Statement Database::prepare(std::string_view sql, bool persistent, const char* role) {
   sqlite3_stmt* stmt = nullptr;
   int rc = sqlite3_prepare_v3(db_, sql.data(), length_of(sql, sql),
                               persistent ? SQLITE_PREPARE_PERSISTENT : 0, &stmt, nullptr);
@@ -212,7 +239,19 @@ Statement Database::prepare(std::string_view sql, bool persistent) {
   if (stmt == nullptr) {
     throw_sql("empty statement", sql);
   }
-  return Statement(stmt);
+  return Statement(stmt, role != nullptr ? tally_.get() : nullptr, role);
+}
+
+std::vector<EngineCount> Database::take_counts() {
+  std::vector<EngineCount> counts;
+  append_counts(counts, "mirror", take_cache_counts(db_));
+  if (tally_) {
+    for (const auto& [role, tallied] : tally_->by_role) {
+      append_counts(counts, "mirror", role, tallied);
+    }
+    tally_->by_role.clear();
+  }
+  return counts;
 }
 
 std::int64_t Database::query_int64(std::string_view sql) {

@@ -15,13 +15,20 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "common/engine_count.h"
 
 struct sqlite3;
 struct sqlite3_stmt;
 
 namespace storh::engines::mirror {
+
+// The statistics of a Database's statements, by role (sqlite.cpp).
+struct StatementTally;
 
 // The column types sqlite3_column_type() reports.
 enum class SqlType { integer, floating, text, blob, null };
@@ -64,10 +71,15 @@ class Statement {
 
  private:
   friend class Database;
-  explicit Statement(sqlite3_stmt* stmt) noexcept : stmt_(stmt) {}
+  Statement(sqlite3_stmt* stmt, StatementTally* tally, const char* role) noexcept
+      : stmt_(stmt), tally_(tally), role_(role) {}
   [[noreturn]] void fail(int rc);
+  // Adds the statement's statistics to its role's, then finalizes it.
+  void finalize() noexcept;
 
   sqlite3_stmt* stmt_ = nullptr;
+  StatementTally* tally_ = nullptr;  // the Database's; null for a statement without a role
+  const char* role_ = nullptr;
 };
 
 // The page cache of every mirror connection, and of the benchmark's bare-handle
@@ -99,7 +111,9 @@ class Database {
   // Runs one or more statements that take no parameters (DDL, BEGIN, PRAGMA).
   void exec(std::string_view sql);
   // Prepares one statement. `persistent` hints SQLite that it will be reused many times.
-  Statement prepare(std::string_view sql, bool persistent = false);
+  // `role` (a string literal, or nullptr) names the statement's job in the mirror
+  // ("insert"): its statistics join that role's in take_counts() when it is destroyed.
+  Statement prepare(std::string_view sql, bool persistent = false, const char* role = nullptr);
   // The single integer a query returns (first column of its first row); throws when it
   // returns no row.
   std::int64_t query_int64(std::string_view sql);
@@ -115,9 +129,16 @@ class Database {
   sqlite3* handle() const noexcept { return db_; }
   const std::filesystem::path& path() const noexcept { return path_; }
 
+  // SQLite's statistics since the previous call, which resets them (common/sqlite_stats.h):
+  // the connection's page cache ("mirror.cache_hits", "cache_misses", "cache_writes")
+  // and, per role that ran, its statements destroyed since ("mirror.<role>.fullscan_steps",
+  // "sorts", "vm_steps"). A statement still alive counts in the call after its end.
+  std::vector<EngineCount> take_counts();
+
  private:
   sqlite3* db_ = nullptr;
   std::filesystem::path path_;
+  std::unique_ptr<StatementTally> tally_;  // a pointer, so a move leaves Statements' valid
 };
 
 // An explicit transaction: BEGIN (IMMEDIATE when `immediate`, taking the write lock at

@@ -9,6 +9,7 @@
 #include <rocksdb/iterator.h>
 #include <rocksdb/options.h>
 #include <rocksdb/perf_level.h>
+#include <rocksdb/statistics.h>
 #include <rocksdb/table.h>
 
 #include <algorithm>
@@ -80,6 +81,11 @@ void no_perf_counting() {
     table.filter_policy.reset(::rocksdb::NewBloomFilterPolicy(options.bloom_bits, false));
   }
   result.table_factory.reset(::rocksdb::NewBlockBasedTableFactory(table));
+  if (options.statistics) {
+    // Tickers only: histograms and timers cost a clock read per call.
+    result.statistics = ::rocksdb::CreateDBStatistics();
+    result.statistics->set_stats_level(::rocksdb::StatsLevel::kExceptHistogramOrTimers);
+  }
   return result;
 }
 
@@ -107,6 +113,7 @@ std::string_view name(Compression compression) {
 
 struct Store::Impl {
   std::filesystem::path dir;
+  std::shared_ptr<::rocksdb::Statistics> statistics;  // null when Options::statistics is off
   std::unique_ptr<::rocksdb::DB> db;
   ::rocksdb::WriteOptions write;
   ::rocksdb::ReadOptions read;
@@ -141,8 +148,9 @@ Store::Store(std::filesystem::path dir, const Options& options) : impl_(std::mak
   std::filesystem::create_directories(impl_->dir, ec);
   if (ec) throw StoreError("rocksdb open " + impl_->dir.string() + ": " + ec.message());
   ::rocksdb::DB* db = nullptr;
-  const ::rocksdb::Status status =
-      ::rocksdb::DB::Open(rocksdb_options(options), impl_->dir.string(), &db);
+  const ::rocksdb::Options opened = rocksdb_options(options);
+  impl_->statistics = opened.statistics;
+  const ::rocksdb::Status status = ::rocksdb::DB::Open(opened, impl_->dir.string(), &db);
   if (!status.ok()) impl_->fail("open", status);
   impl_->db.reset(db);
 }
@@ -194,6 +202,32 @@ void Store::scan(std::string_view start, std::size_t count, const ScanRow& row) 
   const std::unique_ptr<::rocksdb::Iterator> it(impl_->db->NewIterator(impl_->read));
   const ::rocksdb::Status status = scan_ordered(*it, slice(start), count, row);
   if (!status.ok()) impl_->fail("scan", status);
+}
+
+std::vector<EngineCount> Store::take_counts() const {
+  struct Ticker {
+    const char* name;
+    const char* unit;
+    ::rocksdb::Tickers ticker;
+    bool repeats;
+  };
+  // What repeats was measured by running a scenario twice (docs/counters.md).
+  static constexpr Ticker kTickers[] = {
+      {"rocksdb.bytes_written", "bytes", ::rocksdb::BYTES_WRITTEN, true},
+      {"rocksdb.compact_read_bytes", "bytes", ::rocksdb::COMPACT_READ_BYTES, false},
+      {"rocksdb.compact_write_bytes", "bytes", ::rocksdb::COMPACT_WRITE_BYTES, false},
+      {"rocksdb.block_cache_hits", "blocks", ::rocksdb::BLOCK_CACHE_HIT, false},
+      {"rocksdb.block_cache_misses", "blocks", ::rocksdb::BLOCK_CACHE_MISS, false},
+      {"rocksdb.stall_micros", "microseconds", ::rocksdb::STALL_MICROS, false},
+  };
+  std::vector<EngineCount> counts;
+  if (!impl_->statistics) return counts;
+  for (const Ticker& t : kTickers) {
+    counts.push_back({t.name, t.unit,
+                      static_cast<double>(impl_->statistics->getAndResetTickerCount(t.ticker)),
+                      t.repeats});
+  }
+  return counts;
 }
 
 void Store::close() {

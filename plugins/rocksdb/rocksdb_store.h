@@ -29,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/engine_count.h"
 #include "common/ordered_scan.h"
 
 namespace storh::engines::rocksdb {
@@ -54,6 +55,9 @@ struct Options {
   bool wal = true;
   // WriteOptions::sync: each write's WAL record is synced before it returns. Needs wal.
   bool sync = false;
+  // RocksDB's Statistics, at the level that keeps its tickers and skips its histograms
+  // and timers (kExceptHistogramOrTimers), for take_counts(); false: none kept.
+  bool statistics = true;
 };
 
 // Whether this build of RocksDB has `compression` (Debian's has all four).
@@ -80,6 +84,15 @@ class Store {
   bool erase(std::string_view key);
   // Calls `row` for up to `count` entries in key order from the first key >= `start`.
   void scan(std::string_view start, std::size_t count, const ScanRow& row) const;
+
+  // RocksDB's tickers since the previous call (which resets them), as EngineCounts:
+  // "rocksdb.bytes_written" (BYTES_WRITTEN: the bytes of every write, WAL and memtable),
+  // "compact_read_bytes", "compact_write_bytes" (COMPACT_READ_BYTES, COMPACT_WRITE_BYTES),
+  // "block_cache_hits", "block_cache_misses" (BLOCK_CACHE_HIT, BLOCK_CACHE_MISS) and
+  // "stall_micros" (STALL_MICROS: writers held back for a flush or compaction). Empty
+  // when Options::statistics is false. A background compaction counts in the call after
+  // it ran, whichever work caused it. Thread-safe.
+  std::vector<EngineCount> take_counts() const;
 
   // Flushes the memtable when the WAL is off (else the log replays it at the next
   // open), then closes the database. Idempotent; no other call is allowed after it.

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "common/sqlite_stats.h"
 #include "common/store_error.h"
 
 namespace storh::engines::sqlite_kv {
@@ -185,6 +186,22 @@ void SqliteConnection::scan(std::string_view start, std::size_t count, const Sca
   while ((rc = sqlite3_step(scan_)) == SQLITE_ROW)
     row(column_blob(scan_, 0), column_blob(scan_, 1));
   if (rc != SQLITE_DONE) fail("scan");
+}
+
+std::vector<EngineCount> SqliteConnection::take_counts() noexcept {
+  std::vector<EngineCount> counts;
+  try {
+    append_counts(counts, "sqlite", take_cache_counts(db_));
+    const std::pair<const char*, sqlite3_stmt*> statements[] = {
+        {"get", get_}, {"put", put_}, {"erase", erase_}, {"scan", scan_}};
+    for (const auto& [role, stmt] : statements) {
+      append_counts(counts, "sqlite", role, take_statement_counts(stmt));
+    }
+  } catch (...) {
+    // Out of memory while naming a count: the step reports none rather than fail.
+    counts.clear();
+  }
+  return counts;
 }
 
 SqliteStore::SqliteStore(const std::filesystem::path& directory, SqliteOptions options)

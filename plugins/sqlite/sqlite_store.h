@@ -27,6 +27,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "common/engine_count.h"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -66,6 +69,12 @@ class SqliteConnection {
   // Calls `row` for up to `count` entries in key order from the first key >= `start`,
   // in one read transaction. The views are valid during the call only.
   void scan(std::string_view start, std::size_t count, const ScanRow& row);
+
+  // SQLite's statistics of this connection since the previous call (which resets
+  // them): "sqlite.cache_hits", "cache_misses", "cache_writes", and per statement that
+  // ran, "sqlite.<get|put|erase|scan>.fullscan_steps", "sorts", "vm_steps"
+  // (common/sqlite_stats.h). Cheap; call it between operations, not during a scan.
+  std::vector<EngineCount> take_counts() noexcept;
 
  private:
   friend class SqliteStore;

@@ -26,6 +26,14 @@ struct Measurement {
   double seconds = 0;
 };
 
+struct EngineCounterCall {
+  std::string operation;
+  std::string name;
+  std::string unit;
+  double total = 0;
+  bool repeats = false;
+};
+
 class FakeRunContext final : public storh::RunContext {
  public:
   // `selected` empty means every operation is selected.
@@ -97,6 +105,21 @@ class FakeRunContext final : public storh::RunContext {
     progress_messages.emplace_back(message);
   }
 
+  // Kept as the engine gave it (the host divides by the step's items).
+  void engine_counter(std::string_view operation, std::string_view name, std::string_view unit,
+                      double total, bool repeats) noexcept override {
+    engine_counters.push_back(
+        {std::string(operation), std::string(name), std::string(unit), total, repeats});
+  }
+
+  // The total of counter `name` of step `operation`; -1 when the engine gave none.
+  double engine_count(std::string_view operation, std::string_view name) const {
+    for (const EngineCounterCall& call : engine_counters) {
+      if (call.operation == operation && call.name == name) return call.total;
+    }
+    return -1;
+  }
+
   // The operations measured, in the order they were.
   std::vector<std::string> measured() const {
     std::vector<std::string> names;
@@ -108,6 +131,7 @@ class FakeRunContext final : public storh::RunContext {
   std::vector<Measurement> measurements;
   std::vector<std::string> progress_messages;
   std::vector<std::string> repeated;  // operations timed with measure_repeated
+  std::vector<EngineCounterCall> engine_counters;
 
  private:
   std::uint64_t dataset_size_;

@@ -220,6 +220,7 @@ std::vector<std::string> run_warnings(const ResultFile& result) {
   std::vector<std::string> warnings = result.environment.warnings;
   const std::string& durability = result.experiment.durability;
   if (!durability.empty() && durability != "durable") {
+    // "os" keeps a write in the OS's cache: it survives a process crash, not a power loss.
     warnings.push_back(
         fmt::format("durability is \"{}\": engines did not fsync every write they reported stored",
                     durability));

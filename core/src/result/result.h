@@ -329,7 +329,9 @@ struct Experiment {
   // The suite's min_time for measure_repeated steps (Sample::calls); none in files
   // written before it existed.
   std::optional<double> min_time_seconds;
-  std::string durability = "durable";  // "durable": engines fsync what they report stored
+  // "durable": every cell's engine fsyncs what it reports stored; else each other level
+  // its cells ran with and their engines: "none: queue; os: sqlite" (run/aggregate.cpp).
+  std::string durability = "durable";
   // Instruments of the counting pass, in run order: "syscalls" (interposer and
   // getrusage), "instructions" (callgrind); empty when there was none.
   std::vector<std::string> counters;

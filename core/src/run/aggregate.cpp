@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -66,22 +67,34 @@ void add_operations(std::vector<std::string>& record, const std::vector<std::str
   }
 }
 
-// "durable" unless some cell ran with the engine parameter `durability = "none"` (the
-// bundled engines' switch to skip fsync); then "none: <engines>", so reports and compare
-// say which numbers were not durable.
+// "durable" when every cell with the engine parameter `durability` ran a level that
+// syncs what it reports stored ("durable", "fsync"); else each other level with the
+// engines that ran it, in the order first met: "none: queue", "os: rocksdb, sqlite",
+// "none: queue; os: sqlite". So reports and compare say which numbers were not
+// durable, and how far from it (`os` survives a process crash, not a power loss).
 std::string durability_of(const plan::Plan& plan) {
-  std::vector<std::string> engines;
+  std::vector<std::pair<std::string, std::vector<std::string>>> levels;
   for (const plan::Cell& cell : plan.cells) {
     for (const auto& [name, value] : cell.params) {
       const auto* text = std::get_if<std::string>(&value);
-      if (name == "durability" && text != nullptr && *text == "none" &&
-          std::find(engines.begin(), engines.end(), cell.engine) == engines.end()) {
-        engines.push_back(cell.engine);
+      if (name != "durability" || text == nullptr || *text == "durable" || *text == "fsync") {
+        continue;
+      }
+      auto level = std::find_if(levels.begin(), levels.end(),
+                                [&](const auto& known) { return known.first == *text; });
+      if (level == levels.end()) level = levels.insert(levels.end(), {*text, {}});
+      if (std::find(level->second.begin(), level->second.end(), cell.engine) ==
+          level->second.end()) {
+        level->second.push_back(cell.engine);
       }
     }
   }
-  if (engines.empty()) return "durable";
-  return fmt::format("none: {}", fmt::join(engines, ", "));
+  if (levels.empty()) return "durable";
+  std::vector<std::string> parts;
+  for (const auto& [level, engines] : levels) {
+    parts.push_back(fmt::format("{}: {}", level, fmt::join(engines, ", ")));
+  }
+  return fmt::format("{}", fmt::join(parts, "; "));
 }
 
 }  // namespace

@@ -30,6 +30,9 @@
 //   void scan(std::string_view start, std::size_t count, const Row& row) const;
 //   void close();
 //   void flush();   optional: ends the step's writes (commits a batch), timed with them
+//   std::vector<EngineCount> take_counts();   optional: the engine's own statistics
+//                   since the previous call (common/engine_count.h); each timed step
+//                   reports what it read after the step as engine counters
 // where Row is callable as row(key, value); get, put and scan may be called from two
 // threads at once (readwhilewriting). Engine errors are exceptions: the step fails with
 // their message.
@@ -50,6 +53,7 @@
 #include <vector>
 
 #include "common/bench/answers.h"
+#include "common/bench/engine_counts.h"
 #include "common/splitmix64.h"
 #include "storh/engine.h"
 
@@ -321,7 +325,7 @@ Status run_db_bench(RunContext& ctx, std::string_view engine,
 
   if (wanted("fillseq")) {
     progress("fillseq");
-    STORH_TRY(ctx.measure("fillseq", threads * n, [&] {
+    STORH_TRY(measure_with_counts(ctx, *store, "fillseq", threads * n, [&] {
       return put_step("fillseq",
                       [](unsigned) { return [i = std::uint64_t{0}]() mutable { return i++; }; });
     }));
@@ -353,7 +357,7 @@ Status run_db_bench(RunContext& ctx, std::string_view engine,
     };
     progress("fillrandom");
     if (wanted("fillrandom")) {
-      STORH_TRY(ctx.measure("fillrandom", threads * n, fill));
+      STORH_TRY(measure_with_counts(ctx, *store, "fillrandom", threads * n, fill));
     } else {
       STORH_TRY(guarded("fillrandom", fill));
     }
@@ -361,8 +365,8 @@ Status run_db_bench(RunContext& ctx, std::string_view engine,
   }
   if (wanted("overwrite")) {
     progress("overwrite");
-    STORH_TRY(
-        ctx.measure("overwrite", threads * n, [&] { return put_step("overwrite", uniform(2)); }));
+    STORH_TRY(measure_with_counts(ctx, *store, "overwrite", threads * n,
+                                  [&] { return put_step("overwrite", uniform(2)); }));
     if (shape.uniform_fill) mark_drawn(written, 2, threads);
   }
   const auto read_step = [&](std::string_view op, std::uint64_t seed) {
@@ -373,13 +377,14 @@ Status run_db_bench(RunContext& ctx, std::string_view engine,
   };
   if (wanted("readrandom")) {
     progress("readrandom");
-    STORH_TRY(ctx.measure("readrandom", threads * n, [&] { return read_step("readrandom", 3); }));
+    STORH_TRY(measure_with_counts(ctx, *store, "readrandom", threads * n,
+                                  [&] { return read_step("readrandom", 3); }));
   }
   if (wanted("readseq")) {
     progress("readseq");
     const auto expected =
         static_cast<std::uint64_t>(std::count(written.begin(), written.end(), true));
-    STORH_TRY(ctx.measure("readseq", threads * expected, [&] {
+    STORH_TRY(measure_with_counts(ctx, *store, "readseq", threads * expected, [&] {
       return on_threads("readseq", threads, [&](unsigned) {
         return read_seq("readseq", *store, DbBenchData(n, value_size), expected);
       });
@@ -388,10 +393,13 @@ Status run_db_bench(RunContext& ctx, std::string_view engine,
   if (wanted("readwhilewriting")) {
     progress("readwhilewriting");
     BackgroundWriter<Store> writer(*store, n, value_size, 5);
-    STORH_TRY(ctx.measure("readwhilewriting", threads * n, [&]() -> Status {
-      Status read = read_step("readwhilewriting", 4);
-      return read.ok() ? writer.check("readwhilewriting") : read;
-    }));
+    STORH_TRY(measure_with_counts(
+        ctx, *store, "readwhilewriting", threads * n,
+        [&]() -> Status {
+          Status read = read_step("readwhilewriting", 4);
+          return read.ok() ? writer.check("readwhilewriting") : read;
+        },
+        StepWork::timed));  // how many puts the writer makes depends on timing
     writer.stop();
     STORH_TRY(writer.check("readwhilewriting"));
   }

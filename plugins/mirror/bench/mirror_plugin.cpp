@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,6 +38,7 @@
 #include "common/bench/answers.h"
 #include "common/bench/bench_row.h"
 #include "common/bench/durability.h"
+#include "common/bench/engine_counts.h"
 #include "common/durable_io.h"
 #include "common/query/record_query.h"
 #include "common/schema.h"
@@ -131,10 +133,18 @@ class MirrorEngine final : public storh::Engine {
 
  private:
   // Times `fn` when the suite selected `op`, else runs it untimed (later steps need it).
-  template <typename F>
-  static Status step(storh::RunContext& ctx, std::string_view op, std::uint64_t items, F&& fn) {
+  static Status step(storh::RunContext& ctx, std::string_view op, std::uint64_t items,
+                     const std::function<Status()>& fn) {
     if (ctx.selected(op)) return ctx.measure(op, items, fn);
     return storh::guarded(op, fn);
+  }
+
+  // step() on the mirror's connection: SQLite's statistics over it (Database::take_counts)
+  // become op's engine counters.
+  static Status step(storh::RunContext& ctx, mirror::Database& db, std::string_view op,
+                     std::uint64_t items, const std::function<Status()>& fn) {
+    if (!ctx.selected(op)) return storh::guarded(op, fn);
+    return engines::bench::measure_with_counts(ctx, db, op, items, fn);
   }
 
   static Status run_scenario(storh::RunContext& ctx) {
@@ -167,8 +177,10 @@ class MirrorEngine final : public storh::Engine {
     sql.collection(store, "docs", schema);
     sql.install();
 
-    STORH_TRY(step(ctx, "push", n, [&] { return expect_push("push", sql.push(), {n, 0, 0, 0}); }));
-    STORH_TRY(step(ctx, "reconcile", n, [&] {
+    STORH_TRY(step(ctx, db, "push", n, [&] {
+      return expect_push("push", sql.push(), {n, 0, 0, 0});
+    }));
+    STORH_TRY(step(ctx, db, "reconcile", n, [&] {
       return expect_push("reconcile", sql.push(), {0, 0, 0, n});
     }));
 
@@ -178,7 +190,7 @@ class MirrorEngine final : public storh::Engine {
                  flush_ids.emplace_back(record.id);
                  return true;
                });
-    STORH_TRY(step(ctx, "flush", d, [&]() -> Status {
+    STORH_TRY(step(ctx, db, "flush", d, [&]() -> Status {
       const mirror::FlushResult got = sql.flush("docs", flush_ids);
       if (got == mirror::FlushResult{d, 0}) return {};
       return Status::error(
@@ -189,7 +201,7 @@ class MirrorEngine final : public storh::Engine {
     const std::uint64_t pages = (n + 1) / 2;
     STORH_TRY(query_pair(ctx, db, pages));
 
-    STORH_TRY(step(ctx, "rebuild", n, [&] {
+    STORH_TRY(step(ctx, db, "rebuild", n, [&] {
       return expect_push("rebuild", sql.rebuild(), {n, 0, 0, 0});
     }));
 
@@ -203,7 +215,7 @@ class MirrorEngine final : public storh::Engine {
     doc::DocStore restored(root, "mirror-restored", options);
     mirror::SqlMirror restore(db, "bench_");
     restore.collection(restored, "docs");
-    return ctx.measure("pull", n, [&]() -> Status {
+    return engines::bench::measure_with_counts(ctx, db, "pull", n, [&]() -> Status {
       const mirror::PullResult got = restore.pull();
       if (got == mirror::PullResult{n, 0}) return {};
       return Status::error(

@@ -99,6 +99,7 @@ rdb::Options store_options(const bench::Lookup& param) {
         "its memtable is flushed; use durability = none (which disables the WAL) or wal = true",
         bench::kKvDurabilities[static_cast<std::size_t>(durability)]));
   }
+  options.statistics = bench::boolean(param, "statistics", true);
   options.wal = durability != bench::KvDurability::none;
   options.sync = durability == bench::KvDurability::fsync;
   return options;
@@ -163,6 +164,12 @@ class RocksEngine final : public storh::Engine {
         bench::kv_durability_param(
             "none: WAL disabled (disableWAL), writes lost on a crash until flushed; os: WAL "
             "written, not synced; fsync: WriteOptions::sync, the WAL synced per write"),
+        {"statistics",
+         storh::ParamType::boolean,
+         true,
+         {},
+         "RocksDB's tickers (bytes written, compaction bytes, block cache hits and misses, "
+         "write stalls) as engine counters of each step; false saves their small CPU cost"},
         bench::int_spec(kMaxBackgroundJobs),
         bench::int_spec(kBloomBits),
         bench::int_spec(kValueSize),

@@ -105,6 +105,8 @@ class BenchStore {
   void scan(std::string_view start, std::size_t count, const Row& row) const {
     connection_->scan(start, count, row);
   }
+  // SQLite's statistics of the scenario's connection since the previous call.
+  std::vector<storh::engines::EngineCount> take_counts() { return connection_->take_counts(); }
   void close() {
     connection_.reset();  // every other connection gone before the store closes
     store_.close();

@@ -155,10 +155,10 @@ TEST_CASE("rocksdb: a damaged value is an error, not a crash", "[rocksdb]") {
 
 TEST_CASE("rocksdb plugin: describes db_bench's six steps and its parameters", "[rocksdb]") {
   kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
-  kv::describes(
-      plugin, "rocksdb", kRocksOperations,
-      {"write_buffer_size", "block_cache_size", "compression", "compaction_style", "wal",
-       "durability", "max_background_jobs", "bloom_bits", "value_size", "threads", "fill_keys"});
+  kv::describes(plugin, "rocksdb", kRocksOperations,
+                {"write_buffer_size", "block_cache_size", "compression", "compaction_style", "wal",
+                 "durability", "statistics", "max_background_jobs", "bloom_bits", "value_size",
+                 "threads", "fill_keys"});
   std::vector<std::string> ranged;
   for (const auto& range : plugin.loaded().engine->param_ranges()) ranged.push_back(range.name);
   CHECK(ranged == std::vector<std::string>{"write_buffer_size", "block_cache_size",
@@ -274,4 +274,43 @@ TEST_CASE("rocksdb plugin: a bad threads or fill_keys is refused before the run"
              Catch::Contains("threads = 0 is out of range [1, 64]"));
   CHECK_THAT(engine.preflight({{"fill_keys", std::string("random")}}).message(),
              Catch::Contains("fill_keys \"random\" (valid: shuffled, uniform)"));
+}
+
+TEST_CASE("rocksdb plugin: each step reports RocksDB's tickers, the exact ones twice alike",
+          "[rocksdb]") {
+  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
+  // A small memtable, so 3000 keys of 100 bytes flush to SST files and reads go
+  // through the block cache.
+  const auto run = [&](bool statistics) {
+    storh::test::ScratchDir dir;
+    storh_test::FakeRunContext ctx(3000,
+                                   {"fillseq", "fillrandom", "readrandom", "readwhilewriting"});
+    ctx.set_work_dir(dir.path())
+        .set_param("durability", std::string("os"))
+        .set_param("write_buffer_size", std::int64_t{64 << 10})
+        .set_param("statistics", statistics);
+    const storh::Status status = plugin.loaded().engine->run(ctx);
+    INFO(status.message());
+    REQUIRE(status.ok());
+    return ctx;
+  };
+  const storh_test::FakeRunContext ctx = run(true);
+  CHECK(ctx.engine_count("fillseq", "rocksdb.bytes_written") > 3000 * 100);
+  CHECK(ctx.engine_count("readrandom", "rocksdb.bytes_written") == 0);
+  CHECK(ctx.engine_count("readrandom", "rocksdb.block_cache_hits") > 0);
+  CHECK(ctx.engine_count("readrandom", "rocksdb.stall_micros") >= 0);
+  // How much the background writer puts depends on timing: nothing there repeats.
+  CHECK(ctx.engine_count("readwhilewriting", "rocksdb.bytes_written") >= 0);
+  for (const storh_test::EngineCounterCall& call : ctx.engine_counters) {
+    INFO(call.operation << " " << call.name);
+    CHECK(call.repeats ==
+          (call.name == "rocksdb.bytes_written" && call.operation != "readwhilewriting"));
+  }
+  const storh_test::FakeRunContext again = run(true);
+  for (const storh_test::EngineCounterCall& call : ctx.engine_counters) {
+    if (!call.repeats) continue;
+    INFO(call.operation << " " << call.name);
+    CHECK(again.engine_count(call.operation, call.name) == call.total);
+  }
+  CHECK(run(false).engine_counters.empty());
 }

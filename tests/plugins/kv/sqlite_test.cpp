@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "fake_run_context.h"
 #include "kv/kv_checks.h"
 #include "scratch_dir.h"
 #include "sqlite/sqlite_store.h"
@@ -147,4 +148,61 @@ TEST_CASE("sqlite plugin: the scenario at 200 keys measures its four steps, each
   small.emplace_back("value_size", std::int64_t{10});
   small.emplace_back("cache_size", std::int64_t{100});
   CHECK(kv::run_scenario(plugin, dir.path(), 200, small) == kv::kDbBenchSteps);
+}
+
+TEST_CASE(
+    "sqlite: a connection counts SQLite's statistics of its statements since the last reading",
+    "[sqlite]") {
+  storh::test::ScratchDir dir;
+  sqlite_kv::SqliteStore store(dir.path(), sqlite_raw_options());
+  {
+    sqlite_kv::SqliteConnection connection = store.connect();
+    for (int i = 0; i < 50; ++i) connection.put("key" + std::to_string(i), "value");
+    static_cast<void>(connection.take_counts());
+    CHECK(connection.get("key7") == std::optional<std::string>("value"));
+    const auto counts = connection.take_counts();
+    const auto count = [&](std::string_view name) {
+      for (const auto& c : counts) {
+        if (c.name == name) return c.total;
+      }
+      return -1.0;
+    };
+    // A lookup by primary key: no full scan, no sort; the put statement did not run.
+    CHECK(count("sqlite.get.vm_steps") > 0);
+    CHECK(count("sqlite.get.fullscan_steps") == 0);
+    CHECK(count("sqlite.get.sorts") == 0);
+    CHECK(count("sqlite.put.vm_steps") == -1);
+    CHECK(count("sqlite.cache_hits") > 0);
+    CHECK(count("sqlite.cache_misses") >= 0);
+  }
+  store.close();
+}
+
+TEST_CASE(
+    "sqlite plugin: each scenario step reports SQLite's statistics, the exact ones twice alike",
+    "[sqlite]") {
+  kv::KvPlugin plugin(STORH_TEST_SQLITE_PLUGIN);
+  const auto run = [&] {
+    storh::test::ScratchDir dir;
+    storh_test::FakeRunContext ctx(300);
+    ctx.set_work_dir(dir.path());
+    for (const auto& [name, value] : sqlite_params("os")) ctx.set_param(name, value);
+    const storh::Status status = plugin.loaded().engine->run(ctx);
+    INFO(status.message());
+    REQUIRE(status.ok());
+    return ctx;
+  };
+  const storh_test::FakeRunContext ctx = run();
+  CHECK(ctx.engine_count("fillseq", "sqlite.put.vm_steps") > 0);
+  CHECK(ctx.engine_count("fillseq", "sqlite.get.vm_steps") == -1);
+  CHECK(ctx.engine_count("readrandom", "sqlite.get.vm_steps") > 0);
+  CHECK(ctx.engine_count("readrandom", "sqlite.get.fullscan_steps") == 0);
+  CHECK(ctx.engine_count("readrandom", "sqlite.cache_hits") > 0);
+  CHECK(ctx.engine_count("readseq", "sqlite.scan.vm_steps") > 0);
+  const storh_test::FakeRunContext again = run();
+  for (const storh_test::EngineCounterCall& call : ctx.engine_counters) {
+    if (!call.repeats) continue;
+    INFO(call.operation << " " << call.name);
+    CHECK(again.engine_count(call.operation, call.name) == call.total);
+  }
 }

@@ -77,3 +77,40 @@ TEST_CASE("mirror plugin: unselected steps still run when later ones need them",
   REQUIRE(status.ok());
   CHECK(ctx.measured() == std::vector<std::string>{"flush", "flush_direct", "pull"});
 }
+
+TEST_CASE("mirror plugin: each step reports SQLite's statistics, by statement role",
+          "[mirror][plugin]") {
+  LoadedPlugin plugin(STORH_TEST_MIRROR_PLUGIN);
+  const auto run = [&] {
+    storh::test::ScratchDir dir;
+    FakeRunContext ctx(300, {"push", "reconcile", "flush", "query", "pull"});
+    ctx.set_work_dir(dir.path()).set_param("durability", std::string("none"));
+    const storh::Status status = plugin.engine->run(ctx);
+    INFO(status.message());
+    REQUIRE(status.ok());
+    return ctx;
+  };
+  const FakeRunContext ctx = run();
+  // reconcile reads every (id, hash) pair: a full scan of the table, one step forward
+  // from each of the 300 rows but the last.
+  CHECK(ctx.engine_count("reconcile", "mirror.select_hashes.fullscan_steps") == 299);
+  CHECK(ctx.engine_count("reconcile", "mirror.select_hashes.vm_steps") > 0);
+  CHECK(ctx.engine_count("reconcile", "mirror.cache_hits") > 0);
+  // flush deletes each of its rows by id: a lookup in the primary key, no scan.
+  CHECK(ctx.engine_count("flush", "mirror.delete_one.vm_steps") > 0);
+  CHECK(ctx.engine_count("flush", "mirror.delete_one.fullscan_steps") == 0);
+  CHECK(ctx.engine_count("flush", "mirror.insert.vm_steps") > 0);
+  CHECK(ctx.engine_count("push", "mirror.insert.vm_steps") > 0);
+  CHECK(ctx.engine_count("push", "mirror.cache_writes") > 0);
+  CHECK(ctx.engine_count("pull", "mirror.select_data.fullscan_steps") == 299);
+  // A repeated step would count its warm-up batches too: it reports none.
+  CHECK(ctx.engine_count("query", "mirror.cache_hits") == -1);
+
+  // What is marked as repeating is the same in a second run of the same workload.
+  const FakeRunContext again = run();
+  for (const storh_test::EngineCounterCall& call : ctx.engine_counters) {
+    if (!call.repeats) continue;
+    INFO(call.operation << " " << call.name);
+    CHECK(again.engine_count(call.operation, call.name) == call.total);
+  }
+}
