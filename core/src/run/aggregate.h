@@ -12,7 +12,7 @@
 #include "plan/plan.h"
 #include "result/result.h"
 #include "suite/suite.h"
-#include "worker/event.h"
+#include "worker/engine_counter_event.h"
 
 namespace storh::run {
 
