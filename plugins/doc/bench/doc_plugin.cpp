@@ -22,12 +22,13 @@
 // timed step pays for finding and checking the records, not for a deep copy of each.
 //
 // Params: durability = durable | none (skip every fsync, to measure their cost; fsync and
-// os are their names for the key-value store, doc_kv.h);
+// os are their names for the key-value store, doc_params.h);
 // validation = stat | hash | trust | notify (section 4.6, the store's cache validation;
 // notify is stat plus inotify, docs/engines/doc.md). A notify store that had to fall back
 // to stat says why in a progress message. bulk_sync = filesystem | files: how bulk_put and
 // jsonl_import make a batch durable (one syncfs before and one after its renames, or
 // storh's fsync of every file and touched directory; DocStoreOptions::bulk_sync).
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -39,10 +40,12 @@
 
 #include "common/bench/answers.h"
 #include "common/bench/bench_row.h"
+#include "common/bench/durability.h"
+#include "common/bench/params.h"
 #include "common/canonical_json.h"
 #include "common/uuid_v7.h"
 #include "doc/bench/doc_floors.h"
-#include "doc/bench/doc_kv.h"
+#include "doc/bench/doc_params.h"
 #include "doc/doc_store.h"
 #include "doc/index_manager.h"
 #include "doc/query.h"
@@ -59,6 +62,15 @@ using engines::bench::expect_rows;
 using storh::Status;
 
 constexpr std::int64_t kStart = engines::kBenchStartMs;
+
+// The default first, as this plugin has always listed them.
+constexpr std::array<std::string_view, 4> kValidationOrder{"stat", "hash", "trust", "notify"};
+constexpr engines::bench::TextParam kValidation = doc::validation_param(
+    "how cached records are checked against their files (engine-spec.md 4.6)", kValidationOrder);
+constexpr engines::bench::TextParam kBulkSync = engines::bench::bulk_sync_param(
+    "how bulk_put and jsonl_import make a batch of 16 records or more durable: one syncfs before "
+    "and one after its renames (where syncfs reports failures: Linux 5.17+, "
+    "ext4/xfs/btrfs/tmpfs), or an fsync of every file and touched directory (storh's calls)");
 
 const std::vector<storh::OperationSpec>& operations() {
   static const std::vector<storh::OperationSpec> operation_specs = [] {
@@ -154,8 +166,8 @@ class Scenario {
         d_(std::min<std::int64_t>(100, n_)),
         root_(ctx.work_dir()) {
     options_.sync = doc::durability(ctx);
-    options_.validation = doc::parse_validation(ctx.string_param("validation", "stat"));
-    options_.bulk_sync = engines::parse_bulk_sync(ctx.string_param("bulk_sync", "filesystem"));
+    options_.validation = doc::validation(ctx);
+    options_.bulk_sync = engines::bench::bulk_sync(ctx);
   }
 
   Status run() {
@@ -469,22 +481,8 @@ class DocEngine final : public storh::Engine {
   storh::EngineInfo describe() const noexcept override {
     storh::EngineInfo info;
     info.description = "document store: one durable file per record, secondary indexes, queries";
-    info.params = {
-        doc::durability_param(),
-        {"validation",
-         storh::ParamType::string,
-         std::string("stat"),
-         {std::string("stat"), std::string("hash"), std::string("trust"), std::string("notify")},
-         "how cached records are checked against their files (engine-spec.md 4.6)"},
-        {"bulk_sync",
-         storh::ParamType::string,
-         std::string("filesystem"),
-         {std::string("filesystem"), std::string("files")},
-         "how bulk_put and jsonl_import make a batch of 16 records or more durable: one "
-         "syncfs before and one after its renames (where syncfs reports failures: Linux "
-         "5.17+, ext4/xfs/btrfs/tmpfs), or an fsync of every file and touched directory (storh's "
-         "calls)"},
-    };
+    info.params = {engines::bench::spec(doc::kDurability), engines::bench::spec(kValidation),
+                   engines::bench::spec(kBulkSync)};
     info.operations = operations();
     return info;
   }
