@@ -51,8 +51,8 @@ TEST_CASE("bench params: a declaration makes the spec describe() lists", "[bench
   const storh::ParamSpec mode = bench::spec(kMode);
   CHECK(mode.type == storh::ParamType::string);
   CHECK(mode.default_value == ParamValue(std::string("safe")));
-  CHECK(mode.allowed == std::vector<ParamValue>{std::string("fast"), std::string("safe"),
-                                                std::string("paranoid")});
+  CHECK(mode.allowed ==
+        std::vector<ParamValue>{std::string("fast"), std::string("safe"), std::string("paranoid")});
   CHECK(bench::spec(kPath).allowed.empty());
   CHECK(bench::spec(kWal).default_value == ParamValue(true));
   CHECK(bench::spec(kRatio).type == storh::ParamType::number);
@@ -60,8 +60,7 @@ TEST_CASE("bench params: a declaration makes the spec describe() lists", "[bench
   const storh::ParamSpec durability = bench::spec(bench::durability_param("what a sync is"));
   CHECK(durability.name == "durability");
   CHECK(durability.default_value == ParamValue(std::string("durable")));
-  CHECK(durability.allowed ==
-        std::vector<ParamValue>{std::string("durable"), std::string("none")});
+  CHECK(durability.allowed == std::vector<ParamValue>{std::string("durable"), std::string("none")});
 }
 
 TEST_CASE("bench params: a missing bound is an infinite one in the range", "[bench][params]") {
@@ -101,12 +100,10 @@ TEST_CASE("bench params: run() and preflight's values read the same", "[bench][p
   }
 }
 
-TEST_CASE("bench params: a value out of bounds or choices names what is valid",
-          "[bench][params]") {
-  const std::vector<std::pair<std::string, ParamValue>> values = {
-      {"mode", std::string("reckless")}, {"threads", std::int64_t{0}}};
-  CHECK(thrown([&] { bench::integer(values, kThreads); }) ==
-        "threads = 0 is out of range [1, 64]");
+TEST_CASE("bench params: a value out of bounds or choices names what is valid", "[bench][params]") {
+  const std::vector<std::pair<std::string, ParamValue>> values = {{"mode", std::string("reckless")},
+                                                                  {"threads", std::int64_t{0}}};
+  CHECK(thrown([&] { bench::integer(values, kThreads); }) == "threads = 0 is out of range [1, 64]");
   CHECK(thrown([&] { bench::choice(values, kMode); }) ==
         "mode \"reckless\" (valid: fast, safe, paranoid)");
   // text() leaves the check to the engine's own parser; integer_value() to the adapter.
@@ -117,8 +114,7 @@ TEST_CASE("bench params: a value out of bounds or choices names what is valid",
   CHECK_FALSE(bench::in_range(kRatio, std::nan("")));
 }
 
-TEST_CASE("bench params: check_params reports the first reader that refuses",
-          "[bench][params]") {
+TEST_CASE("bench params: check_params reports the first reader that refuses", "[bench][params]") {
   const std::vector<std::pair<std::string, ParamValue>> values = {{"threads", std::int64_t{99}}};
   const storh::Status status = bench::check_params(
       values, [](const bench::Lookup& param) { return bench::choice(param, kMode); },
