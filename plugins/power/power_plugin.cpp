@@ -21,11 +21,18 @@
 #include <cstring>
 #include <string>
 
+#include "common/bench/params.h"
 #include "storh/plugin.h"
 
 namespace {
 
+namespace bench = storh::engines::bench;
 using storh::Status;
+
+constexpr bench::NumberParam kSlowdown{"slowdown", 0.0, 0.0, bench::kUnbounded,
+                                       "extra work as a fraction (0.05 = 5%)"};
+constexpr bench::IntParam kWork{"work", 200, 1, bench::kNoMaximum, "mixing rounds per cpu item"};
+constexpr bench::BoolParam kExtraFsync{"extra_fsync", false, "one more fsync per sync item"};
 
 constexpr std::size_t kRecordBytes = 64;
 
@@ -88,20 +95,17 @@ Status run_sync(storh::RunContext& ctx, std::uint64_t n, bool extra_fsync) {
 class PowerEngine final : public storh::Engine {
  public:
   storh::EngineInfo describe() const noexcept override {
-    return {
-        {},  // name and version: STORH_PLUGIN's
-        {},
-        "known, adjustable work for measuring a gate's power (not a storage engine)",
-        {{"slowdown", storh::ParamType::number, 0.0, {}, "extra work as a fraction (0.05 = 5%)"},
-         {"work", storh::ParamType::integer, std::int64_t{200}, {}, "mixing rounds per cpu item"},
-         {"extra_fsync", storh::ParamType::boolean, false, {}, "one more fsync per sync item"}},
-        {{"cpu", "items", storh::Direction::lower_is_better, "n items of mixing rounds"},
-         {"sync", "records", storh::Direction::lower_is_better,
-          "n appends of 64 bytes, each with fdatasync"}}};
+    return {{},  // name and version: STORH_PLUGIN's
+            {},
+            "known, adjustable work for measuring a gate's power (not a storage engine)",
+            {bench::spec(kSlowdown), bench::spec(kWork), bench::spec(kExtraFsync)},
+            {{"cpu", "items", storh::Direction::lower_is_better, "n items of mixing rounds"},
+             {"sync", "records", storh::Direction::lower_is_better,
+              "n appends of 64 bytes, each with fdatasync"}}};
   }
 
   std::vector<storh::ParamRange> param_ranges() const noexcept override {
-    return {{"slowdown", 0.0}, {"work", 1.0}};
+    return {bench::range(kSlowdown), bench::range(kWork)};
   }
 
   Status run(storh::RunContext& ctx) noexcept override {
@@ -111,9 +115,9 @@ class PowerEngine final : public storh::Engine {
  private:
   static Status run_operations(storh::RunContext& ctx) {
     const std::uint64_t n = ctx.dataset_size();
-    const double slowdown = ctx.number_param("slowdown", 0.0);
-    const std::int64_t work = ctx.int_param("work", 200);
-    if (!(slowdown >= 0) || work < 1) {
+    const double slowdown = bench::number_value(ctx, kSlowdown);
+    const std::int64_t work = bench::integer_value(ctx, kWork);
+    if (!bench::in_range(kSlowdown, slowdown) || !bench::in_range(kWork, work)) {
       return Status::error("power: slowdown must be >= 0 and work >= 1");
     }
     const auto rounds =
@@ -129,7 +133,7 @@ class PowerEngine final : public storh::Engine {
       if (got != expected) return Status::error("cpu: wrong checksum");
     }
     if (ctx.selected("sync")) {
-      if (Status status = run_sync(ctx, n, ctx.bool_param("extra_fsync", false)); !status.ok()) {
+      if (Status status = run_sync(ctx, n, bench::boolean(ctx, kExtraFsync)); !status.ok()) {
         return status;
       }
     }

@@ -12,7 +12,7 @@
 
 namespace {
 
-storh::run::CellRun run_with(std::vector<storh::run::EngineCounterSample> samples) {
+storh::run::CellRun run_with(std::vector<storh::worker::EngineCounterEvent> samples) {
   storh::run::CellRun run;
   run.engine_counters = std::move(samples);
   return run;

@@ -43,7 +43,7 @@ storh::result::Metric load_metric(std::uint32_t clients, std::uint64_t transacti
   load.tps_excluding_setup = sum / static_cast<double>(tps.size());
   load.tps_including_setup = including / static_cast<double>(tps.size());
   load.tps_stddev = 1.5;
-  storh::result::LoadLatency latency;
+  storh::result::Latency latency;
   latency.count = load.processed;
   latency.mean = latency_ms / 1e3;
   latency.stddev = latency_ms / 1e4;

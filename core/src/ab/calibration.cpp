@@ -12,6 +12,7 @@
 #include "run/progress_line.h"
 #include "util/files.h"
 #include "util/json_input.h"
+#include "util/json_node.h"
 #include "util/secrets.h"
 
 namespace storh::ab {
@@ -141,51 +142,52 @@ Expected<Calibration> read_calibration(const std::filesystem::path& file) {
   Expected<json> document = parse_json_input<json>(*text, file.string());
   if (!document) return Error{document.error()};
   const json& j = *document;
-  if (!j.is_object() || j.value("format", "") != "storh-calibration") {
+  if (!j.is_object() || !j.contains("format") || j.at("format") != "storh-calibration") {
     return Error{
         fmt::format("{}: not a calibration file (no \"format\": \"storh-calibration\"; "
                     "make one with storh-host calibrate SUITE)",
                     file.string())};
   }
-  if (j.value("version", 0) != 1) {
+  if (const json version = j.contains("version") ? j.at("version") : json(0); version != 1) {
     return Error{fmt::format("{}: calibration version {} is not supported (this host reads 1)",
-                             file.string(), j.value("version", 0))};
+                             file.string(), version.dump())};
   }
   try {
+    const JsonNode n(j, "");
     Calibration c;
-    c.suite = j.at("suite").get<std::string>();
-    c.fingerprint = j.at("fingerprint").get<std::string>();
-    c.cpu_model = j.at("cpu_model").get<std::string>();
-    c.kernel = j.at("kernel").get<std::string>();
-    c.time = j.at("time").get<std::string>();
-    c.pairs = j.at("pairs").get<std::uint32_t>();
-    c.alpha = j.at("alpha").get<double>();
-    for (const json& m : j.at("metrics")) {
+    c.suite = n.at("suite").str();
+    c.fingerprint = n.at("fingerprint").str();
+    c.cpu_model = n.at("cpu_model").str();
+    c.kernel = n.at("kernel").str();
+    c.time = n.at("time").str();
+    c.pairs = static_cast<std::uint32_t>(n.at("pairs").count());
+    c.alpha = n.at("alpha").number();
+    for (const JsonNode& m : n.at("metrics").items()) {
       CalibratedMetric cm;
-      cm.key = m.at("key").get<std::string>();
-      cm.pairs = m.at("pairs").get<std::size_t>();
-      cm.median_seconds = m.at("median_seconds").get<double>();
-      cm.noise = m.at("noise").get<double>();
-      cm.detectable_percent = m.at("detectable_percent").get<double>();
-      cm.floor_percent = m.at("floor_percent").get<double>();
-      cm.cv_percent = m.at("cv_percent").get<double>();
-      cm.baseline_detectable_percent = m.at("baseline_detectable_percent").get<double>();
-      cm.warnings = m.at("warnings").get<std::vector<std::string>>();
+      cm.key = m.at("key").str();
+      cm.pairs = m.at("pairs").count();
+      cm.median_seconds = m.at("median_seconds").number();
+      cm.noise = m.at("noise").number();
+      cm.detectable_percent = m.at("detectable_percent").number();
+      cm.floor_percent = m.at("floor_percent").number();
+      cm.cv_percent = m.at("cv_percent").number();
+      cm.baseline_detectable_percent = m.at("baseline_detectable_percent").number();
+      cm.warnings = m.at("warnings").strings();
       if (!std::isfinite(cm.noise) || cm.noise < 0) {
         return Error{
             fmt::format("{}: metric \"{}\": noise must be a number >= 0", file.string(), cm.key)};
       }
       c.metrics.push_back(std::move(cm));
     }
-    if (j.contains("environment")) {
+    if (n.has("environment")) {
       Expected<result::Environment> environment =
           result::environment_from_json(j.at("environment"), "/environment");
       if (!environment) return Error{fmt::format("{}: {}", file.string(), environment.error())};
       c.environment = std::move(*environment);
     }
     return c;
-  } catch (const json::exception& e) {
-    return Error{fmt::format("{}: bad calibration file: {}", file.string(), e.what())};
+  } catch (const BadJsonValue& bad) {
+    return Error{fmt::format("{}: bad calibration file: {}", file.string(), bad.message)};
   }
 }
 

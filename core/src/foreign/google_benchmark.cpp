@@ -15,9 +15,9 @@
 #include <nlohmann/json.hpp>
 
 #include "foreign/google_benchmark_context.h"
-#include "foreign/json_fields.h"
 #include "stats/spread.h"
 #include "stats/stats.h"
+#include "util/json_node.h"
 
 namespace storh::foreign {
 namespace {
@@ -137,30 +137,35 @@ std::map<std::string, double> counters_of(const json& entry) {
   return counters;
 }
 
+// A field Google Benchmark always writes; the entry's reader refuses an entry without it.
+JsonNode required(const JsonNode& entry, const std::string& key) {
+  std::optional<JsonNode> member = entry.find(key);
+  if (!member) entry.refuse(fmt::format("missing \"{}\"", key));
+  return *std::move(member);
+}
+
 // Adds one entry of "benchmarks" to its instance, or to the failures.
-void read_entry(const json& entry, const std::string& path, const std::string& engine,
-                std::vector<Instance>& instances, std::vector<result::Failure>& failures) {
-  if (!entry.is_object()) {
-    throw BadField{fmt::format("{}: expected an object, got {}", path, entry.type_name())};
-  }
-  const std::string name = required_string(entry, "name", path);
-  const std::string run_type = optional_string(entry, "run_type", path).value_or("iteration");
+void read_entry(const JsonNode& entry, const std::string& engine, std::vector<Instance>& instances,
+                std::vector<result::Failure>& failures) {
+  const std::string name = required(entry, "name").str();
+  const std::string run_type = entry.optional("run_type", &JsonNode::str).value_or("iteration");
   if (run_type != "iteration" && run_type != "aggregate") {
-    throw BadField{fmt::format("{}/run_type: unknown run type \"{}\" (known: iteration, aggregate)",
-                               path, run_type)};
+    entry.at("run_type")
+        .refuse(fmt::format("unknown run type \"{}\" (known: iteration, aggregate)", run_type));
   }
-  const std::string aggregate = optional_string(entry, "aggregate_name", path).value_or("");
-  std::string run_name = optional_string(entry, "run_name", path).value_or(name);
-  if (!entry.contains("run_name") && run_type == "aggregate" && name.ends_with("_" + aggregate)) {
+  const std::string aggregate = entry.optional("aggregate_name", &JsonNode::str).value_or("");
+  std::string run_name = entry.optional("run_name", &JsonNode::str).value_or(name);
+  if (!entry.has("run_name") && run_type == "aggregate" && name.ends_with("_" + aggregate)) {
     run_name = name.substr(0, name.size() - aggregate.size() - 1);  // before run_name existed
   }
-  if (optional_bool(entry, "error_occurred", path).value_or(false)) {
+  if (entry.optional("error_occurred", &JsonNode::boolean).value_or(false)) {
     result::Failure failure;
     failure.engine = engine;
     failure.operation = name;
-    failure.repeat = static_cast<int>(optional_number(entry, "repetition_index", path).value_or(0));
+    failure.repeat =
+        static_cast<int>(entry.optional("repetition_index", &JsonNode::finite).value_or(0));
     failure.kind = result::Failure::Kind::failed;
-    failure.message = optional_string(entry, "error_message", path).value_or("");
+    failure.message = entry.optional("error_message", &JsonNode::str).value_or("");
     failures.push_back(std::move(failure));
     return;
   }
@@ -169,36 +174,38 @@ void read_entry(const json& entry, const std::string& path, const std::string& e
       aggregate != "stddev") {
     return;
   }
-  const std::string unit = optional_string(entry, "time_unit", path).value_or("ns");
+  const std::string unit = entry.optional("time_unit", &JsonNode::str).value_or("ns");
   const std::optional<double> scale = seconds_per(unit);
   if (!scale) {
-    throw BadField{
-        fmt::format("{}/time_unit: unknown time unit \"{}\" (known: ns, us, ms, s)", path, unit)};
+    entry.at("time_unit")
+        .refuse(fmt::format("unknown time unit \"{}\" (known: ns, us, ms, s)", unit));
   }
-  const double real = required_number(entry, "real_time", path) * *scale;
-  const double cpu = required_number(entry, "cpu_time", path) * *scale;
+  const double real = required(entry, "real_time").finite() * *scale;
+  const double cpu = required(entry, "cpu_time").finite() * *scale;
   auto at = std::find_if(instances.begin(), instances.end(),
                          [&](const Instance& instance) { return instance.name == run_name; });
   if (at == instances.end()) {
     at = instances.insert(instances.end(), Instance{});
     at->name = run_name;
   }
-  if (const std::optional<double> repetitions = optional_number(entry, "repetitions", path)) {
+  if (const std::optional<double> repetitions = entry.optional("repetitions", &JsonNode::finite)) {
     at->repetitions = *repetitions >= 0 ? static_cast<std::size_t>(*repetitions) : 0;
   }
   if (run_type == "aggregate") {
     at->aggregates[aggregate] = {real, cpu};
-    at->aggregate_counters[aggregate] = counters_of(entry);
+    at->aggregate_counters[aggregate] = counters_of(entry.raw());
     return;
   }
-  const double iterations = optional_number(entry, "iterations", path).value_or(1);
+  const double iterations = entry.optional("iterations", &JsonNode::finite).value_or(1);
   result::Sample sample;
   sample.seconds = real;
   sample.items = 1;
   sample.calls = iterations >= 1 ? static_cast<std::uint64_t>(iterations) : 1;
   at->real.push_back(sample);
   at->cpu.push_back(cpu);
-  for (const auto& [counter, value] : counters_of(entry)) at->counters[counter].push_back(value);
+  for (const auto& [counter, value] : counters_of(entry.raw())) {
+    at->counters[counter].push_back(value);
+  }
 }
 
 // 16 hex digits over the executable and its benchmark instances, so two files of the
@@ -229,14 +236,14 @@ Expected<result::ResultFile> from_google_benchmark(const json& root, const std::
         "no \"benchmarks\" array (a Google Benchmark file has \"context\" and \"benchmarks\")");
   }
   try {
-    GoogleBenchmarkContext read = read_google_benchmark_context(*context);
+    const JsonNode root_node(root, "");
+    GoogleBenchmarkContext read = read_google_benchmark_context(root_node.at("context"));
     result::ResultFile file;
     file.experiment = std::move(read.experiment);
     file.environment = std::move(read.environment);
     std::vector<Instance> instances;
-    for (std::size_t i = 0; i < benchmarks->size(); ++i) {
-      read_entry((*benchmarks)[i], fmt::format("/benchmarks/{}", i), read.executable_name,
-                 instances, file.failures);
+    for (const JsonNode& entry : root_node.at("benchmarks").items()) {
+      read_entry(entry, read.executable_name, instances, file.failures);
     }
     result::EngineRecord engine;
     engine.name = read.executable_name;
@@ -255,7 +262,7 @@ Expected<result::ResultFile> from_google_benchmark(const json& root, const std::
     }
     stats::judge_run_spread(file, {"--benchmark_repetitions", "--benchmark_min_time"});
     return file;
-  } catch (const BadField& bad) {
+  } catch (const BadJsonValue& bad) {
     return Error{fmt::format("{}: {}", origin, bad.message)};
   }
 }

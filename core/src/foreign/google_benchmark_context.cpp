@@ -7,15 +7,10 @@
 
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
-
 #include "env/environment.h"
-#include "foreign/json_fields.h"
 
 namespace storh::foreign {
 namespace {
-
-constexpr const char* kPath = "/context";
 
 // Digits [at, at + count) of `text` as a number; nullopt unless all are digits.
 std::optional<int> digits_at(const std::string& text, std::size_t at, std::size_t count) {
@@ -61,13 +56,10 @@ std::optional<std::string> utc_time(const std::string& date) {
 }
 
 // "L1 Data 32 KiB": one entry of context.caches ({type, level, size, num_sharing}).
-std::string cache_text(const nlohmann::json& cache, const std::string& path) {
-  if (!cache.is_object()) {
-    throw BadField{fmt::format("{}: expected an object, got {}", path, cache.type_name())};
-  }
-  const std::optional<double> level = optional_number(cache, "level", path);
-  const std::optional<std::string> type = optional_string(cache, "type", path);
-  const std::optional<double> size = optional_number(cache, "size", path);
+std::string cache_text(const JsonNode& cache) {
+  const std::optional<double> level = cache.optional("level", &JsonNode::finite);
+  const std::optional<std::string> type = cache.optional("type", &JsonNode::str);
+  const std::optional<double> size = cache.optional("size", &JsonNode::finite);
   std::string text = level ? fmt::format("L{}", *level) : "cache";
   if (type) text += " " + *type;
   if (size) {
@@ -77,33 +69,26 @@ std::string cache_text(const nlohmann::json& cache, const std::string& path) {
   return text;
 }
 
-std::string cpu_text(const nlohmann::json& context) {
+std::string cpu_text(const JsonNode& context) {
   std::vector<std::string> parts;
-  if (const std::optional<double> mhz = optional_number(context, "mhz_per_cpu", kPath)) {
+  if (const std::optional<double> mhz = context.optional("mhz_per_cpu", &JsonNode::finite)) {
     parts.push_back(fmt::format("{} MHz", *mhz));
   }
-  const auto caches = context.find("caches");
-  if (caches != context.end() && !caches->is_null()) {
-    if (!caches->is_array()) {
-      throw BadField{
-          fmt::format("{}/caches: expected an array, got {}", kPath, caches->type_name())};
-    }
-    for (std::size_t i = 0; i < caches->size(); ++i) {
-      parts.push_back(cache_text((*caches)[i], fmt::format("{}/caches/{}", kPath, i)));
-    }
+  if (const std::optional<JsonNode> caches = context.find("caches")) {
+    for (const JsonNode& cache : caches->items()) parts.push_back(cache_text(cache));
   }
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
 }  // namespace
 
-GoogleBenchmarkContext read_google_benchmark_context(const nlohmann::json& context) {
+GoogleBenchmarkContext read_google_benchmark_context(const JsonNode& context) {
   GoogleBenchmarkContext read;
   result::Experiment& experiment = read.experiment;
   result::Environment& environment = read.environment;
   experiment.durability.clear();  // not a storage run: nothing was made durable
 
-  const std::optional<std::string> executable = optional_string(context, "executable", kPath);
+  const std::optional<std::string> executable = context.optional("executable", &JsonNode::str);
   read.executable_name = executable && !executable->empty()
                              ? std::filesystem::path(*executable).filename().string()
                              : "google-benchmark";
@@ -112,22 +97,22 @@ GoogleBenchmarkContext read_google_benchmark_context(const nlohmann::json& conte
     experiment.suite_file = *executable;
     experiment.command_line = {*executable};
   }
-  experiment.hostname = optional_string(context, "host_name", kPath).value_or("");
-  read.library_version = optional_string(context, "library_version", kPath).value_or("unknown");
+  experiment.hostname = context.optional("host_name", &JsonNode::str).value_or("");
+  read.library_version = context.optional("library_version", &JsonNode::str).value_or("unknown");
 
-  const std::string date = optional_string(context, "date", kPath).value_or("");
+  const std::string date = context.optional("date", &JsonNode::str).value_or("");
   environment.time = utc_time(date).value_or(date);
-  if (const std::optional<double> cpus = optional_number(context, "num_cpus", kPath)) {
+  if (const std::optional<double> cpus = context.optional("num_cpus", &JsonNode::finite)) {
     environment.cpu_count = *cpus >= 0 ? static_cast<unsigned>(*cpus) : 0;
   }
   environment.cpu_model = cpu_text(context);
-  environment.build_type = optional_string(context, "library_build_type", kPath).value_or("");
+  environment.build_type = context.optional("library_build_type", &JsonNode::str).value_or("");
   if (environment.build_type == "debug") {
     environment.warnings.push_back(
         "the Google Benchmark library was built as debug (context.library_build_type): its "
         "timing loop may add more overhead than a release build's");
   }
-  if (optional_bool(context, "cpu_scaling_enabled", kPath).value_or(false)) {
+  if (context.optional("cpu_scaling_enabled", &JsonNode::boolean).value_or(false)) {
     environment.warnings.push_back(
         "CPU frequency scaling was enabled (context.cpu_scaling_enabled): timings may be noisy");
   }

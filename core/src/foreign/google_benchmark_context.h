@@ -18,9 +18,8 @@
 
 #include <string>
 
-#include <nlohmann/json_fwd.hpp>
-
 #include "result/result.h"
+#include "util/json_node.h"
 
 namespace storh::foreign {
 
@@ -31,8 +30,8 @@ struct GoogleBenchmarkContext {
   std::string library_version;  // "unknown" when absent
 };
 
-// Throws BadField (foreign/json_fields.h) for a field of the wrong type.
-// Precondition: context.is_object().
-GoogleBenchmarkContext read_google_benchmark_context(const nlohmann::json& context);
+// Throws BadJsonValue (util/json_node.h) for a field of the wrong type.
+// Precondition: context is an object.
+GoogleBenchmarkContext read_google_benchmark_context(const JsonNode& context);
 
 }  // namespace storh::foreign

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "result/json.h"
+#include "util/json_node.h"
 
 namespace storh::load {
 
@@ -51,17 +52,6 @@ void add_try_counts(nlohmann::json& j, const TryCounts& t) {
   put("reconnects", t.reconnects);
 }
 
-TryCounts try_counts_from_json(const nlohmann::json& j) {
-  TryCounts t;
-  t.retried = j.value("retried", std::uint64_t{0});
-  t.retries = j.value("retries", std::uint64_t{0});
-  t.serialization_failures = j.value("serialization_failures", std::uint64_t{0});
-  t.deadlock_failures = j.value("deadlock_failures", std::uint64_t{0});
-  t.connect_ns = j.value("connect_ns", std::int64_t{0});
-  t.reconnects = j.value("reconnects", std::uint64_t{0});
-  return t;
-}
-
 LoadOutcome kind_outcome(const LoadOutcome& mix, const KindOutcome& kind) {
   LoadOutcome out;
   out.clients = mix.clients;
@@ -86,18 +76,38 @@ double LatencyRecord::stddev() const {
 
 namespace {
 
+// The fields add_try_counts wrote; absent ones are zero.
+TryCounts read_try_counts(const JsonNode& n) {
+  TryCounts t;
+  t.retried = n.optional("retried", &JsonNode::count).value_or(0);
+  t.retries = n.optional("retries", &JsonNode::count).value_or(0);
+  t.serialization_failures = n.optional("serialization_failures", &JsonNode::count).value_or(0);
+  t.deadlock_failures = n.optional("deadlock_failures", &JsonNode::count).value_or(0);
+  t.connect_ns = n.optional("connect_ns", &JsonNode::integer).value_or(0);
+  t.reconnects = n.optional("reconnects", &JsonNode::count).value_or(0);
+  return t;
+}
+
 nlohmann::json latency_json(const LatencyRecord& latency) {
   return {{"histogram", latency.histogram.to_json()}, {"sum_squares", latency.sum_squares}};
 }
 
-Expected<LatencyRecord> latency_from_json(const nlohmann::json& json) {
+Expected<LatencyRecord> read_latency(const JsonNode& n) {
   Expected<stats::LatencyHistogram> histogram =
-      stats::LatencyHistogram::from_json(json.at("histogram"));
+      stats::LatencyHistogram::from_json(n.at("histogram").raw());
   if (!histogram) return Error{histogram.error()};
   LatencyRecord record;
   record.histogram = std::move(*histogram);
-  record.sum_squares = json.at("sum_squares").get<double>();
+  record.sum_squares = n.at("sum_squares").number();
   return record;
+}
+
+// The `count` numbers of the array `n`.
+std::vector<JsonNode> fixed_items(const JsonNode& n, std::size_t count) {
+  std::vector<JsonNode> items = n.items();
+  if (items.size() != count)
+    n.refuse(fmt::format("expected {} numbers, got {}", count, items.size()));
+  return items;
 }
 
 }  // namespace
@@ -130,41 +140,42 @@ nlohmann::json to_json(const ClientOutcome& o) {
   return j;
 }
 
-Expected<ClientOutcome> client_outcome_from_json(const nlohmann::json& j) {
+Expected<ClientOutcome> client_outcome_from_json(const nlohmann::json& json) {
   try {
+    const JsonNode n(json, "");
     ClientOutcome o;
-    o.open_error = j.at("open_error").get<std::string>();
-    o.open_seconds = j.at("open_seconds").get<double>();
-    o.processed = j.at("processed").get<std::uint64_t>();
-    o.failed = j.at("failed").get<std::uint64_t>();
-    o.warmup = j.at("warmup").get<std::uint64_t>();
-    o.intended = j.at("intended").get<std::uint64_t>();
-    o.first_error = j.at("first_error").get<std::string>();
-    o.end_ns = j.at("end_ns").get<std::int64_t>();
-    Expected<LatencyRecord> latency = latency_from_json(j.at("latency"));
+    o.open_error = n.at("open_error").str();
+    o.open_seconds = n.at("open_seconds").number();
+    o.processed = n.at("processed").count();
+    o.failed = n.at("failed").count();
+    o.warmup = n.at("warmup").count();
+    o.intended = n.at("intended").count();
+    o.first_error = n.at("first_error").str();
+    o.end_ns = n.at("end_ns").integer();
+    Expected<LatencyRecord> latency = read_latency(n.at("latency"));
     if (!latency) return Error{latency.error()};
     o.latency = std::move(*latency);
-    if (j.contains("kinds")) {
-      for (const nlohmann::json& k : j.at("kinds")) {
-        Expected<LatencyRecord> kind_latency = latency_from_json(k.at("latency"));
+    if (n.has("kinds")) {
+      for (const JsonNode& k : n.at("kinds").items()) {
+        Expected<LatencyRecord> kind_latency = read_latency(k.at("latency"));
         if (!kind_latency) return Error{kind_latency.error()};
-        o.kinds.push_back({k.at("processed").get<std::uint64_t>(),
-                           k.at("failed").get<std::uint64_t>(), std::move(*kind_latency),
-                           try_counts_from_json(k)});
+        o.kinds.push_back({k.at("processed").count(), k.at("failed").count(),
+                           std::move(*kind_latency), read_try_counts(k)});
       }
     }
-    o.tries = try_counts_from_json(j);
-    Expected<IntervalSeries> intervals = IntervalSeries::from_json(j.at("intervals"));
+    o.tries = read_try_counts(n);
+    Expected<IntervalSeries> intervals = IntervalSeries::from_json(n.at("intervals").raw());
     if (!intervals) return Error{fmt::format("client outcome: {}", intervals.error())};
     o.intervals = std::move(*intervals);
-    o.lag_count = j.at("lag").at(0).get<std::uint64_t>();
-    o.lag_sum_ns = j.at("lag").at(1).get<std::uint64_t>();
-    o.lag_max_ns = j.at("lag").at(2).get<std::uint64_t>();
-    o.late = j.at("late").get<std::uint64_t>();
-    o.skipped = j.at("skipped").get<std::uint64_t>();
+    const std::vector<JsonNode> lag = fixed_items(n.at("lag"), 3);
+    o.lag_count = lag[0].count();
+    o.lag_sum_ns = lag[1].count();
+    o.lag_max_ns = lag[2].count();
+    o.late = n.at("late").count();
+    o.skipped = n.at("skipped").count();
     return o;
-  } catch (const nlohmann::json::exception& e) {
-    return Error{fmt::format("client outcome: {}", e.what())};
+  } catch (const BadJsonValue& bad) {
+    return Error{fmt::format("client outcome: {}", bad.message)};
   }
 }
 
@@ -205,41 +216,43 @@ nlohmann::json to_json(const LoadOutcome& o) {
   return j;
 }
 
-Expected<LoadOutcome> load_outcome_from_json(const nlohmann::json& j) {
+Expected<LoadOutcome> load_outcome_from_json(const nlohmann::json& json) {
   try {
+    const JsonNode n(json, "");
     LoadOutcome o;
-    o.clients = j.at("clients").get<std::uint32_t>();
-    if (!j.at("intended").is_null()) o.intended = j.at("intended").get<std::uint64_t>();
-    o.processed = j.at("processed").get<std::uint64_t>();
-    o.failed = j.at("failed").get<std::uint64_t>();
-    o.warmup = j.at("warmup").get<std::uint64_t>();
-    o.first_error = j.at("first_error").get<std::string>();
-    o.setup_seconds = j.at("setup_seconds").get<double>();
-    o.run_seconds = j.at("run_seconds").get<double>();
-    Expected<LatencyRecord> latency = latency_from_json(j.at("latency"));
+    o.clients = static_cast<std::uint32_t>(n.at("clients").count());
+    if (!n.at("intended").is_null()) o.intended = n.at("intended").count();
+    o.processed = n.at("processed").count();
+    o.failed = n.at("failed").count();
+    o.warmup = n.at("warmup").count();
+    o.first_error = n.at("first_error").str();
+    o.setup_seconds = n.at("setup_seconds").number();
+    o.run_seconds = n.at("run_seconds").number();
+    Expected<LatencyRecord> latency = read_latency(n.at("latency"));
     if (!latency) return Error{latency.error()};
     o.latency = std::move(*latency);
-    o.tries = try_counts_from_json(j);
-    if (j.contains("intervals")) {
+    o.tries = read_try_counts(n);
+    if (n.has("intervals")) {
       Expected<result::LoadIntervals> intervals =
-          result::load_intervals_from_json(j.at("intervals"));
+          result::load_intervals_from_json(n.at("intervals").raw());
       if (!intervals) return Error{fmt::format("load outcome: {}", intervals.error())};
       o.intervals = std::move(*intervals);
     }
-    if (j.contains("lag")) {
-      o.lag = result::LoadLag{j.at("lag").at(0).get<double>(), j.at("lag").at(1).get<double>()};
+    if (n.has("lag")) {
+      const std::vector<JsonNode> lag = fixed_items(n.at("lag"), 2);
+      o.lag = result::LoadLag{lag[0].number(), lag[1].number()};
     }
-    if (j.contains("late")) o.late = j.at("late").get<std::uint64_t>();
-    if (j.contains("skipped")) o.skipped = j.at("skipped").get<std::uint64_t>();
-    if (j.contains("statements")) {
+    if (n.has("late")) o.late = n.at("late").count();
+    if (n.has("skipped")) o.skipped = n.at("skipped").count();
+    if (n.has("statements")) {
       Expected<std::vector<result::StatementLatency>> rows =
-          result::statements_from_json(j.at("statements"));
+          result::statements_from_json(n.at("statements").raw());
       if (!rows) return Error{fmt::format("load outcome: {}", rows.error())};
       o.statements = std::move(*rows);
     }
     return o;
-  } catch (const nlohmann::json::exception& e) {
-    return Error{fmt::format("load outcome: {}", e.what())};
+  } catch (const BadJsonValue& bad) {
+    return Error{fmt::format("load outcome: {}", bad.message)};
   }
 }
 

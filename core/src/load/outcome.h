@@ -49,8 +49,6 @@ struct TryCounts {
 
 // Adds `counts` to `json` as fields of its own, only those that are not zero.
 void add_try_counts(nlohmann::json& json, const TryCounts& counts);
-// Reads the fields add_try_counts wrote; absent ones are zero.
-TryCounts try_counts_from_json(const nlohmann::json& json);
 
 // One kind of operation within a transaction type that mixes several (YCSB's read,
 // update, ...; load/client_loop.h, KindSplit): its own counts and latencies.

@@ -8,20 +8,10 @@
 
 namespace storh::load {
 
-std::optional<result::LoadLatency> load_latency(const LatencyRecord& latency) {
-  const stats::LatencyHistogram& h = latency.histogram;
-  if (h.count() == 0) return std::nullopt;
-  result::LoadLatency l;
-  l.count = h.count();
-  l.mean = h.mean();
-  l.stddev = latency.stddev();
-  l.min = h.min();
-  l.max = h.max();
-  l.p50 = stats::supported_percentile(h, 0.5);
-  l.p95 = stats::supported_percentile(h, 0.95);
-  l.p99 = stats::supported_percentile(h, 0.99);
-  l.p999 = stats::supported_percentile(h, 0.999);
-  return l;
+std::optional<result::Latency> load_latency(const LatencyRecord& latency) {
+  std::optional<result::Latency> summary = stats::latency_summary(latency.histogram);
+  if (summary) summary->stddev = latency.stddev();
+  return summary;
 }
 
 namespace {

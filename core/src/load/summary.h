@@ -10,9 +10,9 @@
 
 namespace storh::load {
 
-// The latency block: count, mean, stddev, min and max always; each percentile only
-// when min_count_for_percentile allows it. nullopt for no transactions.
-std::optional<result::LoadLatency> load_latency(const LatencyRecord& latency);
+// The latency block: stats::latency_summary of the histogram with the exact stddev.
+// nullopt for no transactions.
+std::optional<result::Latency> load_latency(const LatencyRecord& latency);
 
 // Precondition: at least one repeat. tps values are means over the repeats; intended
 // sums only when every repeat has one.

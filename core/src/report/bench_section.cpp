@@ -72,7 +72,7 @@ struct Grid {
 };
 
 std::string milliseconds(const LoadResult& load,
-                         std::optional<double> result::LoadLatency::*percentile) {
+                         std::optional<double> result::Latency::*percentile) {
   if (!load.latency || !((*load.latency).*percentile)) return kAbsent;
   return fmt::format("{:.3f}", *((*load.latency).*percentile) * 1e3);
 }
@@ -152,7 +152,7 @@ class BenchTable {
 // 15's retried, retries and failures by kind) and the connection time (pgbench -C) when
 // some cell has them.
 std::vector<Grid> grids(const BenchTable& table) {
-  using L = result::LoadLatency;
+  using L = result::Latency;
   std::vector<Grid> list = {
       {"tps excluding set-up",
        [](const LoadResult& l) { return fmt::format("{:.1f}", l.tps_excluding_setup); }},

@@ -71,9 +71,8 @@ std::string seconds_or_absent(const std::optional<double>& value) {
   return value ? format_seconds(*value) : kAbsent;
 }
 
-std::string latency_text(
-    const LoadResult& load,
-    const std::function<std::optional<double>(const result::LoadLatency&)>& get) {
+std::string latency_text(const LoadResult& load,
+                         const std::function<std::optional<double>(const result::Latency&)>& get) {
   return load.latency ? seconds_or_absent(get(*load.latency)) : kAbsent;
 }
 
@@ -136,7 +135,7 @@ void add_lateness_columns(const std::vector<Group>& groups, std::vector<MetricCo
 }
 
 std::vector<MetricColumn> metric_columns(const std::vector<Group>& groups) {
-  using L = result::LoadLatency;
+  using L = result::Latency;
   std::vector<MetricColumn> list = {
       {"tps excluding set-up",
        [](const LoadResult& l) { return fmt::format("{:.1f}", l.tps_excluding_setup); }},
@@ -272,7 +271,7 @@ std::string heat_map(const Group& group) {
 
 // The latency percentiles of each cell, for a grouped bar chart (kind "latency").
 nlohmann::json latency_chart(const Group& group) {
-  using L = result::LoadLatency;
+  using L = result::Latency;
   const std::pair<const char*, std::optional<double> L::*> percentiles[] = {
       {"p50", &L::p50}, {"p95", &L::p95}, {"p99", &L::p99}, {"p99.9", &L::p999}};
   nlohmann::json labels = nlohmann::json::array();

@@ -53,7 +53,7 @@ ordered_json load_json(const LoadResult& l) {
   }
   ordered_json latency = nullptr;
   if (l.latency) {
-    const LoadLatency& t = *l.latency;
+    const Latency& t = *l.latency;
     latency = {{"count", t.count},
                {"mean", t.mean},
                {"stddev", t.stddev},

@@ -62,7 +62,7 @@ LoadResult read_load(const Node& n) {
   l.deadlock_failures = counted("deadlock_failures");
   if (n.has("connection_mean")) l.connection_mean = n.at("connection_mean").number();
   if (const Node t = n.at("latency"); !t.is_null()) {
-    LoadLatency latency;
+    Latency latency;
     latency.count = t.at("count").count();
     latency.mean = t.at("mean").number();
     latency.stddev = t.at("stddev").number();

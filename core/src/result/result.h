@@ -43,26 +43,21 @@ struct Summary {  // of the samples' seconds
   double mad = 0;     // median absolute deviation from the median
 };
 
-// Per-item latencies recorded with measure_each, merged over the repeats. A
-// percentile is absent when there are too few samples to support it (see stats.h).
+// A latency distribution in seconds, summarised from a log-linear histogram
+// (stats::latency_summary): a metric's per-item latencies recorded with measure_each,
+// merged over the repeats, or a load cell's successful timed transactions of every
+// client and repeat (docs/load.md). A percentile is absent when too few samples
+// support it (stats.h, min_count_for_percentile). The result file keeps p90 of a
+// metric's, and p95 and stddev of a load cell's; a summary read from a file has only
+// those.
 struct Latency {
   std::uint64_t count = 0;
   double mean = 0;
   double min = 0;
   double max = 0;
   std::optional<double> p50, p90, p99, p999;
-};
-
-// A load cell's latency: successful timed transactions of every client and repeat,
-// from log-linear histograms merged over clients (docs/load.md). A percentile is
-// absent when too few transactions support it (stats.h, min_count_for_percentile).
-struct LoadLatency {
-  std::uint64_t count = 0;
-  double mean = 0;
-  double stddev = 0;  // exact, from the sum of squares
-  double min = 0;
-  double max = 0;
-  std::optional<double> p50, p95, p99, p999;
+  std::optional<double> p95{};
+  double stddev = 0;  // a load cell's: exact, from the sum of squares
 };
 
 // A load repeat over time (docs/load.md, "A run over time"): one entry per interval of
@@ -134,7 +129,7 @@ struct LoadResult {
   double tps_including_setup = 0;  // means over the repeats
   double tps_excluding_setup = 0;
   double tps_stddev = 0;  // of tps_excluding_setup over the repeats (n - 1)
-  std::optional<LoadLatency> latency;
+  std::optional<Latency> latency;
   // Conflicts, summed over the repeats (load/outcome.h, TryCounts); written only when
   // not zero: transactions retried, retries, and transactions that failed after their
   // tries with a serialization or deadlock error (not in `failed`).

@@ -12,6 +12,7 @@
 #include "plan/plan.h"
 #include "result/result.h"
 #include "suite/suite.h"
+#include "worker/engine_counter_event.h"
 
 namespace storh::run {
 
@@ -29,16 +30,6 @@ struct LoadSample {
   nlohmann::json outcome;
 };
 
-// An engine's own count over one step or load phase of `items` items (plugin ABI 1.7).
-struct EngineCounterSample {
-  std::string operation;
-  std::uint64_t items = 0;
-  std::string name;
-  std::string unit;
-  double total = 0;
-  bool repeats = false;
-};
-
 // One worker run of a cell, as its events described it.
 struct CellRun {
   int repeat = 0;
@@ -50,8 +41,8 @@ struct CellRun {
   std::string failure_message;
   std::string progress_message;
   std::vector<OperationSample> samples;
-  std::vector<LoadSample> loads;  // load cells only
-  std::vector<EngineCounterSample> engine_counters;
+  std::vector<LoadSample> loads;                            // load cells only
+  std::vector<worker::EngineCounterEvent> engine_counters;  // as the worker sent them
 };
 
 using CellRuns = std::vector<CellRun>;  // the timed repeats of one cell

@@ -19,9 +19,9 @@ std::vector<result::EngineCounterValue> summarize_engine_counters(
   };
   std::map<std::string, Gathered> by_name;
   for (const CellRun& run : runs) {
-    std::map<std::string, const EngineCounterSample*> last;
-    for (const EngineCounterSample& sample : run.engine_counters) {
-      if (sample.operation == operation && sample.items > 0) last[sample.name] = &sample;
+    std::map<std::string, const worker::EngineCounterEvent*> last;
+    for (const worker::EngineCounterEvent& sample : run.engine_counters) {
+      if (sample.op == operation && sample.items > 0) last[sample.name] = &sample;
     }
     for (const auto& [name, sample] : last) {
       Gathered& gathered = by_name[name];

@@ -78,10 +78,7 @@ class EventCollector {
     if (on_load_progress_) on_load_progress_(e.line);
   }
   void on(worker::CountersEvent&) {}  // the counting pass's, through on_event
-  void on(worker::EngineCounterEvent& e) {
-    run_.engine_counters.push_back(
-        {std::move(e.op), e.items, std::move(e.name), std::move(e.unit), e.total, e.repeats});
-  }
+  void on(worker::EngineCounterEvent& e) { run_.engine_counters.push_back(std::move(e)); }
 
   CellRun& run_;
   std::function<void(const std::string&)> on_progress_;

@@ -255,6 +255,7 @@ std::optional<result::Latency> latency_summary(const LatencyHistogram& histogram
   latency.max = histogram.max();
   latency.p50 = supported_percentile(histogram, 0.5);
   latency.p90 = supported_percentile(histogram, 0.9);
+  latency.p95 = supported_percentile(histogram, 0.95);
   latency.p99 = supported_percentile(histogram, 0.99);
   latency.p999 = supported_percentile(histogram, 0.999);
   return latency;

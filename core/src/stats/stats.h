@@ -112,8 +112,9 @@ std::uint64_t min_count_for_percentile(double q) noexcept;
 // (min_count_for_percentile), else nullopt.
 std::optional<double> supported_percentile(const LatencyHistogram& histogram, double q);
 
-// The latency block of a metric: nullopt for an empty histogram; count, mean, min and
-// max always; p50, p90, p99 and p999 each only when min_count_for_percentile allows.
+// The latency summary of a metric or a load cell: nullopt for an empty histogram;
+// count, mean, min and max always; p50, p90, p95, p99 and p999 each only when
+// min_count_for_percentile allows; stddev 0 (the histogram cannot give it exactly).
 std::optional<result::Latency> latency_summary(const LatencyHistogram& histogram);
 
 }  // namespace storh::stats

@@ -8,8 +8,10 @@
 // (with the file's name in front); nothing else is thrown for a bad value.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -79,16 +81,48 @@ class JsonNode {
     if (!value_.is_boolean()) fail("expected true or false");
     return value_.get<bool>();
   }
+  // A number that is neither infinite nor NaN (JSON text cannot spell them, but
+  // 1e999 reads as infinity).
+  double finite() const {
+    const double value = number();
+    if (!std::isfinite(value)) {
+      throw BadJsonValue{
+          fmt::format("{}: expected a finite number, got {}", path_or_root(), value)};
+    }
+    return value;
+  }
+  std::vector<std::string> strings() const {
+    std::vector<std::string> values;
+    for (const JsonNode& item : items()) values.push_back(item.str());
+    return values;
+  }
+
+  // The member `key` of an object, or nullopt when it is absent or null; for fields a
+  // format lets a writer leave out.
+  std::optional<JsonNode> find(const std::string& key) const {
+    if (!value_.is_object()) fail("expected an object");
+    auto it = value_.find(key);
+    if (it == value_.end() || it->is_null()) return std::nullopt;
+    return JsonNode(*it, path_ + "/" + key);
+  }
+  // find(key) read with `read` (&JsonNode::str, &JsonNode::number, ...).
+  template <typename T>
+  std::optional<T> optional(const std::string& key, T (JsonNode::*read)() const) const {
+    const std::optional<JsonNode> member = find(key);
+    if (!member) return std::nullopt;
+    return ((*member).*read)();
+  }
+
   // A value of the right type that the format still does not allow.
   [[noreturn]] void refuse(const std::string& why) const {
-    throw BadJsonValue{fmt::format("{}: {}", path_.empty() ? "/" : path_, why)};
+    throw BadJsonValue{fmt::format("{}: {}", path_or_root(), why)};
   }
 
  private:
   [[noreturn]] void fail(const char* what) const {
-    throw BadJsonValue{
-        fmt::format("{}: {}, got {}", path_.empty() ? "/" : path_, what, value_.type_name())};
+    throw BadJsonValue{fmt::format("{}: {}, got {}", path_or_root(), what, value_.type_name())};
   }
+  std::string path_or_root() const { return path_.empty() ? "/" : path_; }
 
   const nlohmann::json& value_;
   std::string path_;

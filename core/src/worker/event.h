@@ -38,6 +38,7 @@
 
 #include "count/counters.h"
 #include "util/expected.h"
+#include "worker/engine_counter_event.h"
 
 namespace storh::worker {
 
@@ -98,18 +99,6 @@ struct DoneEvent {
   std::string op{};       // when !ok: the failed operation, or ""
   std::string message{};  // when !ok
   bool operator==(const DoneEvent&) const = default;
-};
-
-// An engine counter (storh::EngineCounter) of one step or load phase; `items` are the
-// step's items, or every transaction the phase ran (warm-up and failed included).
-struct EngineCounterEvent {
-  std::string op;
-  std::uint64_t items = 0;
-  std::string name;
-  std::string unit;
-  double total = 0;
-  bool repeats = false;
-  bool operator==(const EngineCounterEvent&) const = default;
 };
 
 using Event =

@@ -47,6 +47,7 @@
 #include "common/bench/durability.h"
 #include "common/durable_io.h"
 #include "common/memory_cache.h"
+#include "doc/bench/doc_params.h"
 #include "doc/doc_store.h"
 #include "doc/record_file.h"
 #include "storh/plugin.h"
@@ -56,6 +57,12 @@ namespace {
 namespace engines = storh::engines;
 namespace doc = storh::engines::doc;
 using storh::Status;
+
+constexpr engines::bench::TextParam kValidation = doc::validation_param(
+    "how cached reads are checked: hash (stat + re-read + xxh128), stat (size, mtime, inode), "
+    "trust (no filesystem access), notify (stat until inotify vouches for the entry)");
+constexpr engines::bench::TextParam kDurability =
+    engines::bench::durability_param("fsync the untimed setup writes (durable) or not (none)");
 
 // printf %08x-%04x-7000-8000-%012x of (t >> 16, t & 0xffff, ((i+1) * 1103515245) & 2^48-1)
 // with t = 1700100000000 + i (section 11.0).
@@ -93,16 +100,7 @@ class CacheEngine final : public storh::Engine {
   storh::EngineInfo describe() const noexcept override {
     storh::EngineInfo info;
     info.description = "DocStore reads through a shared MemoryCache (cold, then warm)";
-    info.params = {
-        {"validation",
-         storh::ParamType::string,
-         std::string("stat"),
-         {std::string("hash"), std::string("stat"), std::string("trust"), std::string("notify")},
-         "how cached reads are checked: hash (stat + re-read + xxh128), stat (size, mtime, "
-         "inode), trust (no filesystem access), notify (stat until inotify vouches for the "
-         "entry)"},
-        engines::bench::durability_param("fsync the untimed setup writes (durable) or not (none)"),
-    };
+    info.params = {engines::bench::spec(kValidation), engines::bench::spec(kDurability)};
     info.operations = {
         {"cold", "gets", storh::Direction::lower_is_better,
          "get(cache_bench_id(i)) for every i through a fresh instance: stat, read, parse, "
@@ -128,7 +126,7 @@ class CacheEngine final : public storh::Engine {
  private:
   static Status run_scenario(storh::RunContext& ctx) {
     const std::uint64_t n = ctx.dataset_size();
-    const doc::Validation mode = doc::parse_validation(ctx.string_param("validation", "stat"));
+    const doc::Validation mode = doc::validation(ctx);
     const engines::Sync sync = engines::bench::durability(ctx);
     std::vector<std::string> ids;
     ids.reserve(n);

@@ -1,19 +1,13 @@
 #include "common/bench/durability.h"
 
-#include <utility>
-
 namespace storh::engines::bench {
 
-ParamSpec durability_param(std::string description) {
-  return {"durability",
-          ParamType::string,
-          std::string("durable"),
-          {std::string("durable"), std::string("none")},
-          std::move(description)};
+Sync durability(const Lookup& param) {
+  return parse_sync(text(param, durability_param({})));
 }
 
-Sync durability(const RunContext& ctx) {
-  return parse_sync(ctx.string_param("durability", "durable"));
+BulkSync bulk_sync(const Lookup& param) {
+  return parse_bulk_sync(text(param, bulk_sync_param({})));
 }
 
 }  // namespace storh::engines::bench

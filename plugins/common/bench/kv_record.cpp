@@ -2,8 +2,6 @@
 #include "common/bench/kv_record.h"
 
 #include <algorithm>
-#include <array>
-#include <stdexcept>
 
 namespace storh::engines::bench {
 
@@ -31,8 +29,6 @@ bool get_varint(std::string_view& in, std::uint64_t& value) {
 bool wanted(const std::vector<std::string>& fields, std::string_view name) {
   return fields.empty() || std::find(fields.begin(), fields.end(), name) != fields.end();
 }
-
-constexpr std::array<std::string_view, 3> kDurabilityNames = {"none", "os", "fsync"};
 
 }  // namespace
 
@@ -72,22 +68,6 @@ void merge_kv_fields(KvRecord& stored, const KvRecord& changes) {
       it->value = change.value;
     }
   }
-}
-
-ParamSpec kv_durability_param(std::string description) {
-  return ParamSpec{"durability",
-                   ParamType::string,
-                   std::string("fsync"),
-                   {std::string("none"), std::string("os"), std::string("fsync")},
-                   std::move(description)};
-}
-
-KvDurability kv_durability(const RunContext& ctx) {
-  const std::string value = ctx.string_param("durability", "fsync");
-  for (int i = 0; i < 3; ++i) {
-    if (value == kDurabilityNames[i]) return static_cast<KvDurability>(i);
-  }
-  throw std::invalid_argument("durability \"" + value + "\" (valid: none, os, fsync)");
 }
 
 Status ByteStoreSession::read(std::string_view key, const std::vector<std::string>& fields,

@@ -29,12 +29,11 @@ bool decode_kv_record(std::string_view value, const std::vector<std::string>& fi
 // `stored` with the fields of `changes` replaced (or appended, for a name it lacks).
 void merge_kv_fields(KvRecord& stored, const KvRecord& changes);
 
-// The `durability` parameter of a key-value engine: "none" (writes may be lost even
-// when the process crashes), "os" (handed to the kernel: they survive a process crash,
-// not a power loss) or "fsync" (synced before the call returns; the default).
+// The `durability` parameter of a key-value engine (kv_adapter.h): "none" (writes may
+// be lost even when the process crashes), "os" (handed to the kernel: they survive a
+// process crash, not a power loss) or "fsync" (synced before the call returns; the
+// default).
 enum class KvDurability { none, os, fsync };
-ParamSpec kv_durability_param(std::string description);
-KvDurability kv_durability(const RunContext& ctx);
 
 // What a byte store offers; ByteStoreSession turns it into a KeyValueSession. Each call
 // throws on an engine error (ByteStoreSession turns that into a Status naming the call).

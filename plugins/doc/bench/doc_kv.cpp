@@ -1,5 +1,6 @@
 // The doc engine's key-value capability (storh/key_value.h), so YCSB's workloads run on
-// storh's document store, and the `durability` parameter its scenario shares (doc_kv.h).
+// storh's document store, and the reading of the `durability` its scenario shares
+// (doc_params.h).
 //
 // A record is one document in the collection "ycsb" under <work>/doc:
 //   {"key": "<the key>", "fields": {"field0": "<value>", ...}}
@@ -31,7 +32,7 @@
 #include "common/durable_io.h"
 #include "common/hashes.h"
 #include "common/store_error.h"
-#include "doc/bench/doc_kv.h"
+#include "doc/bench/doc_params.h"
 #include "doc/doc_store.h"
 #include "doc/index_manager.h"
 #include "doc/query.h"
@@ -39,17 +40,8 @@
 
 namespace storh::engines::doc {
 
-ParamSpec durability_param() {
-  return {"durability",
-          ParamType::string,
-          std::string("durable"),
-          {std::string("durable"), std::string("none"), std::string("os"), std::string("fsync")},
-          "durable or fsync: fsync every write (file and directory); none or os: no fsync, "
-          "each write written and renamed before it returns (survives a process crash)"};
-}
-
-Sync durability(const RunContext& ctx) {
-  const std::string name = ctx.string_param("durability", "durable");
+Sync durability(const bench::Lookup& param) {
+  const std::string name = bench::text(param, kDurability);
   if (name == "durable" || name == "fsync") return Sync::durable;
   if (name == "none" || name == "os") return Sync::none;
   throw StoreError("durability \"" + name + "\" (valid: durable, none, os, fsync)");
@@ -186,7 +178,7 @@ class DocKeyValueStore final : public KeyValueStore {
     return guarded("doc open", [&] {
       root_ = ctx.work_dir() / "doc";
       options_.sync = durability(ctx);
-      options_.validation = parse_validation(ctx.string_param("validation", "stat"));
+      options_.validation = validation(ctx);
       DocStore store(root_, std::string(kCollection), options_);
       index_manager(store).field("key").range().sync();
     });

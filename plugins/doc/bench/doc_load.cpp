@@ -15,7 +15,7 @@
 #include "common/bench/bench_row.h"
 #include "common/durable_io.h"
 #include "common/uuid_v7.h"
-#include "doc/bench/doc_kv.h"
+#include "doc/bench/doc_params.h"
 #include "doc/doc_store.h"
 #include "storh/transactions.h"
 

@@ -15,6 +15,7 @@
 // kernels; "general" keeps the JSON rows and calls matches_data on each (id, row)
 // pair, the way storh's PHP library works. A matrix over both shows what the columnar
 // form buys.
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,6 +24,7 @@
 
 #include "common/bench/answers.h"
 #include "common/bench/bench_row.h"
+#include "common/bench/params.h"
 #include "common/query/query_condition.h"
 #include "common/query/record_query.h"
 #include "common/uuid_v7.h"
@@ -35,6 +37,11 @@ namespace engines = storh::engines;
 using storh::Status;
 
 constexpr std::int64_t kStartMs = engines::kBenchStartMs;
+
+constexpr std::array<std::string_view, 2> kEvaluations{"compiled", "general"};
+constexpr engines::bench::TextParam kEvaluation{
+    "evaluation", "compiled", kEvaluations,
+    "compiled: columnar RowTable kernels; general: matches_data per JSON row"};
 
 // The rows as (id, data) records: the general path's input, and the RowTable's.
 std::vector<engines::Record> make_records(std::uint64_t n) {
@@ -107,11 +114,7 @@ class FilterEngine final : public storh::Engine {
   storh::EngineInfo describe() const noexcept override {
     storh::EngineInfo info;
     info.description = "in-memory record filtering with RecordQuery and QueryCondition";
-    info.params = {{"evaluation",
-                    storh::ParamType::string,
-                    std::string("compiled"),
-                    {std::string("compiled"), std::string("general")},
-                    "compiled: columnar RowTable kernels; general: matches_data per JSON row"}};
+    info.params = {engines::bench::spec(kEvaluation)};
     info.operations = {
         {"record_equal", "rows", storh::Direction::lower_is_better,
          "count rows matching RecordQuery where_equal(kind, page)"},
@@ -131,7 +134,7 @@ class FilterEngine final : public storh::Engine {
   static Status run_scenario(storh::RunContext& ctx) {
     const std::uint64_t n = ctx.dataset_size();
     ctx.progress("filter: loading " + std::to_string(n) + " rows");
-    const Rows table(n, ctx.string_param("evaluation", "compiled") == "general");
+    const Rows table(n, engines::bench::text(ctx, kEvaluation) == "general");
 
     const auto by_kind = engines::RecordQuery::all().where_equal("kind", "page");
     STORH_TRY(count_step(ctx, "record_equal", table, by_kind, (n + 1) / 2));

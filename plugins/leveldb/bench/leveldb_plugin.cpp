@@ -56,7 +56,14 @@ constexpr IntParam kValueSize{
     "bytes per value of the scenario (db_bench's default, 100); the key-value capability "
     "stores the host's records instead"};
 
-constexpr std::array<std::string_view, 2> kCompressions{"none", "snappy"};
+// In ldb::Compression's order.
+constexpr std::array<std::string_view, 2> kCompressionNames{"none", "snappy"};
+constexpr bench::TextParam kCompression{
+    "compression", "none", kCompressionNames,
+    "block compression; none measures the engine alone, snappy adds its CPU cost and saves I/O"};
+constexpr bench::TextParam kDurability = bench::kv_durability_param(
+    "LevelDB always writes its log, so none is os: the log written, not synced; fsync: "
+    "WriteOptions::sync, the log synced per write");
 
 // The store's Options for the cell; throws std::invalid_argument for a value out of
 // range.
@@ -65,8 +72,7 @@ ldb::Options store_options(const bench::Lookup& param) {
   options.cache_size = static_cast<std::uint64_t>(bench::integer(param, kCacheSize));
   options.write_buffer_size = static_cast<std::uint64_t>(bench::integer(param, kWriteBufferSize));
   options.bloom_bits = static_cast<int>(bench::integer(param, kBloomBits));
-  options.compression =
-      static_cast<ldb::Compression>(bench::choice(param, "compression", kCompressions, 0));
+  options.compression = static_cast<ldb::Compression>(bench::choice(param, kCompression));
   options.sync = bench::kv_durability(param) == bench::KvDurability::fsync;
   return options;
 }
@@ -103,26 +109,17 @@ class LevelEngine final : public storh::Engine {
   storh::EngineInfo describe() const noexcept override {
     storh::EngineInfo info;
     info.description = "LevelDB (libleveldb 1.23): db_bench's fill and read steps";
-    info.params = {
-        bench::int_spec(kCacheSize),
-        bench::choice_spec("compression", kCompressions,
-                           "block compression; none measures the engine alone, snappy adds its "
-                           "CPU cost and saves I/O"),
-        bench::int_spec(kWriteBufferSize),
-        bench::int_spec(kBloomBits),
-        bench::kv_durability_param(
-            "LevelDB always writes its log, so none is os: the log written, not synced; "
-            "fsync: WriteOptions::sync, the log synced per write"),
-        bench::int_spec(kValueSize),
-    };
+    info.params = {bench::spec(kCacheSize),       bench::spec(kCompression),
+                   bench::spec(kWriteBufferSize), bench::spec(kBloomBits),
+                   bench::spec(kDurability),      bench::spec(kValueSize)};
     for (std::string_view op : kOperations)
       info.operations.push_back(bench::db_bench_operation(op));
     return info;
   }
 
   std::vector<storh::ParamRange> param_ranges() const noexcept override {
-    return {bench::int_range(kCacheSize), bench::int_range(kWriteBufferSize),
-            bench::int_range(kBloomBits), bench::int_range(kValueSize)};
+    return {bench::range(kCacheSize), bench::range(kWriteBufferSize), bench::range(kBloomBits),
+            bench::range(kValueSize)};
   }
 
   Status preflight(

@@ -129,12 +129,12 @@ class LmdbEngine final : public storh::Engine {
     storh::EngineInfo info;
     info.description = "LMDB (liblmdb 0.9): db_bench's fills and reads, and YCSB's key-value store";
     info.params = {
-        bench::int_spec(kMapSize),
-        bench::int_spec(kWritesPerTransaction),
-        bench::int_spec(kValueSize),
-        bench::kv_durability_param(
+        bench::spec(kMapSize),
+        bench::spec(kWritesPerTransaction),
+        bench::spec(kValueSize),
+        bench::spec(bench::kv_durability_param(
             "none: MDB_NOSYNC|MDB_NOMETASYNC|MDB_WRITEMAP|MDB_MAPASYNC; os: MDB_NOSYNC (commits in "
-            "the page cache, survive a process crash); fsync: sync at every commit"),
+            "the page cache, survive a process crash); fsync: sync at every commit")),
     };
     for (std::string_view op : kOperations) {
       info.operations.push_back(bench::db_bench_operation(op));
@@ -143,8 +143,7 @@ class LmdbEngine final : public storh::Engine {
   }
 
   std::vector<storh::ParamRange> param_ranges() const noexcept override {
-    return {bench::int_range(kMapSize), bench::int_range(kWritesPerTransaction),
-            bench::int_range(kValueSize)};
+    return {bench::range(kMapSize), bench::range(kWritesPerTransaction), bench::range(kValueSize)};
   }
 
   Status preflight(

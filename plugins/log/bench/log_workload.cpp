@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -11,6 +12,7 @@
 #include "common/bench/bench_row.h"
 #include "common/bench/durability.h"
 #include "common/bench/floors.h"
+#include "common/bench/params.h"
 #include "common/durable_io.h"
 #include "common/uuid_v7.h"
 #include "log/bench/log_floors.h"
@@ -63,17 +65,29 @@ Layout layout(std::uint64_t n, std::uint64_t max) {
   return out;
 }
 
+// segment_size's minimum is SegmentedLog's own (segmented_log.h).
+constexpr engines::bench::IntParam kSegmentSize{
+    "segment_size", 16384, 256, engines::bench::kNoMaximum,
+    "max_segment_bytes: a segment seals at this size (storh's harness: 16384)"};
+constexpr engines::bench::TextParam kDurability = engines::bench::durability_param(
+    "durable: fsync every acknowledged write; none: skip fsyncs to measure their cost");
+constexpr engines::bench::TextParam kBulkSync = engines::bench::bulk_sync_param(
+    "how bulk_append and the compactions make a pass of 16 new files or more durable: one syncfs "
+    "(where syncfs reports failures: Linux 5.17+, ext4/xfs/btrfs/tmpfs), or an fdatasync of each "
+    "file and an fsync of segments/ (storh's calls)");
+
 engines::log::LogOptions options(const RunContext& ctx) {
   engines::log::LogOptions options;
-  const std::int64_t segment_size = ctx.int_param("segment_size", 16384);
+  const std::int64_t segment_size = engines::bench::integer_value(ctx, kSegmentSize);
   // A negative value would wrap to a huge size and pass SegmentedLog's own check.
-  if (segment_size < 256) {
-    throw std::invalid_argument("segment_size must be at least 256, not " +
+  if (!engines::bench::in_range(kSegmentSize, segment_size)) {
+    throw std::invalid_argument("segment_size must be at least " +
+                                std::to_string(kSegmentSize.minimum) + ", not " +
                                 std::to_string(segment_size));
   }
   options.max_segment_bytes = static_cast<std::uint64_t>(segment_size);
   options.sync = engines::bench::durability(ctx);
-  options.bulk_sync = engines::parse_bulk_sync(ctx.string_param("bulk_sync", "filesystem"));
+  options.bulk_sync = engines::bench::bulk_sync(ctx);
   return options;
 }
 
@@ -126,24 +140,12 @@ Status step(RunContext& ctx, std::string_view op, std::uint64_t items, F&& fn) {
 }  // namespace
 
 std::vector<ParamSpec> log_params() {
-  return {{"segment_size",
-           ParamType::integer,
-           std::int64_t{16384},
-           {},
-           "max_segment_bytes: a segment seals at this size (storh's harness: 16384)"},
-          engines::bench::durability_param(
-              "durable: fsync every acknowledged write; none: skip fsyncs to measure their cost"),
-          {"bulk_sync",
-           ParamType::string,
-           std::string("filesystem"),
-           {std::string("filesystem"), std::string("files")},
-           "how bulk_append and the compactions make a pass of 16 new files or more durable: "
-           "one syncfs (where syncfs reports failures: Linux 5.17+, ext4/xfs/btrfs/tmpfs), or an "
-           "fdatasync of each file and an fsync of segments/ (storh's calls)"}};
+  return {engines::bench::spec(kSegmentSize), engines::bench::spec(kDurability),
+          engines::bench::spec(kBulkSync)};
 }
 
 std::vector<ParamRange> log_param_ranges() {
-  return {{"segment_size", 256}};
+  return {engines::bench::range(kSegmentSize)};
 }
 
 std::vector<OperationSpec> log_operations() {

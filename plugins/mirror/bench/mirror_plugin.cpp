@@ -26,6 +26,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -42,6 +43,7 @@
 #include "common/durable_io.h"
 #include "common/query/record_query.h"
 #include "common/schema.h"
+#include "doc/bench/doc_params.h"
 #include "doc/doc_store.h"
 #include "mirror/mirror_direct.h"
 #include "mirror/sql_mirror.h"
@@ -55,6 +57,15 @@ namespace doc = storh::engines::doc;
 namespace mirror = storh::engines::mirror;
 using engines::bench::expect_count;
 using storh::Status;
+
+constexpr std::array<std::string_view, 2> kJournalModes{"delete", "wal"};
+constexpr engines::bench::TextParam kJournalMode{
+    "journal_mode", "delete", kJournalModes,
+    "SQLite journal: delete (SQLite's default, as storh) or wal; synchronous stays FULL"};
+constexpr engines::bench::TextParam kDurability = engines::bench::durability_param(
+    "document store writes: durable (fsync) or none (skip fsyncs, to measure their cost)");
+constexpr engines::bench::TextParam kValidation =
+    doc::validation_param("document store cache validation (storh's --cache-validation)");
 
 constexpr std::string_view kCountSql =
     "SELECT COUNT(*) FROM bench_docs WHERE kind = 'page' AND publishedAt >= 1700000000000";
@@ -88,20 +99,8 @@ class MirrorEngine final : public storh::Engine {
   storh::EngineInfo describe() const noexcept override {
     storh::EngineInfo info;
     info.description = "SQLite mirror of a document collection: push, reconcile, flush, pull";
-    info.params = {
-        {"journal_mode",
-         storh::ParamType::string,
-         std::string("delete"),
-         {std::string("delete"), std::string("wal")},
-         "SQLite journal: delete (SQLite's default, as storh) or wal; synchronous stays FULL"},
-        engines::bench::durability_param(
-            "document store writes: durable (fsync) or none (skip fsyncs, to measure their cost)"),
-        {"validation",
-         storh::ParamType::string,
-         std::string("stat"),
-         {std::string("hash"), std::string("stat"), std::string("trust"), std::string("notify")},
-         "document store cache validation (storh's --cache-validation)"},
-    };
+    info.params = {engines::bench::spec(kJournalMode), engines::bench::spec(kDurability),
+                   engines::bench::spec(kValidation)};
     info.operations = {
         {"push", "records", storh::Direction::lower_is_better,
          "push the collection into the empty table (one transaction)"},
@@ -154,10 +153,11 @@ class MirrorEngine final : public storh::Engine {
 
     doc::DocStoreOptions options;
     options.sync = engines::bench::durability(ctx);
-    options.validation = doc::parse_validation(ctx.string_param("validation", "stat"));
-    const std::string journal = ctx.string_param("journal_mode", "delete");
-    if (journal != "delete" && journal != "wal") {
-      return Status::error(fmt::format("journal_mode must be delete or wal, got \"{}\"", journal));
+    options.validation = doc::validation(ctx);
+    const std::string journal = engines::bench::text(ctx, kJournalMode);
+    if (std::find(kJournalModes.begin(), kJournalModes.end(), journal) == kJournalModes.end()) {
+      return Status::error(fmt::format("journal_mode must be {}, got \"{}\"",
+                                       fmt::join(kJournalModes, " or "), journal));
     }
 
     ctx.progress(fmt::format("mirror: storing {} records", n));

@@ -208,7 +208,8 @@ class PgTransactions final : public storh::Transactions {
                                      values) const noexcept override {
     if (type != kCustomType) return {};
     try {
-      std::vector<std::string> names = pg::mix_part_names(pg::text_value(values, "scripts"));
+      std::vector<std::string> names =
+          pg::mix_part_names(storh::engines::bench::text(values, pg::kScriptsParam));
       if (names.size() < 2) names.clear();  // one script: the type's own metric says it all
       return names;
     } catch (...) {

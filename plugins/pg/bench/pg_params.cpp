@@ -3,140 +3,132 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <array>
 #include <random>
 #include <string>
+#include <string_view>
 
 namespace storh::engines::pg {
 namespace {
 
-ParamSpec text_param(const char* name, std::vector<std::string> allowed, const char* description) {
-  ParamSpec spec{name, ParamType::string, std::string(), {}, description};
-  for (std::string& value : allowed) spec.allowed.emplace_back(std::move(value));
-  return spec;
+using bench::BoolParam;
+using bench::IntParam;
+using bench::TextParam;
+
+constexpr std::array<std::string_view, 2> kServers{"local", "dsn"};
+constexpr TextParam kServer{
+    "server", "local", kServers,
+    "local: a throwaway cluster per cell (initdb, Unix socket only); dsn: an existing server"};
+constexpr TextParam kDsn{
+    "dsn", "", {}, "server = dsn: libpq connection string or URI (empty: the PG* environment)"};
+constexpr TextParam kBindir{
+    "bindir",
+    "",
+    {},
+    "server = local: the installation's bin directory (empty: pg_config's, else Debian's)"};
+constexpr IntParam kScale{
+    "scale", 1, 1, 100000,
+    "pgbench's scale factor: 100,000 accounts, 10 tellers, 1 branch per unit"};
+// The description ends with the bounds, added by pg_param_specs.
+constexpr IntParam kFillfactor{"fillfactor", 100, 10, 100,
+                               "pgbench -F: fill factor of branches, tellers and accounts"};
+constexpr std::array<std::string_view, 3> kQueryModes{"simple", "prepared", "extended"};
+constexpr TextParam kQueryMode{"query_mode", "simple", kQueryModes,
+                               "pgbench -M: simple, prepared or extended"};
+constexpr TextParam kVars{
+    "vars", "", {}, "the scripts' variables, pgbench -D: vars = { n = 10 } or 'n=10;m=20'"};
+constexpr IntParam kMaxTries{
+    "max_tries", 1, 0, 1'000'000'000,
+    "pgbench --max-tries: tries of a transaction that meets a serialization failure or a "
+    "deadlock (1: no retry; 0: no limit, duration runs only)"};
+constexpr std::array<std::string_view, 2> kConnects{"per_client", "per_transaction"};
+constexpr TextParam kConnect{
+    "connect", "per_client", kConnects,
+    "per_client: one connection per client, opened untimed; per_transaction: a new connection "
+    "for every transaction, pgbench -C"};
+constexpr BoolParam kStatementLatencies{
+    "statement_latencies", false,
+    "pgbench -r: each script command's mean latency, failures and retries (thread clients "
+    "only; off: nothing is timed per command)"};
+constexpr IntParam kRandomSeed{
+    "random_seed", 0, 0, 9'000'000'000'000'000,
+    "pgbench --random-seed: the clients' base seed; 0: a new one every run"};
+constexpr std::array<std::string_view, 6> kSynchronousCommits{
+    "", "on", "off", "local", "remote_write", "remote_apply"};
+constexpr TextParam kSynchronousCommit{"synchronous_commit", "", kSynchronousCommits,
+                                       "server setting (empty: the server's)"};
+constexpr std::array<std::string_view, 3> kFsyncs{"", "on", "off"};
+constexpr TextParam kFsync{"fsync", "", kFsyncs, "server setting (empty: the server's)"};
+constexpr TextParam kSharedBuffers{
+    "shared_buffers", "", {}, "server setting, e.g. \"128MB\" (empty: the server's)"};
+constexpr std::array<std::string_view, 4> kWalLevels{"", "minimal", "replica", "logical"};
+constexpr TextParam kWalLevel{
+    "wal_level", "", kWalLevels,
+    "server setting (empty: the server's); minimal also sets max_wal_senders=0"};
+constexpr IntParam kMaxConnections{"max_connections", 0, 0, 262143,
+                                   "server setting (0: the server's, 100 on a new cluster)"};
+constexpr TextParam kSettings{
+    "settings",
+    "",
+    {},
+    "more server settings: settings = { work_mem = \"4MB\" } or 'work_mem=4MB;jit=off'"};
+constexpr TextParam kAfterLoad{
+    "after_load",
+    "",
+    {},
+    "SQL run once after loading, before any client: \"DROP INDEX ...\" (empty: none)"};
+
+// The server-wide settings of a cell.
+ServerSettings read_settings(const bench::Lookup& param) {
+  ServerSettings settings;
+  settings.synchronous_commit = bench::text(param, kSynchronousCommit);
+  settings.fsync = bench::text(param, kFsync);
+  settings.shared_buffers = bench::text(param, kSharedBuffers);
+  settings.wal_level = bench::text(param, kWalLevel);
+  settings.max_connections = bench::integer_value(param, kMaxConnections);
+  settings.extra = parse_settings(bench::text(param, kSettings));
+  return settings;
 }
 
 }  // namespace
 
 std::vector<ParamSpec> pg_param_specs() {
-  return {
-      {"server",
-       ParamType::string,
-       std::string("local"),
-       {std::string("local"), std::string("dsn")},
-       "local: a throwaway cluster per cell (initdb, Unix socket only); dsn: an existing server"},
-      {"dsn",
-       ParamType::string,
-       std::string(),
-       {},
-       "server = dsn: libpq connection string or URI (empty: the PG* environment)"},
-      {"bindir",
-       ParamType::string,
-       std::string(),
-       {},
-       "server = local: the installation's bin directory (empty: pg_config's, else Debian's)"},
-      {"scale",
-       ParamType::integer,
-       std::int64_t{1},
-       {},
-       "pgbench's scale factor: 100,000 accounts, 10 tellers, 1 branch per unit"},
-      {"fillfactor",
-       ParamType::integer,
-       std::int64_t{100},
-       {},
-       "pgbench -F: fill factor of branches, tellers and accounts (10..100)"},
-      {"query_mode",
-       ParamType::string,
-       std::string("simple"),
-       {std::string("simple"), std::string("prepared"), std::string("extended")},
-       "pgbench -M: simple, prepared or extended"},
-      {"scripts",
-       ParamType::string,
-       std::string(),
-       {},
-       "the custom transaction's scripts, pgbench -f/-b: \"pg/mine.sql@3,select_only@1\" "
-       "(files relative to the current directory; empty: tpcb_like)"},
-      {"vars",
-       ParamType::string,
-       std::string(),
-       {},
-       "the scripts' variables, pgbench -D: vars = { n = 10 } or 'n=10;m=20'"},
-      {"max_tries",
-       ParamType::integer,
-       std::int64_t{1},
-       {},
-       "pgbench --max-tries: tries of a transaction that meets a serialization failure or a "
-       "deadlock (1: no retry; 0: no limit, duration runs only)"},
-      {"connect",
-       ParamType::string,
-       std::string("per_client"),
-       {std::string("per_client"), std::string("per_transaction")},
-       "per_client: one connection per client, opened untimed; per_transaction: a new "
-       "connection for every transaction, pgbench -C"},
-      {"statement_latencies",
-       ParamType::boolean,
-       false,
-       {},
-       "pgbench -r: each script command's mean latency, failures and retries (thread clients "
-       "only; off: nothing is timed per command)"},
-      {"random_seed",
-       ParamType::integer,
-       std::int64_t{0},
-       {},
-       "pgbench --random-seed: the clients' base seed; 0: a new one every run"},
-      text_param("synchronous_commit", {"", "on", "off", "local", "remote_write", "remote_apply"},
-                 "server setting (empty: the server's)"),
-      text_param("fsync", {"", "on", "off"}, "server setting (empty: the server's)"),
-      {"shared_buffers",
-       ParamType::string,
-       std::string(),
-       {},
-       "server setting, e.g. \"128MB\" (empty: the server's)"},
-      text_param("wal_level", {"", "minimal", "replica", "logical"},
-                 "server setting (empty: the server's); minimal also sets max_wal_senders=0"),
-      {"max_connections",
-       ParamType::integer,
-       std::int64_t{0},
-       {},
-       "server setting (0: the server's, 100 on a new cluster)"},
-      {"settings",
-       ParamType::string,
-       std::string(),
-       {},
-       "more server settings: settings = { work_mem = \"4MB\" } or 'work_mem=4MB;jit=off'"},
-      {"after_load",
-       ParamType::string,
-       std::string(),
-       {},
-       "SQL run once after loading, before any client: \"DROP INDEX ...\" (empty: none)"},
-  };
+  ParamSpec fillfactor = bench::spec(kFillfactor);
+  fillfactor.description += fmt::format(" ({}..{})", kFillfactor.minimum, kFillfactor.maximum);
+  return {bench::spec(kServer),
+          bench::spec(kDsn),
+          bench::spec(kBindir),
+          bench::spec(kScale),
+          fillfactor,
+          bench::spec(kQueryMode),
+          bench::spec(kScriptsParam),
+          bench::spec(kVars),
+          bench::spec(kMaxTries),
+          bench::spec(kConnect),
+          bench::spec(kStatementLatencies),
+          bench::spec(kRandomSeed),
+          bench::spec(kSynchronousCommit),
+          bench::spec(kFsync),
+          bench::spec(kSharedBuffers),
+          bench::spec(kWalLevel),
+          bench::spec(kMaxConnections),
+          bench::spec(kSettings),
+          bench::spec(kAfterLoad)};
 }
 
 std::vector<ParamRange> pg_param_ranges() {
-  return {{"scale", 1, 100000},
-          {"fillfactor", 10, 100},
-          {"random_seed", 0, 9.0e15},
-          {"max_tries", 0, 1.0e9},
-          {"max_connections", 0, 262143}};
-}
-
-std::string text_value(const std::vector<std::pair<std::string, ParamValue>>& values,
-                       std::string_view name) {
-  for (const auto& [key, value] : values) {
-    if (key == name && std::holds_alternative<std::string>(value)) {
-      return std::get<std::string>(value);
-    }
-  }
-  return std::string();
+  return {bench::range(kScale), bench::range(kFillfactor), bench::range(kRandomSeed),
+          bench::range(kMaxTries), bench::range(kMaxConnections)};
 }
 
 void check_scripts(const std::vector<std::pair<std::string, ParamValue>>& values) {
   std::vector<std::string> errors;
   try {
-    parse_script_vars(text_value(values, "vars"));
+    parse_script_vars(bench::text(values, kVars));
   } catch (const PgError& error) {
     errors.emplace_back(error.what());
   }
-  const MixParse parsed = load_script_mix(text_value(values, "scripts"), scripts_base());
+  const MixParse parsed = load_script_mix(bench::text(values, kScriptsParam), scripts_base());
   errors.insert(errors.end(), parsed.errors.begin(), parsed.errors.end());
   if (errors.empty()) return;
   // One line per error: a suite's scripts are fixed in one sitting.
@@ -145,10 +137,10 @@ void check_scripts(const std::vector<std::pair<std::string, ParamValue>>& values
 
 std::vector<std::string> check_machine(
     const std::vector<std::pair<std::string, ParamValue>>& values) {
-  const auto text = [&](std::string_view name) { return text_value(values, name); };
-  const std::vector<Setting> extra = parse_settings(text("settings"));
-  if (text("server") != "dsn") {
-    if (!has_statement_stats(find_installation(text("bindir")))) {
+  ServerOptions options;
+  options.settings = read_settings(values);
+  if (bench::text(values, kServer) != "dsn") {
+    if (!has_statement_stats(find_installation(bench::text(values, kBindir)))) {
       return {
           "this PostgreSQL installation has no pg_stat_statements: the cells report no "
           "per-statement counters (pg.stmt.*)"};
@@ -158,55 +150,40 @@ std::vector<std::string> check_machine(
   // A DSN server that cannot take the suite's server-wide settings fails every cell:
   // said here, before any runs (a suite made for local servers, run with
   // --set pg.server=dsn, asks for max_connections = 110).
-  ServerOptions options;
   options.server = "dsn";
-  options.dsn = text("dsn");
-  options.settings.synchronous_commit = text("synchronous_commit");
-  options.settings.fsync = text("fsync");
-  options.settings.shared_buffers = text("shared_buffers");
-  options.settings.wal_level = text("wal_level");
-  for (const auto& [key, value] : values) {
-    if (key == "max_connections" && std::holds_alternative<std::int64_t>(value)) {
-      options.settings.max_connections = std::get<std::int64_t>(value);
-    }
-  }
-  options.settings.extra = extra;
+  options.dsn = bench::text(values, kDsn);
   return check_dsn_server(options);
 }
 
 PgRunParams read_params(const RunContext& ctx) {
   PgRunParams params;
-  params.server.server = ctx.string_param("server", "local");
-  params.server.dsn = ctx.string_param("dsn");
-  params.server.bindir = ctx.string_param("bindir");
-  ServerSettings& settings = params.server.settings;
-  settings.synchronous_commit = ctx.string_param("synchronous_commit");
-  settings.fsync = ctx.string_param("fsync");
-  settings.shared_buffers = ctx.string_param("shared_buffers");
-  settings.wal_level = ctx.string_param("wal_level");
-  settings.max_connections = ctx.int_param("max_connections", 0);
-  settings.extra = parse_settings(ctx.string_param("settings"));
-  const std::string mode = ctx.string_param("query_mode", "simple");
+  params.server.server = bench::text(ctx, kServer);
+  params.server.dsn = bench::text(ctx, kDsn);
+  params.server.bindir = bench::text(ctx, kBindir);
+  params.server.settings = read_settings(ctx);
+  const std::string mode = bench::text(ctx, kQueryMode);
   const std::optional<QueryMode> query_mode = query_mode_from_name(mode);
   if (!query_mode) {
     throw PgError(fmt::format("query_mode \"{}\" is not simple, prepared or extended", mode));
   }
   params.mode = *query_mode;
-  params.scale = ctx.int_param("scale", 1);
-  params.fillfactor = ctx.int_param("fillfactor", 100);
-  if (params.scale < 1 || params.fillfactor < 10 || params.fillfactor > 100) {
-    throw PgError(fmt::format("scale {} must be >= 1 and fillfactor {} in 10..100", params.scale,
-                              params.fillfactor));
+  params.scale = bench::integer_value(ctx, kScale);
+  params.fillfactor = bench::integer_value(ctx, kFillfactor);
+  if (params.scale < kScale.minimum || !bench::in_range(kFillfactor, params.fillfactor)) {
+    throw PgError(fmt::format("scale {} must be >= {} and fillfactor {} in {}..{}", params.scale,
+                              kScale.minimum, params.fillfactor, kFillfactor.minimum,
+                              kFillfactor.maximum));
   }
-  params.scripts = ctx.string_param("scripts");
-  params.after_load = ctx.string_param("after_load");
-  params.vars = parse_script_vars(ctx.string_param("vars"));
-  params.max_tries = ctx.int_param("max_tries", 1);
-  if (params.max_tries < 0)
-    throw PgError(fmt::format("max_tries {} must be >= 0", params.max_tries));
-  params.connect_per_transaction = ctx.string_param("connect", "per_client") == "per_transaction";
-  params.statement_latencies = ctx.bool_param("statement_latencies", false);
-  const std::int64_t seed = ctx.int_param("random_seed", 0);
+  params.scripts = bench::text(ctx, kScriptsParam);
+  params.after_load = bench::text(ctx, kAfterLoad);
+  params.vars = parse_script_vars(bench::text(ctx, kVars));
+  params.max_tries = bench::integer_value(ctx, kMaxTries);
+  if (params.max_tries < kMaxTries.minimum) {
+    throw PgError(fmt::format("max_tries {} must be >= {}", params.max_tries, kMaxTries.minimum));
+  }
+  params.connect_per_transaction = bench::text(ctx, kConnect) == kConnects[1];
+  params.statement_latencies = bench::boolean(ctx, kStatementLatencies);
+  const std::int64_t seed = bench::integer_value(ctx, kRandomSeed);
   params.random_seed = seed != 0 ? static_cast<std::uint64_t>(seed) : [] {
     std::random_device device;
     return (static_cast<std::uint64_t>(device()) << 32) | device();

@@ -1,5 +1,6 @@
 // pg_params.h: the pg plugin's parameters, shared by its scenario (pg_plugin.cpp) and its
-// load transactions (pg_load.cpp). docs/pg.md describes each.
+// load transactions (pg_load.cpp), each declared once in pg_params.cpp (common/bench/
+// params.h). docs/pg.md describes each.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/bench/params.h"
 #include "pg/bench_database.h"
 #include "pg/pgbench_mix.h"
 #include "pg/pgbench_script.h"
@@ -17,6 +19,14 @@ namespace storh::engines::pg {
 
 std::vector<ParamSpec> pg_param_specs();
 std::vector<ParamRange> pg_param_ranges();
+
+// The custom transaction's mix, which the load transactions also read (their parts).
+inline constexpr bench::TextParam kScriptsParam{
+    "scripts",
+    "",
+    {},
+    "the custom transaction's scripts, pgbench -f/-b: \"pg/mine.sql@3,select_only@1\" (files "
+    "relative to the current directory; empty: tpcb_like)"};
 
 // The run's parameters, read and checked. Throws PgError for a value run() must refuse
 // (a malformed `settings`, an unknown query mode or server kind).
@@ -34,10 +44,6 @@ struct PgRunParams {
   std::string after_load;                // SQL run once after pgbench -i, before any client
 };
 PgRunParams read_params(const RunContext& ctx);
-
-// The string parameter `name` among `values`, or "".
-std::string text_value(const std::vector<std::pair<std::string, ParamValue>>& values,
-                       std::string_view name);
 
 // Engine::preflight: a local server's installation exists (else PgError naming the
 // package to install) and `settings` parses; a DSN server has the server-wide settings

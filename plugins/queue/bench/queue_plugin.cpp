@@ -41,6 +41,7 @@
 #include "common/bench/durability.h"
 #include "common/bench/floors.h"
 #include "common/bench/forked_workers.h"
+#include "common/bench/params.h"
 #include "common/durable_io.h"
 #include "common/store_error.h"
 #include "queue/log_queue.h"
@@ -54,7 +55,10 @@ using engines::LogQueue;
 using engines::QueueCounts;
 using storh::Status;
 
-constexpr std::int64_t kMaxWorkers = 256;
+constexpr engines::bench::IntParam kWorkers{"workers", 4, 1, 256,
+                                            "worker processes for claim_concurrent (1-256)"};
+constexpr engines::bench::TextParam kDurability = engines::bench::durability_param(
+    "durable: fdatasync per call or MiB chunk; none: no syncs (measures their cost)");
 
 std::string describe_counts(const QueueCounts& counts) {
   return "{pending " + std::to_string(counts.pending) + ", processing " +
@@ -108,15 +112,7 @@ class QueueEngine final : public storh::Engine {
   storh::EngineInfo describe() const noexcept override {
     storh::EngineInfo info;
     info.description = "durable log-backed job queue (storh LogQueue), safe across processes";
-    info.params = {
-        engines::bench::durability_param(
-            "durable: fdatasync per call or MiB chunk; none: no syncs (measures their cost)"),
-        {"workers",
-         storh::ParamType::integer,
-         std::int64_t{4},
-         {},
-         "worker processes for claim_concurrent (1-256)"},
-    };
+    info.params = {engines::bench::spec(kDurability), engines::bench::spec(kWorkers)};
     const auto op = [](const char* name, const char* description) {
       return storh::OperationSpec{name, "jobs", storh::Direction::lower_is_better, description};
     };
@@ -141,7 +137,7 @@ class QueueEngine final : public storh::Engine {
   }
 
   std::vector<storh::ParamRange> param_ranges() const noexcept override {
-    return {{"workers", 1, static_cast<double>(kMaxWorkers)}};
+    return {engines::bench::range(kWorkers)};
   }
 
   Status run(storh::RunContext& ctx) noexcept override {
@@ -152,10 +148,10 @@ class QueueEngine final : public storh::Engine {
   static Status run_scenario(storh::RunContext& ctx) {
     const std::uint64_t n = ctx.dataset_size();
     const engines::Sync sync = engines::bench::durability(ctx);
-    const std::int64_t workers = ctx.int_param("workers", 4);
-    if (workers < 1 || workers > kMaxWorkers) {
-      return Status::error("workers must be 1 to " + std::to_string(kMaxWorkers) + ", not " +
-                           std::to_string(workers));
+    const std::int64_t workers = engines::bench::integer_value(ctx, kWorkers);
+    if (!engines::bench::in_range(kWorkers, workers)) {
+      return Status::error("workers must be " + std::to_string(kWorkers.minimum) + " to " +
+                           std::to_string(kWorkers.maximum) + ", not " + std::to_string(workers));
     }
     if (ctx.selected("append_floor")) {
       STORH_TRY(append_floor(ctx, n, sync));

@@ -72,9 +72,33 @@ constexpr IntParam kThreads{
     "db_bench's num is per thread, so a step counts threads * n items; readwhilewriting's "
     "writer is one thread more"};
 
-constexpr std::array<std::string_view, 2> kFillKeys{"shuffled", "uniform"};
-constexpr std::array<std::string_view, 4> kCompressions{"none", "snappy", "lz4", "zstd"};
-constexpr std::array<std::string_view, 3> kCompactionStyles{"level", "universal", "fifo"};
+constexpr std::array<std::string_view, 2> kFillKeyNames{"shuffled", "uniform"};
+constexpr bench::TextParam kFillKeys{
+    "fill_keys", "shuffled", kFillKeyNames,
+    "fillrandom's keys: shuffled puts each once, so every read finds its key; uniform draws n "
+    "of [0, n) per thread as db_bench's fillrandom does, so about 1/e stay unwritten and reads "
+    "miss them"};
+// In rdb::Compression's order, as kCompactionStyleNames is in rdb::CompactionStyle's.
+constexpr std::array<std::string_view, 4> kCompressionNames{"none", "snappy", "lz4", "zstd"};
+constexpr bench::TextParam kCompression{
+    "compression", "none", kCompressionNames,
+    "SST block compression; none measures the engine alone, the others add their CPU cost and "
+    "save I/O (one the build lacks is refused)"};
+constexpr std::array<std::string_view, 3> kCompactionStyleNames{"level", "universal", "fifo"};
+constexpr bench::TextParam kCompactionStyle{
+    "compaction_style", "level", kCompactionStyleNames,
+    "level (RocksDB's default, for reads), universal (less write amplification) or fifo (no "
+    "compaction; no file is dropped here)"};
+constexpr bench::BoolParam kWal{
+    "wal", true,
+    "the write-ahead log; false only with durability = none, which disables it anyway"};
+constexpr bench::BoolParam kStatistics{
+    "statistics", true,
+    "RocksDB's tickers (bytes written, compaction bytes, block cache hits and misses, write "
+    "stalls) as engine counters of each step; false saves their small CPU cost"};
+constexpr bench::TextParam kDurability = bench::kv_durability_param(
+    "none: WAL disabled (disableWAL), writes lost on a crash until flushed; os: WAL written, not "
+    "synced; fsync: WriteOptions::sync, the WAL synced per write");
 
 // The store's Options for the cell; throws std::invalid_argument for a value out of
 // range, a compression this build lacks, or wal = false with os or fsync.
@@ -84,22 +108,21 @@ rdb::Options store_options(const bench::Lookup& param) {
   options.block_cache_size = static_cast<std::uint64_t>(bench::integer(param, kBlockCacheSize));
   options.max_background_jobs = static_cast<int>(bench::integer(param, kMaxBackgroundJobs));
   options.bloom_bits = static_cast<int>(bench::integer(param, kBloomBits));
-  options.compression =
-      static_cast<rdb::Compression>(bench::choice(param, "compression", kCompressions, 0));
-  options.compaction_style = static_cast<rdb::CompactionStyle>(
-      bench::choice(param, "compaction_style", kCompactionStyles, 0));
+  options.compression = static_cast<rdb::Compression>(bench::choice(param, kCompression));
+  options.compaction_style =
+      static_cast<rdb::CompactionStyle>(bench::choice(param, kCompactionStyle));
   if (!rdb::supported(options.compression)) {
     throw std::invalid_argument(
         fmt::format("compression {}: this RocksDB build lacks it", rdb::name(options.compression)));
   }
   const bench::KvDurability durability = bench::kv_durability(param);
-  if (!bench::boolean(param, "wal", true) && durability != bench::KvDurability::none) {
+  if (!bench::boolean(param, kWal) && durability != bench::KvDurability::none) {
     throw std::invalid_argument(fmt::format(
         "wal = false with durability = {}: without the WAL a write is lost on a crash until "
         "its memtable is flushed; use durability = none (which disables the WAL) or wal = true",
         bench::kKvDurabilities[static_cast<std::size_t>(durability)]));
   }
-  options.statistics = bench::boolean(param, "statistics", true);
+  options.statistics = bench::boolean(param, kStatistics);
   options.wal = durability != bench::KvDurability::none;
   options.sync = durability == bench::KvDurability::fsync;
   return options;
@@ -109,7 +132,7 @@ rdb::Options store_options(const bench::Lookup& param) {
 bench::DbBenchShape scenario_shape(const bench::Lookup& param) {
   bench::DbBenchShape shape;
   shape.threads = static_cast<unsigned>(bench::integer(param, kThreads));
-  shape.uniform_fill = bench::choice(param, "fill_keys", kFillKeys, 0) == 1;
+  shape.uniform_fill = bench::choice(param, kFillKeys) == 1;
   return shape;
 }
 
@@ -148,36 +171,18 @@ class RocksEngine final : public storh::Engine {
     storh::EngineInfo info;
     info.description = "RocksDB (librocksdb 7.8): db_bench's fill, overwrite and read steps";
     info.params = {
-        bench::int_spec(kWriteBufferSize),
-        bench::int_spec(kBlockCacheSize),
-        bench::choice_spec("compression", kCompressions,
-                           "SST block compression; none measures the engine alone, the others "
-                           "add their CPU cost and save I/O (one the build lacks is refused)"),
-        bench::choice_spec("compaction_style", kCompactionStyles,
-                           "level (RocksDB's default, for reads), universal (less write "
-                           "amplification) or fifo (no compaction; no file is dropped here)"),
-        {"wal",
-         storh::ParamType::boolean,
-         true,
-         {},
-         "the write-ahead log; false only with durability = none, which disables it anyway"},
-        bench::kv_durability_param(
-            "none: WAL disabled (disableWAL), writes lost on a crash until flushed; os: WAL "
-            "written, not synced; fsync: WriteOptions::sync, the WAL synced per write"),
-        {"statistics",
-         storh::ParamType::boolean,
-         true,
-         {},
-         "RocksDB's tickers (bytes written, compaction bytes, block cache hits and misses, "
-         "write stalls) as engine counters of each step; false saves their small CPU cost"},
-        bench::int_spec(kMaxBackgroundJobs),
-        bench::int_spec(kBloomBits),
-        bench::int_spec(kValueSize),
-        bench::int_spec(kThreads),
-        bench::choice_spec("fill_keys", kFillKeys,
-                           "fillrandom's keys: shuffled puts each once, so every read finds "
-                           "its key; uniform draws n of [0, n) per thread as db_bench's "
-                           "fillrandom does, so about 1/e stay unwritten and reads miss them"),
+        bench::spec(kWriteBufferSize),
+        bench::spec(kBlockCacheSize),
+        bench::spec(kCompression),
+        bench::spec(kCompactionStyle),
+        bench::spec(kWal),
+        bench::spec(kDurability),
+        bench::spec(kStatistics),
+        bench::spec(kMaxBackgroundJobs),
+        bench::spec(kBloomBits),
+        bench::spec(kValueSize),
+        bench::spec(kThreads),
+        bench::spec(kFillKeys),
     };
     for (std::string_view op : bench::kDbBenchOrder) {
       info.operations.push_back(bench::db_bench_operation(op));
@@ -186,9 +191,9 @@ class RocksEngine final : public storh::Engine {
   }
 
   std::vector<storh::ParamRange> param_ranges() const noexcept override {
-    return {bench::int_range(kWriteBufferSize),   bench::int_range(kBlockCacheSize),
-            bench::int_range(kMaxBackgroundJobs), bench::int_range(kBloomBits),
-            bench::int_range(kValueSize),         bench::int_range(kThreads)};
+    return {bench::range(kWriteBufferSize),   bench::range(kBlockCacheSize),
+            bench::range(kMaxBackgroundJobs), bench::range(kBloomBits),
+            bench::range(kValueSize),         bench::range(kThreads)};
   }
 
   Status preflight(

@@ -57,9 +57,15 @@ constexpr IntParam kValueSize{"value_size", 100, 1, kMiB,
                               "bytes per value of the scenario (db_bench's --value_size); the "
                               "key-value capability stores the host's records instead"};
 
-// "auto" first: the default.
-constexpr std::array<std::string_view, 7> kJournalModes{"auto",   "delete", "truncate", "persist",
-                                                        "memory", "wal",    "off"};
+constexpr std::array<std::string_view, 7> kJournalModeNames{
+    "auto", "delete", "truncate", "persist", "memory", "wal", "off"};
+constexpr bench::TextParam kJournalMode{
+    "journal_mode", "auto", kJournalModeNames,
+    "PRAGMA journal_mode: auto is wal (memory at durability none); all but wal lock readers out "
+    "while a client writes; memory and off risk a corrupt file when a write is cut short"};
+constexpr bench::TextParam kDurability = bench::kv_durability_param(
+    "none: synchronous=OFF, journal in memory under auto; os: synchronous=OFF (survives a "
+    "process crash); fsync: synchronous=FULL (EXTRA in delete mode)");
 
 // The four core steps (rocksdb's scenario adds overwrite and readwhilewriting).
 constexpr std::array<std::string_view, 4> kOperations{"fillseq", "fillrandom", "readrandom",
@@ -69,8 +75,7 @@ constexpr std::array<std::string_view, 4> kOperations{"fillseq", "fillrandom", "
 sqlite_kv::SqliteOptions sqlite_options(const bench::Lookup& param) {
   sqlite_kv::SqliteOptions options;
   const bench::KvDurability durability = bench::kv_durability(param);
-  const std::string_view journal =
-      kJournalModes[bench::choice(param, "journal_mode", kJournalModes, 0)];
+  const std::string_view journal = kJournalModeNames[bench::choice(param, kJournalMode)];
   options.journal_mode = journal != "auto"                         ? std::string(journal)
                          : durability == bench::KvDurability::none ? "memory"
                                                                    : "wal";
@@ -124,17 +129,8 @@ class SqliteEngine final : public storh::Engine {
     storh::EngineInfo info;
     info.description =
         "SQLite 3 key-value table: db_bench's fills and reads, and YCSB's key-value store";
-    info.params = {
-        bench::choice_spec("journal_mode", kJournalModes,
-                           "PRAGMA journal_mode: auto is wal (memory at durability none); all but "
-                           "wal lock readers out while a client writes; memory and off risk a "
-                           "corrupt file when a write is cut short"),
-        bench::int_spec(kCacheSize),
-        bench::int_spec(kValueSize),
-        bench::kv_durability_param(
-            "none: synchronous=OFF, journal in memory under auto; os: synchronous=OFF (survives a "
-            "process crash); fsync: synchronous=FULL (EXTRA in delete mode)"),
-    };
+    info.params = {bench::spec(kJournalMode), bench::spec(kCacheSize), bench::spec(kValueSize),
+                   bench::spec(kDurability)};
     for (std::string_view op : kOperations) {
       info.operations.push_back(bench::db_bench_operation(op));
     }
@@ -142,7 +138,7 @@ class SqliteEngine final : public storh::Engine {
   }
 
   std::vector<storh::ParamRange> param_ranges() const noexcept override {
-    return {bench::int_range(kCacheSize), bench::int_range(kValueSize)};
+    return {bench::range(kCacheSize), bench::range(kValueSize)};
   }
 
   Status preflight(
