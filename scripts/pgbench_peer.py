@@ -27,6 +27,12 @@ system of the client processes: pgbench -i and pgbench; storh-host, its worker a
 cell's own table load, plus the start of two processes and the plugin), and the
 checkpoints the server began during each tool's runs (pg_stat_bgwriter; a whole run,
 its table load included; the JSON also has the WAL bytes per transaction).
+
+When --points has one script and client count at two or more transaction counts
+(select_only:8/500,select_only:8/2500), a second table splits each tool's client CPU
+into a cost per transaction and a fixed cost per run (start, table load, connections):
+the least-squares line of a run's CPU seconds against its transactions, over every
+round of those points.
 """
 import argparse
 import json
@@ -277,6 +283,7 @@ def main():
     finally:
         server.stop()
     print_table(args, rows)
+    print_cpu_slopes(rows)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"scale": args.scale, "mode": args.mode, "rounds": args.rounds,
@@ -329,6 +336,43 @@ def print_table(args, rows):
               f"{(mean(ours, 'mean') - mean(theirs, 'mean')) * 1e6:+.1f} us | "
               f"{mean(theirs, 'cpu_per_tx') * 1e6:.1f} / {mean(ours, 'cpu_per_tx') * 1e6:.1f} us | "
               f"{sum(t['checkpoints'] for t in theirs)} / {sum(o['checkpoints'] for o in ours)} |")
+
+
+def fit_line(points):
+    """Least squares y = a + b x over (x, y) pairs: (a, b)."""
+    xs = [x for x, _ in points]
+    ys = [y for _, y in points]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    b = (sum((x - mx) * (y - my) for x, y in points)
+         / sum((x - mx) ** 2 for x in xs))
+    return my - b * mx, b
+
+
+def print_cpu_slopes(rows):
+    groups = {}
+    for script, clients, transactions, rounds in rows:
+        groups.setdefault((script, clients), []).append((transactions, rounds))
+    groups = {k: v for k, v in groups.items() if len({t for t, _ in v}) >= 2}
+    if not groups:
+        return
+    print()
+    print("Client CPU split by the slope over transaction counts (least squares over every "
+          "round): per transaction, and the fixed cost of a run")
+    print()
+    print("| script | clients | transactions per client | runs | CPU per tx, pgbench / ours "
+          "| ours / pgbench | fixed CPU per run, pgbench / ours |")
+    print("|---|---|---|---|---|---|---|")
+    for (script, clients), entries in groups.items():
+        fits = {}
+        for tool in ("pgbench", "ours"):
+            fits[tool] = fit_line([(clients * t, r[tool]["cpu_per_tx"] * clients * t)
+                                   for t, rounds in entries for r in rounds])
+        counts = "/".join(str(t) for t in sorted({t for t, _ in entries}))
+        runs = sum(len(rounds) for _, rounds in entries)
+        print(f"| {script} | {clients} | {counts} | {runs} | "
+              f"{fits['pgbench'][1] * 1e6:.1f} / {fits['ours'][1] * 1e6:.1f} us | "
+              f"{fits['ours'][1] / fits['pgbench'][1]:.3f} | "
+              f"{fits['pgbench'][0] * 1e3:.0f} / {fits['ours'][0] * 1e3:.0f} ms |")
 
 
 if __name__ == "__main__":

@@ -209,7 +209,7 @@ TEST_CASE("cli: report --format=html writes one page with -o, or says why it can
   const auto unknown = cli({"report", output.string(), "--format=pdf"});
   CHECK(unknown.code == 2);
   CHECK(contains(unknown.err,
-                 "(valid: text, md, csv, json, html, bmf, github-action-benchmark, "
+                 "(valid: text, md, csv, csv-intervals, json, html, bmf, github-action-benchmark, "
                  "github-action-benchmark-bigger)"));
 }
 

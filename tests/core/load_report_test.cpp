@@ -239,3 +239,66 @@ TEST_CASE("load result: benches are written only when the suite has them and rea
         "bad.json: /experiment/load_benches/0/points/0: clients 0 is not a client count (valid: "
         "1 to 4294967295)");
 }
+
+TEST_CASE("load report: benches show the schedule lag when a cell has a rate",
+          "[load][report][bench]") {
+  // Regression: the clients x transactions matrices had lag columns, the bench tables none.
+  storh::result::ResultFile result = bench_result();
+  CHECK(storh::report::render_report(result, storh::report::ReportFormat::text)
+            .find("schedule lag") == std::string::npos);
+  for (storh::result::Metric& m : result.metrics) {
+    if (m.key != "doc.put_get[synchronous_commit=on,clients=10,transactions=100]") continue;
+    m.load->target_rate = 400;
+    m.load->lag = storh::result::LoadLag{0.000125, 0.0031};
+    m.load->late = 4;
+  }
+  const std::string text = storh::report::render_report(result, storh::report::ReportFormat::text);
+  INFO(text);
+  CHECK(text.find("    schedule lag mean (ms)\n"
+                  "      side \\ clients/transactions  10/100  50/100\n"
+                  "      synchronous_commit=on         0.125       -\n"
+                  "      synchronous_commit=off            -       -\n") != std::string::npos);
+  CHECK(text.find("    schedule lag max (ms)\n") != std::string::npos);
+  CHECK(text.find("      synchronous_commit=on         3.100       -\n") != std::string::npos);
+  CHECK(text.find("    late (over latency_limit)\n") != std::string::npos);
+  // The other bench has no cell with a rate: no lag grid under it.
+  const std::size_t second = text.find("  2: read only: get");
+  REQUIRE(second != std::string::npos);
+  CHECK(text.find("schedule lag", second) == std::string::npos);
+}
+
+TEST_CASE("load report: csv-intervals has one row per interval of each repeat", "[load][report]") {
+  // Regression: the interval series reached CSV users only through the JSON.
+  storh::result::ResultFile result = load_result();
+  storh::result::LoadRepeat& repeat = result.metrics[0].load->repeats[1];
+  repeat.run_seconds = 1.25;
+  storh::result::LoadIntervals series;
+  series.seconds = 0.5;
+  series.transactions = {600, 620, 150};
+  series.failed = {0, 1, 0};
+  series.retries = {0, 0, 2};
+  series.late = {0, 3, 0};  // skipped: none, so the result has no column
+  series.latency_mean = {0.0065, 0.0066, 0.0064};
+  series.latency_stddev = {0.0007, 0.0008, 0.0006};
+  series.latency_p50 = {0.006, 0.006, 0.006};
+  series.latency_p90 = {0.008, 0.008, 0.008};
+  series.latency_p99 = {0.012, 0.013, 0.011};
+  series.latency_max = {0.02, 0.03, 0.015};
+  repeat.intervals = series;
+  const std::string csv =
+      storh::report::render_report(result, *storh::report::parse_report_format("csv-intervals"));
+  CHECK(csv ==
+        "key,engine,operation,repeat,interval,start_seconds,end_seconds,transactions,tps,failed,"
+        "retries,skipped,late,latency_mean_seconds,latency_stddev_seconds,latency_p50_seconds,"
+        "latency_p90_seconds,latency_p99_seconds,latency_max_seconds,lag_mean_seconds,"
+        "lag_max_seconds\n"
+        "\"doc.put_get[clients=10,transactions=100]\",doc,put_get,1,0,0,0.5,600,1200,0,0,0,0,"
+        "0.0065,0.0007,0.006,0.008,0.012,0.02,,\n"
+        "\"doc.put_get[clients=10,transactions=100]\",doc,put_get,1,1,0.5,1,620,1240,1,0,0,3,"
+        "0.0066,0.0008,0.006,0.008,0.013,0.03,,\n"
+        "\"doc.put_get[clients=10,transactions=100]\",doc,put_get,1,2,1,1.25,150,600,0,2,0,0,"
+        "0.0064,0.0006,0.006,0.008,0.011,0.015,,\n");
+  // A result without series: the header alone, so a script reads every file alike.
+  CHECK(storh::report::render_report(load_result(), storh::report::ReportFormat::csv_intervals) ==
+        csv.substr(0, csv.find('\n') + 1));
+}

@@ -223,6 +223,21 @@ class Transactions {
     static_cast<void>(out);
     return {};
   }
+
+  // ABI 1.7: a parameter whose value among `values` (every declared parameter) lets a
+  // transaction go on without end, so that a load cell must have a duration (pgbench's
+  // --max-tries=0 needs -T). The host asks before any cell runs, in the same child
+  // process as parts(), and refuses a cell without a duration, pointing at where the
+  // suite set `param`. Must be cheap and must not touch the filesystem. Default: none.
+  struct DurationNeed {
+    std::string param;   // "" when no parameter needs a duration
+    std::string reason;  // why, one line: "max_tries = 0 (no limit) needs a duration"
+  };
+  virtual DurationNeed needs_duration(
+      const std::vector<std::pair<std::string, ParamValue>>& values) const noexcept {
+    static_cast<void>(values);
+    return {};
+  }
 };
 
 // The factory behind storh_create_transactions. Must not throw: nullptr on failure.

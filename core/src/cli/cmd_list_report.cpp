@@ -133,7 +133,8 @@ int report_command(const std::vector<std::string>& raw_args, const CommandIo& io
   const std::optional<publish::DashboardFormat> dashboard = publish::parse_dashboard_format(name);
   if (!format && !dashboard) {
     io.err << fmt::format(
-        "storh-host report: --format: unknown format \"{}\" (valid: text, md, csv, json, html, "
+        "storh-host report: --format: unknown format \"{}\" (valid: text, md, csv, csv-intervals, "
+        "json, html, "
         "bmf, github-action-benchmark, github-action-benchmark-bigger)\n",
         name);
     return kExitBadInput;

@@ -101,6 +101,8 @@ function of the file.
   text, md   tables with a header row; cv is the coefficient of variation
              (stddev / mean) of the repeats; ! marks a metric with warnings
   csv        one row per metric, numbers at full precision
+  csv-intervals  one row per interval of each load repeat ("over time"), the
+             same columns in every file (docs/results.md)
   json       the whole file, normalised (fixed key order, newer fields filled in)
   html       one self-contained page with charts (opens offline): medians with
              their min .. max, time against dataset size for ranges, heat maps of

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -80,13 +81,49 @@ void add_part_operations(plan::Cell& cell,
   cell.operations = std::move(operations);
 }
 
+// Where the suite set the cell's value of `param`: the value's position, else the
+// parameter's, else the engine's (a default value the suite never wrote).
+suite::SourcePos param_position(const suite::Suite& suite, const plan::Cell& cell,
+                                const std::string& param) {
+  const auto engine =
+      std::find_if(suite.engines.begin(), suite.engines.end(),
+                   [&](const suite::EngineSetting& e) { return e.name == cell.engine; });
+  if (engine == suite.engines.end()) return {};
+  const auto setting = std::find_if(engine->params.begin(), engine->params.end(),
+                                    [&](const suite::ParamSetting& p) { return p.name == param; });
+  if (setting == engine->params.end()) return engine->pos;
+  const auto chosen = std::find_if(cell.params.begin(), cell.params.end(),
+                                   [&](const result::Param& p) { return p.first == param; });
+  for (const suite::Located<ParamValue>& value : setting->values) {
+    if (chosen != cell.params.end() && value.value == chosen->second) return value.pos;
+  }
+  return setting->pos;
+}
+
+// A load cell bounded by a count of transactions whose parameters let a transaction go
+// on without end (Transactions::needs_duration): bad input, said where the value is.
+std::optional<suite::SuiteError> duration_need_error(const suite::Suite& suite,
+                                                     const plan::Cell& cell,
+                                                     const plugin::Preflight& answer) {
+  if (!cell.load || cell.load->duration_seconds || answer.duration_param.empty()) {
+    return std::nullopt;
+  }
+  return suite::SuiteError{
+      param_position(suite, cell, answer.duration_param),
+      fmt::format("{}.{}: {}, and a cell of this suite counts transactions instead "
+                  "(give it a duration)",
+                  cell.engine, answer.duration_param, answer.duration_reason)};
+}
+
 // Engine::preflight (ABI 1.4) of every distinct parameter combination of the plan, each
 // in a child process: a machine that cannot run a cell (an installation a parameter
 // names is missing) is bad input before any cell runs. Prints every refusal, and each
-// note once. Adds the parts the plugin names to the cells' operations.
+// note once. Adds the parts the plugin names to the cells' operations, and refuses a
+// load cell that counts transactions where a parameter needs a duration.
 bool preflight_cells(Prepared& prepared, const CommandIo& io) {
   std::map<std::pair<std::string, std::string>, plugin::Preflight> checked;  // engine, params
   std::set<std::string> noted;
+  std::set<std::string> refused;
   bool ok = true;
   for (plan::Cell& cell : prepared.plan.cells) {
     const auto found = prepared.descriptions.find(cell.engine);
@@ -108,6 +145,11 @@ bool preflight_cells(Prepared& prepared, const CommandIo& io) {
       }
     }
     add_part_operations(cell, answer->second.parts);
+    if (auto error = duration_need_error(prepared.suite, cell, answer->second)) {
+      // Every cell of a count sweep has the same fault: said once.
+      if (refused.insert(error->str()).second) io.err << "storh-host: " << error->str() << '\n';
+      ok = false;
+    }
     if (!first || answer->second.error.empty()) continue;
     const std::string where =
         cell.qualifiers.empty()

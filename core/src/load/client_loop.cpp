@@ -255,6 +255,12 @@ class Runner {
   std::uint64_t sequence_ = 0;
 };
 
+// The last client to finish wakes the coordinator, which sleeps on `finished`.
+void mark_finished(SharedState& shared) {
+  SharedHeader& header = shared.header();
+  if (header.finished.fetch_add(1) + 1 == shared.clients()) futex_wake_all(header.finished);
+}
+
 }  // namespace
 
 std::int64_t now_ns() {
@@ -293,7 +299,7 @@ ClientOutcome run_client(const ClientJob& job) {
     out.open_error = opened.message();
     header.abort.store(true);  // the others must not wait for a start that never comes
     header.ready.fetch_add(1);
-    header.finished.fetch_add(1);
+    mark_finished(*job.shared);
     return out;
   }
   if (job.kinds != nullptr) {
@@ -308,7 +314,7 @@ ClientOutcome run_client(const ClientJob& job) {
   if (const std::int64_t start = runner.wait_for_start(); start != 0 && warmed_up) {
     runner.timed(start);
   }
-  header.finished.fetch_add(1);
+  mark_finished(*job.shared);
   client.reset();  // closing is untimed, like a disconnect
   return out;
 }

@@ -33,10 +33,12 @@ struct alignas(64) LiveCounters {
 };
 
 struct SharedHeader {
-  std::atomic<std::uint32_t> ready{0};     // clients done with set-up and warm-up
-  std::atomic<std::uint32_t> finished{0};  // clients done with the timed phase
-  std::atomic<std::int64_t> start_ns{0};   // 0 until the coordinator starts everyone
-  std::atomic<bool> abort{false};          // stop now: a client could not start
+  std::atomic<std::uint32_t> ready{0};  // clients done with set-up and warm-up
+  // Clients done with the timed phase; the last one wakes the coordinator, which
+  // sleeps on it as a futex (load/start_gate.h).
+  std::atomic<std::uint32_t> finished{0};
+  std::atomic<std::int64_t> start_ns{0};  // 0 until the coordinator starts everyone
+  std::atomic<bool> abort{false};         // stop now: a client could not start
   // 0 until start_ns is set or the phase aborts, then 1: the futex ready clients sleep
   // on (load/start_gate.h); whoever changes it wakes them.
   std::atomic<std::uint32_t> gate{0};

@@ -24,6 +24,9 @@ namespace storh::load {
 namespace {
 
 constexpr int kPollMilliseconds = 10;
+// The longest a coordinator of thread clients sleeps between checks without progress
+// lines; the last client's wake normally ends the sleep first.
+constexpr std::chrono::microseconds kIdleWait = std::chrono::seconds(1);
 
 // Samples the live counters and reports every interval.
 class ProgressMeter {
@@ -63,6 +66,15 @@ class ProgressMeter {
     on_progress_(p);
   }
 
+  // How long the coordinator may sleep before the next progress line is due: at most
+  // `cap`, all of it without progress lines.
+  std::chrono::microseconds until_next(std::int64_t start_ns, std::chrono::microseconds cap) const {
+    if (!(interval_ > 0) || !on_progress_) return cap;
+    const double elapsed = static_cast<double>(now_ns() - start_ns) / 1e9;
+    const auto due = std::chrono::microseconds(std::llround(std::max(0.0, next_ - elapsed) * 1e6));
+    return std::clamp(due, std::chrono::microseconds(1000), cap);
+  }
+
  private:
   SharedState& shared_;
   double interval_;
@@ -97,13 +109,23 @@ std::int64_t coordinate(SharedState& shared, const LoadConfig& config,
   header.start_ns.store(start);
   open_gate(header);
   ProgressMeter meter(shared, config.progress_seconds, on_progress);
-  while (header.finished.load() < clients) {
+  // Process clients can die without finishing, so they are polled; thread clients
+  // cannot (the worker dies with them), so the coordinator sleeps until the last one
+  // wakes it or a progress line is due: a run's CPU is its clients', not a poll's.
+  const bool poll_clients = config.mode == ClientMode::processes;
+  while (true) {
+    const std::uint32_t finished = header.finished.load();
+    if (finished >= clients) break;
     if (!alive()) {
       header.abort.store(true);
       return start;
     }
     meter.tick(start);
-    std::this_thread::sleep_for(std::chrono::milliseconds(kPollMilliseconds));
+    if (poll_clients) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(kPollMilliseconds));
+    } else {
+      futex_wait(header.finished, finished, meter.until_next(start, kIdleWait));
+    }
   }
   return start;
 }

@@ -234,12 +234,17 @@ Preflight preflight_parts(const std::filesystem::path& file, const std::string& 
   const nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
   try {
     if (parsed.is_discarded() || !parsed.is_object()) throw std::runtime_error("not a JSON object");
-    for (const auto& [type, names] : parsed.items()) {
+    const nlohmann::json parts = parsed.value("parts", nlohmann::json::object());
+    for (const auto& [type, names] : parts.items()) {
       answer.parts[type] = names.get<std::vector<std::string>>();
+    }
+    if (const auto need = parsed.find("needs_duration"); need != parsed.end()) {
+      answer.duration_param = need->at("param").get<std::string>();
+      answer.duration_reason = need->at("reason").get<std::string>();
     }
   } catch (const std::exception& e) {
     answer.error =
-        fmt::format("{}: preflight printed unreadable parts: {}", file.string(), e.what());
+        fmt::format("{}: preflight printed an unreadable answer: {}", file.string(), e.what());
   }
   return answer;
 }

@@ -55,6 +55,10 @@ struct Preflight {
   std::vector<std::string> notes;  // what the user should know even so ("note: " lines)
   // ABI >= 1.7: transaction type -> its parts (Transactions::parts), types with parts only.
   std::map<std::string, std::vector<std::string>> parts;
+  // ABI >= 1.7: the parameter that makes a load cell need a duration, and why
+  // (Transactions::needs_duration); "" when none does.
+  std::string duration_param;
+  std::string duration_reason;
 };
 
 // Runs `host_executable __preflight file --name=NAME --params=JSON` (Engine::preflight

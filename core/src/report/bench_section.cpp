@@ -149,8 +149,9 @@ class BenchTable {
 };
 
 // The grids of a table: tps and latency always; failures, the conflict counts (pgbench
-// 15's retried, retries and failures by kind) and the connection time (pgbench -C) when
-// some cell has them.
+// 15's retried, retries and failures by kind), the connection time (pgbench -C), the
+// schedule lag (a rate, pgbench -R) and the late and skipped counts (pgbench -L) when
+// some cell has them, as the clients x transactions matrices show them.
 std::vector<Grid> grids(const BenchTable& table) {
   using L = result::Latency;
   std::vector<Grid> list = {
@@ -168,7 +169,9 @@ std::vector<Grid> grids(const BenchTable& table) {
       {"retried", &LoadResult::retried},
       {"retries", &LoadResult::retries},
       {"serialization failures", &LoadResult::serialization_failures},
-      {"deadlock failures", &LoadResult::deadlock_failures}};
+      {"deadlock failures", &LoadResult::deadlock_failures},
+      {"late (over latency_limit)", &LoadResult::late},
+      {"skipped (late when due)", &LoadResult::skipped}};
   for (const auto& [name, member] : counts) {
     if (!table.any([member = member](const LoadResult& l) { return l.*member > 0; })) continue;
     list.push_back(
@@ -178,6 +181,15 @@ std::vector<Grid> grids(const BenchTable& table) {
     list.push_back({"connection mean (ms)", [](const LoadResult& l) {
                       return l.connection_mean ? fmt::format("{:.3f}", *l.connection_mean * 1e3)
                                                : std::string(kAbsent);
+                    }});
+  }
+  if (table.any([](const LoadResult& l) { return l.lag.has_value(); })) {
+    list.push_back({"schedule lag mean (ms)", [](const LoadResult& l) {
+                      return l.lag ? fmt::format("{:.3f}", l.lag->mean * 1e3)
+                                   : std::string(kAbsent);
+                    }});
+    list.push_back({"schedule lag max (ms)", [](const LoadResult& l) {
+                      return l.lag ? fmt::format("{:.3f}", l.lag->max * 1e3) : std::string(kAbsent);
                     }});
   }
   return list;

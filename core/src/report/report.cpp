@@ -268,6 +268,7 @@ std::optional<ReportFormat> parse_report_format(std::string_view name) {
   if (name == "csv") return ReportFormat::csv;
   if (name == "json") return ReportFormat::json;
   if (name == "html") return ReportFormat::html;
+  if (name == "csv-intervals") return ReportFormat::csv_intervals;
   return std::nullopt;
 }
 
@@ -283,6 +284,9 @@ std::string render_report(const ResultFile& result, ReportFormat format, const H
       break;
     case ReportFormat::csv:
       out = metrics_csv(result);
+      break;
+    case ReportFormat::csv_intervals:
+      out = intervals_csv(result);
       break;
     case ReportFormat::json:
       out = result::to_json_text(result);

@@ -41,9 +41,10 @@
 
 namespace storh::report {
 
-enum class ReportFormat { text, markdown, csv, json, html };
+enum class ReportFormat { text, markdown, csv, json, html, csv_intervals };
 
-// "text", "md" (or "markdown"), "csv", "json", "html"; nullopt for anything else.
+// "text", "md" (or "markdown"), "csv", "json", "html", "csv-intervals"; nullopt for
+// anything else.
 std::optional<ReportFormat> parse_report_format(std::string_view name);
 
 // Text: `storh-host suite=<name> datasets=<list> repeat=<k> fingerprint=<fp>`, an
@@ -68,8 +69,8 @@ std::optional<ReportFormat> parse_report_format(std::string_view name);
 // its warned metrics, a failures table and each failure's stderr tail as a code block. `|` in cells
 // is escaped and newlines become spaces.
 //
-// CSV: metrics_csv. JSON: the whole file as this host reads it, written again by
-// result::to_json_text (fixed key order, fields added since the file was written
+// CSV: metrics_csv; csv-intervals: intervals_csv. JSON: the whole file as this host reads it,
+// written again by result::to_json_text (fixed key order, fields added since the file was written
 // filled with their defaults), for tools that want one normalised form.
 //
 // HTML: render_html_report, with the assets given (an html report needs them; the
@@ -94,5 +95,15 @@ std::string render_html_report(const result::ResultFile& result, const HtmlAsset
 // seconds (empty when not recorded), warnings (joined by
 // "; "). Numbers at full precision: the shortest text that reads back to the double.
 std::string metrics_csv(const result::ResultFile& result);
+
+// The load metrics' interval series (docs/load.md, "A run over time") as RFC 4180 lines,
+// one per interval of each repeat, in file order, after a header line: key, engine,
+// operation, repeat (0-based, as the file numbers them), interval (0-based),
+// start_seconds, end_seconds (the last interval ends with the repeat's run_seconds),
+// transactions (the ok ones), tps (transactions over the interval's length), failed,
+// retries, skipped, late, latency mean/stddev/p50/p90/p99/max seconds, lag mean/max
+// seconds (empty without a rate). The same columns whatever the file holds; only the
+// header without load metrics.
+std::string intervals_csv(const result::ResultFile& result);
 
 }  // namespace storh::report

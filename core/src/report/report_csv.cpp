@@ -1,5 +1,5 @@
-// The machine-readable report formats: CSV (one row per metric) and JSON (the result
-// file as this host reads it).
+// The machine-readable report formats: CSV (one row per metric, or one per interval of
+// a load repeat) and JSON (the result file as this host reads it).
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -118,6 +118,74 @@ std::string metrics_csv(const result::ResultFile& result) {
       fields.insert(fields.end(), cells.begin(), cells.end());
     }
     out += csv_line(fields);
+  }
+  return out;
+}
+
+std::string intervals_csv(const result::ResultFile& result) {
+  std::string out = csv_line({"key",
+                              "engine",
+                              "operation",
+                              "repeat",
+                              "interval",
+                              "start_seconds",
+                              "end_seconds",
+                              "transactions",
+                              "tps",
+                              "failed",
+                              "retries",
+                              "skipped",
+                              "late",
+                              "latency_mean_seconds",
+                              "latency_stddev_seconds",
+                              "latency_p50_seconds",
+                              "latency_p90_seconds",
+                              "latency_p99_seconds",
+                              "latency_max_seconds",
+                              "lag_mean_seconds",
+                              "lag_max_seconds"});
+  // A column the result leaves out (skipped, late: none happened) is 0 in every row.
+  const auto count_at = [](const std::vector<std::uint64_t>& column, std::size_t i) {
+    return std::to_string(i < column.size() ? column[i] : 0);
+  };
+  const auto seconds_at = [](const std::vector<double>& column, std::size_t i) {
+    return i < column.size() ? number(column[i]) : std::string();
+  };
+  for (const result::Metric& m : result.metrics) {
+    if (!m.load) continue;
+    for (std::size_t r = 0; r < m.load->repeats.size(); ++r) {
+      const result::LoadRepeat& repeat = m.load->repeats[r];
+      if (!repeat.intervals) continue;
+      const result::LoadIntervals& in = *repeat.intervals;
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        const double start = static_cast<double>(i) * in.seconds;
+        // The last interval ends with the timed phase, as the text report's last line.
+        const double end = i + 1 == in.size() && repeat.run_seconds > start
+                               ? repeat.run_seconds
+                               : static_cast<double>(i + 1) * in.seconds;
+        out += csv_line({m.key,
+                         m.engine,
+                         m.operation,
+                         std::to_string(r),
+                         std::to_string(i),
+                         number(start),
+                         number(end),
+                         count_at(in.transactions, i),
+                         number(static_cast<double>(in.transactions[i]) / (end - start)),
+                         count_at(in.failed, i),
+                         count_at(in.retries, i),
+                         count_at(in.skipped, i),
+                         count_at(in.late, i),
+                         seconds_at(in.latency_mean, i),
+                         seconds_at(in.latency_stddev, i),
+                         seconds_at(in.latency_p50, i),
+                         seconds_at(in.latency_p90, i),
+                         seconds_at(in.latency_p99, i),
+                         seconds_at(in.latency_max, i),
+                         seconds_at(in.lag_mean, i),
+                         seconds_at(in.lag_max, i)});
+      }
+    }
   }
   return out;
 }

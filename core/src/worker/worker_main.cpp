@@ -395,18 +395,26 @@ int preflight_main(const std::vector<std::string>& args) {
     std::cerr << status.message() << '\n';
     return kWorkerExitBadInput;
   }
-  // ABI 1.7: the parts of each transaction type under these parameters, as JSON
-  // {"type": ["part", ...]} on stdout, so that the host names their metrics up front.
+  // ABI 1.7: the parts of each transaction type under these parameters, and the
+  // parameter that needs a duration, as JSON {"parts": {"type": ["part", ...]},
+  // "needs_duration": {"param": ..., "reason": ...}} on stdout, so that the host names
+  // the parts' metrics and refuses a cell without a duration up front.
   Transactions* transactions = (*loaded)->transactions();
   if ((*loaded)->manifest().abi_minor >= storh::kTransactionReportAbiMinor &&
       transactions != nullptr) {
+    const std::vector<std::pair<std::string, ParamValue>> values(params.begin(), params.end());
     nlohmann::json parts = nlohmann::json::object();
     const std::vector<TransactionSpec> specs = transactions->describe();
     for (std::size_t type = 0; type < specs.size(); ++type) {
-      std::vector<std::string> names = transactions->parts(type, {params.begin(), params.end()});
+      std::vector<std::string> names = transactions->parts(type, values);
       if (!names.empty()) parts[specs[type].name] = std::move(names);
     }
-    std::cout << parts.dump() << '\n';
+    nlohmann::json answer = {{"parts", std::move(parts)}};
+    const Transactions::DurationNeed need = transactions->needs_duration(values);
+    if (!need.param.empty()) {
+      answer["needs_duration"] = {{"param", need.param}, {"reason", need.reason}};
+    }
+    std::cout << answer.dump() << '\n';
   }
   return kWorkerExitOk;
 }

@@ -114,8 +114,7 @@ class PgClient final : public storh::Client {
         type == kCustomType ? std::string_view("custom") : pg::script_name(pg::kScripts[type]);
     Status status = storh::guarded(name, [&] {
       if (params_.max_tries == 0 && report.deadline_ns == 0) {
-        throw pg::PgError(
-            "max_tries = 0 (no limit) needs a duration, as pgbench's --max-tries=0 needs -T");
+        throw pg::PgError(std::string(pg::kUnlimitedTriesNeedDuration));
       }
       if (type != kCustomType && script_) {
         script_->run(pg::kScripts[type]);
@@ -215,6 +214,18 @@ class PgTransactions final : public storh::Transactions {
     } catch (...) {
       return {};
     }
+  }
+
+  // pgbench refuses --max-tries=0 without -T: a transaction could retry for ever.
+  DurationNeed needs_duration(const std::vector<std::pair<std::string, storh::ParamValue>>& values)
+      const noexcept override {
+    for (const auto& [name, value] : values) {
+      const auto* tries = std::get_if<std::int64_t>(&value);
+      if (name == "max_tries" && tries != nullptr && *tries == 0) {
+        return {"max_tries", std::string(pg::kUnlimitedTriesNeedDuration)};
+      }
+    }
+    return {};
   }
 
   Status prepare(storh::RunContext& ctx) noexcept override {

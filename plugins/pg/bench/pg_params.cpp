@@ -121,6 +121,21 @@ std::vector<ParamRange> pg_param_ranges() {
           bench::range(kMaxTries), bench::range(kMaxConnections)};
 }
 
+std::vector<std::string> script_notes(
+    const std::vector<std::pair<std::string, ParamValue>>& values) {
+  const std::string spec = bench::text(values, kScriptsParam);
+  const std::size_t at = spec.rfind('@');
+  const bool weighted = at != std::string::npos && at + 1 < spec.size() &&
+                        spec.find_first_not_of("0123456789 ", at + 1) == std::string::npos;
+  // One script with a weight is what an unquoted --set pg.scripts=a@3,b@1 makes of a
+  // mix: a sweep of one-script cells, each weight meaningless.
+  if (!weighted || spec.find(',') != std::string::npos) return {};
+  return {
+      "scripts: a weight on the only script of a mix changes nothing; on the command "
+      "line a mix is one quoted value, --set 'pg.scripts=\"a.sql@3,select_only@1\"' "
+      "(unquoted, each comma starts another cell)"};
+}
+
 void check_scripts(const std::vector<std::pair<std::string, ParamValue>>& values) {
   std::vector<std::string> errors;
   try {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -45,6 +46,11 @@ struct PgRunParams {
 };
 PgRunParams read_params(const RunContext& ctx);
 
+// Why a cell with max_tries = 0 needs a duration; the host says it before any cell
+// runs (Transactions::needs_duration), the client again if asked anyway.
+inline constexpr std::string_view kUnlimitedTriesNeedDuration =
+    "max_tries = 0 (no limit) needs a duration, as pgbench's --max-tries=0 needs -T";
+
 // Engine::preflight: a local server's installation exists (else PgError naming the
 // package to install) and `settings` parses; a DSN server has the server-wide settings
 // asked for (check_dsn_server). Returns the notes for the user: the databases crashed
@@ -56,6 +62,11 @@ std::vector<std::string> check_machine(
 // Engine::preflight: `vars` parses, and every script of `scripts` reads and parses.
 // Throws PgError listing every error, a script's as "file:line:col: ...".
 void check_scripts(const std::vector<std::pair<std::string, ParamValue>>& values);
+
+// Engine::preflight: what the user should know about `scripts` though it runs: a lone
+// script with a weight, as an unquoted --set pg.scripts=a@3,b@1 makes.
+std::vector<std::string> script_notes(
+    const std::vector<std::pair<std::string, ParamValue>>& values);
 
 // Where a relative script file is read from: the current directory of the host (and so
 // of its workers), since a plugin is not told where the suite file is.

@@ -60,6 +60,8 @@ class PgEngine final : public storh::Engine {
       // Notes reach the user through the host (storh/engine.h, preflight).
       for (const std::string& note : pg::check_machine(values))
         std::cerr << "note: " << note << '\n';
+      for (const std::string& note : pg::script_notes(values))
+        std::cerr << "note: " << note << '\n';
     });
   }
 

@@ -212,3 +212,44 @@ TEST_CASE("mix: a run-time error fails only its cell, naming the script's line",
       storh::test::metric(run.result, "pg.custom[scripts=select_only,clients=1,transactions=5]");
   CHECK(other["load"]["processed"] == 5);
 }
+
+TEST_CASE("mix: unlimited tries without a duration are bad input at the value, before any cell",
+          "[mix][cli]") {
+  // Regression: max_tries = 0 with a count of transactions passed validate and failed
+  // each cell at its first transaction.
+  ScratchDir dir(storh::test::server_scratch_base());
+  const MixSuiteRun run =
+      run_mix_suite(dir, custom_load_suite(5, "\"select_only\"") + "max_tries = 0\n");
+  CHECK(run.cli.code == 2);
+  // The 15th line of the suite is "max_tries = 0"; the error points at its value.
+  CHECK(contains(run.cli.err, (dir / "pg.toml").string() + ":15:13: pg.max_tries: max_tries = 0 "
+                                                           "(no limit) needs a duration"));
+  CHECK_FALSE((fs::exists(dir / "work") && !fs::is_empty(dir / "work")));
+}
+
+TEST_CASE("mix: a quoted --set value is one mix, and an unquoted one gets a note", "[mix][cli]") {
+  // Regression: --set pg.scripts=a@3,b@1 split at the comma into two one-script cells,
+  // silently, so a mix could only be given in a suite file.
+  ScratchDir dir(storh::test::server_scratch_base());
+  storh::test::write_text(dir / "pg.toml",
+                          "name = \"pg\"\n" + custom_load_suite(5, "\"select_only\"") + "\n");
+  const auto validate = [&](const std::string& set) {
+    return storh::test::cli({"validate", (dir / "pg.toml").string(),
+                             std::string("--plugin-path=") + STORH_TEST_PLUGIN_DIR, "--set", set});
+  };
+  const std::string note = "a weight on the only script of a mix changes nothing";
+  const storh::test::CliResult quoted = validate("pg.scripts=\"select_only@3,simple_update@1\"");
+  INFO(quoted.out << quoted.err);
+  CHECK(quoted.code == 0);
+  CHECK(contains(quoted.out, "1 cell(s)"));
+  CHECK(contains(quoted.out, "scripts=select_only@3,simple_update@1"));
+  CHECK_FALSE(contains(quoted.err, note));
+  const storh::test::CliResult unquoted = validate("pg.scripts=select_only@3,simple_update@1");
+  INFO(unquoted.out << unquoted.err);
+  CHECK(unquoted.code == 0);
+  CHECK(contains(unquoted.out, "2 cell(s)"));
+  CHECK(contains(unquoted.err, note));
+  CHECK(contains(unquoted.err, "--set 'pg.scripts=\"a.sql@3,select_only@1\"'"));
+  // Said once, not once per cell.
+  CHECK(unquoted.err.find(note) == unquoted.err.rfind(note));
+}
