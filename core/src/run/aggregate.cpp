@@ -91,6 +91,7 @@ std::string durability_of(const plan::Plan& plan) {
   }
   if (levels.empty()) return "durable";
   std::vector<std::string> parts;
+  parts.reserve(levels.size());
   for (const auto& [level, engines] : levels) {
     parts.push_back(fmt::format("{}: {}", level, fmt::join(engines, ", ")));
   }
