@@ -219,13 +219,10 @@ class PgTransactions final : public storh::Transactions {
   // pgbench refuses --max-tries=0 without -T: a transaction could retry for ever.
   DurationNeed needs_duration(const std::vector<std::pair<std::string, storh::ParamValue>>& values)
       const noexcept override {
-    for (const auto& [name, value] : values) {
-      const auto* tries = std::get_if<std::int64_t>(&value);
-      if (name == "max_tries" && tries != nullptr && *tries == 0) {
-        return {"max_tries", std::string(pg::kUnlimitedTriesNeedDuration)};
-      }
-    }
-    return {};
+    // A value of another type reads as the default, as at run time: the parameter
+    // checks report it.
+    if (storh::engines::bench::integer_value(values, pg::kMaxTries) != 0) return {};
+    return {std::string(pg::kMaxTries.name), std::string(pg::kUnlimitedTriesNeedDuration)};
   }
 
   Status prepare(storh::RunContext& ctx) noexcept override {

@@ -37,10 +37,6 @@ constexpr TextParam kQueryMode{"query_mode", "simple", kQueryModes,
                                "pgbench -M: simple, prepared or extended"};
 constexpr TextParam kVars{
     "vars", "", {}, "the scripts' variables, pgbench -D: vars = { n = 10 } or 'n=10;m=20'"};
-constexpr IntParam kMaxTries{
-    "max_tries", 1, 0, 1'000'000'000,
-    "pgbench --max-tries: tries of a transaction that meets a serialization failure or a "
-    "deadlock (1: no retry; 0: no limit, duration runs only)"};
 constexpr std::array<std::string_view, 2> kConnects{"per_client", "per_transaction"};
 constexpr TextParam kConnect{
     "connect", "per_client", kConnects,

@@ -29,6 +29,12 @@ inline constexpr bench::TextParam kScriptsParam{
     "the custom transaction's scripts, pgbench -f/-b: \"pg/mine.sql@3,select_only@1\" (files "
     "relative to the current directory; empty: tpcb_like)"};
 
+// Tries of a transaction; the load transactions also read it (needs_duration).
+inline constexpr bench::IntParam kMaxTries{
+    "max_tries", 1, 0, 1'000'000'000,
+    "pgbench --max-tries: tries of a transaction that meets a serialization failure or a "
+    "deadlock (1: no retry; 0: no limit, duration runs only)"};
+
 // The run's parameters, read and checked. Throws PgError for a value run() must refuse
 // (a malformed `settings`, an unknown query mode or server kind).
 struct PgRunParams {
