@@ -15,7 +15,9 @@ The same work on both sides, as db_bench defines it: num is per thread (each of 
 threads does N operations, so a step is T*N operations); fillseq's threads each put
 keys 0..N-1; fillrandom and overwrite put N uniformly drawn keys of [0, N) per thread
 (so some keys stay unwritten and reads miss them, on both sides); readrandom gets N
-random keys per thread; readseq scans the whole database on each thread;
+random keys per thread; readseq scans the whole database on each thread,
+--readseq-passes times in a row (default 5, as one scan lasts tenths of a second),
+timed together (db_bench: readseq named K times, its lines summed);
 readwhilewriting is T readers and one extra writer thread. Writes go to the WAL
 without sync (db_bench's sync=false, disable_wal=false; our durability "os").
 
@@ -126,6 +128,8 @@ def run_db_bench(args, threads, benchmarks, dbdir):
     # in db_bench's order, after fillseq, whose database a fresh-db benchmark replaces.
     need_fill = bool(NEED_FILL & set(benchmarks))
     steps = [b for b in BENCHMARKS if b in benchmarks or (b == "fillrandom" and need_fill)]
+    # readseq K times in a row, each a line of its own, summed below as our one step is.
+    steps = [s for b in steps for s in [b] * (args.readseq_passes if b == "readseq" else 1)]
     command = [args.db_bench, f"--benchmarks={','.join(steps)}",
                *db_bench_flags(args, threads, dbdir)]
     out = subprocess.run(niced(args, command), capture_output=True, text=True)
@@ -134,10 +138,17 @@ def run_db_bench(args, threads, benchmarks, dbdir):
         fail(f"db_bench failed ({out.returncode}): {' '.join(command)}\n{out.stderr[-2000:]}")
     figures = {}
     for name, micros, ops_per_sec, seconds, operations in REPORT.findall(out.stdout):
-        if name in benchmarks:
-            figures[name] = {"ops_per_sec": int(operations) / float(seconds),
-                             "micros_per_op": float(micros), "operations": int(operations),
-                             "seconds": float(seconds), "printed_ops_per_sec": int(ops_per_sec)}
+        if name not in benchmarks:
+            continue
+        step = figures.setdefault(name, {"micros_total": 0.0, "operations": 0, "seconds": 0.0,
+                                         "printed_ops_per_sec": []})
+        step["micros_total"] += float(micros) * int(operations)
+        step["operations"] += int(operations)
+        step["seconds"] += float(seconds)
+        step["printed_ops_per_sec"].append(int(ops_per_sec))
+    for step in figures.values():
+        step["ops_per_sec"] = step["operations"] / step["seconds"]
+        step["micros_per_op"] = step.pop("micros_total") / step["operations"]
     missing = [b for b in benchmarks if b not in figures]
     if missing:
         fail(f"db_bench printed no line for {', '.join(missing)}:\n{out.stdout[-2000:]}")
@@ -151,7 +162,7 @@ def run_ours(args, threads, benchmarks, workdir):
             "block_cache_size": args.cache_size, "write_buffer_size": args.write_buffer_size,
             "bloom_bits": args.bloom_bits, "max_background_jobs": args.max_background_jobs,
             # db_bench keeps no Statistics unless --statistics is given.
-            "statistics": "false"}
+            "statistics": "false", "readseq_passes": args.readseq_passes}
     command = [args.host, "run", "--engine=rocksdb", f"--dataset={args.num}", "--repeat=1",
                "--warmup=0", "--counters=none", "--timeout=1h",
                f"--operation={','.join(benchmarks)}", f"--output={output}",
@@ -209,6 +220,10 @@ def parse_args():
     parser.add_argument("--num", type=int, default=1000000,
                         help="keys, and operations per thread of each benchmark (db_bench's num)")
     parser.add_argument("--value-size", type=int, default=100)
+    parser.add_argument("--readseq-passes", type=int, default=5,
+                        help="readseq iterations per round, timed together (db_bench: readseq "
+                             "K times in --benchmarks; ours: rocksdb.readseq_passes); one pass "
+                             "lasts tenths of a second, too short for a shared machine")
     parser.add_argument("--threads", default="1,2", help="thread counts, each a table")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--benchmarks", default=",".join(BENCHMARKS))
@@ -249,8 +264,8 @@ def parse_args():
         fail(f"--threads \"{args.threads}\" is not a list of numbers such as 1,2")
     if any(t < 1 or t > 64 for t in args.threads):
         fail("--threads: each count must be 1 to 64")
-    if args.rounds < 1 or args.num < 1 or args.value_size < 1:
-        fail("--rounds, --num and --value-size must be at least 1")
+    if args.rounds < 1 or args.num < 1 or args.value_size < 1 or args.readseq_passes < 1:
+        fail("--rounds, --num, --value-size and --readseq-passes must be at least 1")
     if shutil.which(args.db_bench) is None:
         fail(f"no {args.db_bench}: install Debian's rocksdb-tools (scripts/setup.sh does)")
     return args
@@ -306,6 +321,7 @@ def main():
         setup = {k: getattr(args, k) for k in ("num", "value_size", "compression", "cache_size",
                                                "write_buffer_size", "bloom_bits",
                                                "max_background_jobs", "seed", "rounds",
+                                               "readseq_passes",
                                                "benchmarks", "db_bench_extra", "nice")}
         with open(args.json, "w") as f:
             json.dump({"setup": setup, "db_bench_version": db_bench_version(args),
@@ -321,8 +337,8 @@ def print_tables(args, tables):
     print(f"db_bench and storh-host's rocksdb plugin: num {args.num}, key 16 B, value "
           f"{args.value_size} B, compression {args.compression}, cache {args.cache_size} B, "
           f"write buffer {args.write_buffer_size} B, bloom bits {args.bloom_bits}, "
-          f"{args.max_background_jobs} background jobs, WAL on, no sync; "
-          f"{args.rounds} rounds each")
+          f"{args.max_background_jobs} background jobs, WAL on, no sync, readseq "
+          f"{args.readseq_passes} passes; {args.rounds} rounds each")
     for threads, rounds in tables:
         disturbed = sum(1 for r in rounds if r["disturbed"])
         print()

@@ -72,6 +72,12 @@ constexpr IntParam kThreads{
     "db_bench's num is per thread, so a step counts threads * n items; readwhilewriting's "
     "writer is one thread more"};
 
+constexpr IntParam kReadseqPasses{
+    "readseq_passes", 1, 1, 1000,
+    "whole-database iterations per readseq thread, timed as one step (db_bench runs readseq "
+    "once; `--benchmarks=readseq,readseq` runs it twice): more passes outlast a shared "
+    "machine's noise"};
+
 constexpr std::array<std::string_view, 2> kFillKeyNames{"shuffled", "uniform"};
 constexpr bench::TextParam kFillKeys{
     "fill_keys", "shuffled", kFillKeyNames,
@@ -133,6 +139,7 @@ bench::DbBenchShape scenario_shape(const bench::Lookup& param) {
   bench::DbBenchShape shape;
   shape.threads = static_cast<unsigned>(bench::integer(param, kThreads));
   shape.uniform_fill = bench::choice(param, kFillKeys) == 1;
+  shape.readseq_passes = static_cast<unsigned>(bench::integer(param, kReadseqPasses));
   return shape;
 }
 
@@ -183,6 +190,7 @@ class RocksEngine final : public storh::Engine {
         bench::spec(kValueSize),
         bench::spec(kThreads),
         bench::spec(kFillKeys),
+        bench::spec(kReadseqPasses),
     };
     for (std::string_view op : bench::kDbBenchOrder) {
       info.operations.push_back(bench::db_bench_operation(op));
@@ -193,7 +201,8 @@ class RocksEngine final : public storh::Engine {
   std::vector<storh::ParamRange> param_ranges() const noexcept override {
     return {bench::range(kWriteBufferSize),   bench::range(kBlockCacheSize),
             bench::range(kMaxBackgroundJobs), bench::range(kBloomBits),
-            bench::range(kValueSize),         bench::range(kThreads)};
+            bench::range(kValueSize),         bench::range(kThreads),
+            bench::range(kReadseqPasses)};
   }
 
   Status preflight(

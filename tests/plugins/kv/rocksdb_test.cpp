@@ -158,12 +158,12 @@ TEST_CASE("rocksdb plugin: describes db_bench's six steps and its parameters", "
   kv::describes(plugin, "rocksdb", kRocksOperations,
                 {"write_buffer_size", "block_cache_size", "compression", "compaction_style", "wal",
                  "durability", "statistics", "max_background_jobs", "bloom_bits", "value_size",
-                 "threads", "fill_keys"});
+                 "threads", "fill_keys", "readseq_passes"});
   std::vector<std::string> ranged;
   for (const auto& range : plugin.loaded().engine->param_ranges()) ranged.push_back(range.name);
   CHECK(ranged == std::vector<std::string>{"write_buffer_size", "block_cache_size",
                                            "max_background_jobs", "bloom_bits", "value_size",
-                                           "threads"});
+                                           "threads", "readseq_passes"});
 }
 
 TEST_CASE("rocksdb plugin: a read step alone still fills its database first", "[rocksdb]") {
@@ -265,6 +265,23 @@ TEST_CASE("rocksdb plugin: uniform fill keys leave some unwritten and reads find
     // readseq counts the entries it found: per thread the keys written, no more.
     CHECK(steps[4] == std::pair<std::string, std::uint64_t>{"readseq", t * written});
   }
+}
+
+TEST_CASE("rocksdb plugin: readseq_passes scans the whole database that many times per thread",
+          "[rocksdb]") {
+  kv::KvPlugin plugin(STORH_TEST_ROCKSDB_PLUGIN);
+  const std::uint64_t written = rocks_keys_written(400, 2);
+  const auto steps = rocks_steps(plugin, 400,
+                                 {{"fill_keys", std::string("uniform")},
+                                  {"threads", std::int64_t{2}},
+                                  {"readseq_passes", std::int64_t{3}}});
+  REQUIRE(steps.size() == kRocksOperations.size());
+  // Every pass of every thread found exactly the keys written; the other steps keep
+  // their one-pass work.
+  CHECK(steps[4] == std::pair<std::string, std::uint64_t>{"readseq", 3 * 2 * written});
+  CHECK(steps[3] == std::pair<std::string, std::uint64_t>{"readrandom", 2 * 400});
+  CHECK_THAT(plugin.loaded().engine->preflight({{"readseq_passes", std::int64_t{0}}}).message(),
+             Catch::Contains("readseq_passes = 0 is out of range [1, 1000]"));
 }
 
 TEST_CASE("rocksdb plugin: a bad threads or fill_keys is refused before the run", "[rocksdb]") {
