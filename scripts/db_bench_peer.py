@@ -21,6 +21,10 @@ timed together (db_bench: readseq named K times, its lines summed);
 readwhilewriting is T readers and one extra writer thread. Writes go to the WAL
 without sync (db_bench's sync=false, disable_wal=false; our durability "os").
 
+`db_bench_peer.py --pool A.json B.json ...` prints every round of earlier --json
+files pooled per thread count and benchmark: the rounds, mean, median and min..max of
+the ratios.
+
 Printed per thread count and benchmark: each tool's mean ops/s and micros/op (as
 db_bench prints it: the readers' summed time per operation, so T times the wall time
 per operation at T threads), the ratio storh-host / db_bench of ops/s (the mean of the
@@ -286,7 +290,41 @@ DB_BENCH_AS_ROCKSDB = [
 ]
 
 
+def print_pooled(paths):
+    """Every round of the --json files given, pooled per thread count and benchmark."""
+    pooled = {}
+    for path in paths:
+        try:
+            with open(path) as f:
+                tables = json.load(f)["tables"]
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            fail(f"--pool {path}: not a --json file of this script ({error})")
+        for table in tables:
+            for r in table["rounds"]:
+                for bench in BENCHMARKS:
+                    if bench in r["ours"]["steps"] and bench in r["db_bench"]["steps"]:
+                        pooled.setdefault((table["threads"], bench), []).append(
+                            ratio(r, bench))
+    print(f"ours/db_bench over every round of {len(paths)} files")
+    for threads in sorted({t for t, _ in pooled}):
+        print()
+        print(f"threads {threads}")
+        print()
+        print("| benchmark | rounds | mean | median | min..max |")
+        print("|---|---|---|---|---|")
+        for bench in BENCHMARKS:
+            ratios = pooled.get((threads, bench))
+            if ratios:
+                print(f"| {bench} | {len(ratios)} | {statistics.fmean(ratios):.3f} | "
+                      f"{statistics.median(ratios):.3f} | {min(ratios):.3f}..{max(ratios):.3f} |")
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--pool":
+        if len(sys.argv) < 3:
+            fail("--pool needs one or more --json files")
+        print_pooled(sys.argv[2:])
+        return
     args = parse_args()
     if args.rounds == 1:
         print("db-bench-peer: one round gives one ratio per benchmark, and one ratio cannot "
