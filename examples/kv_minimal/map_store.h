@@ -12,11 +12,9 @@
 
 namespace storh_example {
 
-using storh::KvRecord;
-
 class MapStore {
  public:
-  bool read(std::string_view key, const std::vector<std::string>& fields, KvRecord& out) {
+  bool read(std::string_view key, const std::vector<std::string>& fields, storh::KvRecord& out) {
     const std::lock_guard lock(mutex_);
     const auto it = records_.find(key);
     if (it != records_.end()) out = storh::kv_select(it->second, fields);
@@ -29,27 +27,24 @@ class MapStore {
       out.push_back({it->first, storh::kv_select(it->second, fields)});
     }
   }
-  bool update(std::string_view key, const KvRecord& fields) {
+  bool update(std::string_view key, const storh::KvRecord& fields) {
     const std::lock_guard lock(mutex_);
     const auto it = records_.find(key);
     if (it != records_.end()) storh::kv_merge(it->second, fields);
     return it != records_.end();
   }
-  void insert(std::string_view key, const KvRecord& fields) {
+  void insert(std::string_view key, const storh::KvRecord& fields) {
     const std::lock_guard lock(mutex_);
     records_.insert_or_assign(std::string(key), fields);
   }
   bool remove(std::string_view key) {
     const std::lock_guard lock(mutex_);
-    const auto it = records_.find(key);
-    if (it == records_.end()) return false;
-    records_.erase(it);
-    return true;
+    return records_.erase(std::string(key)) > 0;
   }
 
  private:
   std::mutex mutex_;
-  std::map<std::string, KvRecord, std::less<>> records_;
+  std::map<std::string, storh::KvRecord, std::less<>> records_;
 };
 
 }  // namespace storh_example
