@@ -23,12 +23,12 @@ namespace {
 constexpr const char* kCommit = "0123456789abcdef0123456789abcdef01234567";
 constexpr const char* kOther = "fedcba9876543210fedcba9876543210fedcba98";
 
-// An empty suite whose work directory is `work`.
-suite::Suite suite_in(const ScratchDir& work) {
-  suite::Suite suite;
-  suite.file = work / "suite.toml";
-  suite.work_dir = work.path();
-  return suite;
+// A plan without cells, of a suite in `work` that is also its work directory.
+plan::Plan plan_in(const ScratchDir& work) {
+  plan::Plan plan;
+  plan.suite.file = work / "suite.toml";
+  plan.work_dir = work.path();
+  return plan;
 }
 
 }  // namespace
@@ -96,12 +96,12 @@ TEST_CASE("runner: a busy machine at the start or end is a warning in the file a
           "[provenance]") {
   // Regression: nothing said that other processes loaded the machine during a run.
   ScratchDir work;
-  const suite::Suite suite = suite_in(work);
+  const plan::Plan plan = plan_in(work);
   std::ostringstream err;
   run::RunnerOptions options;
   options.load_average = [] { return std::optional<double>(1000.0); };
   options.warnings = &err;
-  auto result = run::run_plan(suite, plan::Plan{}, options);
+  auto result = run::run_plan(plan, options);
   REQUIRE(result.ok());
   const auto& warnings = result->environment.warnings;
   const unsigned cpus = result->environment.cpu_count;
@@ -116,7 +116,7 @@ TEST_CASE("runner: a busy machine at the start or end is a warning in the file a
   options.load_average = [] { return std::optional<double>(0.0); };
   std::ostringstream quiet;
   options.warnings = &quiet;
-  result = run::run_plan(suite, plan::Plan{}, options);
+  result = run::run_plan(plan, options);
   REQUIRE(result.ok());
   CHECK(quiet.str().empty());
 }
@@ -125,12 +125,12 @@ TEST_CASE("ab: a busy machine is warned about as in a run, and both sides' files
           "[provenance][ab]") {
   // Regression: `ab` said nothing where `run` warned, and its files had no warning.
   ScratchDir work;
-  const suite::Suite suite = suite_in(work);
+  const plan::Plan plan = plan_in(work);
   std::ostringstream err;
   ab::AbRunOptions options;
   options.runner.load_average = [] { return std::optional<double>(1000.0); };
   options.runner.warnings = &err;
-  auto result = ab::run_ab(suite, plan::Plan{}, plan::Plan{}, options);
+  auto result = ab::run_ab(plan, plan, options);
   REQUIRE(result.ok());
   const unsigned cpus = result->head.environment.cpu_count;
   const std::string start = *env::busy_warning("at the start of the run", 1000.0, cpus);
@@ -148,14 +148,13 @@ TEST_CASE("ab: an A/B file carries a run's provenance on both sides", "[provenan
   // the commit, the command line or the plugin-build warnings that a run's file has.
   ScratchDir work;
   write_text(work / ".git/HEAD", std::string(kCommit) + "\n");
-  const suite::Suite suite = suite_in(work);
+  plan::Plan plan = plan_in(work);
   plan::Cell cell;
   cell.engine = "doc";
   cell.plugin = work / "storh_doc.so";
   cell.dataset = 10;
   cell.build.type = "Debug";
   cell.build.optimized = false;
-  plan::Plan plan;
   plan.cells.push_back(cell);
   ab::AbRunOptions options;
   // No such host: the worker cannot start, and the results are finished all the same.
@@ -163,7 +162,7 @@ TEST_CASE("ab: an A/B file carries a run's provenance on both sides", "[provenan
   options.runner.load_average = [] { return std::optional<double>(0.0); };
   options.runner.command_line = {"storh-host", "ab", "suite.toml", "--head-set", "doc.x=1"};
   options.counting_pass = false;
-  Expected<ab::AbResult> result = ab::run_ab(suite, plan, plan, options);
+  Expected<ab::AbResult> result = ab::run_ab(plan, plan, options);
   REQUIRE(result.ok());
   CHECK(result->head.failures.size() == 1);
   REQUIRE(ab::write_ab_file(work / "ab.json", *result, 0.05).empty());

@@ -1,10 +1,26 @@
-// suite: the `counters` key, the --counters override and [gate] counters.
+// suite: the `counters` key, the --counters override and [gate] counters, and what
+// the plan keeps of them and of the suite for the runners.
 #include <catch2/catch.hpp>
 
+#include "plan/plan.h"
 #include "suite_test_util.h"
 
 using namespace storh::suite;
 using namespace storh::suite::testing;
+
+namespace {
+
+// An engine with one operation, as describe_plugin would say it.
+storh::plugin::Description described(const std::string& name) {
+  storh::plugin::Description d;
+  d.file = "/plugins/storh_" + name + ".so";
+  d.info.name = name;
+  d.info.version = "1.0.0";
+  d.info.operations = {{"put", "records", storh::Direction::lower_is_better, ""}};
+  return d;
+}
+
+}  // namespace
 
 TEST_CASE("suite counters: instruments are read in order", "[suite]") {
   const Suite suite = parse_ok(R"(
@@ -77,6 +93,37 @@ counters = []
   REQUIRE(apply_overrides(suite, overrides, errors));
   CHECK(counters_for(suite, "uuid").empty());
   CHECK(counters_for(suite, "log").empty());
+}
+
+TEST_CASE("plan: each cell counts with its engine's instruments, and keeps the suite's record",
+          "[suite][plan]") {
+  // The runners read the plan alone: what they used to read of the suite is copied in.
+  const Suite suite = parse_ok(R"(
+name = "counted"
+datasets = [10, 20]
+work_dir = "/scratch/work"
+counters = ["syscalls"]
+[engines.doc]
+[engines.uuid]
+counters = ["instructions", "syscalls"]
+[engines.log]
+counters = []
+)");
+  const storh::plan::Plan plan = storh::plan::expand_plan(
+      suite, {{"doc", described("doc")}, {"uuid", described("uuid")}, {"log", described("log")}});
+  REQUIRE(plan.cells.size() == 6);  // 2 datasets x 3 engines
+  using Names = std::vector<std::string>;
+  for (const storh::plan::Cell& cell : plan.cells) {
+    INFO(cell.engine << " n=" << cell.dataset);
+    if (cell.engine == "doc") CHECK(cell.counters == Names{"syscalls"});
+    if (cell.engine == "uuid") CHECK(cell.counters == Names{"instructions", "syscalls"});
+    if (cell.engine == "log") CHECK(cell.counters.empty());
+  }
+  CHECK(plan.suite.name == "counted");
+  CHECK(plan.suite.file == kOrigin);
+  CHECK(plan.suite.datasets == std::vector<std::uint64_t>{10, 20});
+  CHECK(plan.suite.load_benches.empty());
+  CHECK(plan.work_dir == std::filesystem::path("/scratch/work"));
 }
 
 TEST_CASE("suite counters: [gate] counters are tolerances of known counters", "[suite]") {

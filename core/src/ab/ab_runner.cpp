@@ -87,10 +87,11 @@ PairedMetric pair_samples(const std::string& key, const OperationSpec& operation
   return metric;
 }
 
-Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan,
-                          const plan::Plan& head_plan, const AbRunOptions& options) {
+Expected<AbResult> run_ab(const plan::Plan& base_plan, const plan::Plan& head_plan,
+                          const AbRunOptions& options) {
   if (std::string why = check_pairable(base_plan, head_plan); !why.empty()) return Error{why};
-  Expected<run::WorkRoot> made_root = run::WorkRoot::create(suite, "", options.runner.warnings);
+  Expected<run::WorkRoot> made_root =
+      run::WorkRoot::create(head_plan.work_dir, "", options.runner.warnings);
   if (!made_root) return Error{made_root.error()};
   const std::filesystem::path work_root = made_root->path();
 
@@ -159,8 +160,7 @@ Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan
     side->result.environment = environment;
     side->result.interrupted = interrupted;
     // A copy: the pairing below reads the runs too.
-    run::finish_result(suite,
-                       {.described = side->plan,
+    run::finish_result({.described = side->plan,
                         .ran = side->plan,
                         .runs = side->runs,
                         .failed_repeats = {},
@@ -196,14 +196,13 @@ Expected<AbResult> run_ab(const suite::Suite& suite, const plan::Plan& base_plan
   return out;
 }
 
-std::string confirm(const suite::Suite& suite, const plan::Plan& base, const plan::Plan& head,
-                    std::uint32_t pairs, AbRunOptions options, const std::set<std::string>& keys,
-                    AbResult& result) {
+std::string confirm(const plan::Plan& base, const plan::Plan& head, std::uint32_t pairs,
+                    AbRunOptions options, const std::set<std::string>& keys, AbResult& result) {
   options.counting_pass = false;
   plan::Plan base_subset = plan::with_metrics(base, keys);
   plan::Plan head_subset = plan::with_metrics(head, keys);
   base_subset.repeat = head_subset.repeat = pairs;
-  Expected<AbResult> again = run_ab(suite, base_subset, head_subset, options);
+  Expected<AbResult> again = run_ab(base_subset, head_subset, options);
   if (!again) return again.error();
   for (PairedMetric& metric : again->metrics) {
     if (keys.count(metric.key) > 0) result.confirmation.push_back(std::move(metric));

@@ -32,18 +32,16 @@ std::string confirm_wall_time(const AbFlowOptions& options, AbResult& result, st
       "storh-host {}: {} metric(s) regressed on wall time alone ({}); confirming with {} fresh "
       "pair(s) of their cell(s)\n",
       options.command, doubtful.size(), fmt::join(doubtful, ", "), options.confirm_pairs);
-  return confirm(*options.suite, options.base, options.head, options.confirm_pairs, options.run,
-                 doubtful, result);
+  return confirm(options.base, options.head, options.confirm_pairs, options.run, doubtful, result);
 }
 
 // The A/A pairs as a calibration, written where options say; a committed calibration
 // is never overwritten unless --calibration named it.
 void write_calibration_of(const AbFlowOptions& options, AbFlowOutcome& outcome) {
   const Calibration calibration = calibrate(*outcome.result, options.gate.alpha);
-  const suite::Suite& suite = *options.suite;
-  const std::filesystem::path file = suite.gate.ab.calibration
-                                         ? std::filesystem::path(suite.gate.ab.calibration->value)
-                                         : with_suffix(suite.output, "-calibration");
+  const std::filesystem::path file = options.suite_calibration
+                                         ? *options.suite_calibration
+                                         : with_suffix(options.suite_output, "-calibration");
   std::error_code ec;
   const bool keep_existing = !options.calibration_output && std::filesystem::exists(file, ec);
   const std::filesystem::path target = options.calibration_output ? *options.calibration_output
@@ -104,7 +102,7 @@ AbFlowOutcome run_ab_flow(AbFlowOptions options, std::ostream& notes) {
       return fail(kExitBadInput, std::move(problem));
     }
   }
-  Expected<AbResult> ran = run_ab(*options.suite, options.base, options.head, options.run);
+  Expected<AbResult> ran = run_ab(options.base, options.head, options.run);
   if (!ran) return fail(kExitBadInput, ran.error());
   outcome.result = std::move(*ran);
   AbResult& result = *outcome.result;
@@ -120,7 +118,7 @@ AbFlowOutcome run_ab_flow(AbFlowOptions options, std::ostream& notes) {
   }
   if (!options.calibrating || options.output) {
     const std::filesystem::path file =
-        options.output ? *options.output : with_suffix(options.suite->output, "-ab");
+        options.output ? *options.output : with_suffix(options.suite_output, "-ab");
     if (options.before_writing) options.before_writing(file);
     if (std::string error = write_ab_file(file, result, options.gate.alpha); !error.empty()) {
       return fail(kExitRunFailed, "cannot write the result: " + error);

@@ -18,7 +18,6 @@
 #include "ab/calibration.h"
 #include "ab/verdict.h"
 #include "plan/plan.h"
-#include "suite/suite.h"
 
 namespace storh::ab {
 
@@ -26,10 +25,13 @@ namespace storh::ab {
 inline constexpr std::uint32_t kDefaultCalibrationPairs = 20;
 
 struct AbFlowOptions {
-  std::string command;                  // for notes: "ab", "calibrate", "ci"
-  const suite::Suite* suite = nullptr;  // head's; must outlive the call
-  plan::Plan base;                      // each plan's `repeat` is the pairs per cell
+  std::string command;  // for notes: "ab", "calibrate", "ci"
+  plan::Plan base;      // each plan's `repeat` is the pairs per cell
   plan::Plan head;
+  // The suite's output; the A/B file and the calibration go beside it by default.
+  std::filesystem::path suite_output;
+  // The suite's [gate.ab] calibration file, if it names one.
+  std::optional<std::filesystem::path> suite_calibration;
   AbRunOptions run;
   std::uint32_t confirm_pairs = 2;  // the confirmation set's pairs per cell
   AbGateOptions gate;
@@ -42,7 +44,7 @@ struct AbFlowOptions {
   // keeps the A/A pairs only when it is given.
   std::optional<std::filesystem::path> output;
   // Calibrating: where the calibration goes (--calibration=FILE, which may replace it),
-  // else where the suite keeps it ([gate.ab] calibration, or the suite's output with
+  // else where the suite keeps it (suite_calibration, or suite_output with
   // "-calibration" added), which a new measurement does not overwrite.
   std::optional<std::filesystem::path> calibration_output;
   // Told the A/B file's path just before it is written (the command notes a directory

@@ -126,7 +126,10 @@ int run_ab_command(const std::vector<std::string>& raw_args, const CommandIo& io
 
   ab::AbFlowOptions options;
   options.command = settings.command;
-  options.suite = &head->suite;
+  options.suite_output = head->suite.output;
+  if (const auto& calibration = head->suite.gate.ab.calibration) {
+    options.suite_calibration = calibration->value;
+  }
   options.base = base->plan;
   options.head = head->plan;
   options.base.repeat = options.head.repeat = resolved->pairs;

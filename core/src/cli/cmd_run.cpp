@@ -95,7 +95,7 @@ Expected<result::ResultFile> execute(const Prepared& prepared, const plan::Plan&
   options.shard = shard;
   options.command_line = prepared.command_line;
   options.load_errors = prepared.load_errors;
-  return run::run_plan(prepared.suite, plan, options);
+  return run::run_plan(plan, options);
 }
 
 namespace {

@@ -1,6 +1,7 @@
 #include "plan/plan.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <xxhash.h>
@@ -181,6 +182,28 @@ void add_ycsb_cells(const suite::YcsbSetting& ycsb, const suite::LoadSetting& se
   }
 }
 
+// The counting instruments of `engine`'s cells: its own, else the suite's.
+std::vector<std::string> instruments_of(const suite::Suite& suite, std::string_view engine) {
+  std::vector<std::string> names;
+  for (const auto& counter : suite::counters_for(suite, engine)) names.push_back(counter.value);
+  return names;
+}
+
+SuiteRecord record_of(const suite::Suite& suite) {
+  SuiteRecord record{suite.name, suite.file, {}, {}};
+  for (const auto& dataset : suite.datasets) record.datasets.push_back(dataset.value);
+  if (!suite.load) return record;
+  for (const suite::BenchSetting& bench : suite.load->benches) {
+    result::LoadBench recorded{bench.name.value, {}, {}};
+    for (const auto& operation : bench.operations) recorded.operations.push_back(operation.value);
+    for (const auto& [point, pos] : bench.points) {
+      recorded.points.push_back({point.clients, point.transactions});
+    }
+    record.load_benches.push_back(std::move(recorded));
+  }
+  return record;
+}
+
 }  // namespace
 
 load::YcsbSpec ycsb_spec(const suite::YcsbSetting& ycsb, char letter) {
@@ -260,6 +283,8 @@ Plan expand_plan(const suite::Suite& suite,
   plan.memory_limit_bytes = suite.memory_limit_bytes;
   plan.timeout_seconds = suite.timeout_seconds;
   plan.min_time_seconds = suite.min_time_seconds;
+  plan.work_dir = suite.work_dir;
+  plan.suite = record_of(suite);
   for (const auto& dataset : suite.datasets) {
     for (const suite::EngineSetting& setting : suite.engines) {
       const plugin::Description& description = descriptions.at(setting.name);
@@ -275,6 +300,7 @@ Plan expand_plan(const suite::Suite& suite,
         cell.build = plugin::plugin_build(description);
         cell.dataset = dataset.value;
         cell.operations = selected_operations(setting, info);
+        cell.counters = instruments_of(suite, setting.name);
         if (suite.datasets.size() > 1)
           cell.qualifiers.push_back(fmt::format("n={}", dataset.value));
         for (const ParamSpec& spec : info.params)

@@ -8,6 +8,10 @@
 // (suite order), then transactions or durations (suite order). With [[load.bench]]
 // tables it expands instead into the union of the benches' points, in order of first
 // appearance (a point listed by two benches is one cell).
+//
+// The plan is all a runner reads (run/runner.h, ab/ab_runner.h): besides the cells,
+// the limits, the work directory and what the experiment records of the suite are
+// copied here once, from the suite with its overrides applied.
 #pragma once
 
 #include <cstdint>
@@ -46,10 +50,22 @@ struct Cell {
   // selected transaction types) with this many clients and this much work. Its
   // qualifiers then end with "clients=C" and "transactions=T" (or "duration=Ds").
   std::optional<load::LoadConfig> load;
+  // The counting pass's instruments by name ("syscalls", count/counters.h), in the
+  // order listed: the engine's own `counters`, else the suite's. Not part of the
+  // fingerprint.
+  std::vector<std::string> counters;
 
   std::vector<std::string> operation_names() const;
   // Run `repeat` of this cell (negative: a warm-up) as a Failure names it.
   result::FailedRun failed_run(int repeat) const;
+};
+
+// The suite a plan came from, as its result's experiment records it.
+struct SuiteRecord {
+  std::string name;
+  std::filesystem::path file;                   // as given; empty for a suite made of flags
+  std::vector<std::uint64_t> datasets;          // suite order
+  std::vector<result::LoadBench> load_benches;  // [[load.bench]] tables, in file order
 };
 
 struct Plan {
@@ -66,6 +82,9 @@ struct Plan {
   // A repeatable step (measure_repeated) runs until one batch lasts this long; not
   // asked of load cells.
   double min_time_seconds = suite::kDefaultMinTimeSeconds;
+  // The parent of the run's work roots (run/work_root.h); none: the temporary directory.
+  std::optional<std::filesystem::path> work_dir;
+  SuiteRecord suite;  // not part of the fingerprint
 };
 
 // A load suite's view of a plugin: its transaction types as operations (unit

@@ -168,13 +168,13 @@ void add_samples(result::ResultFile& result, const result::ResultFile& extra) {
   result.failures.insert(result.failures.end(), extra.failures.begin(), extra.failures.end());
 }
 
-result::Experiment describe_experiment(const suite::Suite& suite, const plan::Plan& plan,
+result::Experiment describe_experiment(const plan::Plan& plan,
                                        const std::filesystem::path& work_root) {
   result::Experiment e;
-  e.suite = suite.name;
-  e.suite_file = suite.file.string();
+  e.suite = plan.suite.name;
+  e.suite_file = plan.suite.file.string();
   e.fingerprint = plan.fingerprint;
-  for (const auto& dataset : suite.datasets) e.datasets.push_back(dataset.value);
+  e.datasets = plan.suite.datasets;
   e.repeat = plan.repeat;
   if (plan.repeat_until) {
     e.repeat_until = result::RepeatBounds{plan.repeat_until->min, plan.repeat_until->max,
@@ -212,16 +212,7 @@ result::Experiment describe_experiment(const suite::Suite& suite, const plan::Pl
     }
   }
   e.durability = durability_of(plan);
-  if (suite.load) {
-    for (const suite::BenchSetting& bench : suite.load->benches) {
-      result::LoadBench record{bench.name.value, {}, {}};
-      for (const auto& operation : bench.operations) record.operations.push_back(operation.value);
-      for (const auto& [point, pos] : bench.points) {
-        record.points.push_back({point.clients, point.transactions});
-      }
-      e.load_benches.push_back(std::move(record));
-    }
-  }
+  e.load_benches = plan.suite.load_benches;
   return e;
 }
 

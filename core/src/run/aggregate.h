@@ -11,7 +11,6 @@
 
 #include "plan/plan.h"
 #include "result/result.h"
-#include "suite/suite.h"
 #include "worker/engine_counter_event.h"
 
 namespace storh::run {
@@ -62,9 +61,9 @@ std::vector<result::Metric> aggregate_metrics(const plan::Plan& plan,
 // The latency block keeps the first run's histogram.
 void add_samples(result::ResultFile& result, const result::ResultFile& extra);
 
-// The experiment block: suite, fingerprint, engines (operations: the union of the
-// engine's cells', in declared order), parameter values, limits, load benches.
-result::Experiment describe_experiment(const suite::Suite& suite, const plan::Plan& plan,
+// The experiment block of `plan`: its suite record, fingerprint, engines (operations:
+// the union of the engine's cells', in declared order), parameter values, limits.
+result::Experiment describe_experiment(const plan::Plan& plan,
                                        const std::filesystem::path& work_root);
 
 }  // namespace storh::run

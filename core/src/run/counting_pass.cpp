@@ -172,15 +172,15 @@ bool check_counting(const suite::Suite& suite, const std::filesystem::path& host
   return errors.size() == first_error;
 }
 
-void run_counting_pass(const suite::Suite& suite, const plan::Plan& plan,
-                       const RunnerOptions& options, result::ResultFile& result) {
-  // Each cell's instruments (its engine's `counters`, else the suite's); the
-  // experiment lists every instrument used, in first use.
+void run_counting_pass(const plan::Plan& plan, const RunnerOptions& options,
+                       result::ResultFile& result) {
+  // Each cell's instruments (load cells are not counted; a name that is no instrument
+  // was refused by the parser); the experiment lists every instrument used, in first use.
   std::vector<std::vector<count::Instrument>> instruments(plan.cells.size());
   for (std::size_t c = 0; c < plan.cells.size(); ++c) {
     if (plan.cells[c].load) continue;
-    for (const auto& counter : suite::counters_for(suite, plan.cells[c].engine)) {
-      const auto instrument = count::parse_instrument(counter.value);
+    for (const std::string& counter : plan.cells[c].counters) {
+      const auto instrument = count::parse_instrument(counter);
       if (!instrument) continue;
       instruments[c].push_back(*instrument);
       const std::string name(count::instrument_name(*instrument));
@@ -193,7 +193,7 @@ void run_counting_pass(const suite::Suite& suite, const plan::Plan& plan,
     result.failures.push_back(result::make_failure(
         cell.failed_run(0), result::Failure::Kind::counters, std::move(message)));
   };
-  Expected<WorkRoot> made_root = WorkRoot::create(suite, "count", options.warnings);
+  Expected<WorkRoot> made_root = WorkRoot::create(plan.work_dir, "count", options.warnings);
   if (!made_root) {
     for (const plan::Cell& cell : plan.cells) fail(cell, made_root.error());
     return;

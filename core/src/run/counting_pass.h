@@ -1,7 +1,7 @@
 // run/counting_pass.h: deterministic counters per operation (docs/counters.md).
 //
-// After every timed repeat, each cell runs once more per instrument the suite asks
-// for (suite.counters), in a fresh worker with `--count=<instrument>`:
+// After every timed repeat, each cell runs once more per instrument of its
+// plan::Cell::counters, in a fresh worker with `--count=<instrument>`:
 //   - syscalls: LD_PRELOAD=libstorh_count.so (count::find_interposer);
 //   - instructions: under valgrind's callgrind (count/callgrind.h), without the
 //     memory limit and with 50 times the timeout (valgrind is that much slower).
@@ -28,10 +28,11 @@ namespace storh::run {
 bool check_counting(const suite::Suite& suite, const std::filesystem::path& host_executable,
                     std::vector<suite::SuiteError>& errors);
 
-// Runs the counting pass (nothing when suite.counters is empty or the run was
-// interrupted) and adds its counters to result.metrics and its instruments to
-// result.experiment.counters.
-void run_counting_pass(const suite::Suite& suite, const plan::Plan& plan,
-                       const RunnerOptions& options, result::ResultFile& result);
+// Runs the counting pass of `plan`'s cells (nothing when no cell has an instrument or
+// the run was interrupted), in a work root under plan.work_dir, and adds its counters
+// to result.metrics and its instruments to result.experiment.counters. A work root that
+// cannot be made is a counters Failure of every cell.
+void run_counting_pass(const plan::Plan& plan, const RunnerOptions& options,
+                       result::ResultFile& result);
 
 }  // namespace storh::run

@@ -37,28 +37,26 @@ bool records_load_errors(const RunnerOptions& options) {
 }
 
 // An engine whose plugin did not load fails every dataset of the suite.
-void add_load_failures(const suite::Suite& suite, const RunnerOptions& options,
+void add_load_failures(const plan::Plan& plan, const RunnerOptions& options,
                        result::ResultFile& result) {
   for (const auto& [engine, message] : options.load_errors) {
-    for (const auto& dataset : suite.datasets) {
-      result.failures.push_back(result::make_failure({.engine = engine, .dataset = dataset.value},
+    for (const std::uint64_t dataset : plan.suite.datasets) {
+      result.failures.push_back(result::make_failure({.engine = engine, .dataset = dataset},
                                                      result::Failure::Kind::load, message));
     }
   }
 }
 
 // The experiment block with where, from what and how the run was made.
-result::Experiment experiment_of(const suite::Suite& suite, const FinishedRuns& finished,
-                                 const RunnerOptions& options) {
-  result::Experiment e = describe_experiment(suite, *finished.described, finished.work_root);
+result::Experiment experiment_of(const FinishedRuns& finished, const RunnerOptions& options) {
+  result::Experiment e = describe_experiment(*finished.described, finished.work_root);
   if (options.shard) {
     e.shard = result::ShardRecord{options.shard->index, options.shard->count,
                                   finished.ran->cells.size(), finished.described->cells.size()};
   }
   e.hostname = env::host_name();
-  if (!suite.file.empty()) {
-    e.git_commit =
-        env::git_commit_of(suite.file.has_parent_path() ? suite.file.parent_path() : ".");
+  if (const std::filesystem::path& file = finished.described->suite.file; !file.empty()) {
+    e.git_commit = env::git_commit_of(file.has_parent_path() ? file.parent_path() : ".");
   }
   e.work_dir_cleanup =
       !finished.removal_error.empty()
@@ -75,10 +73,10 @@ result::Experiment experiment_of(const suite::Suite& suite, const FinishedRuns& 
 
 }  // namespace
 
-void finish_result(const suite::Suite& suite, const FinishedRuns& finished,
-                   const RunnerOptions& options, result::ResultFile& result) {
+void finish_result(const FinishedRuns& finished, const RunnerOptions& options,
+                   result::ResultFile& result) {
   const plan::Plan& plan = *finished.ran;
-  result.experiment = experiment_of(suite, finished, options);
+  result.experiment = experiment_of(finished, options);
   // The plugin-build warnings of the engines that ran (a failed load has no build).
   for (std::string& warning : result::plugin_build_warnings(result.experiment.engines)) {
     result.environment.warnings.push_back(std::move(warning));
@@ -87,8 +85,8 @@ void finish_result(const suite::Suite& suite, const FinishedRuns& finished,
   warn_of_failed_repeats(plan, finished.failed_repeats, result.metrics);
   stats::judge_run_spread(result);
   if (finished.adaptive) record_repeats(plan, finished.runs, result.metrics);
-  if (finished.counting_pass) run_counting_pass(suite, plan, options, result);
-  if (records_load_errors(options)) add_load_failures(suite, options, result);
+  if (finished.counting_pass) run_counting_pass(plan, options, result);
+  if (records_load_errors(options)) add_load_failures(*finished.described, options, result);
   result::mask_secrets(result);
 }
 

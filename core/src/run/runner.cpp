@@ -90,11 +90,10 @@ void check_load(const RunnerOptions& options, std::string_view when, result::Env
   env.warnings.push_back(std::move(*warning));
 }
 
-Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Plan& full_plan,
-                                      const RunnerOptions& options) {
+Expected<result::ResultFile> run_plan(const plan::Plan& full_plan, const RunnerOptions& options) {
   // Everything below runs `plan`: the whole plan, or the shard's part of it.
   const plan::Plan plan = options.shard ? plan::shard_of(full_plan, *options.shard) : full_plan;
-  Expected<WorkRoot> made_root = WorkRoot::create(suite, "", options.warnings);
+  Expected<WorkRoot> made_root = WorkRoot::create(plan.work_dir, "", options.warnings);
   if (!made_root) return Error{made_root.error()};
   const std::filesystem::path work_root = made_root->path();
 
@@ -169,8 +168,7 @@ Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Pla
   check_load(options, "at the end of the run", result.environment);
 
   const std::string removal_error = made_root->remove();
-  finish_result(suite,
-                {.described = &full_plan,
+  finish_result({.described = &full_plan,
                  .ran = &plan,
                  .runs = std::move(all_runs),
                  .failed_repeats = std::move(failed_repeats),

@@ -24,7 +24,6 @@
 #include "plan/plan.h"
 #include "plan/shard.h"
 #include "result/result.h"
-#include "suite/suite.h"
 #include "util/expected.h"
 
 namespace storh::run {
@@ -59,11 +58,12 @@ struct RunnerOptions {
 // and after the last.
 void check_load(const RunnerOptions& options, std::string_view when, result::Environment& env);
 
-// Runs every cell and returns the finished result file: the environment, the
-// experiment (hostname, git_commit and options.command_line included), every metric,
-// and the failures, options.load_errors' among them. Fails only when the work
-// directory cannot be created; everything a cell does is a Failure.
-Expected<result::ResultFile> run_plan(const suite::Suite& suite, const plan::Plan& plan,
-                                      const RunnerOptions& options);
+// Runs every cell of `plan` (or options.shard's part of it) and returns the finished
+// result file: the environment, the experiment (the plan's suite record, hostname,
+// git_commit and options.command_line included), every metric, the counting pass, and
+// the failures, options.load_errors' among them. The work root goes under
+// plan.work_dir. Fails only when the work directory cannot be created; everything a
+// cell does is a Failure.
+Expected<result::ResultFile> run_plan(const plan::Plan& plan, const RunnerOptions& options);
 
 }  // namespace storh::run

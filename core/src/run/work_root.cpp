@@ -65,11 +65,11 @@ std::vector<std::filesystem::path> sweep_stale_work_roots(const std::filesystem:
   return removed;
 }
 
-Expected<WorkRoot> WorkRoot::create(const suite::Suite& suite, std::string_view kind,
-                                    std::ostream* notices) {
+Expected<WorkRoot> WorkRoot::create(const std::optional<std::filesystem::path>& work_dir,
+                                    std::string_view kind, std::ostream* notices) {
   std::error_code ec;
   const std::filesystem::path parent =
-      suite.work_dir ? *suite.work_dir : std::filesystem::temp_directory_path(ec);
+      work_dir ? *work_dir : std::filesystem::temp_directory_path(ec);
   if (ec) {
     return Error{fmt::format("no temporary directory for the work directories: {}", ec.message())};
   }

@@ -9,23 +9,23 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "suite/suite.h"
 #include "util/expected.h"
 
 namespace storh::run {
 
 class WorkRoot {
  public:
-  // Sweeps stale roots in the parent (reporting each removal to `notices`, which may be
-  // null), then creates a new empty root. `kind` is "" for timed runs, "count" for
-  // counting passes.
-  static Expected<WorkRoot> create(const suite::Suite& suite, std::string_view kind,
-                                   std::ostream* notices);
+  // Sweeps stale roots in the parent, `work_dir` or else the temporary directory
+  // (reporting each removal to `notices`, which may be null), then creates a new empty
+  // root there. `kind` is "" for timed runs, "count" for counting passes.
+  static Expected<WorkRoot> create(const std::optional<std::filesystem::path>& work_dir,
+                                   std::string_view kind, std::ostream* notices);
 
   WorkRoot(WorkRoot&& other) noexcept;
   WorkRoot& operator=(WorkRoot&&) = delete;
