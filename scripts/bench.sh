@@ -5,9 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-./scripts/setup.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSTORH_BUILD_TESTS=OFF >/dev/null
-cmake --build build -j"$(nproc)"
+source scripts/build_common.sh
+storh_release_build
 suite=suites/default.toml
 if [[ $# -gt 0 && "$1" == *.toml ]]; then
   suite=$1

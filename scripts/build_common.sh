@@ -1,5 +1,15 @@
 # Sourced by scripts/test.sh, tsan.sh and lint.sh: configuring a build directory with
-# Ninja, and timing the phases of a script.
+# Ninja, and timing the phases of a script; and by bench.sh, db-bench-peer.sh and
+# pgbench-peer.sh: the Release build they run.
+
+# storh_release_build: installs what the build needs (setup.sh) and builds storh-host
+# and its plugins, Release and without tests, in build/; the build's output goes to
+# stderr, so that a script's stdout holds only its results.
+storh_release_build() {
+  ./scripts/setup.sh
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSTORH_BUILD_TESTS=OFF >/dev/null
+  cmake --build build -j"$(nproc)" >&2
+}
 
 # storh_configure <build dir> <cmake options...>: configures with Ninja. A directory
 # configured earlier with another generator (an older checkout used Make) is removed

@@ -25,7 +25,6 @@ for arg in "$@"; do
   if [[ $arg == -h || $arg == --help ]]; then exec python3 scripts/pgbench_peer.py --help; fi
 done
 
-./scripts/setup.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSTORH_BUILD_TESTS=OFF >/dev/null
-cmake --build build -j"$(nproc)" >&2
+source scripts/build_common.sh
+storh_release_build
 exec python3 scripts/pgbench_peer.py --host=build/storh-host "$@"

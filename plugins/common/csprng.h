@@ -1,8 +1,8 @@
 // csprng.h: a userspace cryptographically secure random byte generator, and the ChaCha20
 // block function (RFC 8439) it is built on.
 //
-// Why: getrandom(2) costs a system call plus ~3.4 ns per byte on the kernels we run on,
-// which alone exceeded the 40 ns budget of a UUIDv7 that needs 10 fresh bytes. Csprng
+// Why: getrandom(2) costs a system call plus a few nanoseconds per byte, which alone
+// exceeds the 40 ns budget of a UUIDv7 that needs 10 fresh bytes. Csprng
 // asks the kernel for a 32-byte key only, and expands it with ChaCha20 in userspace,
 // the design of OpenBSD's arc4random and of Linux's vDSO getrandom:
 //
@@ -19,9 +19,9 @@
 //     them from a fixed seed, so that two counting runs make the same bytes (a forked
 //     child still asks the kernel).
 //
-// Costs (AMD EPYC, AVX2): the first fill() does one 32-byte getrandom and one refill
-// (plus the process's one-time costs: page faults, pthread_atfork); after that a refill
-// of 480 usable bytes takes ~0.3 us, and fill() of 10 bytes ~8 ns on average.
+// Costs: the first fill() does one 32-byte getrandom and one refill (plus the process's
+// one-time costs: page faults, pthread_atfork); after that one refill serves 480 usable
+// bytes, so a fill() of 10 bytes is mostly a copy.
 #pragma once
 
 #include <array>

@@ -2,10 +2,10 @@
 // blocks advised as transparent huge pages (MADV_HUGEPAGE).
 //
 // Why: a table built inside a timed call is fresh memory, and every 4 KiB page of it is
-// a page fault on first touch. On the VMs this project measures on, a 4 KiB fault costs
-// many times its share of a 2 MiB huge page's, and a 10,000-job enqueue_many spent more
-// time in faults than in its work (docs/engines/queue.md has the figures). PostgreSQL
-// maps its buffer pool in huge pages for the same reason.
+// a page fault on first touch. On a virtual machine a 4 KiB fault costs many times its
+// share of a 2 MiB huge page's, so a large batch can spend more time in faults than in
+// its work (docs/engines/queue.md, "Huge pages", has the measurements). PostgreSQL maps
+// its buffer pool in huge pages for the same reason.
 //
 // Contract: the memory is zero-filled, aligned to kHugePageBytes and at least `bytes`
 // long (rounded up to whole huge pages); it is unmapped when the last shared_ptr to it
@@ -26,11 +26,11 @@ namespace storh::engines {
 inline constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
 
 // Whether a table of `bytes` is worth a huge block: at least half a huge page. A huge
-// page costs 0.1 ms to fault in where the guest used that memory before, but 3.5-4 ms
-// where it did not (the hypervisor backs all of it at the first write), against about
-// 10 us for each 4 KiB page used (docs/engines/queue.md, "Huge pages"). So a block must
-// be well filled to win on a machine with much untouched memory, a fresh CI machine
-// above all: at 256 KiB a 10,000-job batch ran 1.5-3x slower in a whole suite.
+// page of memory the guest never wrote costs far more to fault in than one it used
+// before (the hypervisor backs all of it at the first write), and far more than the
+// 4 KiB pages a small table touches (docs/engines/queue.md, "Huge pages"). So a block
+// must be well filled to win on a machine with much untouched memory, a fresh CI
+// machine above all; a smaller threshold made whole suites slower there.
 constexpr bool worth_huge_block(std::size_t bytes) noexcept {
   return bytes >= kHugePageBytes / 2;
 }
@@ -38,10 +38,10 @@ constexpr bool worth_huge_block(std::size_t bytes) noexcept {
 std::shared_ptr<char[]> allocate_huge_block(std::size_t bytes);
 
 // Whether a buffer of `bytes` that is no huge block is worth mapping pre-populated: at
-// least 64 KiB. On this project's VMs each 4 KiB page fault traps to the hypervisor;
-// populating the pages in one madvise(MADV_POPULATE_WRITE) first halves what they cost
-// (docs/engines/queue.md, "Touching less new memory"). Smaller buffers come from
-// operator new.
+// least 64 KiB. On a virtual machine each 4 KiB page fault traps to the hypervisor;
+// populating the pages in one madvise(MADV_POPULATE_WRITE) first costs less (docs/
+// engines/queue.md, "Touching less new memory"). Smaller buffers come from operator
+// new.
 constexpr bool worth_populated_block(std::size_t bytes) noexcept {
   return bytes >= std::size_t{64} << 10 && !worth_huge_block(bytes);
 }
@@ -126,9 +126,9 @@ LentMemory lend_rest(const std::shared_ptr<char[]>& block, std::size_t used,
 //
 // Why: a block is mapped in whole huge pages, so a 1 MiB buffer leaves 1 MiB of its 2 MiB
 // page zeroed and unused, and a table of about that size (a batch's payload texts) took
-// a huge page of its own. On this project's VMs a huge page the hypervisor no longer
-// backs costs some 20 times more to fault in than one it still backs, milliseconds
-// (docs/engines/queue.md, "Touching less new memory"): one page fewer per batch counts.
+// a huge page of its own. On a virtual machine a huge page the hypervisor no longer
+// backs costs far more to fault in than one it still backs (docs/engines/queue.md,
+// "Touching less new memory"): one page fewer per batch counts.
 //
 // Contract: allocations are as HugePageAllocator makes them (a huge block, a populated
 // block, or operator new, by size). take_spare() hands out the tail of the latest huge

@@ -3,12 +3,12 @@
 // cache and the queue's job table.
 //
 // Why not std::unordered_map<std::string, V>: there a lookup hashes, walks a bucket chain
-// of heap nodes and compares a heap key, several cache misses each; measured 19% of a warm
-// STAT get. Here the id sits inline in its 64-byte aligned slot, the slots live in chunks
-// of kChunkSlots (stable addresses; erased slots are reused) and a FlatIndex finds them: a
-// lookup reads one bucket and the slot. Not a std::deque: its 512-byte blocks hold four
-// such slots, and each block was an aligned allocation of its own on the cold read path
-// (in perf, a third of the record cache's upsert).
+// of heap nodes and compares a heap key, several cache misses each, a large part of a
+// warm STAT get. Here the id sits inline in its 64-byte aligned slot, the slots live in
+// chunks of kChunkSlots (stable addresses; erased slots are reused) and a FlatIndex finds
+// them: a lookup reads one bucket and the slot. Not a std::deque: its 512-byte blocks
+// hold four such slots, and each block was an aligned allocation of its own on the cold
+// read path.
 //
 // Contract: ids are exactly 36 characters; find() of another length finds nothing and
 // emplace() of one throws std::invalid_argument (callers validate ids before). A Value*,

@@ -25,7 +25,7 @@
 //
 // Layout: the entries sit in fixed chunks, the recency list is a vector of index links and
 // the key index is a FlatIndex, so a get touches a few cache lines, not a chain of heap
-// nodes (a warm TRUST get was 43% std::unordered_map bucket walk).
+// nodes (docs/engines/cache.md says what the chain cost).
 //
 // Thread safety: every method may be called from any thread; one mutex guards the
 // state (DocStore instances in several threads may share one cache). Failure: only

@@ -4,7 +4,7 @@
 //
 // Why not std::string: a claim_many of 10,000 jobs copied every payload (about 130 bytes
 // each) into a fresh heap chunk; in a fresh process those copies were page faults, and
-// together with the id strings they were 39% of the call in perf. Why not
+// together with the id strings a large part of the call. Why not
 // std::shared_ptr<const std::string>: that is two allocations (the control block with the
 // string object, then its characters); here one allocation holds the count and the text.
 //

@@ -7,16 +7,6 @@
 #include "ab_test_util.h"
 #include "test_support.h"
 
-using storh::ab::AbResult;
-using storh::ab::AbState;
-using storh::ab::Pair;
-using storh::ab::PairedMetric;
-using storh::ab::Side;
-using storh::result::MetricDirection;
-using storh::test::metric;
-using storh::test::only_check;
-using storh::test::result_with;
-
 TEST_CASE("ab: pairs match runs by pair index, a run without the sample drops its pair only",
           "[ab]") {
   auto run_with = [](std::optional<double> seconds) {

@@ -8,16 +8,6 @@
 #include "ab_test_util.h"
 #include "test_support.h"
 
-using storh::ab::AbResult;
-using storh::ab::AbState;
-using storh::ab::Pair;
-using storh::ab::PairedMetric;
-using storh::ab::Side;
-using storh::result::MetricDirection;
-using storh::test::metric;
-using storh::test::only_check;
-using storh::test::result_with;
-
 TEST_CASE("ab: a 10% slowdown in every pair is a regression", "[ab]") {
   auto outcome = storh::ab::judge(result_with({metric("kv.put", 12, 1.10)}), {});
   REQUIRE(outcome);

@@ -1,5 +1,6 @@
 // The A/B tests' fixed samples: paired metrics whose ratios are known exactly, and the
-// results that hold them. No processes, no clocks.
+// results that hold them, and the names the A/B test files use unqualified. No
+// processes, no clocks.
 #pragma once
 
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "ab/ab_result.h"
 #include "ab/verdict.h"
+#include "test_support.h"
 
 namespace storh::test {
 
@@ -41,3 +43,13 @@ inline const ab::AbCheck& only_check(const ab::AbOutcome& outcome) {
 }
 
 }  // namespace storh::test
+
+using storh::ab::AbResult;
+using storh::ab::AbState;
+using storh::ab::Pair;
+using storh::ab::PairedMetric;
+using storh::ab::Side;
+using storh::result::MetricDirection;
+using storh::test::metric;
+using storh::test::only_check;
+using storh::test::result_with;

@@ -8,16 +8,6 @@
 #include "ab_test_util.h"
 #include "test_support.h"
 
-using storh::ab::AbResult;
-using storh::ab::AbState;
-using storh::ab::Pair;
-using storh::ab::PairedMetric;
-using storh::ab::Side;
-using storh::result::MetricDirection;
-using storh::test::metric;
-using storh::test::only_check;
-using storh::test::result_with;
-
 TEST_CASE("calibrate: noise, floors and advice from A/A pairs, and the file round-trips",
           "[ab][calibrate]") {
   AbResult aa = result_with({metric("kv.put", 20, 1.0, 0.002), metric("kv.get", 20, 1.0, 0.12)});

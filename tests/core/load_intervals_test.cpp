@@ -118,13 +118,35 @@ TEST_CASE("load intervals: a series travels as JSON unchanged", "[load][interval
   series.record(0, ok(1500));
   series.record(kSecond, failed());
   series.finish();
-  const auto back = IntervalSeries::from_json(series.to_json());
-  REQUIRE(back);
-  CHECK(back->columns(true) == series.columns(true));
-  const auto columns = storh::result::load_intervals_from_json(
-      storh::result::load_intervals_json(series.columns(true)));
-  REQUIRE(columns);
-  CHECK(*columns == series.columns(true));
+  const nlohmann::json sent = series.to_json();
+  CHECK(IntervalSeries::read(storh::JsonNode(sent, "")).columns(true) == series.columns(true));
+  const nlohmann::json written = storh::result::load_intervals_json(series.columns(true));
+  CHECK(storh::result::read_load_intervals(storh::JsonNode(written, "")) == series.columns(true));
+}
+
+TEST_CASE("load intervals: a column of another length is refused at its JSON path",
+          "[load][intervals]") {
+  IntervalSeries series(kSecond);
+  series.record(0, ok(1500));
+  series.record(kSecond, ok(1500));
+  series.finish();
+  nlohmann::json written = storh::result::load_intervals_json(series.columns(false));
+  const std::size_t n = written["transactions"].size();
+  REQUIRE(n == 2);
+  written["failed"].push_back(0);
+  try {
+    storh::result::read_load_intervals(storh::JsonNode(written, "/intervals"));
+    FAIL("a column of 3 values against 2 transactions was read");
+  } catch (const storh::BadJsonValue& bad) {
+    CHECK(bad.message == "/intervals/failed: has 3 values, not 2 (as transactions)");
+  }
+  written["failed"] = {0, "1"};
+  try {
+    storh::result::read_load_intervals(storh::JsonNode(written, "/intervals"));
+    FAIL("a string in a count column was read");
+  } catch (const storh::BadJsonValue& bad) {
+    CHECK(bad.message == "/intervals/failed/1: expected a whole number >= 0, got string");
+  }
 }
 
 TEST_CASE("load intervals: interval and latency_limit are read from [load] and the flags",

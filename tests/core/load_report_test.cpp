@@ -168,6 +168,22 @@ TEST_CASE("load result: the load block reads back as written", "[load][result]")
   CHECK(storh::result::to_json_text(read.value()) == storh::result::to_json_text(written));
 }
 
+TEST_CASE("load result: a bad value in the load block is an error naming its JSON path",
+          "[load][result]") {
+  nlohmann::json json(storh::result::to_json(load_result()));
+  json["metrics"][3]["load"]["repeats"][1]["lag"] = {{"mean", "slow"}, {"max", 0.1}};
+  const auto lag = storh::result::from_json(json, "load.json");
+  REQUIRE_FALSE(lag.ok());
+  CHECK(lag.error() ==
+        "load.json: /metrics/3/load/repeats/1/lag/mean: expected a number, got string");
+  json["metrics"][3]["load"]["repeats"][1].erase("lag");
+  json["metrics"][3]["load"]["skipped"] = -1;
+  const auto skipped = storh::result::from_json(json, "load.json");
+  REQUIRE_FALSE(skipped.ok());
+  CHECK(skipped.error() ==
+        "load.json: /metrics/3/load/skipped: expected a whole number >= 0, got number");
+}
+
 TEST_CASE("load compare: a load cell is compared by its tps, more is better", "[load][compare]") {
   const storh::compare::ComparableFile file =
       storh::compare::comparable_from_result(load_result(), "a.json");

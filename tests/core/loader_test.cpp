@@ -209,6 +209,29 @@ TEST_CASE("describe: an operation an SDK 1.4 plugin declares higher_is_better is
       contains(message, "plugin \"sdk_1_4_score\" declares operation \"score\" higher_is_better"));
 }
 
+TEST_CASE("describe: a description's unknown direction is an error naming its JSON path",
+          "[loader][describe]") {
+  auto described = storh::plugin::describe_plugin(STORH_TEST_HOST,
+                                                  fixture_dir / "storh_misbehave.so", "misbehave");
+  REQUIRE(described.ok());
+  nlohmann::json json = storh::plugin::description_json(*described);
+  const auto back = storh::plugin::description_from_json(json);
+  REQUIRE(back.ok());
+  CHECK(storh::plugin::description_json(*back) == storh::plugin::description_json(*described));
+
+  json["operations"][1]["direction"] = "sideways";
+  const auto bad = storh::plugin::description_from_json(json);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error() ==
+        "malformed plugin description: /operations/1/direction: expected \"lower_is_better\" "
+        "or \"higher_is_better\"");
+  json["operations"][1]["direction"] = 1;
+  const auto mistyped = storh::plugin::description_from_json(json);
+  REQUIRE_FALSE(mistyped.ok());
+  CHECK(mistyped.error() ==
+        "malformed plugin description: /operations/1/direction: expected a string, got number");
+}
+
 TEST_CASE("loader: a plugin built against the SDK 1.4 headers loads, describes itself and runs",
           "[loader][sdk]") {
   const std::filesystem::path file = fixture_dir / "storh_sdk_1_4.so";

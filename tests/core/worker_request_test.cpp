@@ -90,6 +90,8 @@ TEST_CASE("worker request: a bad argument names the flag and what it expected",
   refused({plugin, dataset, "--params={\"a\":[1]}"},
           "--params: the value of \"a\" is not a string, number or boolean");
   refused({plugin, dataset, "--load={"}, "--load: expected a load configuration as JSON");
+  refused({plugin, dataset, "--load={\"clients\": \"two\"}"},
+          "load: malformed configuration: /clients: expected a whole number >= 0, got string");
   refused({plugin, dataset, "--colour=red"}, "unknown flag --colour (valid: --plugin, --name, ");
   refused({plugin, dataset, "--dataset=11"}, "--dataset is given twice");
   refused({plugin, dataset, "verbose"}, "argument \"verbose\": expected --flag=value");

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "util/json_node.h"
+
 namespace storh::load {
 
 const char* client_mode_name(ClientMode mode) {
@@ -62,38 +64,38 @@ nlohmann::ordered_json to_json(const LoadConfig& c) {
 Expected<LoadConfig> config_from_json(const nlohmann::json& j) {
   LoadConfig c;
   try {
-    c.clients = j.at("clients").get<std::uint32_t>();
-    const std::string mode = j.at("mode").get<std::string>();
-    if (mode != "threads" && mode != "processes") {
-      return Error{fmt::format("load: \"mode\" must be threads or processes, got \"{}\"", mode)};
+    const JsonNode n(j, "");
+    const JsonNode clients = n.at("clients");
+    if (clients.count() > UINT32_MAX)
+      clients.refuse(fmt::format("expected at most {}", UINT32_MAX));
+    c.clients = static_cast<std::uint32_t>(clients.count());
+    const JsonNode mode = n.at("mode");
+    if (mode.str() != "threads" && mode.str() != "processes") {
+      mode.refuse(fmt::format("expected threads or processes, got \"{}\"", mode.str()));
     }
-    c.mode = mode == "processes" ? ClientMode::processes : ClientMode::threads;
-    if (!j.at("transactions_per_client").is_null()) {
-      c.transactions = j.at("transactions_per_client").get<std::uint64_t>();
-    }
-    if (!j.at("duration_seconds").is_null()) {
-      c.duration_seconds = j.at("duration_seconds").get<double>();
-    }
-    if (!j.at("target_rate").is_null()) c.rate = j.at("target_rate").get<double>();
-    c.warmup_transactions = j.at("warmup_transactions").get<std::uint64_t>();
-    c.warmup_seconds = j.at("warmup_seconds").get<double>();
-    c.progress_seconds = j.at("progress_seconds").get<double>();
-    if (j.contains("ycsb")) {
+    c.mode = mode.str() == "processes" ? ClientMode::processes : ClientMode::threads;
+    c.transactions = n.optional("transactions_per_client", &JsonNode::count);
+    c.duration_seconds = n.optional("duration_seconds", &JsonNode::number);
+    c.rate = n.optional("target_rate", &JsonNode::number);
+    c.warmup_transactions = n.at("warmup_transactions").count();
+    c.warmup_seconds = n.at("warmup_seconds").number();
+    c.progress_seconds = n.at("progress_seconds").number();
+    if (n.has("ycsb")) {
       YcsbSpec spec;
-      const std::string workload = j.at("ycsb").at("workload").get<std::string>();
-      if (workload.size() != 1) return Error{"load: \"ycsb.workload\" must be one letter"};
-      spec.workload = workload[0];
-      for (const nlohmann::json& p : j.at("ycsb").at("properties")) {
-        spec.properties.emplace_back(p.at(0).get<std::string>(), p.at(1).get<std::string>());
+      const JsonNode workload = n.at("ycsb").at("workload");
+      if (workload.str().size() != 1) workload.refuse("expected one letter");
+      spec.workload = workload.str()[0];
+      for (const JsonNode& p : n.at("ycsb").at("properties").items()) {
+        const std::vector<std::string> pair = p.strings();
+        if (pair.size() != 2) p.refuse("expected [name, value]");
+        spec.properties.emplace_back(pair[0], pair[1]);
       }
       c.ycsb = std::move(spec);
     }
-    if (j.contains("interval_seconds")) c.interval_seconds = j.at("interval_seconds").get<double>();
-    if (j.contains("latency_limit_seconds")) {
-      c.latency_limit = j.at("latency_limit_seconds").get<double>();
-    }
-  } catch (const nlohmann::json::exception& e) {
-    return Error{fmt::format("load: malformed configuration: {}", e.what())};
+    if (n.has("interval_seconds")) c.interval_seconds = n.at("interval_seconds").number();
+    c.latency_limit = n.optional("latency_limit_seconds", &JsonNode::number);
+  } catch (const BadJsonValue& bad) {
+    return Error{fmt::format("load: malformed configuration: {}", bad.message)};
   }
   if (c.clients == 0) return Error{"load: \"clients\" must be >= 1"};
   if (c.ycsb && (c.transactions || c.duration_seconds)) {

@@ -181,45 +181,44 @@ nlohmann::json IntervalSeries::to_json() const {
   return {{"width_ns", width_ns_}, {"intervals", std::move(list)}};
 }
 
-Expected<IntervalSeries> IntervalSeries::from_json(const nlohmann::json& json) {
-  try {
-    IntervalSeries series(json.at("width_ns").get<std::int64_t>());
-    if (json.at("width_ns").get<std::int64_t>() <= 0)
-      return Error{"intervals: width_ns must be > 0"};
-    for (const nlohmann::json& row : json.at("intervals")) {
-      if (!row.is_array() || row.size() != 13) return Error{"intervals: a row must have 13 values"};
-      IntervalBucket b;
-      b.transactions = row[0].get<std::uint64_t>();
-      b.failed = row[1].get<std::uint64_t>();
-      b.retries = row[2].get<std::uint64_t>();
-      b.skipped = row[3].get<std::uint64_t>();
-      b.late = row[4].get<std::uint64_t>();
-      b.latency_sum_ns = row[5].get<std::uint64_t>();
-      b.latency_sum_squares = row[6].get<double>();
-      b.latency_min_ns = row[7].get<std::uint64_t>();
-      b.latency_max_ns = row[8].get<std::uint64_t>();
-      b.lag_count = row[9].get<std::uint64_t>();
-      b.lag_sum_ns = row[10].get<std::uint64_t>();
-      b.lag_max_ns = row[11].get<std::uint64_t>();
-      const nlohmann::json& latency = row[12];
-      std::uint64_t total = 0;
-      for (std::size_t i = 0; i + 1 < latency.size(); i += 2) {
-        const auto index = latency[i].get<std::uint32_t>();
-        if (index >= Histogram::kBucketCount ||
-            (!b.latency.empty() && index <= b.latency.back().first)) {
-          return Error{fmt::format("intervals: bucket {} out of order or range", index)};
-        }
-        b.latency.emplace_back(index, latency[i + 1].get<std::uint64_t>());
-        total += b.latency.back().second;
+IntervalSeries IntervalSeries::read(const JsonNode& node) {
+  const JsonNode width = node.at("width_ns");
+  if (width.integer() <= 0) width.refuse("must be > 0");
+  IntervalSeries series(width.integer());
+  const std::vector<JsonNode> rows = node.at("intervals").items();
+  if (rows.size() > kMaxIntervals) node.at("intervals").refuse("too many intervals");
+  for (const JsonNode& row : rows) {
+    const std::vector<JsonNode> v = row.items();
+    if (v.size() != 13) row.refuse(fmt::format("expected 13 values, got {}", v.size()));
+    IntervalBucket b;
+    b.transactions = v[0].count();
+    b.failed = v[1].count();
+    b.retries = v[2].count();
+    b.skipped = v[3].count();
+    b.late = v[4].count();
+    b.latency_sum_ns = v[5].count();
+    b.latency_sum_squares = v[6].number();
+    b.latency_min_ns = v[7].count();
+    b.latency_max_ns = v[8].count();
+    b.lag_count = v[9].count();
+    b.lag_sum_ns = v[10].count();
+    b.lag_max_ns = v[11].count();
+    const std::vector<JsonNode> latency = v[12].items();
+    if (latency.size() % 2 != 0) v[12].refuse("expected pairs of a bucket and its count");
+    std::uint64_t total = 0;
+    for (std::size_t i = 0; i + 1 < latency.size(); i += 2) {
+      const std::uint64_t index = latency[i].count();
+      if (index >= Histogram::kBucketCount ||
+          (!b.latency.empty() && index <= b.latency.back().first)) {
+        latency[i].refuse(fmt::format("bucket {} out of order or range", index));
       }
-      if (total != b.transactions) return Error{"intervals: latency buckets do not add up"};
-      series.closed_.push_back(std::move(b));
+      b.latency.emplace_back(static_cast<std::uint32_t>(index), latency[i + 1].count());
+      total += b.latency.back().second;
     }
-    if (series.closed_.size() > kMaxIntervals) return Error{"intervals: too many intervals"};
-    return series;
-  } catch (const nlohmann::json::exception& e) {
-    return Error{fmt::format("intervals: {}", e.what())};
+    if (total != b.transactions) v[12].refuse("latency buckets do not add up to transactions");
+    series.closed_.push_back(std::move(b));
   }
+  return series;
 }
 
 result::LoadIntervals IntervalSeries::columns(bool with_lag) const {

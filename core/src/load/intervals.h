@@ -18,7 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "result/result.h"
-#include "util/expected.h"
+#include "util/json_node.h"
 
 namespace storh::load {
 
@@ -72,7 +72,8 @@ class IntervalSeries {
   const std::vector<IntervalBucket>& intervals() const { return closed_; }
 
   nlohmann::json to_json() const;  // of a finished series
-  static Expected<IntervalSeries> from_json(const nlohmann::json& json);
+  // to_json's form read back; throws BadJsonValue naming the JSON path of a bad value.
+  static IntervalSeries read(const JsonNode& node);
 
   // The result's columns (result::LoadIntervals); lag columns when `with_lag`.
   result::LoadIntervals columns(bool with_lag) const;

@@ -164,9 +164,7 @@ Expected<ClientOutcome> client_outcome_from_json(const nlohmann::json& json) {
       }
     }
     o.tries = read_try_counts(n);
-    Expected<IntervalSeries> intervals = IntervalSeries::from_json(n.at("intervals").raw());
-    if (!intervals) return Error{fmt::format("client outcome: {}", intervals.error())};
-    o.intervals = std::move(*intervals);
+    o.intervals = IntervalSeries::read(n.at("intervals"));
     const std::vector<JsonNode> lag = fixed_items(n.at("lag"), 3);
     o.lag_count = lag[0].count();
     o.lag_sum_ns = lag[1].count();
@@ -232,24 +230,14 @@ Expected<LoadOutcome> load_outcome_from_json(const nlohmann::json& json) {
     if (!latency) return Error{latency.error()};
     o.latency = std::move(*latency);
     o.tries = read_try_counts(n);
-    if (n.has("intervals")) {
-      Expected<result::LoadIntervals> intervals =
-          result::load_intervals_from_json(n.at("intervals").raw());
-      if (!intervals) return Error{fmt::format("load outcome: {}", intervals.error())};
-      o.intervals = std::move(*intervals);
-    }
+    if (n.has("intervals")) o.intervals = result::read_load_intervals(n.at("intervals"));
     if (n.has("lag")) {
       const std::vector<JsonNode> lag = fixed_items(n.at("lag"), 2);
       o.lag = result::LoadLag{lag[0].number(), lag[1].number()};
     }
     if (n.has("late")) o.late = n.at("late").count();
     if (n.has("skipped")) o.skipped = n.at("skipped").count();
-    if (n.has("statements")) {
-      Expected<std::vector<result::StatementLatency>> rows =
-          result::statements_from_json(n.at("statements").raw());
-      if (!rows) return Error{fmt::format("load outcome: {}", rows.error())};
-      o.statements = std::move(*rows);
-    }
+    if (n.has("statements")) o.statements = result::read_statements(n.at("statements"));
     return o;
   } catch (const BadJsonValue& bad) {
     return Error{fmt::format("load outcome: {}", bad.message)};

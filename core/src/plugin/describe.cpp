@@ -8,6 +8,7 @@
 #include "process/child_process.h"
 #include "result/engine_values.h"
 #include "util/files.h"
+#include "util/json_node.h"
 
 namespace storh::plugin {
 namespace {
@@ -21,13 +22,6 @@ Expected<ParamType> param_type_from(const std::string& name) {
     if (name == param_type_name(type)) return type;
   }
   return Error{fmt::format("unknown parameter type \"{}\"", name)};
-}
-
-// An operation's direction as a description spells it. Any value but lower_is_better
-// is the retired higher_is_better of a plugin built against SDK 1.4 or older: it
-// crosses to the host as that, and check_description refuses it there.
-const char* operation_direction_name(Direction direction) {
-  return direction == Direction::lower_is_better ? "lower_is_better" : "higher_is_better";
 }
 
 }  // namespace
@@ -59,10 +53,11 @@ ordered_json description_json(const Description& description) {
   }
   ordered_json operations = ordered_json::array();
   for (const OperationSpec& op : description.info.operations) {
-    operations.push_back({{"name", op.name},
-                          {"unit", op.unit},
-                          {"direction", operation_direction_name(op.direction)},
-                          {"description", op.description}});
+    operations.push_back(
+        {{"name", op.name},
+         {"unit", op.unit},
+         {"direction", result::direction_name(result::metric_direction(op.direction))},
+         {"description", op.description}});
   }
   const ManifestInfo& m = description.manifest;
   ordered_json described = {{"file", description.file.string()},
@@ -112,70 +107,78 @@ ordered_json description_json(const Description& description) {
 
 Expected<Description> description_from_json(const json& j) {
   try {
+    const JsonNode root(j, "");
+    const auto u32 = [](const JsonNode& node) {
+      if (node.count() > UINT32_MAX) node.refuse(fmt::format("expected at most {}", UINT32_MAX));
+      return static_cast<std::uint32_t>(node.count());
+    };
+    const auto param_value = [](const JsonNode& node) {
+      Expected<ParamValue> value = result::param_value_from_json(node.raw());
+      if (!value) node.refuse(value.error());
+      return *value;
+    };
     Description d;
-    d.file = j.at("file").get<std::string>();
-    const json& m = j.at("manifest");
-    d.manifest.struct_size = m.at("struct_size").get<std::uint32_t>();
-    d.manifest.abi_major = m.at("abi_major").get<std::uint32_t>();
-    d.manifest.abi_minor = m.at("abi_minor").get<std::uint32_t>();
-    d.manifest.toolchain = m.at("toolchain").get<std::string>();
-    d.manifest.name = m.at("name").get<std::string>();
-    d.manifest.version = m.at("version").get<std::string>();
-    d.manifest.build_type = m.at("build_type").get<std::string>();
-    d.manifest.build_flags = m.at("build_flags").get<std::string>();
-    d.manifest.compiler = m.at("compiler").get<std::string>();
-    if (!m.at("optimized").is_null()) d.manifest.optimized = m.at("optimized").get<bool>();
-    d.info.name = j.at("name").get<std::string>();
-    d.info.version = j.at("version").get<std::string>();
-    d.info.description = j.at("description").get<std::string>();
-    for (const json& p : j.at("params")) {
+    d.file = root.at("file").str();
+    const JsonNode m = root.at("manifest");
+    d.manifest.struct_size = u32(m.at("struct_size"));
+    d.manifest.abi_major = u32(m.at("abi_major"));
+    d.manifest.abi_minor = u32(m.at("abi_minor"));
+    d.manifest.toolchain = m.at("toolchain").str();
+    d.manifest.name = m.at("name").str();
+    d.manifest.version = m.at("version").str();
+    d.manifest.build_type = m.at("build_type").str();
+    d.manifest.build_flags = m.at("build_flags").str();
+    d.manifest.compiler = m.at("compiler").str();
+    d.manifest.optimized = m.optional("optimized", &JsonNode::boolean);
+    d.info.name = root.at("name").str();
+    d.info.version = root.at("version").str();
+    d.info.description = root.at("description").str();
+    for (const JsonNode& p : root.at("params").items()) {
       ParamSpec spec;
-      spec.name = p.at("name").get<std::string>();
-      Expected<ParamType> type = param_type_from(p.at("type").get<std::string>());
-      if (!type) return Error{type.error()};
+      spec.name = p.at("name").str();
+      Expected<ParamType> type = param_type_from(p.at("type").str());
+      if (!type) p.at("type").refuse(type.error());
       spec.type = *type;
-      Expected<ParamValue> def = result::param_value_from_json(p.at("default"));
-      if (!def) return Error{def.error()};
-      spec.default_value = *def;
-      for (const json& a : p.at("allowed")) {
-        Expected<ParamValue> allowed = result::param_value_from_json(a);
-        if (!allowed) return Error{allowed.error()};
-        spec.allowed.push_back(*allowed);
-      }
-      spec.description = p.at("description").get<std::string>();
+      spec.default_value = param_value(p.at("default"));
+      for (const JsonNode& a : p.at("allowed").items()) spec.allowed.push_back(param_value(a));
+      spec.description = p.at("description").str();
       d.info.params.push_back(std::move(spec));
     }
-    for (const json& o : j.at("operations")) {
+    for (const JsonNode& o : root.at("operations").items()) {
       OperationSpec op;
-      op.name = o.at("name").get<std::string>();
-      op.unit = o.at("unit").get<std::string>();
-      op.direction = o.at("direction").get<std::string>() == "lower_is_better"
+      op.name = o.at("name").str();
+      op.unit = o.at("unit").str();
+      const JsonNode direction = o.at("direction");
+      const std::optional<result::MetricDirection> parsed =
+          result::parse_direction(direction.str());
+      if (!parsed) direction.refuse("expected \"lower_is_better\" or \"higher_is_better\"");
+      // higher_is_better is the retired value; check_description refuses it by name.
+      op.direction = *parsed == result::MetricDirection::lower_is_better
                          ? Direction::lower_is_better
                          : kRetiredHigherIsBetter;
-      op.description = o.at("description").get<std::string>();
+      op.description = o.at("description").str();
       d.info.operations.push_back(std::move(op));
     }
-    if (j.contains("transactions")) {
-      for (const json& t : j.at("transactions")) {
-        d.transactions.push_back({t.at("name").get<std::string>(),
-                                  t.at("description").get<std::string>(),
-                                  t.at("read_only").get<bool>()});
+    if (root.has("transactions")) {
+      for (const JsonNode& t : root.at("transactions").items()) {
+        d.transactions.push_back(
+            {t.at("name").str(), t.at("description").str(), t.at("read_only").boolean()});
       }
     }
-    if (j.contains("key_value")) d.key_value = j.at("key_value").get<bool>();
-    if (j.contains("file_hash")) d.file_hash = j.at("file_hash").get<std::string>();
-    if (j.contains("ranges")) {
-      for (const json& r : j.at("ranges")) {
+    if (root.has("key_value")) d.key_value = root.at("key_value").boolean();
+    if (root.has("file_hash")) d.file_hash = root.at("file_hash").str();
+    if (root.has("ranges")) {
+      for (const JsonNode& r : root.at("ranges").items()) {
         ParamRange range;
-        range.name = r.at("name").get<std::string>();
-        if (!r.at("minimum").is_null()) range.minimum = r.at("minimum").get<double>();
-        if (!r.at("maximum").is_null()) range.maximum = r.at("maximum").get<double>();
+        range.name = r.at("name").str();
+        if (const auto minimum = r.optional("minimum", &JsonNode::number)) range.minimum = *minimum;
+        if (const auto maximum = r.optional("maximum", &JsonNode::number)) range.maximum = *maximum;
         d.ranges.push_back(std::move(range));
       }
     }
     return d;
-  } catch (const json::exception& e) {
-    return Error{fmt::format("malformed plugin description: {}", e.what())};
+  } catch (const BadJsonValue& bad) {
+    return Error{fmt::format("malformed plugin description: {}", bad.message)};
   }
 }
 

@@ -11,30 +11,31 @@
 
 #include "result/result.h"
 #include "util/expected.h"
+#include "util/json_node.h"
 
 namespace storh::result {
 
 nlohmann::ordered_json to_json(const ResultFile& result);
 
+// The readers below throw BadJsonValue naming the JSON path of a bad value
+// (util/json_node.h), for a reader that walks a whole document with JsonNode.
+
 // A load repeat's interval series, as the result file and a worker's load outcome hold
 // it: one array per column (docs/results.md). The skipped and late columns are written
-// only when some value is not 0; read back, missing ones are zeros. Errors name the bad
-// key.
+// only when some value is not 0; read back, missing ones are zeros. Every column has as
+// many values as "transactions".
 nlohmann::ordered_json load_intervals_json(const LoadIntervals& intervals);
-Expected<LoadIntervals> load_intervals_from_json(const nlohmann::json& json);
+LoadIntervals read_load_intervals(const JsonNode& node);
 // The optional "lag", "late" and "skipped" keys of a load cell or repeat object, and
-// with `intervals` its "intervals"; absent keys leave the values as they are. Empty on
-// success, else what is wrong.
-std::string load_extras_from_json(const nlohmann::json& json, std::optional<LoadLag>& lag,
-                                  std::uint64_t& late, std::uint64_t& skipped,
-                                  std::optional<LoadIntervals>* intervals);
+// with `intervals` its "intervals"; absent keys leave the values as they are.
+void read_load_extras(const JsonNode& node, std::optional<LoadLag>& lag, std::uint64_t& late,
+                      std::uint64_t& skipped, std::optional<LoadIntervals>* intervals);
 
 // A load cell's or outcome's "statements" array (pgbench -r, docs/results.md): per
 // command {"script", "line", "command", "count", "seconds", "mean", "failures",
-// "retries"}; "mean" (seconds) is written for readers and not read back. Errors name the
-// entry and the bad key.
+// "retries"}; "mean" (seconds) is written for readers and not read back.
 nlohmann::ordered_json statements_json(const std::vector<StatementLatency>& statements);
-Expected<std::vector<StatementLatency>> statements_from_json(const nlohmann::json& json);
+std::vector<StatementLatency> read_statements(const JsonNode& node);
 // Adds `more` (another repeat's rows) to `sum`, row by row when both list the same
 // commands, else appending the rows `sum` lacks.
 void merge_statements(std::vector<StatementLatency>& sum,

@@ -83,21 +83,12 @@ LoadResult read_load(const Node& n) {
     repeat.run_seconds = r.at("run_seconds").number();
     repeat.tps_including_setup = r.at("tps_including_setup").number();
     repeat.tps_excluding_setup = r.at("tps_excluding_setup").number();
-    const std::string bad =
-        load_extras_from_json(r.raw(), repeat.lag, repeat.late, repeat.skipped, &repeat.intervals);
-    if (!bad.empty()) r.refuse(bad);
+    read_load_extras(r, repeat.lag, repeat.late, repeat.skipped, &repeat.intervals);
     l.repeats.push_back(std::move(repeat));
   }
   if (n.has("latency_limit")) l.latency_limit = n.at("latency_limit").number();
-  if (std::string bad = load_extras_from_json(n.raw(), l.lag, l.late, l.skipped, nullptr);
-      !bad.empty()) {
-    n.refuse(bad);
-  }
-  if (n.has("statements")) {
-    Expected<std::vector<StatementLatency>> rows = statements_from_json(n.at("statements").raw());
-    if (!rows) n.refuse(rows.error());
-    l.statements = std::move(*rows);
-  }
+  read_load_extras(n, l.lag, l.late, l.skipped, nullptr);
+  if (n.has("statements")) l.statements = read_statements(n.at("statements"));
   return l;
 }
 

@@ -1,6 +1,7 @@
 // The load parts of a result file that only some cells have: the interval series,
 // schedule lag, late and skipped counts (result/json.h).
 #include <algorithm>
+#include <cstdint>
 
 #include <fmt/format.h>
 
@@ -34,62 +35,71 @@ ordered_json load_intervals_json(const LoadIntervals& c) {
   return j;
 }
 
-Expected<LoadIntervals> load_intervals_from_json(const json& j) {
+namespace {
+
+std::vector<std::uint64_t> counts_of(const JsonNode& node) {
+  std::vector<std::uint64_t> values;
+  for (const JsonNode& item : node.items()) values.push_back(item.count());
+  return values;
+}
+
+std::vector<double> numbers_of(const JsonNode& node) {
+  std::vector<double> values;
+  for (const JsonNode& item : node.items()) values.push_back(item.number());
+  return values;
+}
+
+}  // namespace
+
+LoadIntervals read_load_intervals(const JsonNode& node) {
   LoadIntervals c;
-  try {
-    c.seconds = j.at("seconds").get<double>();
-    if (!(c.seconds > 0)) return Error{"intervals: \"seconds\" must be > 0"};
-    c.transactions = j.at("transactions").get<std::vector<std::uint64_t>>();
-    const std::size_t n = c.transactions.size();
-    const auto counts = [&](const char* key, std::vector<std::uint64_t>& out) -> bool {
-      out = j.contains(key) ? j.at(key).get<std::vector<std::uint64_t>>()
-                            : std::vector<std::uint64_t>(n, 0);
-      return out.size() == n;
-    };
-    const auto figures = [&](const char* key, std::vector<double>& out) -> bool {
-      out = j.at(key).get<std::vector<double>>();
-      return out.size() == n;
-    };
-    for (auto [key, out] : {std::pair{"failed", &c.failed}, std::pair{"retries", &c.retries},
-                            std::pair{"skipped", &c.skipped}, std::pair{"late", &c.late}}) {
-      if (!counts(key, *out))
-        return Error{fmt::format("intervals: \"{}\" has not {} values", key, n)};
+  const JsonNode seconds = node.at("seconds");
+  c.seconds = seconds.number();
+  if (!(c.seconds > 0)) seconds.refuse("must be > 0");
+  c.transactions = counts_of(node.at("transactions"));
+  const std::size_t n = c.transactions.size();
+  const auto same_length = [&](const JsonNode& column, std::size_t size) {
+    if (size != n) column.refuse(fmt::format("has {} values, not {} (as transactions)", size, n));
+  };
+  for (auto [key, out] : {std::pair{"failed", &c.failed}, std::pair{"retries", &c.retries},
+                          std::pair{"skipped", &c.skipped}, std::pair{"late", &c.late}}) {
+    if (!node.has(key)) {
+      out->assign(n, 0);
+      continue;
     }
-    for (auto [key, out] :
-         {std::pair{"latency_mean", &c.latency_mean},
-          std::pair{"latency_stddev", &c.latency_stddev}, std::pair{"latency_p50", &c.latency_p50},
-          std::pair{"latency_p90", &c.latency_p90}, std::pair{"latency_p99", &c.latency_p99},
-          std::pair{"latency_max", &c.latency_max}}) {
-      if (!figures(key, *out))
-        return Error{fmt::format("intervals: \"{}\" has not {} values", key, n)};
+    const JsonNode column = node.at(key);
+    *out = counts_of(column);
+    same_length(column, out->size());
+  }
+  for (auto [key, out] :
+       {std::pair{"latency_mean", &c.latency_mean}, std::pair{"latency_stddev", &c.latency_stddev},
+        std::pair{"latency_p50", &c.latency_p50}, std::pair{"latency_p90", &c.latency_p90},
+        std::pair{"latency_p99", &c.latency_p99}, std::pair{"latency_max", &c.latency_max}}) {
+    const JsonNode column = node.at(key);
+    *out = numbers_of(column);
+    same_length(column, out->size());
+  }
+  if (node.has("lag_mean")) {
+    for (auto [key, out] : {std::pair{"lag_mean", &c.lag_mean}, std::pair{"lag_max", &c.lag_max}}) {
+      const JsonNode column = node.at(key);
+      *out = numbers_of(column);
+      same_length(column, out->size());
     }
-    if (j.contains("lag_mean")) {
-      if (!figures("lag_mean", c.lag_mean) || !figures("lag_max", c.lag_max)) {
-        return Error{fmt::format("intervals: the lag columns have not {} values", n)};
-      }
-    }
-  } catch (const json::exception& e) {
-    return Error{fmt::format("intervals: {}", e.what())};
   }
   return c;
 }
 
-std::string load_extras_from_json(const json& j, std::optional<LoadLag>& lag, std::uint64_t& late,
-                                  std::uint64_t& skipped, std::optional<LoadIntervals>* intervals) {
-  try {
-    if (j.contains("lag"))
-      lag = LoadLag{j.at("lag").at("mean").get<double>(), j.at("lag").at("max").get<double>()};
-    if (j.contains("late")) late = j.at("late").get<std::uint64_t>();
-    if (j.contains("skipped")) skipped = j.at("skipped").get<std::uint64_t>();
-  } catch (const json::exception& e) {
-    return fmt::format("lag, late or skipped: {}", e.what());
+void read_load_extras(const JsonNode& node, std::optional<LoadLag>& lag, std::uint64_t& late,
+                      std::uint64_t& skipped, std::optional<LoadIntervals>* intervals) {
+  if (node.has("lag")) {
+    const JsonNode l = node.at("lag");
+    lag = LoadLag{l.at("mean").number(), l.at("max").number()};
   }
-  if (intervals != nullptr && j.contains("intervals")) {
-    Expected<LoadIntervals> read = load_intervals_from_json(j.at("intervals"));
-    if (!read) return read.error();
-    *intervals = std::move(*read);
+  if (node.has("late")) late = node.at("late").count();
+  if (node.has("skipped")) skipped = node.at("skipped").count();
+  if (intervals != nullptr && node.has("intervals")) {
+    *intervals = read_load_intervals(node.at("intervals"));
   }
-  return "";
 }
 
 ordered_json statements_json(const std::vector<StatementLatency>& statements) {
@@ -107,19 +117,14 @@ ordered_json statements_json(const std::vector<StatementLatency>& statements) {
   return rows;
 }
 
-Expected<std::vector<StatementLatency>> statements_from_json(const json& j) {
+std::vector<StatementLatency> read_statements(const JsonNode& node) {
   std::vector<StatementLatency> rows;
-  if (!j.is_array()) return Error{"statements: expected an array"};
-  for (std::size_t i = 0; i < j.size(); ++i) {
-    const json& row = j[i];
-    try {
-      rows.push_back({row.at("script").get<std::string>(), row.at("line").get<std::uint32_t>(),
-                      row.at("command").get<std::string>(), row.at("count").get<std::uint64_t>(),
-                      row.at("seconds").get<double>(), row.at("failures").get<std::uint64_t>(),
-                      row.at("retries").get<std::uint64_t>()});
-    } catch (const json::exception& e) {
-      return Error{fmt::format("statements[{}]: {}", i, e.what())};
-    }
+  for (const JsonNode& row : node.items()) {
+    const JsonNode line = row.at("line");
+    if (line.count() > UINT32_MAX) line.refuse(fmt::format("expected at most {}", UINT32_MAX));
+    rows.push_back({row.at("script").str(), static_cast<std::uint32_t>(line.count()),
+                    row.at("command").str(), row.at("count").count(), row.at("seconds").number(),
+                    row.at("failures").count(), row.at("retries").count()});
   }
   return rows;
 }

@@ -15,7 +15,7 @@
 //     (only when there are at least kMinMetricsForTypical of them).
 // A yardstick excuses a spread only up to kMaxExcusedVariation: past it a metric is
 // flagged whatever its yardstick, since its median may move that much between runs
-// whoever is to blame (a floor at 30% excused a metric at 50% before).
+// whoever is to blame.
 // Two kinds of spread are not the metric's own, and are said once for the run
 // instead (environment warnings, judge_run_spread):
 //   - the machine's: the typical cv, and floors that vary (floors are yardsticks and

@@ -224,7 +224,7 @@ std::optional<bool> read_bool(Reader& reader, const toml::node& value, const std
   return std::nullopt;
 }
 
-// The [gate] keys beyond storh's three: what the CI-loop issue adds.
+// The [gate] keys beyond storh's three.
 // counters = { fsync = 0, instructions = 2, pg.blks_read = 10 }: host counter names or
 // engine counter names (docs/counters.md), percents >= 0.
 void read_counter_tolerances(Reader& reader, const std::string& path, const toml::node& value,

@@ -26,4 +26,8 @@ int describe_main(const std::vector<std::string>& args);
 // accepts them; else its message on stderr and kWorkerExitBadInput.
 int preflight_main(const std::vector<std::string>& args);
 
+// For the three above: prints "storh-host worker: MESSAGE" on stderr and returns
+// kWorkerExitBadInput.
+int fail_input(const std::string& message);
+
 }  // namespace storh::worker

@@ -197,8 +197,8 @@ class QueueEngine final : public storh::Engine {
   // drops it once encoded. bulk_floor: the same writes alone; claim_many and
   // complete_many write shorter lines the same way.
   //
-  // The order matters. On the VMs measured here the first megabytes written to a new
-  // file after other work cost milliseconds more than the same writes right after them
+  // The order matters. On a virtual machine the first megabytes written to a new file
+  // after other work can cost milliseconds more than the same writes right after them
   // (docs/engines/queue.md, "The first megabytes of a new file"). bulk_enqueue is in
   // that place in its group, so bulk_rows_floor, its floor, runs first here too;
   // bulk_floor, the floor of the calls that follow bulk_enqueue, runs after it.

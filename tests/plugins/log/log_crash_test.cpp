@@ -1,4 +1,4 @@
-// Crash test (engine-spec.md section 10.4, issue requirement): a writer process is killed
+// Crash test (engine-spec.md section 10.4): a writer process is killed
 // with SIGKILL at random points while it appends, deletes, batches and compacts; the
 // reopen keeps every acknowledged write and cuts whatever was torn.
 #include <signal.h>

@@ -15,6 +15,7 @@
 
 #include "pg/pgbench_tables.h"
 #include "pg_server_fixture.h"
+#include "pg_suite_run.h"
 #include "test_support.h"
 
 using storh::test::cli;
@@ -188,15 +189,7 @@ TEST_CASE("pg counters: two runs with one seed give equal counts for every repea
   REQUIRE(runs.second.cli.code == 0);
   const nlohmann::json& first = runs.first.metric["engine_counters"];
   const nlohmann::json& second = runs.second.metric["engine_counters"];
-  int repeating = 0;
-  for (const auto& [name, value] : first.items()) {
-    if (!value["repeats"].get<bool>()) continue;
-    ++repeating;
-    INFO(name);
-    REQUIRE(second.contains(name));
-    CHECK(second[name]["per_item"] == value["per_item"]);
-  }
-  CHECK(repeating >= 8);
+  storh::test::check_repeating_equal(first, second, 8);
 }
 
 TEST_CASE("pg counters: the gate fails on blocks read per transaction when the index is dropped",

@@ -12,6 +12,7 @@
 #include "pg/bench_database.h"
 #include "pg/statement_stats.h"
 #include "pg_server_fixture.h"
+#include "pg_suite_run.h"
 #include "test_support.h"
 
 using storh::test::cli;
@@ -159,19 +160,13 @@ TEST_CASE("pg statements: two runs with one seed give equal counts for every rep
   REQUIRE(runs.second.cli.code == 0);
   const nlohmann::json& first = runs.first.metric["engine_counters"];
   const nlohmann::json& second = runs.second.metric["engine_counters"];
-  int repeating = 0;
   for (const auto& [name, value] : first.items()) {
-    if (name.rfind("pg.stmt.", 0) != 0) continue;
-    const bool repeats = value["repeats"].get<bool>();
-    // calls and rows repeat; blocks and times are not marked so.
-    CHECK(repeats == (name.ends_with(".calls") || name.ends_with(".rows")));
-    if (!repeats) continue;
-    ++repeating;
+    if (!name.starts_with("pg.stmt.")) continue;
     INFO(name);
-    REQUIRE(second.contains(name));
-    CHECK(second[name]["per_item"] == value["per_item"]);
+    // calls and rows repeat; blocks and times are not marked so.
+    CHECK(value["repeats"].get<bool>() == (name.ends_with(".calls") || name.ends_with(".rows")));
   }
-  CHECK(repeating >= 2);
+  storh::test::check_repeating_equal(first, second, 2, "pg.stmt.");
 }
 
 TEST_CASE("pg statements: a scenario's script step reports its counters per transaction",

@@ -1,6 +1,7 @@
 // Load suites of the pg plugin's `custom` transaction run through the CLI on a test's
 // server used as a DSN server (each cell in a database of its own), and their results
-// read back: for the tests of scripts, retries and statement latencies.
+// read back: for the tests of scripts, retries and statement latencies. Also the check
+// that two runs of one seed repeat their repeating engine counters.
 #pragma once
 
 #include <fmt/format.h>
@@ -9,6 +10,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 #include "pg_server_fixture.h"
 #include "test_support.h"
@@ -63,6 +65,22 @@ inline nlohmann::json load_of(const DsnSuiteRun& run, const std::string& operati
   }
   FAIL("no metric of " << operation << " in " << run.result["metrics"].dump());
   return {};
+}
+
+// `first` and `second`: one metric's "engine_counters" from two runs of one seed. Every
+// counter `first` marks repeating (of those whose name starts with `prefix`) has the
+// same count per item in `second`, and there are at least `min_count` of them.
+inline void check_repeating_equal(const nlohmann::json& first, const nlohmann::json& second,
+                                  int min_count, std::string_view prefix = "") {
+  int repeating = 0;
+  for (const auto& [name, value] : first.items()) {
+    if (!name.starts_with(prefix) || !value["repeats"].get<bool>()) continue;
+    ++repeating;
+    INFO(name);
+    REQUIRE(second.contains(name));
+    CHECK(second[name]["per_item"] == value["per_item"]);
+  }
+  CHECK(repeating >= min_count);
 }
 
 }  // namespace storh::test
