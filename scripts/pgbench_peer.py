@@ -53,6 +53,8 @@ import sys
 import tempfile
 import time
 
+from pgbench_peer_ratio import ratio_cell
+
 STUDY_POINTS = (
     "tpcb_like:10/100,tpcb_like:50/100,tpcb_like:100/100,"
     "tpcb_like:1/1000,tpcb_like:1/3000,tpcb_like:1/5000,"
@@ -393,14 +395,11 @@ def print_table(args, rows):
     for script, clients, transactions, rounds in rows:
         theirs = [r["pgbench"] for r in rounds]
         ours = [r["ours"] for r in rounds]
-        ratios = [o["tps"] / t["tps"] for o, t in zip(ours, theirs)]
 
         def mean(values, key):
             return statistics.fmean(v[key] for v in values)
-        spread = (f"({min(ratios):.3f}..{max(ratios):.3f})" if len(ratios) > 1
-                  else "(one round: no spread)")
         print(f"| {script} | {clients}/{transactions} | {mean(theirs, 'tps'):.1f} | "
-              f"{mean(ours, 'tps'):.1f} | {statistics.fmean(ratios):.3f} {spread} | "
+              f"{mean(ours, 'tps'):.1f} | {ratio_cell(rounds)} | "
               f"{mean(theirs, 'p50') * 1e3:.3f} / {mean(theirs, 'p99') * 1e3:.3f} | "
               f"{mean(ours, 'p50') * 1e3:.3f} / {mean(ours, 'p99') * 1e3:.3f} | "
               f"{(mean(ours, 'mean') - mean(theirs, 'mean')) * 1e6:+.1f} us | "

@@ -25,6 +25,8 @@ import statistics
 import subprocess
 import sys
 
+from pgbench_peer_ratio import ratio_cell
+
 LATENCY_LINE = re.compile(r"^\s+(-?[0-9.]+)\s+(\d+)(?:\s+(\d+))?\s+(\S.*)$")
 
 
@@ -175,12 +177,9 @@ def print_tables(args, ctx, points):
     for point in points:
         theirs = [r["pgbench"] for r in point["rounds"]]
         ours = [r["ours"] for r in point["rounds"]]
-        ratios = [o["tps"] / t["tps"] for o, t in zip(ours, theirs)]
-        spread = (f"({min(ratios):.3f}..{max(ratios):.3f})" if len(ratios) > 1
-                  else "(one round: no spread)")
         print(f"| {point['clients']} | {statistics.fmean(t['tps'] for t in theirs):.1f} | "
               f"{statistics.fmean(o['tps'] for o in ours):.1f} | "
-              f"{statistics.fmean(ratios):.3f} {spread} | "
+              f"{ratio_cell(point['rounds'])} | "
               f"{statistics.fmean(t['cpu_per_tx'] for t in theirs) * 1e6:.1f} / "
               f"{statistics.fmean(o['cpu_per_tx'] for o in ours) * 1e6:.1f} us |")
     print()
