@@ -53,6 +53,7 @@ import sys
 import tempfile
 import time
 
+from pgbench_peer_pinning import parse_cpu_list, pinned, pinning_title
 from pgbench_peer_ratio import ratio_cell
 
 STUDY_POINTS = (
@@ -81,55 +82,6 @@ def find_bindir():
             return path
     sys.exit("pgbench-peer: no PostgreSQL found: install Debian's postgresql-15 "
              "(scripts/setup.sh does)")
-
-
-def parse_cpu_list(text, flag):
-    """A taskset-style CPU list ("1", "0,2", "0-3,6") -> a sorted list of CPU numbers, each
-    one this process may run on."""
-    cpus = set()
-    for item in text.split(","):
-        match = re.fullmatch(r"(\d+)(?:-(\d+))?", item.strip())
-        if not match or (match.group(2) and int(match.group(2)) < int(match.group(1))):
-            sys.exit(f"pgbench-peer: {flag}={text}: expected a CPU list like 0 or 0-3,6")
-        cpus.update(range(int(match.group(1)), int(match.group(2) or match.group(1)) + 1))
-    allowed = os.sched_getaffinity(0)
-    if not cpus <= allowed:
-        sys.exit(f"pgbench-peer: {flag}={text}: CPU {min(cpus - allowed)} is not one this "
-                 f"process may use ({format_cpus(sorted(allowed))})")
-    return sorted(cpus)
-
-
-def format_cpus(cpus):
-    """[0, 1, 2, 5] -> "0-2,5"."""
-    parts, start = [], None
-    for i, cpu in enumerate(cpus):
-        if start is None:
-            start = cpu
-        if i + 1 == len(cpus) or cpus[i + 1] != cpu + 1:
-            parts.append(str(start) if start == cpu else f"{start}-{cpu}")
-            start = None
-    return ",".join(parts)
-
-
-def pinned(cpus, then=None):
-    """A preexec_fn that moves the child onto `cpus` (None: leaves it where it is), then
-    calls `then`; None when there is nothing to do. Children inherit the affinity."""
-    if not cpus and then is None:
-        return None
-
-    def preexec():
-        if cpus:
-            os.sched_setaffinity(0, cpus)
-        if then is not None:
-            then()
-    return preexec
-
-
-def pinning_title(args):
-    if not args.server_cpus and not args.client_cpus:
-        return "no CPU pinning"
-    return (f"server on CPUs {format_cpus(args.server_cpus) if args.server_cpus else 'any'}, "
-            f"clients on CPUs {format_cpus(args.client_cpus) if args.client_cpus else 'any'}")
 
 
 class Server:
@@ -371,8 +323,7 @@ def run_scripts(args):
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(130))
     workdir = tempfile.mkdtemp(prefix="storh-peer-work-")
     try:
-        points = pgbench_peer_scripts.run(args, bindir, Server, children_cpu, workdir,
-                                          {"pinned": pinned, "title": pinning_title(args)})
+        points = pgbench_peer_scripts.run(args, bindir, Server, children_cpu, workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     if args.json:

@@ -25,6 +25,7 @@ import statistics
 import subprocess
 import sys
 
+from pgbench_peer_pinning import pinned, pinning_title
 from pgbench_peer_ratio import ratio_cell
 
 LATENCY_LINE = re.compile(r"^\s+(-?[0-9.]+)\s+(\d+)(?:\s+(\d+))?\s+(\S.*)$")
@@ -72,7 +73,7 @@ def run_pgbench(ctx, server, clients):
     args = ctx["args"]
     env = dict(os.environ, PGHOST=server.dir, PGPORT="5432", PGUSER="storh")
     cpu_before = ctx["cpu"]()
-    pin = ctx["pinned"](args.client_cpus)
+    pin = pinned(args.client_cpus)
     subprocess.run([f"{ctx['bindir']}/pgbench", "-i", "-q", "-s", str(args.scale), "postgres"],
                    env=env, check=True, capture_output=True, preexec_fn=pin)
     command = [f"{ctx['bindir']}/pgbench", "-n", "-r", "-c", str(clients), "-j", str(clients),
@@ -114,7 +115,7 @@ def run_ours(ctx, server, clients, workdir):
     cpu_before = ctx["cpu"]()
     done = subprocess.run([args.host, suite, f"--output={output}", f"--work-dir={workdir}"],
                           capture_output=True, text=True,
-                          preexec_fn=ctx["pinned"](args.client_cpus))
+                          preexec_fn=pinned(args.client_cpus))
     if done.returncode != 0:
         sys.exit(f"pgbench-peer: storh-host failed ({done.returncode}):\n{done.stderr}")
     with open(output) as f:
@@ -133,11 +134,9 @@ def run_ours(ctx, server, clients, workdir):
             "cpu_per_tx": (ctx["cpu"]() - cpu_before) / expected}
 
 
-def run(args, bindir, server_class, children_cpu, workdir, pinning):
-    """Runs every round; returns the JSON-ready rows, printing the tables. `pinning`:
-    pgbench_peer's "pinned" (a preexec_fn for a CPU list) and "title" (the pinning in
-    words)."""
-    ctx = {"args": args, "bindir": bindir, "cpu": children_cpu, **pinning,
+def run(args, bindir, server_class, children_cpu, workdir):
+    """Runs every round; returns the JSON-ready rows, printing the tables."""
+    ctx = {"args": args, "bindir": bindir, "cpu": children_cpu,
            "scripts": [parse_script_arg(s) for s in args.script]}
     clients_list = [int(c) for c in args.clients.split(",")]
     server = server_class(bindir, max(clients_list) + 10, args.server_cpus)
@@ -168,7 +167,7 @@ def print_tables(args, ctx, points):
     names = ", ".join(f"{os.path.relpath(p)}@{w}" for p, w in scripts)
     print(f"pgbench -f and storh-host's custom transaction on one server: {names}; scale "
           f"{args.scale}, -M {args.mode}, seed {args.seed}, {args.transactions} transactions "
-          f"per client, {args.rounds} rounds each, {ctx['title']}, both timing every "
+          f"per client, {args.rounds} rounds each, {pinning_title(args)}, both timing every "
           f"command (-r)")
     print()
     print("| clients | pgbench tps | storh-host tps | ours/pgbench (min..max) "
