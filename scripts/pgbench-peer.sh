@@ -7,6 +7,7 @@
 #   scripts/pgbench-peer.sh [--rounds=3] [--scale=1] [--mode=simple|prepared]
 #                           [--points=tpcb_like:10/100,select_only:1/20000,...]
 #                           [--json=FILE] [--no-pgbench-log]
+#                           [--server-cpus=LIST] [--client-cpus=LIST]
 #   scripts/pgbench-peer.sh --script=FILE[@W] [--script=...] [--clients=1,4]
 #                           [--transactions=2000] [-D NAME=VALUE ...] [--seed=7]
 #                           [--rounds=3] [--scale=1] [--mode=simple|prepared|extended]
@@ -15,6 +16,9 @@
 # transaction with the same scripts, seed, clients, transactions and variables, and
 # prints both tps and both per-command latencies (docs/pg.md, "pgbench beside, for
 # scripts").
+#
+# --server-cpus and --client-cpus (taskset lists: 0, 1,3, 0-2) pin the server and both
+# tools to separate CPUs, in either form; default: no pinning.
 #
 # Sets up and builds first, as scripts/bench.sh does. The table goes to stdout.
 set -euo pipefail

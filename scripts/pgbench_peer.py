@@ -18,6 +18,11 @@ pgbench -f FILE@W ... -r beside storh-host's `custom` transaction with the same 
 seed, clients (--clients=1,4), transactions and -D variables, and each script command's
 latency both ways.
 
+With --server-cpus=LIST and --client-cpus=LIST (taskset's lists: 0, 1, 0-3,6), the
+server is started on the first CPUs (its backends inherit them) and both tools' processes
+(pgbench -i and pgbench; storh-host and its workers) run on the second, as pgbench's docs
+advise a client on another machine than the server. Default: no pinning.
+
 Both start from freshly loaded tables, and neither vacuums before its timed phase.
 Printed per point: each tool's mean tps without connection set-up, the ratio
 storh-host / pgbench (the mean of the rounds' ratios, with min..max), and latency p50 and
@@ -48,6 +53,9 @@ import sys
 import tempfile
 import time
 
+from pgbench_peer_pinning import parse_cpu_list, pinned, pinning_title
+from pgbench_peer_ratio import ratio_cell
+
 STUDY_POINTS = (
     "tpcb_like:10/100,tpcb_like:50/100,tpcb_like:100/100,"
     "tpcb_like:1/1000,tpcb_like:1/3000,tpcb_like:1/5000,"
@@ -77,9 +85,10 @@ def find_bindir():
 
 
 class Server:
-    """initdb + postgres on a Unix socket in a temporary directory; as `postgres` for root."""
+    """initdb + postgres on a Unix socket in a temporary directory; as `postgres` for root.
+    With `cpus`, both run on those CPUs, and so every backend the server forks."""
 
-    def __init__(self, bindir, max_connections):
+    def __init__(self, bindir, max_connections, cpus=None):
         self.dir = tempfile.mkdtemp(prefix="storh-peer-")
         self.proc = None
         demote = None
@@ -91,6 +100,7 @@ class Server:
                 os.setgroups([])
                 os.setgid(user.pw_gid)
                 os.setuid(user.pw_uid)
+        demote = pinned(cpus, demote)
         data = os.path.join(self.dir, "data")
         log = open(os.path.join(self.dir, "server.log"), "ab")
         subprocess.run([f"{bindir}/initdb", "-D", data, "-U", "storh", "--auth=trust",
@@ -148,7 +158,7 @@ def run_pgbench(bindir, server, args, script, clients, transactions, logdir):
     env = dict(os.environ, PGHOST=server.dir, PGPORT="5432", PGUSER="storh")
     cpu_before = children_cpu()
     subprocess.run([f"{bindir}/pgbench", "-i", "-q", "-s", str(args.scale), "postgres"],
-                   env=env, check=True, capture_output=True)
+                   env=env, check=True, capture_output=True, preexec_fn=pinned(args.client_cpus))
     for name in os.listdir(logdir):
         os.unlink(os.path.join(logdir, name))
     prefix = os.path.join(logdir, "tx")
@@ -156,7 +166,8 @@ def run_pgbench(bindir, server, args, script, clients, transactions, logdir):
     out = subprocess.run(
         [f"{bindir}/pgbench", "-n", "-c", str(clients), "-j", str(clients), "-t",
          str(transactions), "-M", args.mode, *SCRIPT_FLAGS[script], *log_flags, "postgres"],
-        env=env, check=True, capture_output=True, text=True).stdout
+        env=env, check=True, capture_output=True, text=True,
+        preexec_fn=pinned(args.client_cpus)).stdout
     tps = float(re.search(r"tps = ([0-9.]+) \(without initial connection time\)", out).group(1))
     if args.no_pgbench_log:
         mean = float(re.search(r"latency average = ([0-9.]+) ms", out).group(1)) / 1e3
@@ -186,7 +197,7 @@ def run_ours(args, server, script, clients, transactions, workdir):
          f"--output={output}", f"--work-dir={workdir}",
          "--set", "pg.server=dsn", "--set", f"pg.dsn={server.dsn()}",
          "--set", f"pg.scale={args.scale}", "--set", f"pg.query_mode={args.mode}"],
-        check=True, capture_output=True, text=True)
+        check=True, capture_output=True, text=True, preexec_fn=pinned(args.client_cpus))
     with open(output) as f:
         result = json.load(f)
     metric = next(m for m in result["metrics"] if m["key"].startswith(f"pg.{script}["))
@@ -212,6 +223,12 @@ def main():
     parser.add_argument("--points", default=STUDY_POINTS,
                         help="script:clients/transactions,... (default: the study's matrix)")
     parser.add_argument("--json", help="also write every round's figures here")
+    parser.add_argument("--server-cpus", metavar="LIST",
+                        help="run the server (and its backends) on these CPUs, a taskset list "
+                             "such as 0 or 0-1 (default: no pinning)")
+    parser.add_argument("--client-cpus", metavar="LIST",
+                        help="run pgbench, storh-host and its workers on these CPUs "
+                             "(default: no pinning)")
     scripts = parser.add_argument_group(
         "scripts mode", "pgbench -f beside storh-host's custom transaction (any --script "
         "selects it; --points is then unused)")
@@ -231,6 +248,9 @@ def main():
     args = parser.parse_args()
     if args.rounds < 1:
         sys.exit("pgbench-peer: --rounds must be at least 1")
+    for flag in ("server_cpus", "client_cpus"):
+        if getattr(args, flag):
+            setattr(args, flag, parse_cpu_list(getattr(args, flag), "--" + flag.replace("_", "-")))
     if args.rounds == 1:
         print("pgbench-peer: one round gives one ratio per point, and one ratio cannot tell "
               "noise from a difference; use --rounds=3 or more before reading a ratio",
@@ -249,7 +269,7 @@ def main():
         points.append((match.group(1), int(match.group(2)), int(match.group(3))))
     bindir = find_bindir()
     max_clients = max(c for _, c, _ in points)
-    server = Server(bindir, max_clients + 10)
+    server = Server(bindir, max_clients + 10, args.server_cpus)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(130))
     rows = []
     try:
@@ -287,6 +307,7 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"scale": args.scale, "mode": args.mode, "rounds": args.rounds,
+                       "server_cpus": args.server_cpus, "client_cpus": args.client_cpus,
                        "points": [{"script": s, "clients": c, "transactions": t, "rounds": r}
                                   for s, c, t, r in rows]}, f, indent=1)
 
@@ -309,12 +330,14 @@ def run_scripts(args):
         with open(args.json, "w") as f:
             json.dump({"scale": args.scale, "mode": args.mode, "rounds": args.rounds,
                        "seed": args.seed, "defines": args.define,
+                       "server_cpus": args.server_cpus, "client_cpus": args.client_cpus,
                        "scripts": args.script, "points": points}, f, indent=1)
 
 
 def print_table(args, rows):
     print(f"pgbench and storh-host on one server: scale {args.scale}, -M {args.mode}, "
-          f"{args.rounds} rounds each (tps without connection set-up; latency in ms)")
+          f"{args.rounds} rounds each, {pinning_title(args)} (tps without connection set-up; "
+          f"latency in ms)")
     print()
     print("| script | clients/tx | pgbench tps | storh-host tps | ours/pgbench (min..max) "
           "| pgbench p50 / p99 | storh-host p50 / p99 | mean latency ours - pgbench "
@@ -323,14 +346,11 @@ def print_table(args, rows):
     for script, clients, transactions, rounds in rows:
         theirs = [r["pgbench"] for r in rounds]
         ours = [r["ours"] for r in rounds]
-        ratios = [o["tps"] / t["tps"] for o, t in zip(ours, theirs)]
 
         def mean(values, key):
             return statistics.fmean(v[key] for v in values)
-        spread = (f"({min(ratios):.3f}..{max(ratios):.3f})" if len(ratios) > 1
-                  else "(one round: no spread)")
         print(f"| {script} | {clients}/{transactions} | {mean(theirs, 'tps'):.1f} | "
-              f"{mean(ours, 'tps'):.1f} | {statistics.fmean(ratios):.3f} {spread} | "
+              f"{mean(ours, 'tps'):.1f} | {ratio_cell(rounds)} | "
               f"{mean(theirs, 'p50') * 1e3:.3f} / {mean(theirs, 'p99') * 1e3:.3f} | "
               f"{mean(ours, 'p50') * 1e3:.3f} / {mean(ours, 'p99') * 1e3:.3f} | "
               f"{(mean(ours, 'mean') - mean(theirs, 'mean')) * 1e6:+.1f} us | "

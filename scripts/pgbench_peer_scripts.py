@@ -11,7 +11,8 @@ transactions per client, query mode and -D variables:
                scripts as pg.scripts, statement_latencies = true, no warm-up): its cell
                loads the same tables into a database of its own, untimed
 
-Both time every command (pgbench -r), so both pay for it. Printed per client count:
+With --server-cpus and --client-cpus, the server and both tools are pinned as in
+pgbench_peer.py. Both time every command (pgbench -r), so both pay for it. Printed per client count:
 each tool's mean tps without connection set-up, the ratio storh-host / pgbench (mean of
 the rounds' ratios, with min..max), and the client side's CPU time per transaction;
 then per script command the mean latency both ways (pgbench's -r block parsed, ours from
@@ -23,6 +24,9 @@ import re
 import statistics
 import subprocess
 import sys
+
+from pgbench_peer_pinning import pinned, pinning_title
+from pgbench_peer_ratio import ratio_cell
 
 LATENCY_LINE = re.compile(r"^\s+(-?[0-9.]+)\s+(\d+)(?:\s+(\d+))?\s+(\S.*)$")
 
@@ -69,8 +73,9 @@ def run_pgbench(ctx, server, clients):
     args = ctx["args"]
     env = dict(os.environ, PGHOST=server.dir, PGPORT="5432", PGUSER="storh")
     cpu_before = ctx["cpu"]()
+    pin = pinned(args.client_cpus)
     subprocess.run([f"{ctx['bindir']}/pgbench", "-i", "-q", "-s", str(args.scale), "postgres"],
-                   env=env, check=True, capture_output=True)
+                   env=env, check=True, capture_output=True, preexec_fn=pin)
     command = [f"{ctx['bindir']}/pgbench", "-n", "-r", "-c", str(clients), "-j", str(clients),
                "-t", str(args.transactions), "-M", args.mode, f"--random-seed={args.seed}"]
     for path, weight in ctx["scripts"]:
@@ -78,7 +83,7 @@ def run_pgbench(ctx, server, clients):
     for define in args.define:
         command += ["-D", define]
     out = subprocess.run(command + ["postgres"], env=env, check=True, capture_output=True,
-                         text=True).stdout
+                         text=True, preexec_fn=pin).stdout
     tps = float(re.search(r"tps = ([0-9.]+) \(without initial connection time\)", out).group(1))
     statements = parse_statements(out)
     if len(statements) != len(ctx["scripts"]):
@@ -109,7 +114,8 @@ def run_ours(ctx, server, clients, workdir):
         f.write(suite_text(args, server, ctx["scripts"], clients))
     cpu_before = ctx["cpu"]()
     done = subprocess.run([args.host, suite, f"--output={output}", f"--work-dir={workdir}"],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True,
+                          preexec_fn=pinned(args.client_cpus))
     if done.returncode != 0:
         sys.exit(f"pgbench-peer: storh-host failed ({done.returncode}):\n{done.stderr}")
     with open(output) as f:
@@ -133,7 +139,7 @@ def run(args, bindir, server_class, children_cpu, workdir):
     ctx = {"args": args, "bindir": bindir, "cpu": children_cpu,
            "scripts": [parse_script_arg(s) for s in args.script]}
     clients_list = [int(c) for c in args.clients.split(",")]
-    server = server_class(bindir, max(clients_list) + 10)
+    server = server_class(bindir, max(clients_list) + 10, args.server_cpus)
     points = []
     try:
         for clients in clients_list:
@@ -152,15 +158,17 @@ def run(args, bindir, server_class, children_cpu, workdir):
                            "rounds": rounds})
     finally:
         server.stop()
-    print_tables(args, ctx["scripts"], points)
+    print_tables(args, ctx, points)
     return points
 
 
-def print_tables(args, scripts, points):
+def print_tables(args, ctx, points):
+    scripts = ctx["scripts"]
     names = ", ".join(f"{os.path.relpath(p)}@{w}" for p, w in scripts)
     print(f"pgbench -f and storh-host's custom transaction on one server: {names}; scale "
           f"{args.scale}, -M {args.mode}, seed {args.seed}, {args.transactions} transactions "
-          f"per client, {args.rounds} rounds each, both timing every command (-r)")
+          f"per client, {args.rounds} rounds each, {pinning_title(args)}, both timing every "
+          f"command (-r)")
     print()
     print("| clients | pgbench tps | storh-host tps | ours/pgbench (min..max) "
           "| client CPU per tx, pgbench / ours |")
@@ -168,12 +176,9 @@ def print_tables(args, scripts, points):
     for point in points:
         theirs = [r["pgbench"] for r in point["rounds"]]
         ours = [r["ours"] for r in point["rounds"]]
-        ratios = [o["tps"] / t["tps"] for o, t in zip(ours, theirs)]
-        spread = (f"({min(ratios):.3f}..{max(ratios):.3f})" if len(ratios) > 1
-                  else "(one round: no spread)")
         print(f"| {point['clients']} | {statistics.fmean(t['tps'] for t in theirs):.1f} | "
               f"{statistics.fmean(o['tps'] for o in ours):.1f} | "
-              f"{statistics.fmean(ratios):.3f} {spread} | "
+              f"{ratio_cell(point['rounds'])} | "
               f"{statistics.fmean(t['cpu_per_tx'] for t in theirs) * 1e6:.1f} / "
               f"{statistics.fmean(o['cpu_per_tx'] for o in ours) * 1e6:.1f} us |")
     print()

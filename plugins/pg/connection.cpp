@@ -78,7 +78,11 @@ Result Connection::checked(PGresult* raw, std::string_view what) {
 
 Result Connection::exec(std::string_view sql) {
   const std::string text(sql);
-  return checked(PQexec(conn_.get(), text.c_str()), sql);
+  return exec(text.c_str());
+}
+
+Result Connection::exec(const char* sql) {
+  return checked(PQexec(conn_.get(), sql), sql);
 }
 
 void Connection::prepare(const std::string& name, const std::string& sql, int parameters) {

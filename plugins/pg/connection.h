@@ -58,6 +58,9 @@ class Connection {
   // Runs one statement (or several separated by ';') through the simple query protocol.
   // Throws PgError("<sql>: <server message>") unless it completes.
   Result exec(std::string_view sql);
+  // The same for a NUL-terminated `sql`, sent as it is: no copy (a transaction's
+  // statements take this one).
+  Result exec(const char* sql);
   // Prepares `sql` with $1.. placeholders under `name` on this connection.
   void prepare(const std::string& name, const std::string& sql, int parameters);
   // Runs a prepared statement with `count` text parameters (none null).

@@ -184,6 +184,11 @@ MixClient::MixClient(Connection conn, QueryMode mode, const ScriptMix& mix,
   for (const MixEntry& entry : mix.entries) stats_.emplace_back(entry.script.commands.size());
 }
 
+void MixClient::clear_statement_stats() noexcept {
+  for (std::vector<CommandStats>& script : stats_)
+    std::fill(script.begin(), script.end(), CommandStats{});
+}
+
 std::vector<std::string> mix_part_names(std::string_view spec) {
   std::vector<std::string> names;
   if (trim_blanks(spec).empty()) return {std::string(script_name(Script::tpcb_like))};

@@ -93,6 +93,8 @@ class MixClient {
   // retry and a failure on the command that met the conflict or error). Empty unless
   // made with statement_latencies.
   const std::vector<std::vector<CommandStats>>& statement_stats() const noexcept { return stats_; }
+  // Zeroes statement_stats(): what the client ran so far (a warm-up) is left out.
+  void clear_statement_stats() noexcept;
 
  private:
   CustomClient client_;

@@ -192,7 +192,7 @@ void ScriptClient::run_statement(std::size_t index) {
   } else {
     text_.clear();
     write_simple(statement, draw_, text_);
-    result.emplace(conn_.exec(text_));
+    result.emplace(conn_.exec(text_.c_str()));  // no copy of the statement per run
   }
   switch (statement.expect) {
     case Expect::one_row_changed:

@@ -84,6 +84,10 @@ struct TransactionReport {
   // (not under a target rate, whose latency counts from the intended start) but not
   // out of the run's time, so tps includes reconnections.
   std::int64_t connect_ns = 0;
+  // In: true for a warm-up call (the load's `warmup`, untimed and in none of the cell's
+  // figures). A client that measures its transactions itself (phase_statements) leaves
+  // these calls out, so its figures cover the same transactions as the cell's.
+  bool warmup = false;
 };
 
 // Who a client is. Plain data made by the host.
@@ -215,7 +219,9 @@ class Transactions {
   // pg's unless its statement_latencies parameter is on). Called from the worker's main
   // thread once the phase's clients are all destroyed (so a client can hand its figures
   // over in its destructor), before phase_counters_end, only on plugins whose manifest
-  // says minor >= 7. The figures cover the warm-up too. An error fails the cell.
+  // says minor >= 7. The figures cover the timed transactions only, as the cell's tps
+  // and latency do: leave out calls whose TransactionReport::warmup is set. An error
+  // fails the cell.
   virtual Status phase_statements(RunContext& ctx, std::size_t type,
                                   std::vector<StatementStats>& out) noexcept {
     static_cast<void>(ctx);

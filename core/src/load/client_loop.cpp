@@ -230,6 +230,7 @@ class Runner {
 
   bool untimed() {
     TransactionReport report;
+    report.warmup = true;
     // A warm-up transaction retries no longer than a timed one could: a duration from now.
     const double duration = job_.config.duration_seconds.value_or(0);
     if (duration > 0) report.deadline_ns = now_ns() + static_cast<std::int64_t>(duration * 1e9);

@@ -112,6 +112,10 @@ class PgClient final : public storh::Client {
                       storh::TransactionReport& report) noexcept override {
     const std::string_view name =
         type == kCustomType ? std::string_view("custom") : pg::script_name(pg::kScripts[type]);
+    // The statement rows cover the timed transactions, as the cell's figures do: the
+    // first one after a warm-up drops the warm-up's runs.
+    if (warming_up_ && !report.warmup && mix_) mix_->clear_statement_stats();
+    warming_up_ = report.warmup;
     Status status = storh::guarded(name, [&] {
       if (params_.max_tries == 0 && report.deadline_ns == 0) {
         throw pg::PgError(std::string(pg::kUnlimitedTriesNeedDuration));
@@ -183,7 +187,8 @@ class PgClient final : public storh::Client {
   std::optional<pg::Connection> conn_;
   std::optional<pg::ScriptClient> script_;
   std::optional<pg::MixClient> mix_;
-  std::size_t type_ = 0;  // of mix_
+  std::size_t type_ = 0;     // of mix_
+  bool warming_up_ = false;  // the last call was a warm-up one
 };
 
 class PgTransactions final : public storh::Transactions {

@@ -1,7 +1,8 @@
 // Per-statement latencies of scripts (pgbench -r, the pg plugin's statement_latencies)
 // against a real server the test starts: a row per command of each script, the runs
 // counted on the command that ran them, retries and failures on the command that met
-// the conflict, and the rows kept through the result file and printed by the report.
+// the conflict, the rows kept through the result file and printed by the report, and
+// covering the timed transactions only, as the cell's tps and latency do.
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
@@ -180,5 +181,43 @@ TEST_CASE("statements: each script command gets a row with its runs, retries and
     REQUIRE(run.result["failures"].size() == 1);
     CHECK(
         contains(run.result["failures"][0]["message"], "statement_latencies needs thread clients"));
+  }
+}
+
+TEST_CASE("statements: the rows leave out the warm-up and count the timed transactions",
+          "[statements][cli]") {
+  // The load's warm-up runs on the timed phase's own clients, so their rows used to
+  // count it: 2 clients x 7 warm-up transactions more than the cell processed.
+  const PgServer& server = storh::test::shared_suite_server();
+  ScratchDir dir(storh::test::server_scratch_base());
+  storh::test::write_text(dir / "two.sql", "SELECT 1;\nSELECT 2;\n");
+  const std::string params =
+      fmt::format("scripts = \"{}\"\nstatement_latencies = true\n", (dir / "two.sql").string());
+
+  for (const char* warmup : {"warmup = 7", "warmup = \"50ms\""}) {
+    INFO("the load's warm-up, " << warmup << ", on the clients that then run timed");
+    const DsnSuiteRun run = run_custom_suite(
+        server, dir, "warm", fmt::format("clients = [2]\ntransactions = [15]\n{}", warmup), params);
+    INFO(run.cli.err << run.result["failures"].dump());
+    REQUIRE(run.cli.code == 0);
+    const nlohmann::json load = load_of(run, "custom");
+    REQUIRE(load["processed"] == 30);
+    const std::vector<nlohmann::json> rows = rows_of(load, "");
+    REQUIRE(rows.size() == 2);
+    for (const nlohmann::json& row : rows) CHECK(row["count"] == 30);
+  }
+
+  {
+    INFO("the suite's warm-up runs are worker runs of their own, whose rows are dropped");
+    const DsnSuiteRun run =
+        run_custom_suite(server, dir, "warm-runs", "clients = [2]\ntransactions = [15]", params,
+                         {"--warmup=2", "--repeat=2"});
+    INFO(run.cli.err << run.result["failures"].dump());
+    REQUIRE(run.cli.code == 0);
+    const nlohmann::json load = load_of(run, "custom");
+    REQUIRE(load["processed"] == 60);  // summed over the two timed repeats
+    const std::vector<nlohmann::json> rows = rows_of(load, "");
+    REQUIRE(rows.size() == 2);
+    for (const nlohmann::json& row : rows) CHECK(row["count"] == 60);
   }
 }

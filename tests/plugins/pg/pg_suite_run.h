@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pg_server_fixture.h"
 #include "test_support.h"
@@ -37,23 +38,29 @@ struct DsnSuiteRun {  // NOLINT(bugprone-exception-escape): a test's value
 
 // Runs suite `name` (written into `dir`, its result "<name>.json" beside it): the
 // `custom` transaction with `load` as its [load] lines and `params` as extra pg params,
-// random_seed 7, no warm-up.
+// random_seed 7, no warm-up unless `load` sets one; `flags` go on the command line too.
 inline DsnSuiteRun run_custom_suite(const PgServer& server, const ScratchDir& dir,
                                     const std::string& name, const std::string& load,
-                                    const std::string& params) {
+                                    const std::string& params,
+                                    const std::vector<std::string>& flags = {}) {
   namespace fs = std::filesystem;
   const fs::path suite = dir / (name + ".toml");
-  write_text(suite,
-             fmt::format("name = \"{}\"\ntimeout = \"120s\"\ndatasets = [1]\n[load]\nwarmup = 0\n"
-                         "progress = 0\n{}\n[engines.pg]\noperations = [\"custom\"]\n"
-                         "[engines.pg.params]\nserver = \"dsn\"\n"
-                         "dsn = \"host={} port={} user={} dbname=postgres\"\nrandom_seed = 7\n{}\n",
-                         name, load, server.server->socket_host(), engines::pg::kSocketPort,
-                         engines::pg::kSuperuser, params));
+  const bool warmup_given = load.find("warmup") != std::string::npos;
+  write_text(
+      suite,
+      fmt::format("name = \"{}\"\ntimeout = \"120s\"\ndatasets = [1]\n[load]\n{}"
+                  "progress = 0\n{}\n[engines.pg]\noperations = [\"custom\"]\n"
+                  "[engines.pg.params]\nserver = \"dsn\"\n"
+                  "dsn = \"host={} port={} user={} dbname=postgres\"\nrandom_seed = 7\n{}\n",
+                  name, warmup_given ? "" : "warmup = 0\n", load, server.server->socket_host(),
+                  engines::pg::kSocketPort, engines::pg::kSuperuser, params));
   const fs::path output = dir / (name + ".json");
   DsnSuiteRun run;
-  run.cli = cli({suite.string(), std::string("--plugin-path=") + STORH_TEST_PLUGIN_DIR,
-                 "--output=" + output.string(), "--work-dir=" + (dir / "work").string()});
+  std::vector<std::string> args{
+      suite.string(), std::string("--plugin-path=") + STORH_TEST_PLUGIN_DIR,
+      "--output=" + output.string(), "--work-dir=" + (dir / "work").string()};
+  args.insert(args.end(), flags.begin(), flags.end());
+  run.cli = cli(args);
   if (fs::exists(output)) run.result = nlohmann::json::parse(read_text(output));
   return run;
 }
