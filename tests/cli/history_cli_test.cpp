@@ -2,6 +2,9 @@
 // 20% slowdown injected at run 11 give one change point at its commit; refusals
 // (duplicates, other schemas, a corrupt database) exit 2 and leave the database as it
 // was; ci adds its run and fails on a new change point for the worse.
+#include <cstdio>
+#include <string>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -268,4 +271,22 @@ TEST_CASE("ci --history: the run is added, and a new change point for the worse 
     CHECK(contains(run.err, "not a usable history database"));
     CHECK_FALSE(std::filesystem::exists(dir / "ci.json"));
   }
+}
+
+// What broke: the host linked libpq for the PostgreSQL history store, so every
+// storh-host process (workers included) loaded it and twenty more libraries at start.
+TEST_CASE("history: the host starts without libpq and loads it only for a PostgreSQL store",
+          "[history][cli]") {
+  // LD_TRACE_LOADED_OBJECTS makes the dynamic loader list what the program needs (ldd).
+  FILE* pipe = ::popen("LD_TRACE_LOADED_OBJECTS=1 '" STORH_TEST_HOST "' 2>&1", "r");
+  REQUIRE(pipe != nullptr);
+  std::string listing;
+  char buffer[4096];
+  while (const std::size_t got = std::fread(buffer, 1, sizeof buffer, pipe)) {
+    listing.append(buffer, got);
+  }
+  CHECK(::pclose(pipe) == 0);
+  CHECK(contains(listing, "libc.so"));
+  CHECK_FALSE(contains(listing, "libpq"));
+  CHECK_FALSE(contains(listing, "libgnutls"));
 }

@@ -4,6 +4,11 @@
 // The pg engine has its own connection class (plugins/pg/connection.h); it throws, as
 // engines do, and core does not depend on a plugin's library. A Session is used by one
 // thread at a time (libpq's rule).
+//
+// libpq is loaded (dlopen) at the first connect, not linked: it and the twenty
+// libraries it pulls in (GnuTLS, Kerberos, LDAP) would cost every storh-host process,
+// workers included, a few milliseconds of CPU at start. Without libpq.so.5, connect
+// fails with the loader's message.
 #pragma once
 
 #include <libpq-fe.h>
@@ -22,7 +27,7 @@ class Rows {
  public:
   explicit Rows(PGresult* result) noexcept : result_(result) {}
 
-  int count() const noexcept { return PQntuples(result_.get()); }
+  int count() const noexcept;
   std::string text(int row, int column) const;
   // A column of integer type (or its text); 0 for NULL.
   std::int64_t integer(int row, int column) const;
@@ -31,7 +36,7 @@ class Rows {
 
  private:
   struct Clear {
-    void operator()(PGresult* result) const noexcept { PQclear(result); }
+    void operator()(PGresult* result) const noexcept;
   };
   std::unique_ptr<PGresult, Clear> result_;
 };
@@ -49,11 +54,11 @@ class Session {
   Expected<Rows> run(const std::string& sql, const std::vector<std::string>& parameters = {}) const;
 
   // False once libpq knows the connection is gone (the server went away).
-  bool alive() const noexcept { return PQstatus(conn_.get()) == CONNECTION_OK; }
+  bool alive() const noexcept;
 
  private:
   struct Finish {
-    void operator()(PGconn* conn) const noexcept { PQfinish(conn); }
+    void operator()(PGconn* conn) const noexcept;
   };
   explicit Session(PGconn* conn) noexcept : conn_(conn) {}
 
