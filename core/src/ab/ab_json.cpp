@@ -21,14 +21,6 @@ std::vector<std::string> strings(const JsonNode& node) {
   return out;
 }
 
-// A whole number that fits 32 bits (a pair index, the pairs per cell).
-std::uint32_t count32(const JsonNode& node) {
-  const std::uint64_t value = node.count();
-  if (value > UINT32_MAX)
-    node.refuse(fmt::format("expected at most {}, got {}", UINT32_MAX, value));
-  return static_cast<std::uint32_t>(value);
-}
-
 ordered_json setup_json(const SideSetup& setup) {
   return {{"plugin_path", setup.plugin_path}, {"sets", setup.sets}};
 }
@@ -70,7 +62,7 @@ PairedMetric read_metric(const JsonNode& node) {
   m.direction = *parsed;
   for (const JsonNode& pair : node.at("pairs").items()) {
     Pair p;
-    p.index = count32(pair.at("index"));
+    p.index = pair.at("index").count32();
     p.base = pair.at("base").number();
     p.head = pair.at("head").number();
     const JsonNode first = pair.at("first");
@@ -145,7 +137,7 @@ Expected<AbResult> ab_from_json(const json& j, const std::string& origin) {
     }
     r.order = order_text == "abba" ? Order::abba : Order::random;
     r.seed = ab.at("seed").count();
-    r.pairs = count32(ab.at("pairs"));
+    r.pairs = ab.at("pairs").count32();
     r.base_setup = read_setup(ab.at("base_setup"));
     r.head_setup = read_setup(ab.at("head_setup"));
     r.metrics = read_metrics(ab.at("metrics"));

@@ -65,10 +65,7 @@ Expected<LoadConfig> config_from_json(const nlohmann::json& j) {
   LoadConfig c;
   try {
     const JsonNode n(j, "");
-    const JsonNode clients = n.at("clients");
-    if (clients.count() > UINT32_MAX)
-      clients.refuse(fmt::format("expected at most {}", UINT32_MAX));
-    c.clients = static_cast<std::uint32_t>(clients.count());
+    c.clients = n.at("clients").count32();
     const JsonNode mode = n.at("mode");
     if (mode.str() != "threads" && mode.str() != "processes") {
       mode.refuse(fmt::format("expected threads or processes, got \"{}\"", mode.str()));

@@ -108,10 +108,6 @@ ordered_json description_json(const Description& description) {
 Expected<Description> description_from_json(const json& j) {
   try {
     const JsonNode root(j, "");
-    const auto u32 = [](const JsonNode& node) {
-      if (node.count() > UINT32_MAX) node.refuse(fmt::format("expected at most {}", UINT32_MAX));
-      return static_cast<std::uint32_t>(node.count());
-    };
     const auto param_value = [](const JsonNode& node) {
       Expected<ParamValue> value = result::param_value_from_json(node.raw());
       if (!value) node.refuse(value.error());
@@ -120,9 +116,9 @@ Expected<Description> description_from_json(const json& j) {
     Description d;
     d.file = root.at("file").str();
     const JsonNode m = root.at("manifest");
-    d.manifest.struct_size = u32(m.at("struct_size"));
-    d.manifest.abi_major = u32(m.at("abi_major"));
-    d.manifest.abi_minor = u32(m.at("abi_minor"));
+    d.manifest.struct_size = m.at("struct_size").count32();
+    d.manifest.abi_major = m.at("abi_major").count32();
+    d.manifest.abi_minor = m.at("abi_minor").count32();
     d.manifest.toolchain = m.at("toolchain").str();
     d.manifest.name = m.at("name").str();
     d.manifest.version = m.at("version").str();

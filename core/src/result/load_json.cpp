@@ -120,11 +120,9 @@ ordered_json statements_json(const std::vector<StatementLatency>& statements) {
 std::vector<StatementLatency> read_statements(const JsonNode& node) {
   std::vector<StatementLatency> rows;
   for (const JsonNode& row : node.items()) {
-    const JsonNode line = row.at("line");
-    if (line.count() > UINT32_MAX) line.refuse(fmt::format("expected at most {}", UINT32_MAX));
-    rows.push_back({row.at("script").str(), static_cast<std::uint32_t>(line.count()),
-                    row.at("command").str(), row.at("count").count(), row.at("seconds").number(),
-                    row.at("failures").count(), row.at("retries").count()});
+    rows.push_back({row.at("script").str(), row.at("line").count32(), row.at("command").str(),
+                    row.at("count").count(), row.at("seconds").number(), row.at("failures").count(),
+                    row.at("retries").count()});
   }
   return rows;
 }

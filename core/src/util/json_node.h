@@ -73,6 +73,12 @@ class JsonNode {
     }
     return value_.get<std::uint64_t>();
   }
+  // count() that must also fit 32 bits (client counts, line numbers).
+  std::uint32_t count32() const {
+    const std::uint64_t value = count();
+    if (value > UINT32_MAX) refuse(fmt::format("expected at most {}, got {}", UINT32_MAX, value));
+    return static_cast<std::uint32_t>(value);
+  }
   std::int64_t integer() const {
     if (!value_.is_number_integer()) fail("expected a whole number");
     return value_.get<std::int64_t>();
