@@ -13,10 +13,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Help answers before anything is installed or built.
+# Help answers before anything is installed or built, and --pool only reads files.
 for arg in "$@"; do
   if [[ $arg == -h || $arg == --help ]]; then exec python3 scripts/db_bench_peer.py --help; fi
 done
+if [[ ${1:-} == --pool ]]; then exec python3 scripts/db_bench_peer.py "$@"; fi
 
 source scripts/build_common.sh
 storh_release_build

@@ -292,20 +292,31 @@ DB_BENCH_AS_ROCKSDB = [
 
 def print_pooled(paths):
     """Every round of the --json files given, pooled per thread count and benchmark."""
-    pooled = {}
+    pooled, disturbed, setups = {}, 0, {}
     for path in paths:
         try:
             with open(path) as f:
-                tables = json.load(f)["tables"]
+                document = json.load(f)
+            tables, setup = document["tables"], document["setup"]
         except (OSError, ValueError, KeyError, TypeError) as error:
             fail(f"--pool {path}: not a --json file of this script ({error})")
+        # Rounds, thread counts and readseq passes may differ; the work may not.
+        same = {k: v for k, v in setup.items()
+                if k not in ("rounds", "readseq_passes", "benchmarks", "nice")}
+        for key, value in same.items():
+            first = setups.setdefault(key, (path, value))
+            if first[1] != value:
+                fail(f"--pool: {path} has {key} {value}, {first[0]} has {first[1]}: "
+                     f"rounds of different work do not pool")
         for table in tables:
             for r in table["rounds"]:
+                disturbed += 1 if r.get("disturbed") else 0
                 for bench in BENCHMARKS:
                     if bench in r["ours"]["steps"] and bench in r["db_bench"]["steps"]:
                         pooled.setdefault((table["threads"], bench), []).append(
                             ratio(r, bench))
-    print(f"ours/db_bench over every round of {len(paths)} files")
+    print(f"ours/db_bench over every round of {len(paths)} files"
+          + (f" ({disturbed} rounds marked disturbed by other processes)" if disturbed else ""))
     for threads in sorted({t for t, _ in pooled}):
         print()
         print(f"threads {threads}")

@@ -249,8 +249,12 @@ def main():
     if args.rounds < 1:
         sys.exit("pgbench-peer: --rounds must be at least 1")
     for flag in ("server_cpus", "client_cpus"):
-        if getattr(args, flag):
+        if getattr(args, flag) is not None:
             setattr(args, flag, parse_cpu_list(getattr(args, flag), "--" + flag.replace("_", "-")))
+    if args.server_cpus and args.client_cpus and set(args.server_cpus) & set(args.client_cpus):
+        sys.exit(f"pgbench-peer: --server-cpus and --client-cpus share CPU "
+                 f"{min(set(args.server_cpus) & set(args.client_cpus))}: pinning is for "
+                 f"keeping the two apart")
     if args.rounds == 1:
         print("pgbench-peer: one round gives one ratio per point, and one ratio cannot tell "
               "noise from a difference; use --rounds=3 or more before reading a ratio",

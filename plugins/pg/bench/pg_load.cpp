@@ -94,7 +94,8 @@ class PgClient final : public storh::Client {
   }
 
   ~PgClient() override {
-    if (!mix_ || mix_->statement_stats().empty()) return;
+    // A client whose last call was a warm-up ran no timed transaction: it has no rows.
+    if (!mix_ || warming_up_ || mix_->statement_stats().empty()) return;
     try {
       mixes_.statements->add(type_, mix_->statement_stats());
     } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory loses the rows only

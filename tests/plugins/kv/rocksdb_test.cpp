@@ -278,7 +278,7 @@ TEST_CASE("rocksdb plugin: readseq_passes scans the whole database that many tim
   REQUIRE(steps.size() == kRocksOperations.size());
   // Every pass of every thread found exactly the keys written; the other steps keep
   // their one-pass work.
-  CHECK(steps[4] == std::pair<std::string, std::uint64_t>{"readseq", 3 * 2 * written});
+  CHECK(steps[4] == std::pair<std::string, std::uint64_t>{"readseq", written * 3 * 2});
   CHECK(steps[3] == std::pair<std::string, std::uint64_t>{"readrandom", std::uint64_t{2} * 400});
   CHECK_THAT(plugin.loaded().engine->preflight({{"readseq_passes", std::int64_t{0}}}).message(),
              Catch::Contains("readseq_passes = 0 is out of range [1, 1000]"));
