@@ -7,6 +7,8 @@
 #include <chrono>
 #include <climits>
 
+#include "common/text.h"
+
 namespace storh::engines::pg {
 namespace {
 
@@ -39,12 +41,6 @@ constexpr std::string_view kSimpleUpdateText =
 constexpr std::string_view kSelectOnlyText =
     "\\set aid random(1, 100000 * :scale)\n"
     "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n";
-
-std::string_view trim_blanks(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
 
 // A built-in by our name or pgbench's ("select-only").
 std::optional<Script> builtin_named(std::string_view name) {
@@ -84,7 +80,7 @@ ScriptMix builtin_mix(Script script) {
 
 MixParse load_script_mix(std::string_view spec, const std::filesystem::path& base) {
   MixParse out;
-  if (trim_blanks(spec).empty()) {
+  if (trim(spec).empty()) {
     out.mix = builtin_mix(Script::tpcb_like);  // pgbench without -f or -b
     return out;
   }
@@ -92,7 +88,7 @@ MixParse load_script_mix(std::string_view spec, const std::filesystem::path& bas
   while (start <= spec.size()) {
     std::size_t end = spec.find(',', start);
     if (end == std::string_view::npos) end = spec.size();
-    const std::string_view entry = trim_blanks(spec.substr(start, end - start));
+    const std::string_view entry = trim(spec.substr(start, end - start));
     start = end + 1;
     if (entry.empty()) {
       out.errors.push_back(
@@ -102,8 +98,8 @@ MixParse load_script_mix(std::string_view spec, const std::filesystem::path& bas
     std::string_view name = entry;
     std::int64_t weight = 1;
     if (const std::size_t at = entry.rfind('@'); at != std::string_view::npos) {
-      name = trim_blanks(entry.substr(0, at));
-      const std::string_view digits = trim_blanks(entry.substr(at + 1));
+      name = trim(entry.substr(0, at));
+      const std::string_view digits = trim(entry.substr(at + 1));
       long long value = 0;
       const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
       if (digits.empty() || ec == std::errc::invalid_argument ||
@@ -160,14 +156,14 @@ std::vector<std::pair<std::string, std::string>> parse_script_vars(std::string_v
   while (start < vars.size()) {
     std::size_t end = vars.find(';', start);
     if (end == std::string_view::npos) end = vars.size();
-    const std::string_view entry = trim_blanks(vars.substr(start, end - start));
+    const std::string_view entry = trim(vars.substr(start, end - start));
     start = end + 1;
     if (entry.empty()) continue;
     const std::size_t equals = entry.find('=');
     if (equals == std::string_view::npos) {
       throw PgError(fmt::format("vars: invalid variable definition \"{}\" (name=value)", entry));
     }
-    const std::string_view name = trim_blanks(entry.substr(0, equals));
+    const std::string_view name = trim(entry.substr(0, equals));
     if (!valid_variable_name(name)) {
       throw PgError(fmt::format(
           "vars: invalid variable name \"{}\" (letters, digits and _, not first a digit)", name));
@@ -191,15 +187,15 @@ void MixClient::clear_statement_stats() noexcept {
 
 std::vector<std::string> mix_part_names(std::string_view spec) {
   std::vector<std::string> names;
-  if (trim_blanks(spec).empty()) return {std::string(script_name(Script::tpcb_like))};
+  if (trim(spec).empty()) return {std::string(script_name(Script::tpcb_like))};
   std::size_t start = 0;
   while (start <= spec.size()) {
     std::size_t end = spec.find(',', start);
     if (end == std::string_view::npos) end = spec.size();
-    std::string_view entry = trim_blanks(spec.substr(start, end - start));
+    std::string_view entry = trim(spec.substr(start, end - start));
     start = end + 1;
     if (const std::size_t at = entry.rfind('@'); at != std::string_view::npos) {
-      entry = trim_blanks(entry.substr(0, at));
+      entry = trim(entry.substr(0, at));
     }
     if (entry.empty()) return {};
     std::string name;
