@@ -180,11 +180,6 @@ MixClient::MixClient(Connection conn, QueryMode mode, const ScriptMix& mix,
   for (const MixEntry& entry : mix.entries) stats_.emplace_back(entry.script.commands.size());
 }
 
-void MixClient::clear_statement_stats() noexcept {
-  for (std::vector<CommandStats>& script : stats_)
-    std::fill(script.begin(), script.end(), CommandStats{});
-}
-
 std::vector<std::string> mix_part_names(std::string_view spec) {
   std::vector<std::string> names;
   if (trim(spec).empty()) return {std::string(script_name(Script::tpcb_like))};
@@ -224,7 +219,7 @@ std::vector<std::string> mix_part_names(std::string_view spec) {
   return names;
 }
 
-void MixClient::run(const TryLimit& limit) {
+void MixClient::run(const TryLimit& limit, bool timed) {
   // pgbench's chooseScript: no draw for a single script; otherwise a uniform draw
   // over the total weight, walked through the weights in order.
   std::size_t index = 0;
@@ -240,7 +235,7 @@ void MixClient::run(const TryLimit& limit) {
   conflict_ = Conflict::none;
   // pgbench keeps the random state a transaction began with and restores it to retry.
   const PgbenchRandom begun = client_.random();
-  std::vector<CommandStats>* stats = stats_.empty() ? nullptr : &stats_[index];
+  std::vector<CommandStats>* stats = stats_.empty() || !timed ? nullptr : &stats_[index];
   for (std::int64_t tries = 1;; ++tries) {
     try {
       client_.run(mix_.entries[index].script, index, stats);

@@ -80,8 +80,9 @@ class MixClient {
   // Chooses a script and runs one transaction of it. A conflict (40001, 40P01) rolls
   // the transaction back and runs it again from its start with the same random draws,
   // as pgbench does, while `limit` allows. Throws PgError "file:line: ..." on a run-time
-  // error (CustomClient::run), or on a conflict after the last try allowed.
-  void run(const TryLimit& limit = {});
+  // error (CustomClient::run), or on a conflict after the last try allowed. `timed`
+  // false (a warm-up transaction): statement_stats() leaves it out.
+  void run(const TryLimit& limit = {}, bool timed = true);
   // The index in the mix of the script the last run() chose.
   std::size_t last_script() const noexcept { return last_; }
   // The last run()'s tries after the first, and the conflict it gave up on (none when
@@ -93,8 +94,6 @@ class MixClient {
   // retry and a failure on the command that met the conflict or error). Empty unless
   // made with statement_latencies.
   const std::vector<std::vector<CommandStats>>& statement_stats() const noexcept { return stats_; }
-  // Zeroes statement_stats(): what the client ran so far (a warm-up) is left out.
-  void clear_statement_stats() noexcept;
 
  private:
   CustomClient client_;

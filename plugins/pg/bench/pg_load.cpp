@@ -94,8 +94,7 @@ class PgClient final : public storh::Client {
   }
 
   ~PgClient() override {
-    // A client whose last call was a warm-up ran no timed transaction: it has no rows.
-    if (!mix_ || warming_up_ || mix_->statement_stats().empty()) return;
+    if (!mix_ || mix_->statement_stats().empty()) return;
     try {
       mixes_.statements->add(type_, mix_->statement_stats());
     } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory loses the rows only
@@ -113,10 +112,6 @@ class PgClient final : public storh::Client {
                       storh::TransactionReport& report) noexcept override {
     const std::string_view name =
         type == kCustomType ? std::string_view("custom") : pg::script_name(pg::kScripts[type]);
-    // The statement rows cover the timed transactions, as the cell's figures do: the
-    // first one after a warm-up drops the warm-up's runs.
-    if (warming_up_ && !report.warmup && mix_) mix_->clear_statement_stats();
-    warming_up_ = report.warmup;
     Status status = storh::guarded(name, [&] {
       if (params_.max_tries == 0 && report.deadline_ns == 0) {
         throw pg::PgError(std::string(pg::kUnlimitedTriesNeedDuration));
@@ -131,7 +126,8 @@ class PgClient final : public storh::Client {
         open_mix(mix);
         type_ = type;
       }
-      mix_->run({params_.max_tries, report.deadline_ns});
+      // The statement rows cover the timed transactions, as the cell's figures do.
+      mix_->run({params_.max_tries, report.deadline_ns}, !report.warmup);
     });
     if (mix_) {
       report.part = mix_->last_script();
@@ -188,8 +184,7 @@ class PgClient final : public storh::Client {
   std::optional<pg::Connection> conn_;
   std::optional<pg::ScriptClient> script_;
   std::optional<pg::MixClient> mix_;
-  std::size_t type_ = 0;     // of mix_
-  bool warming_up_ = false;  // the last call was a warm-up one
+  std::size_t type_ = 0;  // of mix_
 };
 
 class PgTransactions final : public storh::Transactions {
