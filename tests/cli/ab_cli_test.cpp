@@ -292,8 +292,10 @@ TEST_CASE("ab: a metric whose counter rose fails at once, without a confirmation
                           "output = \"" +
                               (dir / "counted.json").string() +
                               "\"\n[engines.syscalls_fixture]\n"
-                              "[gate.ab]\nthreshold = 100\npairs = 8\nconfirm_pairs = 8\n");
-  // One more fsync per put (a counter rise), and every step 10x slower.
+                              "[gate.ab]\nthreshold = 100\npairs = 12\nconfirm_pairs = 8\n");
+  // One more fsync per put (a counter rise), and every step 10x slower. 12 pairs, not 8:
+  // a put's time is mostly fsync, whose stalls on a busy disk can turn one pair around,
+  // and at 8 pairs one turned pair already lifts p above alpha 0.01.
   const auto run = cli({"ab", suite.string(), fixture_path_flag, "--head-set",
                         "syscalls_fixture.fsyncs=3", "--inject-slowdown=9", "--counter=fsync=0"});
   INFO(run.out << run.err);
