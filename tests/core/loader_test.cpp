@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "env/environment.h"
-#include "plugin/describe.h"
+#include "plugin/session.h"
 #include "plugin/discovery.h"
 #include "plugin/loader.h"
 #include "storh/version.h"

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <string>
 
-#include "plugin/describe.h"
+#include "plugin/session.h"
 #include "test_support.h"
 
 using storh::test::contains;

@@ -36,7 +36,6 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   // Internal entry points of the worker processes; not for users.
   if (first == "__worker") return worker::worker_main(args);
   if (first == "__describe") return worker::describe_main(args);
-  if (first == "__preflight") return worker::preflight_main(args);
 
   if (first == "--help" || first == "-h" || first == "help") {
     out << help_text(args.size() > 1 && first == "help" ? args[1] : "");

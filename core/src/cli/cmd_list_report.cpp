@@ -7,7 +7,7 @@
 #include "cli/output.h"
 #include "cli/prepare.h"
 #include "foreign/read_result.h"
-#include "plugin/describe.h"
+#include "plugin/session.h"
 #include "plugin/discovery.h"
 #include "publish/dashboard.h"
 #include "report/report.h"

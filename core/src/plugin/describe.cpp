@@ -5,9 +5,7 @@
 #include <fmt/format.h>
 
 #include "plugin/check_description.h"
-#include "process/child_process.h"
 #include "result/engine_values.h"
-#include "util/files.h"
 #include "util/json_node.h"
 
 namespace storh::plugin {
@@ -178,117 +176,9 @@ Expected<Description> description_from_json(const json& j) {
   }
 }
 
-Expected<Description> describe_plugin(const std::filesystem::path& host_executable,
-                                      const std::filesystem::path& file,
-                                      const std::string& expected_name) {
-  process::ProcessOptions options;
-  options.argv = {host_executable.string(), "__describe", file.string()};
-  if (!expected_name.empty()) options.argv.push_back("--name=" + expected_name);
-  options.timeout_seconds = 30;
-  options.capture_stdout = true;
-  const process::ProcessOutcome outcome = process::run_process(options);
-  if (!outcome.started) return Error{fmt::format("{}: {}", file.string(), outcome.error)};
-  if (!outcome.succeeded()) {
-    std::string reason = process::tail_lines(outcome.stderr_tail, 5);
-    if (outcome.timed_out) reason = "timed out after 30 s while loading or describing";
-    if (outcome.signal) {
-      reason = fmt::format("crashed with signal {} ({}) while loading or describing{}{}",
-                           *outcome.signal, strsignal(*outcome.signal), reason.empty() ? "" : ": ",
-                           reason);
-    }
-    if (reason.empty())
-      reason = fmt::format("describe exited with {}", outcome.exit_code.value_or(-1));
-    // A refusal from the loader already names the file.
-    if (reason.starts_with(file.string())) return Error{reason};
-    return Error{fmt::format("{}: {}", file.string(), reason)};
-  }
-  const json parsed = json::parse(outcome.stdout_text, nullptr, false);
-  if (parsed.is_discarded()) {
-    return Error{fmt::format("{}: describe printed invalid JSON", file.string())};
-  }
-  Expected<Description> description = description_from_json(parsed);
-  if (!description) return description;
-  if (std::string problems = check_description(*description); !problems.empty()) {
-    return Error{
-        fmt::format("{}: refused: check \"description\" failed: {}", file.string(), problems)};
-  }
-  // Hashed here, not in the child: the host records what it will hand the workers.
-  Expected<std::string> hash = file_hash(file);
-  if (!hash) return Error{hash.error()};
-  description->file_hash = *hash;
-  return description;
-}
-
 result::PluginBuild plugin_build(const Description& description) {
   const ManifestInfo& m = description.manifest;
   return {m.build_type, m.build_flags, m.compiler, m.optimized, description.file_hash};
-}
-
-namespace {
-
-// The parts __preflight printed, or an error naming the file.
-Preflight preflight_parts(const std::filesystem::path& file, const std::string& text) {
-  Preflight answer;
-  if (text.find_first_not_of(" \n") == std::string::npos) return answer;
-  const nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
-  try {
-    if (parsed.is_discarded() || !parsed.is_object()) throw std::runtime_error("not a JSON object");
-    const nlohmann::json parts = parsed.value("parts", nlohmann::json::object());
-    for (const auto& [type, names] : parts.items()) {
-      answer.parts[type] = names.get<std::vector<std::string>>();
-    }
-    if (const auto need = parsed.find("needs_duration"); need != parsed.end()) {
-      answer.duration_param = need->at("param").get<std::string>();
-      answer.duration_reason = need->at("reason").get<std::string>();
-    }
-  } catch (const std::exception& e) {
-    answer.error =
-        fmt::format("{}: preflight printed an unreadable answer: {}", file.string(), e.what());
-  }
-  return answer;
-}
-
-}  // namespace
-
-Preflight preflight_plugin(const std::filesystem::path& host_executable,
-                           const std::filesystem::path& file, const std::string& name,
-                           const std::string& params_json) {
-  process::ProcessOptions options;
-  options.argv = {host_executable.string(), "__preflight", file.string(), "--name=" + name,
-                  "--params=" + params_json};
-  options.timeout_seconds = 30;
-  options.capture_stdout = true;
-  options.stderr_tail_bytes = 16384;  // room for a few notes
-  const process::ProcessOutcome outcome = process::run_process(options);
-  Preflight preflight;
-  if (outcome.succeeded()) {
-    preflight = preflight_parts(file, outcome.stdout_text);
-    constexpr std::string_view kNote = "note: ";
-    std::string_view rest = outcome.stderr_tail;
-    while (!rest.empty()) {
-      const std::size_t end = std::min(rest.find('\n'), rest.size());
-      const std::string_view line = rest.substr(0, end);
-      if (line.starts_with(kNote)) preflight.notes.emplace_back(line.substr(kNote.size()));
-      rest.remove_prefix(std::min(end + 1, rest.size()));
-    }
-    return preflight;
-  }
-  if (!outcome.started) {
-    preflight.error = fmt::format("{}: {}", file.string(), outcome.error);
-  } else if (outcome.timed_out) {
-    preflight.error = fmt::format("{}: preflight timed out after 30 s", file.string());
-  } else if (outcome.signal) {
-    preflight.error = fmt::format("{}: crashed with signal {} ({}) in preflight", file.string(),
-                                  *outcome.signal, strsignal(*outcome.signal));
-  } else {
-    std::string reason = process::tail_lines(outcome.stderr_tail, 5);
-    const std::string prefix = "storh-host worker: ";
-    if (reason.starts_with(prefix)) reason.erase(0, prefix.size());
-    preflight.error = reason.empty() ? fmt::format("{}: preflight exited with {}", file.string(),
-                                                   outcome.exit_code.value_or(-1))
-                                     : reason;
-  }
-  return preflight;
 }
 
 }  // namespace storh::plugin

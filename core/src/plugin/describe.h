@@ -2,11 +2,10 @@
 //
 // The host never loads a plugin into its own process: a plugin that crashes while
 // loading must not take the run with it. `storh-host __describe FILE` loads it in a
-// child process and prints describe_json(); describe_plugin() runs that child.
+// child process and prints description_json(); plugin/session.h runs that child.
 #pragma once
 
 #include <filesystem>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -41,35 +40,6 @@ using result::param_value_json;
 
 nlohmann::ordered_json description_json(const Description& description);
 Expected<Description> description_from_json(const nlohmann::json& json);
-
-// Runs `host_executable __describe file` with a 30 s timeout, parses its output and
-// refuses a description that check_description() finds unsound, naming the file, and
-// hashes the file.
-Expected<Description> describe_plugin(const std::filesystem::path& host_executable,
-                                      const std::filesystem::path& file,
-                                      const std::string& expected_name);
-
-// What __preflight answers for one cell's parameters.
-struct Preflight {
-  std::string error;               // "" when the plugin accepts them
-  std::vector<std::string> notes;  // what the user should know even so ("note: " lines)
-  // ABI >= 1.7: transaction type -> its parts (Transactions::parts), types with parts only.
-  std::map<std::string, std::vector<std::string>> parts;
-  // ABI >= 1.7: the parameter that makes a load cell need a duration, and why
-  // (Transactions::needs_duration); "" when none does.
-  std::string duration_param;
-  std::string duration_reason;
-};
-
-// Runs `host_executable __preflight file --name=NAME --params=JSON` (Engine::preflight
-// of an ABI >= 1.4 plugin, storh/engine.h) with a 30 s timeout. `params_json` is the
-// cell's chosen parameters as the worker takes them. `error` is "" when the plugin
-// accepts them, else its message (or why the child failed), naming the file; `notes`
-// are the lines the plugin wrote to stderr starting with "note: " (without it), when
-// it accepted them; `parts` the transaction types' parts it printed on stdout.
-Preflight preflight_plugin(const std::filesystem::path& host_executable,
-                           const std::filesystem::path& file, const std::string& name,
-                           const std::string& params_json);
 
 // The build record of the result file (experiment.engines[].build).
 result::PluginBuild plugin_build(const Description& description);

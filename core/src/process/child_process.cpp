@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -66,7 +67,7 @@ std::optional<std::uint64_t> oom_kills() {
 }
 
 // In the child, between fork and exec: only async-signal-safe calls.
-[[noreturn]] void exec_child(char* const* argv, char* const* envp, pid_t parent, int null_fd,
+[[noreturn]] void exec_child(char* const* argv, char* const* envp, pid_t parent, int stdin_fd,
                              int stdout_fd, int stderr_fd, int event_fd) {
   ::setpgid(0, 0);  // own group, so a timeout can stop anything the plugin spawned
   // Nobody else watches the timeout: die with the host. The check after prctl closes
@@ -74,8 +75,9 @@ std::optional<std::uint64_t> oom_kills() {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) ::_exit(127);
   // A background group reading the terminal would be stopped, not killed; plugins get
-  // no input, and their stdout joins the stderr tail unless the caller captures it.
-  ::dup2(null_fd, STDIN_FILENO);
+  // no input but a conversation's requests, and their stdout joins the stderr tail
+  // unless the caller captures it.
+  ::dup2(stdin_fd, STDIN_FILENO);
   ::dup2(stdout_fd >= 0 ? stdout_fd : stderr_fd, STDOUT_FILENO);
   ::dup2(stderr_fd, STDERR_FILENO);
   ::dup2(event_fd, kEventFd);  // dup2 clears FD_CLOEXEC on the new descriptor
@@ -95,6 +97,12 @@ class Watcher {
       : options_(options), outcome_(outcome) {}
 
   void add(int fd, std::string* sink, bool events) { streams_.push_back({fd, sink, events}); }
+
+  // The host's end of a conversation's stdin socket (ProcessOptions::on_stdout_line).
+  void converse_through(int fd) { reply_fd_ = fd; }
+
+  // When the last reply was written; the timeout counts from it.
+  std::optional<Clock::time_point> replied_at() const { return replied_at_; }
 
   // Reads whatever is ready; returns false once every stream is at end of file.
   bool pump(int timeout_millis) {
@@ -118,6 +126,7 @@ class Watcher {
 
   void close_all() {
     for (Stream& stream : streams_) close_fd(stream.fd);
+    close_fd(reply_fd_);
   }
 
  private:
@@ -136,7 +145,21 @@ class Watcher {
       return;
     }
     const std::string_view chunk(buffer.data(), static_cast<std::size_t>(got));
-    if (stream.events) {
+    if (stream.sink == &outcome_.stdout_text && options_.on_stdout_line) {
+      pending_stdout_.append(chunk);
+      std::size_t newline;
+      while ((newline = pending_stdout_.find('\n')) != std::string::npos) {
+        const std::string line = pending_stdout_.substr(0, newline);
+        pending_stdout_.erase(0, newline + 1);
+        std::optional<std::string> answer;
+        try {
+          answer = options_.on_stdout_line(line);
+        } catch (...) {
+          // A consumer that cannot answer ends the conversation; the child then ends.
+        }
+        reply(answer);
+      }
+    } else if (stream.events) {
       pending_events_.append(chunk);
       std::size_t newline;
       while ((newline = pending_events_.find('\n')) != std::string::npos) {
@@ -160,10 +183,35 @@ class Watcher {
     }
   }
 
+  // Writes `answer` and a newline to the child's stdin, or closes it. A child that
+  // is gone is seen by the caller's wait; MSG_NOSIGNAL keeps SIGPIPE from the host.
+  void reply(const std::optional<std::string>& answer) {
+    replied_at_ = Clock::now();
+    if (reply_fd_ < 0) return;
+    if (!answer) {
+      close_fd(reply_fd_);
+      return;
+    }
+    const std::string text = *answer + '\n';
+    std::size_t sent = 0;
+    while (sent < text.size()) {
+      const ssize_t n = ::send(reply_fd_, text.data() + sent, text.size() - sent, MSG_NOSIGNAL);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        close_fd(reply_fd_);
+        return;
+      }
+      sent += static_cast<std::size_t>(n);
+    }
+  }
+
   const ProcessOptions& options_;
   ProcessOutcome& outcome_;
   std::vector<Stream> streams_;
   std::string pending_events_;
+  std::string pending_stdout_;
+  int reply_fd_ = -1;
+  std::optional<Clock::time_point> replied_at_;
 };
 
 }  // namespace
@@ -190,15 +238,31 @@ ProcessOutcome run_process(const ProcessOptions& options) {
   for (std::string& entry : environment) envp.push_back(entry.data());
   envp.push_back(nullptr);
 
+  const bool conversation = static_cast<bool>(options.on_stdout_line);
+  const bool capture_stdout = options.capture_stdout || conversation;
   Pipe out_pipe, err_pipe, event_pipe;
-  int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+  // The child's stdin: /dev/null, or one end of a conversation's socket whose other
+  // end the host replies through: a socket, so a reply to a child that is gone raises
+  // no SIGPIPE in the host.
+  int child_stdin = -1;
+  int reply_end = -1;
+  if (conversation) {
+    int ends[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) == 0) {
+      reply_end = ends[0];
+      child_stdin = ends[1];
+    }
+  } else {
+    child_stdin = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+  }
   auto close_everything = [&] {
-    for (int* fd : {&out_pipe.read_end, &out_pipe.write_end, &err_pipe.read_end,
-                    &err_pipe.write_end, &event_pipe.read_end, &event_pipe.write_end, &null_fd}) {
+    for (int* fd :
+         {&out_pipe.read_end, &out_pipe.write_end, &err_pipe.read_end, &err_pipe.write_end,
+          &event_pipe.read_end, &event_pipe.write_end, &child_stdin, &reply_end}) {
       close_fd(*fd);
     }
   };
-  if (null_fd < 0 || (options.capture_stdout && !open_pipe(out_pipe)) || !open_pipe(err_pipe) ||
+  if (child_stdin < 0 || (capture_stdout && !open_pipe(out_pipe)) || !open_pipe(err_pipe) ||
       !open_pipe(event_pipe)) {
     outcome.error = fmt::format("cannot create pipes: {}", std::strerror(errno));
     close_everything();
@@ -215,8 +279,8 @@ ProcessOutcome run_process(const ProcessOptions& options) {
     return outcome;
   }
   if (pid == 0) {
-    exec_child(argv.data(), envp.data(), parent, null_fd, out_pipe.write_end, err_pipe.write_end,
-               event_pipe.write_end);
+    exec_child(argv.data(), envp.data(), parent, child_stdin, out_pipe.write_end,
+               err_pipe.write_end, event_pipe.write_end);
   }
 
   ::setpgid(pid, pid);  // also from the parent, so the group exists before we signal it
@@ -224,10 +288,11 @@ ProcessOutcome run_process(const ProcessOptions& options) {
   close_fd(out_pipe.write_end);
   close_fd(err_pipe.write_end);
   close_fd(event_pipe.write_end);
-  close_fd(null_fd);
+  close_fd(child_stdin);
 
   Watcher watcher(options, outcome);
-  if (options.capture_stdout) watcher.add(out_pipe.read_end, &outcome.stdout_text, false);
+  if (capture_stdout) watcher.add(out_pipe.read_end, &outcome.stdout_text, false);
+  if (conversation) watcher.converse_through(reply_end);
   watcher.add(err_pipe.read_end, nullptr, false);
   watcher.add(event_pipe.read_end, nullptr, true);
 
@@ -266,8 +331,9 @@ ProcessOutcome run_process(const ProcessOptions& options) {
         stop(true);
       }
     }
+    const Clock::time_point counted_from = watcher.replied_at().value_or(start);
     if (options.timeout_seconds && !outcome.timed_out &&
-        now - start > std::chrono::duration<double>(*options.timeout_seconds)) {
+        now - counted_from > std::chrono::duration<double>(*options.timeout_seconds)) {
       outcome.timed_out = true;
       stop(false);
     }

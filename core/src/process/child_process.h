@@ -38,6 +38,12 @@ struct ProcessOptions {
   // here, in order, on the calling thread.
   std::function<void(std::string_view line)> on_event_line;
   bool capture_stdout = false;
+  // A conversation with the child: its stdin is a socket, each complete line it
+  // prints on stdout is passed here (and not kept in stdout_text), and what this
+  // returns is written to its stdin with a newline; nullopt closes its stdin, which
+  // ends a child that reads requests until end of file. Called on the calling thread,
+  // which may wait in it for the next request; the timeout counts from the last reply.
+  std::function<std::optional<std::string>(std::string_view line)> on_stdout_line;
   // How much of the end of stderr to keep.
   std::size_t stderr_tail_bytes = 4096;
   // When set and it becomes true, the child is stopped as on a timeout.

@@ -60,7 +60,7 @@ struct WhyFailed {
 // its timeout expired ran out of memory. `cancelled`: the user stopped the run.
 WhyFailed why_failed(const process::ProcessOutcome& outcome, const CellRun& run, bool cancelled);
 
-// The cell's chosen parameters as the worker's --params JSON (and __preflight's).
+// The cell's chosen parameters as the worker's --params JSON (and a preflight request's).
 std::string params_argument(const plan::Cell& cell);
 
 // Runs the worker for `spec` under the plan's timeout, memory limit and min_time.

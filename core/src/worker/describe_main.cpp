@@ -1,8 +1,14 @@
-// `__describe` and `__preflight`: children that load a plugin to ask it about itself and
-// run nothing, so a plugin that crashes while loading or describing fails only them.
+// `__describe`: the child that loads a plugin to ask it about itself and runs nothing,
+// so a plugin that crashes while loading, describing or checking parameters fails only
+// it. With --preflights it then answers Engine::preflight requests from stdin, so a
+// run loads each plugin once before its workers, not once per question.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdio>
 #include <iostream>
-#include <map>
 #include <optional>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -16,25 +22,125 @@
 namespace storh::worker {
 namespace {
 
-// `__preflight`'s "--key=value" arguments into a map; anything else is an error.
-std::optional<std::map<std::string, std::string>> parse_flags(const std::vector<std::string>& args,
-                                                              std::size_t first) {
-  std::map<std::string, std::string> flags;
-  for (std::size_t i = first; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    const std::size_t equals = arg.find('=');
-    if (!arg.starts_with("--") || equals == std::string::npos) return std::nullopt;
-    flags[arg.substr(2, equals - 2)] = arg.substr(equals + 1);
+// What the plugin writes to stderr (fd 2) while `body` runs, kept in memory instead:
+// the "note: " lines of a preflight become part of its answer.
+template <typename Body>
+std::string capture_stderr(Body&& body) {
+  std::cerr.flush();
+  std::fflush(stderr);
+  const int saved = ::dup(STDERR_FILENO);
+  const int memory = ::memfd_create("storh-preflight-stderr", MFD_CLOEXEC);
+  if (saved < 0 || memory < 0) {
+    if (saved >= 0) ::close(saved);
+    if (memory >= 0) ::close(memory);
+    body();  // nothing to capture into: the lines go to stderr as they are
+    return {};
   }
-  return flags;
+  ::dup2(memory, STDERR_FILENO);
+  body();
+  std::cerr.flush();
+  std::fflush(stderr);
+  ::dup2(saved, STDERR_FILENO);
+  ::close(saved);
+  std::string text;
+  char buffer[4096];
+  ssize_t got;
+  off_t offset = 0;
+  while ((got = ::pread(memory, buffer, sizeof buffer, offset)) > 0) {
+    text.append(buffer, static_cast<std::size_t>(got));
+    offset += got;
+  }
+  ::close(memory);
+  return text;
+}
+
+// One preflight answer as a JSON line: {"error": MESSAGE} when the plugin refuses the
+// parameters, else {"notes": [...], "parts": {"type": ["part", ...]}, and
+// "needs_duration": {"param": ..., "reason": ...} when a parameter needs a duration}.
+// Lines of stderr other than notes are passed on to stderr.
+nlohmann::json preflight_answer(plugin::LoadedPlugin& loaded, const std::string& params_json) {
+  Expected<ParamValues> chosen = params_from_json(params_json);
+  if (!chosen) return {{"error", "--params: " + chosen.error()}};
+  const ParamValues params = build_params(loaded.describe(), *chosen);
+  const std::vector<std::pair<std::string, ParamValue>> values(params.begin(), params.end());
+  nlohmann::json answer = nlohmann::json::object();
+  std::optional<std::string> refused;
+  const std::string written = capture_stderr([&] {
+    const Status status = loaded.engine().preflight({params.begin(), params.end()});
+    if (!status.ok()) {
+      refused = status.message();
+      return;
+    }
+    // ABI 1.7: the parts of each transaction type under these parameters, and the
+    // parameter that needs a duration, so that the host names the parts' metrics and
+    // refuses a cell without a duration up front.
+    Transactions* transactions = loaded.transactions();
+    if (loaded.manifest().abi_minor < storh::kTransactionReportAbiMinor ||
+        transactions == nullptr) {
+      return;
+    }
+    nlohmann::json parts = nlohmann::json::object();
+    const std::vector<TransactionSpec> specs = transactions->describe();
+    for (std::size_t type = 0; type < specs.size(); ++type) {
+      std::vector<std::string> names = transactions->parts(type, values);
+      if (!names.empty()) parts[specs[type].name] = std::move(names);
+    }
+    answer["parts"] = std::move(parts);
+    const Transactions::DurationNeed need = transactions->needs_duration(values);
+    if (!need.param.empty()) {
+      answer["needs_duration"] = {{"param", need.param}, {"reason", need.reason}};
+    }
+  });
+  constexpr std::string_view kNote = "note: ";
+  nlohmann::json notes = nlohmann::json::array();
+  std::string_view rest = written;
+  while (!rest.empty()) {
+    const std::size_t end = std::min(rest.find('\n'), rest.size());
+    const std::string_view line = rest.substr(0, end);
+    if (line.starts_with(kNote)) {
+      notes.push_back(std::string(line.substr(kNote.size())));
+    } else if (!line.empty()) {
+      std::cerr << line << '\n';
+    }
+    rest.remove_prefix(std::min(end + 1, rest.size()));
+  }
+  if (refused) return {{"error", *refused}};
+  answer["notes"] = std::move(notes);
+  return answer;
 }
 
 }  // namespace
 
 int describe_main(const std::vector<std::string>& args) {
-  if (args.size() < 2) return fail_input("usage: storh-host __describe FILE [--name=NAME]");
+  constexpr const char* kUsage = "usage: storh-host __describe FILE [--name=NAME] [--preflights]";
+  if (args.size() < 2) return fail_input(kUsage);
   std::string expected_name;
-  if (args.size() > 2 && args[2].starts_with("--name=")) expected_name = args[2].substr(7);
+  bool preflights = false;
+  for (std::size_t i = 2; i < args.size(); ++i) {
+    if (args[i].starts_with("--name=")) {
+      expected_name = args[i].substr(7);
+    } else if (args[i] == "--preflights") {
+      preflights = true;
+    } else {
+      return fail_input(kUsage);
+    }
+  }
+  // A conversation's lines have stdout to themselves: whatever the plugin prints
+  // there goes to stderr instead.
+  std::FILE* answers = stdout;
+  if (preflights) {
+    std::cout.flush();
+    const int protocol = ::dup(STDOUT_FILENO);
+    answers = protocol < 0 ? nullptr : ::fdopen(protocol, "w");
+    if (answers == nullptr) return fail_input("cannot keep stdout for the answers");
+    ::dup2(STDERR_FILENO, STDOUT_FILENO);
+  }
+  const auto answer_line = [answers](const auto& json) {
+    const std::string text = json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    std::fputs(text.c_str(), answers);
+    std::fputc('\n', answers);
+    std::fflush(answers);
+  };
   Expected<std::unique_ptr<plugin::LoadedPlugin>> loaded =
       plugin::load_plugin(args[1], expected_name);
   if (!loaded) {
@@ -49,55 +155,18 @@ int describe_main(const std::vector<std::string>& args) {
   if ((*loaded)->manifest().abi_minor >= storh::kParamRangesAbiMinor) {
     description.ranges = (*loaded)->engine().param_ranges();
   }
-  std::cout << plugin::description_json(description)
-                   .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-            << '\n';
-  return kWorkerExitOk;
-}
-
-int preflight_main(const std::vector<std::string>& args) {
-  if (args.size() < 2) {
-    return fail_input("usage: storh-host __preflight FILE --name=NAME --params=JSON");
+  const nlohmann::ordered_json described = plugin::description_json(description);
+  if (!preflights) {
+    std::cout << described.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    return kWorkerExitOk;
   }
-  const auto flags = parse_flags(args, 2);
-  if (!flags) return fail_input("arguments after FILE must be --key=value");
-  const auto get = [&](const char* key) {
-    auto it = flags->find(key);
-    return it == flags->end() ? std::string() : it->second;
-  };
-  Expected<std::unique_ptr<plugin::LoadedPlugin>> loaded =
-      plugin::load_plugin(args[1], get("name"));
-  if (!loaded) return fail_input(loaded.error());
-  if ((*loaded)->manifest().abi_minor < storh::kPreflightAbiMinor) return kWorkerExitOk;
-  const Engine& engine = (*loaded)->engine();
-  Expected<ParamValues> chosen = params_from_json(get("params"));
-  if (!chosen) return fail_input("--params: " + chosen.error());
-  const ParamValues params = build_params((*loaded)->describe(), *chosen);
-  const Status status = engine.preflight({params.begin(), params.end()});
-  if (!status.ok()) {
-    std::cerr << status.message() << '\n';
-    return kWorkerExitBadInput;
-  }
-  // ABI 1.7: the parts of each transaction type under these parameters, and the
-  // parameter that needs a duration, as JSON {"parts": {"type": ["part", ...]},
-  // "needs_duration": {"param": ..., "reason": ...}} on stdout, so that the host names
-  // the parts' metrics and refuses a cell without a duration up front.
-  Transactions* transactions = (*loaded)->transactions();
-  if ((*loaded)->manifest().abi_minor >= storh::kTransactionReportAbiMinor &&
-      transactions != nullptr) {
-    const std::vector<std::pair<std::string, ParamValue>> values(params.begin(), params.end());
-    nlohmann::json parts = nlohmann::json::object();
-    const std::vector<TransactionSpec> specs = transactions->describe();
-    for (std::size_t type = 0; type < specs.size(); ++type) {
-      std::vector<std::string> names = transactions->parts(type, values);
-      if (!names.empty()) parts[specs[type].name] = std::move(names);
-    }
-    nlohmann::json answer = {{"parts", std::move(parts)}};
-    const Transactions::DurationNeed need = transactions->needs_duration(values);
-    if (!need.param.empty()) {
-      answer["needs_duration"] = {{"param", need.param}, {"reason", need.reason}};
-    }
-    std::cout << answer.dump() << '\n';
+  // A conversation (plugin/session.h): the description on one line, then one answer
+  // line per request line (the cell's parameters as JSON) until stdin ends.
+  answer_line(described);
+  const bool checks = (*loaded)->manifest().abi_minor >= storh::kPreflightAbiMinor;
+  std::string request;
+  while (std::getline(std::cin, request)) {
+    answer_line(checks ? preflight_answer(**loaded, request) : nlohmann::json::object());
   }
   return kWorkerExitOk;
 }

@@ -27,7 +27,7 @@ namespace storh::worker {
 // The argument that makes `storh-host` a worker (cli/cli.cpp).
 inline constexpr std::string_view kWorkerCommand = "__worker";
 
-// Parameter values by name, as --params carries them (and `__preflight --params`).
+// Parameter values by name, as --params carries them (and a preflight request, plugin/session.h).
 using ParamValues = std::map<std::string, ParamValue, std::less<>>;
 
 struct WorkerRequest {

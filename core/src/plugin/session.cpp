@@ -1,0 +1,197 @@
+#include "plugin/session.h"
+
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "plugin/check_description.h"
+#include "process/child_process.h"
+#include "util/files.h"
+
+namespace storh::plugin {
+
+// The child's stdout lines go one way, the requests the other. The watching thread
+// waits in ProcessOptions::on_stdout_line for the next request, so the child is
+// answered exactly when the host asks.
+struct Session::Channel {
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::deque<std::string> lines;                    // from the child, oldest first
+  std::deque<std::optional<std::string>> requests;  // nullopt: close its stdin
+  bool finished = false;
+  process::ProcessOutcome outcome;  // once finished
+
+  // Waits for the child's next line; nullopt when it ended without one.
+  std::optional<std::string> next_line() {
+    std::unique_lock lock(mutex);
+    changed.wait(lock, [&] { return !lines.empty() || finished; });
+    if (lines.empty()) return std::nullopt;
+    std::string line = std::move(lines.front());
+    lines.pop_front();
+    return line;
+  }
+
+  void request(std::optional<std::string> text) {
+    {
+      const std::lock_guard lock(mutex);
+      requests.push_back(std::move(text));
+    }
+    changed.notify_all();
+  }
+};
+
+namespace {
+
+constexpr double kAnswerSeconds = 30;
+
+// Why a child that printed no description failed, naming the file.
+std::string describe_failure(const std::filesystem::path& file,
+                             const process::ProcessOutcome& outcome) {
+  if (!outcome.started) return fmt::format("{}: {}", file.string(), outcome.error);
+  std::string reason = process::tail_lines(outcome.stderr_tail, 5);
+  if (outcome.timed_out) reason = "timed out after 30 s while loading or describing";
+  if (outcome.signal) {
+    reason =
+        fmt::format("crashed with signal {} ({}) while loading or describing{}{}", *outcome.signal,
+                    strsignal(*outcome.signal), reason.empty() ? "" : ": ", reason);
+  }
+  if (reason.empty()) {
+    reason = fmt::format("describe exited with {}", outcome.exit_code.value_or(-1));
+  }
+  // A refusal from the loader already names the file.
+  if (reason.starts_with(file.string())) return reason;
+  return fmt::format("{}: {}", file.string(), reason);
+}
+
+// Why a child that was asked for a preflight gave no answer, naming the file.
+std::string preflight_failure(const std::filesystem::path& file,
+                              const process::ProcessOutcome& outcome) {
+  if (outcome.timed_out) return fmt::format("{}: preflight timed out after 30 s", file.string());
+  if (outcome.signal) {
+    return fmt::format("{}: crashed with signal {} ({}) in preflight", file.string(),
+                       *outcome.signal, strsignal(*outcome.signal));
+  }
+  std::string reason = process::tail_lines(outcome.stderr_tail, 5);
+  const std::string prefix = "storh-host worker: ";
+  if (reason.starts_with(prefix)) reason.erase(0, prefix.size());
+  return reason.empty() ? fmt::format("{}: preflight exited with {}", file.string(),
+                                      outcome.exit_code.value_or(-1))
+                        : reason;
+}
+
+Expected<Description> described(const std::filesystem::path& file, const std::string& line) {
+  const nlohmann::json parsed = nlohmann::json::parse(line, nullptr, false);
+  if (parsed.is_discarded()) {
+    return Error{fmt::format("{}: describe printed invalid JSON", file.string())};
+  }
+  Expected<Description> description = description_from_json(parsed);
+  if (!description) return description;
+  if (std::string problems = check_description(*description); !problems.empty()) {
+    return Error{
+        fmt::format("{}: refused: check \"description\" failed: {}", file.string(), problems)};
+  }
+  // Hashed here, not in the child: the host records what it will hand the workers.
+  Expected<std::string> hash = file_hash(file);
+  if (!hash) return Error{hash.error()};
+  description->file_hash = *hash;
+  return description;
+}
+
+// One answer line of the child (worker/describe_main.cpp) as a Preflight.
+Preflight answered(const std::filesystem::path& file, const std::string& line) {
+  Preflight answer;
+  const nlohmann::json parsed = nlohmann::json::parse(line, nullptr, false);
+  try {
+    if (parsed.is_discarded() || !parsed.is_object()) throw std::runtime_error("not a JSON object");
+    if (const auto error = parsed.find("error"); error != parsed.end()) {
+      answer.error = error->get<std::string>();
+      return answer;
+    }
+    answer.notes = parsed.value("notes", std::vector<std::string>{});
+    const nlohmann::json parts = parsed.value("parts", nlohmann::json::object());
+    for (const auto& [type, names] : parts.items()) {
+      answer.parts[type] = names.get<std::vector<std::string>>();
+    }
+    if (const auto need = parsed.find("needs_duration"); need != parsed.end()) {
+      answer.duration_param = need->at("param").get<std::string>();
+      answer.duration_reason = need->at("reason").get<std::string>();
+    }
+  } catch (const std::exception& e) {
+    answer = Preflight{};
+    answer.error =
+        fmt::format("{}: preflight printed an unreadable answer: {}", file.string(), e.what());
+  }
+  return answer;
+}
+
+}  // namespace
+
+Session::Session(const std::filesystem::path& host_executable, const std::filesystem::path& file,
+                 const std::string& expected_name)
+    : file_(file), channel_(std::make_shared<Channel>()) {
+  process::ProcessOptions options;
+  options.argv = {host_executable.string(), "__describe", file.string()};
+  if (!expected_name.empty()) options.argv.push_back("--name=" + expected_name);
+  options.argv.push_back("--preflights");
+  options.timeout_seconds = kAnswerSeconds;
+  options.stderr_tail_bytes = 16384;
+  options.on_stdout_line = [channel = channel_](std::string_view line) {
+    std::unique_lock lock(channel->mutex);
+    channel->lines.emplace_back(line);
+    channel->changed.notify_all();
+    channel->changed.wait(lock, [&] { return !channel->requests.empty(); });
+    std::optional<std::string> next = std::move(channel->requests.front());
+    channel->requests.pop_front();
+    return next;
+  };
+  watcher_ = std::thread([channel = channel_, options = std::move(options)] {
+    process::ProcessOutcome outcome = process::run_process(options);
+    {
+      const std::lock_guard lock(channel->mutex);
+      channel->outcome = std::move(outcome);
+      channel->finished = true;
+    }
+    channel->changed.notify_all();
+  });
+}
+
+Session::~Session() {
+  channel_->request(std::nullopt);
+  watcher_.join();
+}
+
+const Expected<Description>& Session::description() {
+  if (!description_) {
+    const std::optional<std::string> line = channel_->next_line();
+    description_ = line ? described(file_, *line)
+                        : Expected<Description>(Error{describe_failure(file_, channel_->outcome)});
+  }
+  return *description_;
+}
+
+Preflight Session::preflight(const std::string& params_json) {
+  Preflight failed;
+  if (!description()) {
+    failed.error = description().error();
+    return failed;
+  }
+  channel_->request(params_json);
+  const std::optional<std::string> line = channel_->next_line();
+  if (!line) {
+    failed.error = preflight_failure(file_, channel_->outcome);
+    return failed;
+  }
+  return answered(file_, *line);
+}
+
+Expected<Description> describe_plugin(const std::filesystem::path& host_executable,
+                                      const std::filesystem::path& file,
+                                      const std::string& expected_name) {
+  Session session(host_executable, file, expected_name);
+  return session.description();
+}
+
+}  // namespace storh::plugin

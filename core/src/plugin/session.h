@@ -1,0 +1,71 @@
+// plugin/session.h: asking a plugin about itself, in a child process.
+//
+// A plugin is never loaded into the host: one that crashes while loading must not
+// take the run with it. A Session is one `storh-host __describe FILE --preflights`
+// child that describes the plugin and then answers Engine::preflight for each
+// parameter combination the host asks about, so a run loads each plugin once before
+// its workers (a plugin linked to a client library such as libpq pays milliseconds of
+// CPU per load, and a short run counts them).
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "plugin/describe.h"
+#include "util/expected.h"
+
+namespace storh::plugin {
+
+// What the plugin answered to one cell's parameters.
+struct Preflight {
+  std::string error;               // "" when the plugin accepts them
+  std::vector<std::string> notes;  // what the user should know even so ("note: " lines)
+  // ABI >= 1.7: transaction type -> its parts (Transactions::parts), types with parts only.
+  std::map<std::string, std::vector<std::string>> parts;
+  // ABI >= 1.7: the parameter that makes a load cell need a duration, and why
+  // (Transactions::needs_duration); "" when none does.
+  std::string duration_param;
+  std::string duration_reason;
+};
+
+class Session {
+ public:
+  // Starts the child. Each question it is asked has 30 s to be answered.
+  Session(const std::filesystem::path& host_executable, const std::filesystem::path& file,
+          const std::string& expected_name);
+  // Ends the child (its stdin is closed) and waits for it.
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // The plugin's description, hashed, or why there is none (the child failed, timed
+  // out or crashed, or check_description() refused it), naming the file. Asked once;
+  // later calls return the same.
+  const Expected<Description>& description();
+
+  // Engine::preflight of an ABI >= 1.4 plugin with `params_json` (the cell's chosen
+  // parameters, as the worker takes them). `error` is "" when the plugin accepts
+  // them, else its message or why the child failed, naming the file; `notes` are the
+  // lines it wrote to stderr starting with "note: " (without it) when it accepted
+  // them; `parts` and the duration need are its transactions' answers.
+  Preflight preflight(const std::string& params_json);
+
+ private:
+  struct Channel;  // the lines between this thread and the one watching the child
+  std::filesystem::path file_;
+  std::shared_ptr<Channel> channel_;
+  std::thread watcher_;
+  std::optional<Expected<Description>> description_;
+};
+
+// A Session asked for the description alone.
+Expected<Description> describe_plugin(const std::filesystem::path& host_executable,
+                                      const std::filesystem::path& file,
+                                      const std::string& expected_name);
+
+}  // namespace storh::plugin

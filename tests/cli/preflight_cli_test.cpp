@@ -1,0 +1,67 @@
+// Engine::preflight through the command line: one child per engine describes the plugin
+// and answers each parameter combination of the plan (plugin/session.h), so what the
+// plugin says, or how it fails, reaches the user before any cell runs.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "test_support.h"
+
+using storh::test::cli;
+using storh::test::contains;
+using storh::test::fixture_path_flag;
+using storh::test::ScratchDir;
+
+namespace {
+
+// `run` of the misbehave fixture with its `preflight` parameter set to each of `values`
+// (one cell per value), into `dir`.
+storh::test::CliResult run_with_preflight(const ScratchDir& dir, const std::string& values) {
+  return cli({"run", "--engine=misbehave", "--operation=first", "--dataset=10", "--repeat=1",
+              fixture_path_flag, "--set", "misbehave.preflight=" + values,
+              "--output=" + (dir / "out.json").string(), "--work-dir=" + dir.path().string()});
+}
+
+}  // namespace
+
+TEST_CASE("preflight: every combination is asked of one child, and accepted cells run",
+          "[cli][preflight]") {
+  ScratchDir dir;
+  // Two combinations, "ok" and "stdout": a plugin printing on stdout must not break the
+  // child's answers, which have stdout to themselves.
+  const auto run = run_with_preflight(dir, "ok,stdout");
+  INFO(run.out << run.err);
+  CHECK(run.code == 0);
+  const auto result = storh::test::read_json(dir / "out.json");
+  CHECK(result["metrics"].size() == 2);
+  CHECK_FALSE(contains(run.err, "unreadable answer"));
+}
+
+TEST_CASE("preflight: a note is said once, and other lines the plugin writes are not",
+          "[cli][preflight]") {
+  ScratchDir dir;
+  const auto run = run_with_preflight(dir, "note");
+  INFO(run.out << run.err);
+  CHECK(run.code == 0);
+  CHECK(contains(run.err, "storh-host: misbehave: misbehave found a leftover of an earlier run"));
+  CHECK_FALSE(contains(run.err, "checking the machine"));
+}
+
+TEST_CASE("preflight: a refusal is bad input before any cell runs, with the plugin's words",
+          "[cli][preflight]") {
+  ScratchDir dir;
+  const auto run = run_with_preflight(dir, "ok,refuse");
+  INFO(run.out << run.err);
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "misbehave: this machine cannot run it"));
+  CHECK_FALSE(std::filesystem::exists(dir / "out.json"));
+}
+
+TEST_CASE("preflight: a plugin that crashes in preflight is bad input, naming the signal",
+          "[cli][preflight]") {
+  ScratchDir dir;
+  const auto run = run_with_preflight(dir, "crash");
+  INFO(run.out << run.err);
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "crashed with signal 11 (Segmentation fault) in preflight"));
+  CHECK_FALSE(std::filesystem::exists(dir / "out.json"));
+}
