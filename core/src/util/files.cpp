@@ -4,11 +4,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -38,13 +40,41 @@ bool write_all(int fd, std::string_view data) {
 
 }  // namespace
 
+namespace {
+
+// Calls `chunk(data, size)` for each piece of the file, read with read(2) into one
+// buffer: no stream and no copy beyond what the caller keeps.
+template <typename Chunk>
+std::string read_chunks(const std::filesystem::path& path, Chunk&& chunk) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return os_error("cannot open", path);
+  std::array<char, 65536> buffer;
+  for (;;) {
+    const ssize_t got = ::read(fd, buffer.data(), buffer.size());
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      std::string message = os_error("cannot read", path);
+      ::close(fd);
+      return message;
+    }
+    if (got == 0) break;
+    chunk(buffer.data(), static_cast<std::size_t>(got));
+  }
+  ::close(fd);
+  return {};
+}
+
+}  // namespace
+
 Expected<std::string> read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{os_error("cannot open", path)};
-  std::ostringstream content;
-  content << in.rdbuf();
-  if (in.bad()) return Error{os_error("cannot read", path)};
-  return content.str();
+  std::string content;
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec) content.reserve(static_cast<std::size_t>(size));
+  std::string error =
+      read_chunks(path, [&](const char* data, std::size_t n) { content.append(data, n); });
+  if (!error.empty()) return Error{std::move(error)};
+  return content;
 }
 
 std::string read_trimmed(const std::filesystem::path& path) {
@@ -203,9 +233,16 @@ std::filesystem::path directory_to_create(const std::filesystem::path& file) {
 }
 
 Expected<std::string> file_hash(const std::filesystem::path& path) {
-  Expected<std::string> content = read_file(path);
-  if (!content) return Error{content.error()};
-  return fmt::format("{:016x}", XXH3_64bits(content->data(), content->size()));
+  // Streamed: a plugin or executable is hashed on every run, and need not be held.
+  const std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> state(XXH3_createState(),
+                                                                       &XXH3_freeState);
+  if (!state || XXH3_64bits_reset(state.get()) == XXH_ERROR) {
+    return Error{fmt::format("{}: cannot hash: out of memory", path.string())};
+  }
+  std::string error = read_chunks(
+      path, [&](const char* data, std::size_t n) { XXH3_64bits_update(state.get(), data, n); });
+  if (!error.empty()) return Error{std::move(error)};
+  return fmt::format("{:016x}", XXH3_64bits_digest(state.get()));
 }
 
 std::string write_file_atomically(const std::filesystem::path& path, std::string_view content) {
