@@ -13,7 +13,7 @@ constexpr std::array<const char*, 4> kTables = {"pgbench_accounts", "pgbench_bra
                                                 "pgbench_history", "pgbench_tellers"};
 
 // COPY text sent in pieces of about this size.
-constexpr std::size_t kCopyChunk = 256 * 1024;
+constexpr std::size_t kCopyChunk = std::size_t{256} * 1024;
 
 // Sends `rows` lines made by `line(i, buffer)` (i from 0) through COPY.
 template <typename Line>
