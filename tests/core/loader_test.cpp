@@ -6,9 +6,9 @@
 #include <catch2/catch.hpp>
 
 #include "env/environment.h"
-#include "plugin/session.h"
 #include "plugin/discovery.h"
 #include "plugin/loader.h"
+#include "plugin/session.h"
 #include "storh/version.h"
 #include "test_support.h"
 
