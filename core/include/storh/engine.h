@@ -328,8 +328,9 @@ class Engine {
   // there, for example. It may read the filesystem and run a quick command; it must
   // change nothing and should take well under a second. An error is bad input:
   // `validate` and `run` print its message and exit 2 before any cell runs. The host
-  // calls it once per distinct parameter combination of the plan, in a child process,
-  // only on plugins whose manifest says ABI minor >= 4 (kPreflightAbiMinor). run() must
+  // calls it once per distinct parameter combination of the plan, in turn, in the child
+  // process that described the plugin (one load for all of them), only on plugins
+  // whose manifest says ABI minor >= 4 (kPreflightAbiMinor). run() must
   // still fail cleanly if the machine changed in between. When it accepts them, each
   // line it wrote to stderr that starts with "note: " is shown to the user once (a
   // database a crashed run left on the user's server, say); other output is dropped.

@@ -30,9 +30,9 @@ struct ProcessOptions {
   // Wall-clock limit; on expiry the child's process group gets SIGTERM, then
   // SIGKILL kill_grace_seconds later.
   std::optional<double> timeout_seconds;
-  // Resident-set limit, checked every few milliseconds; on excess the process group
-  // gets SIGKILL. Checked by polling, so a very fast allocation can overshoot
-  // briefly before it is stopped.
+  // Resident-set limit, checked every 5 to 50 milliseconds (every 5 once the resident
+  // set is over half the limit); on excess the process group gets SIGKILL. Checked by
+  // polling, so a very fast allocation can overshoot briefly before it is stopped.
   std::optional<std::uint64_t> memory_limit_bytes;
   // The child writes event lines to kEventFd; each complete line is passed
   // here, in order, on the calling thread.

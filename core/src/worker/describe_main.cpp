@@ -168,6 +168,7 @@ int describe_main(const std::vector<std::string>& args) {
   while (std::getline(std::cin, request)) {
     answer_line(checks ? preflight_answer(**loaded, request) : nlohmann::json::object());
   }
+  std::fclose(answers);
   return kWorkerExitOk;
 }
 
