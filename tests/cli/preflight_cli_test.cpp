@@ -65,3 +65,33 @@ TEST_CASE("preflight: a plugin that crashes in preflight is bad input, naming th
   CHECK(contains(run.err, "crashed with signal 11 (Segmentation fault) in preflight"));
   CHECK_FALSE(std::filesystem::exists(dir / "out.json"));
 }
+
+TEST_CASE("preflight: after a crash, the later combinations say they were not checked",
+          "[cli][preflight]") {
+  ScratchDir dir;
+  const auto run = run_with_preflight(dir, "crash,ok");
+  INFO(run.out << run.err);
+  CHECK(run.code == 2);
+  CHECK(contains(run.err, "crashed with signal 11 (Segmentation fault) in preflight"));
+  CHECK(contains(run.err,
+                 "not checked: the preflight child ended on an earlier parameter combination"));
+}
+
+TEST_CASE("preflight: a plugin that exits in preflight is reported with its last words",
+          "[cli][preflight]") {
+  ScratchDir dir;
+  const auto run = run_with_preflight(dir, "exit");
+  INFO(run.out << run.err);
+  CHECK(run.code == 2);
+  // Its stderr was being captured for notes; the last words still reach the report.
+  CHECK(contains(run.err, "misbehave: giving up in preflight"));
+}
+
+TEST_CASE("preflight: a plugin reading stdin finds it at its end, not the host's requests",
+          "[cli][preflight]") {
+  ScratchDir dir;
+  const auto run = run_with_preflight(dir, "stdin,ok");
+  INFO(run.out << run.err);
+  CHECK(run.code == 0);
+  CHECK_FALSE(contains(run.err, "from stdin"));
+}

@@ -308,3 +308,23 @@ TEST_CASE("discovery: a host in its build tree searches the build's plugins", "[
   CHECK(std::find(dirs.begin(), dirs.end(), std::filesystem::path(STORH_TEST_PLUGIN_DIR)) !=
         dirs.end());
 }
+
+TEST_CASE("describe: a describing child that prints more than it was asked still ends",
+          "[loader][describe][session]") {
+  // A stand-in for the host executable: a description, then a line nobody asked for,
+  // then it reads requests until its stdin ends. Regression: the session waited for a
+  // request to answer the extra line with, and its destructor never returned.
+  storh::test::ScratchDir dir;
+  const auto fake_host = dir / "fake-host";
+  storh::test::write_text(fake_host,
+                          "#!/bin/sh\necho '{}'\necho 'an extra line'\n"
+                          "while read request; do :; done\n");
+  std::filesystem::permissions(fake_host, std::filesystem::perms::owner_all);
+  {
+    storh::plugin::Session session(fake_host, dir / "storh_none.so", "none");
+    const auto& described = session.description();
+    REQUIRE_FALSE(described.ok());
+    CHECK(contains(described.error(), "malformed plugin description"));
+  }
+  SUCCEED("the session ended");
+}

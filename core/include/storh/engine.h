@@ -333,7 +333,8 @@ class Engine {
   // whose manifest says ABI minor >= 4 (kPreflightAbiMinor). run() must
   // still fail cleanly if the machine changed in between. When it accepts them, each
   // line it wrote to stderr that starts with "note: " is shown to the user once (a
-  // database a crashed run left on the user's server, say); other output is dropped.
+  // database a crashed run left on the user's server, say); other output is shown only
+  // if the child fails.
   virtual Status preflight(
       const std::vector<std::pair<std::string, ParamValue>>& values) const noexcept {
     static_cast<void>(values);

@@ -117,7 +117,15 @@ std::optional<suite::SuiteError> duration_need_error(const suite::Suite& suite,
 }
 
 // Each engine's describing child, by engine name, kept until its cells are checked.
-using Sessions = std::map<std::string, std::unique_ptr<plugin::Session>>;
+// All are told to end before the first is waited for.
+struct Sessions : std::map<std::string, std::unique_ptr<plugin::Session>> {
+  Sessions() = default;
+  Sessions(const Sessions&) = delete;
+  Sessions& operator=(const Sessions&) = delete;
+  ~Sessions() {
+    for (auto& [engine, session] : *this) session->close();
+  }
+};
 
 // Engine::preflight (ABI 1.4) of every distinct parameter combination of the plan, asked
 // of the engine's session (its describing child): a machine that cannot run a cell (an

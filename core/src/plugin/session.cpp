@@ -21,8 +21,32 @@ struct Session::Channel {
   std::condition_variable changed;
   std::deque<std::string> lines;                    // from the child, oldest first
   std::deque<std::optional<std::string>> requests;  // nullopt: close its stdin
-  bool finished = false;
+  bool closing = false;             // no more requests: any further line is answered by closing
+  bool finished = false;            // the child was reaped (or could not be started)
   process::ProcessOutcome outcome;  // once finished
+  bool failure_told = false;        // a preflight said how the child ended (the host's thread)
+
+  // ProcessOptions::on_stdout_line, on the watching thread: the child's line is kept,
+  // and the next request (or the close) is its reply.
+  std::optional<std::string> reply_to(std::string_view line) {
+    std::unique_lock lock(mutex);
+    lines.emplace_back(line);
+    changed.notify_all();
+    changed.wait(lock, [&] { return !requests.empty() || closing; });
+    if (requests.empty()) return std::nullopt;
+    std::optional<std::string> next = std::move(requests.front());
+    requests.pop_front();
+    return next;
+  }
+
+  void finish(process::ProcessOutcome ended) {
+    {
+      const std::lock_guard lock(mutex);
+      outcome = std::move(ended);
+      finished = true;
+    }
+    changed.notify_all();
+  }
 
   // Waits for the child's next line; nullopt when it ended without one.
   std::optional<std::string> next_line() {
@@ -34,10 +58,18 @@ struct Session::Channel {
     return line;
   }
 
-  void request(std::optional<std::string> text) {
+  void request(std::string text) {
     {
       const std::lock_guard lock(mutex);
-      requests.push_back(std::move(text));
+      requests.emplace_back(std::move(text));
+    }
+    changed.notify_all();
+  }
+
+  void close() {
+    {
+      const std::lock_guard lock(mutex);
+      closing = true;
     }
     changed.notify_all();
   }
@@ -70,11 +102,12 @@ std::string describe_failure(const std::filesystem::path& file,
 std::string preflight_failure(const std::filesystem::path& file,
                               const process::ProcessOutcome& outcome) {
   if (outcome.timed_out) return fmt::format("{}: preflight timed out after 30 s", file.string());
-  if (outcome.signal) {
-    return fmt::format("{}: crashed with signal {} ({}) in preflight", file.string(),
-                       *outcome.signal, strsignal(*outcome.signal));
-  }
   std::string reason = process::tail_lines(outcome.stderr_tail, 5);
+  if (outcome.signal) {
+    return fmt::format("{}: crashed with signal {} ({}) in preflight{}{}", file.string(),
+                       *outcome.signal, strsignal(*outcome.signal), reason.empty() ? "" : ": ",
+                       reason);
+  }
   const std::string prefix = "storh-host worker: ";
   if (reason.starts_with(prefix)) reason.erase(0, prefix.size());
   return reason.empty() ? fmt::format("{}: preflight exited with {}", file.string(),
@@ -139,28 +172,26 @@ Session::Session(const std::filesystem::path& host_executable, const std::filesy
   options.timeout_seconds = kAnswerSeconds;
   options.stderr_tail_bytes = 16384;
   options.on_stdout_line = [channel = channel_](std::string_view line) {
-    std::unique_lock lock(channel->mutex);
-    channel->lines.emplace_back(line);
-    channel->changed.notify_all();
-    channel->changed.wait(lock, [&] { return !channel->requests.empty(); });
-    std::optional<std::string> next = std::move(channel->requests.front());
-    channel->requests.pop_front();
-    return next;
+    return channel->reply_to(line);
   };
   watcher_ = std::thread([channel = channel_, options = std::move(options)] {
-    process::ProcessOutcome outcome = process::run_process(options);
-    {
-      const std::lock_guard lock(channel->mutex);
-      channel->outcome = std::move(outcome);
-      channel->finished = true;
+    process::ProcessOutcome outcome;
+    try {
+      outcome = process::run_process(options);
+    } catch (const std::exception& e) {  // out of memory: the child is not watched
+      outcome.error = e.what();
     }
-    channel->changed.notify_all();
+    channel->finish(std::move(outcome));
   });
 }
 
 Session::~Session() {
-  channel_->request(std::nullopt);
+  close();
   watcher_.join();
+}
+
+void Session::close() {
+  channel_->close();
 }
 
 const Expected<Description>& Session::description() {
@@ -180,11 +211,16 @@ Preflight Session::preflight(const std::string& params_json) {
   }
   channel_->request(params_json);
   const std::optional<std::string> line = channel_->next_line();
-  if (!line) {
-    failed.error = preflight_failure(file_, channel_->outcome);
-    return failed;
-  }
-  return answered(file_, *line);
+  if (line) return answered(file_, *line);
+  // The child ended: the combination that ended it says how, and later ones were not
+  // asked (each earlier combination had its answer).
+  failed.error = std::exchange(channel_->failure_told, true)
+                     ? fmt::format(
+                           "{}: not checked: the preflight child ended on an "
+                           "earlier parameter combination",
+                           file_.string())
+                     : preflight_failure(file_, channel_->outcome);
+  return failed;
 }
 
 Expected<Description> describe_plugin(const std::filesystem::path& host_executable,

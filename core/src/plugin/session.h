@@ -38,7 +38,7 @@ class Session {
   // Starts the child. Each question it is asked has 30 s to be answered.
   Session(const std::filesystem::path& host_executable, const std::filesystem::path& file,
           const std::string& expected_name);
-  // Ends the child (its stdin is closed) and waits for it.
+  // Ends the child (close()) and waits for it.
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -54,6 +54,10 @@ class Session {
   // lines it wrote to stderr starting with "note: " (without it) when it accepted
   // them; `parts` and the duration need are its transactions' answers.
   Preflight preflight(const std::string& params_json);
+
+  // Asks nothing more: the child's stdin is closed, and it ends. Lets several sessions
+  // end at once before their destructors wait for them.
+  void close();
 
  private:
   struct Channel;  // the lines between this thread and the one watching the child

@@ -13,10 +13,12 @@
 #include <array>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -25,11 +27,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// How long the watching loop sleeps while the child is quiet. Its output, events and
-// exit wake the loop at once; the sleep only bounds how late a timeout, a cancel or a
-// resident set over its limit is seen. It starts at kPollMillis and doubles while the
-// child stays quiet, up to kQuietPollMillis, and is kPollMillis again while the
-// resident set is over half its limit or the child is being stopped. Each wake-up is
+// How long the watching loop sleeps while the child is quiet. Its output and events
+// wake the loop at once, and so does its exit (its pipes close) unless something it
+// started still holds them; the sleep bounds how late a cancel, an exit seen only by
+// wait4, or a resident set over its limit is seen, and ends early where a timeout or
+// the SIGKILL after a stop falls due. It is kPollMillis after the child wrote
+// anything, doubles while it stays quiet, up to kQuietPollMillis, and is kPollMillis
+// while the resident set is over half its limit or the child is being stopped. Each wake-up is
 // a context switch, tens of microseconds on a virtual machine: at a steady 5 ms a
 // run's host spent several milliseconds of CPU per second on them, which a
 // benchmark's client-CPU figures count.
@@ -54,25 +58,40 @@ void close_fd(int& fd) {
   fd = -1;
 }
 
+// A small /proc file's text; "" when unreadable. Opened close-on-exec: another thread
+// may fork a child meanwhile (plugin::Session runs children from threads).
+std::string read_proc_file(const char* path) {
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  std::string text;
+  std::array<char, 4096> buffer;
+  ssize_t got;
+  while ((got = ::read(fd, buffer.data(), buffer.size())) > 0 && text.size() < 65536) {
+    text.append(buffer.data(), static_cast<std::size_t>(got));
+  }
+  ::close(fd);
+  return text;
+}
+
 // Resident set of `pid` from /proc/<pid>/statm, in bytes; 0 when unreadable.
 std::uint64_t resident_bytes(pid_t pid) {
-  std::ifstream statm(fmt::format("/proc/{}/statm", pid));
-  std::uint64_t size_pages = 0;
-  std::uint64_t resident_pages = 0;
-  if (!(statm >> size_pages >> resident_pages)) return 0;
+  const std::string text = read_proc_file(fmt::format("/proc/{}/statm", pid).c_str());
+  unsigned long long size_pages = 0;
+  unsigned long long resident_pages = 0;
+  if (std::sscanf(text.c_str(), "%llu %llu", &size_pages, &resident_pages) != 2) return 0;
   return resident_pages * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
 }
 
 // The kernel's count of processes its out-of-memory killer ended (/proc/vmstat
 // oom_kill, Linux 4.13 on); nullopt when unreadable.
 std::optional<std::uint64_t> oom_kills() {
-  std::ifstream vmstat("/proc/vmstat");
-  std::string name;
-  std::uint64_t value = 0;
-  while (vmstat >> name >> value) {
-    if (name == "oom_kill") return value;
-  }
-  return std::nullopt;
+  const std::string text = read_proc_file("/proc/vmstat");
+  constexpr std::string_view kName = "\noom_kill ";
+  const std::size_t at = text.find(kName);
+  if (at == std::string::npos) return std::nullopt;
+  unsigned long long value = 0;
+  if (std::sscanf(text.c_str() + at + kName.size(), "%llu", &value) != 1) return std::nullopt;
+  return value;
 }
 
 // In the child, between fork and exec: only async-signal-safe calls.
@@ -112,6 +131,9 @@ class Watcher {
 
   // When the last reply was written; the timeout counts from it.
   std::optional<Clock::time_point> replied_at() const { return replied_at_; }
+
+  // Whether the child wrote anything since the last call.
+  bool heard_since_asked() { return std::exchange(heard_, false); }
 
   // Reads whatever is ready; returns false once every stream is at end of file.
   bool pump(int timeout_millis) {
@@ -154,6 +176,7 @@ class Watcher {
       close_fd(stream.fd);
       return;
     }
+    heard_ = true;
     const std::string_view chunk(buffer.data(), static_cast<std::size_t>(got));
     if (stream.sink == &outcome_.stdout_text && options_.on_stdout_line) {
       pending_stdout_.append(chunk);
@@ -222,6 +245,7 @@ class Watcher {
   std::string pending_stdout_;
   int reply_fd_ = -1;
   std::optional<Clock::time_point> replied_at_;
+  bool heard_ = false;
 };
 
 }  // namespace
@@ -302,7 +326,16 @@ ProcessOutcome run_process(const ProcessOptions& options) {
 
   Watcher watcher(options, outcome);
   if (capture_stdout) watcher.add(out_pipe.read_end, &outcome.stdout_text, false);
-  if (conversation) watcher.converse_through(reply_end);
+  if (conversation) {
+    // A reply is written whole; a child that stops reading its stdin fails it after the
+    // timeout instead of holding the host.
+    const double seconds = options.timeout_seconds.value_or(30);
+    timeval limit{};
+    limit.tv_sec = static_cast<time_t>(seconds);
+    limit.tv_usec = static_cast<suseconds_t>((seconds - static_cast<double>(limit.tv_sec)) * 1e6);
+    ::setsockopt(reply_end, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
+    watcher.converse_through(reply_end);
+  }
   watcher.add(err_pipe.read_end, nullptr, false);
   watcher.add(event_pipe.read_end, nullptr, true);
 
@@ -319,10 +352,26 @@ ProcessOutcome run_process(const ProcessOptions& options) {
   int status = 0;
   rusage usage{};
   bool exited = false;
-  int sleep_millis = kPollMillis;
+  int quiet_millis = kPollMillis;  // the next sleep while the child stays quiet
+  // The sleep is cut short where the timeout or the SIGKILL after a stop falls due.
+  const auto sleep_for = [&](int millis) {
+    const Clock::time_point now = Clock::now();
+    const auto until = [&](Clock::time_point due) {
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(due - now).count();
+      millis = static_cast<int>(std::clamp<long long>(left, 1, millis));
+    };
+    if (options.timeout_seconds && !outcome.timed_out) {
+      until(watcher.replied_at().value_or(start) +
+            std::chrono::duration_cast<Clock::duration>(
+                std::chrono::duration<double>(*options.timeout_seconds)));
+    }
+    if (kill_at) until(*kill_at);
+    return millis;
+  };
   while (!exited) {
-    watcher.pump(sleep_millis);
-    sleep_millis = std::min(2 * sleep_millis, kQuietPollMillis);
+    watcher.pump(sleep_for(quiet_millis));
+    quiet_millis =
+        watcher.heard_since_asked() ? kPollMillis : std::min(2 * quiet_millis, kQuietPollMillis);
     const pid_t waited = ::wait4(pid, &status, WNOHANG, &usage);
     if (waited == pid) {
       exited = true;
@@ -342,7 +391,7 @@ ProcessOutcome run_process(const ProcessOptions& options) {
         outcome.memory_exceeded = true;
         stop(true);
       }
-      if (rss > *options.memory_limit_bytes / 2) sleep_millis = kPollMillis;
+      if (rss > *options.memory_limit_bytes / 2) quiet_millis = kPollMillis;
     }
     const Clock::time_point counted_from = watcher.replied_at().value_or(start);
     if (options.timeout_seconds && !outcome.timed_out &&
@@ -354,7 +403,7 @@ ProcessOutcome run_process(const ProcessOptions& options) {
       outcome.cancelled = true;
       stop(false);
     }
-    if (kill_at) sleep_millis = kPollMillis;
+    if (kill_at) quiet_millis = kPollMillis;
     if (kill_at && now >= *kill_at) {
       sent_kill = true;
       ::kill(-pid, SIGKILL);

@@ -2,10 +2,15 @@
 // so a plugin that crashes while loading, describing or checking parameters fails only
 // it. With --preflights it then answers Engine::preflight requests from stdin, so a
 // run loads each plugin once before its workers, not once per question.
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <array>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -22,26 +27,81 @@
 namespace storh::worker {
 namespace {
 
+// The stderr capture in progress (capture_stderr): the real stderr, and the memfd
+// standing in for it. Set on the main thread; read by the exit and signal paths.
+int g_saved_stderr = -1;
+int g_captured = -1;
+
+// The signals that end a plugin with a message on stderr worth keeping.
+constexpr std::array<int, 5> kFatal = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+
+// Copies what the capture holds to the real stderr and puts it back on fd 2, so that
+// a plugin that exits or dies inside preflight leaves its last words where the host
+// reads why the child ended. Async-signal-safe.
+void spill_capture() noexcept {
+  if (g_captured < 0) return;
+  char buffer[4096];
+  off_t offset = 0;
+  ssize_t got;
+  while ((got = ::pread(g_captured, buffer, sizeof buffer, offset)) > 0) {
+    for (ssize_t written = 0; written < got;) {
+      const ssize_t n =
+          ::write(g_saved_stderr, buffer + written, static_cast<size_t>(got - written));
+      if (n <= 0) break;
+      written += n;
+    }
+    offset += got;
+  }
+  ::dup2(g_saved_stderr, STDERR_FILENO);
+  g_captured = -1;
+}
+
+void spill_and_die(int signal) {
+  spill_capture();
+  ::signal(signal, SIG_DFL);
+  ::raise(signal);
+}
+
 // What the plugin writes to stderr (fd 2) while `body` runs, kept in memory instead:
-// the "note: " lines of a preflight become part of its answer.
+// the "note: " lines of a preflight become part of its answer. If the plugin exits or
+// dies with a fatal signal meanwhile, the text goes to the real stderr first.
 template <typename Body>
 std::string capture_stderr(Body&& body) {
   std::cerr.flush();
   std::fflush(stderr);
-  const int saved = ::dup(STDERR_FILENO);
+  g_saved_stderr = ::fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
   const int memory = ::memfd_create("storh-preflight-stderr", MFD_CLOEXEC);
-  if (saved < 0 || memory < 0) {
-    if (saved >= 0) ::close(saved);
+  if (g_saved_stderr < 0 || memory < 0) {
+    if (g_saved_stderr >= 0) ::close(g_saved_stderr);
     if (memory >= 0) ::close(memory);
     body();  // nothing to capture into: the lines go to stderr as they are
     return {};
   }
+  static const bool at_exit = std::atexit([] { spill_capture(); }) == 0;
+  static_cast<void>(at_exit);
+  std::array<struct sigaction, kFatal.size()> previous{};
+  struct sigaction spill {};
+  spill.sa_handler = spill_and_die;
+  for (std::size_t i = 0; i < kFatal.size(); ++i) ::sigaction(kFatal[i], &spill, &previous[i]);
   ::dup2(memory, STDERR_FILENO);
-  body();
-  std::cerr.flush();
-  std::fflush(stderr);
-  ::dup2(saved, STDERR_FILENO);
-  ::close(saved);
+  g_captured = memory;
+  // Restores fd 2 and the signal handlers however `body` ends.
+  struct Restore {
+    const std::array<struct sigaction, kFatal.size()>& previous;
+    ~Restore() {
+      std::cerr.flush();
+      std::fflush(stderr);
+      g_captured = -1;
+      ::dup2(g_saved_stderr, STDERR_FILENO);
+      ::close(g_saved_stderr);
+      g_saved_stderr = -1;
+      for (std::size_t i = 0; i < kFatal.size(); ++i) ::sigaction(kFatal[i], &previous[i], nullptr);
+    }
+  };
+  {
+    const Restore restore{previous};
+    body();
+  }
   std::string text;
   char buffer[4096];
   ssize_t got;
@@ -125,15 +185,24 @@ int describe_main(const std::vector<std::string>& args) {
       return fail_input(kUsage);
     }
   }
-  // A conversation's lines have stdout to themselves: whatever the plugin prints
-  // there goes to stderr instead.
+  // A conversation has the requests and answers to itself, on descriptors nothing
+  // the plugin starts inherits: the plugin's stdout goes to stderr, and its stdin is
+  // /dev/null, as a worker's is.
   std::FILE* answers = stdout;
+  std::FILE* requests = nullptr;
   if (preflights) {
     std::cout.flush();
-    const int protocol = ::dup(STDOUT_FILENO);
-    answers = protocol < 0 ? nullptr : ::fdopen(protocol, "w");
-    if (answers == nullptr) return fail_input("cannot keep stdout for the answers");
+    const int answer_fd = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+    const int request_fd = ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+    answers = answer_fd < 0 ? nullptr : ::fdopen(answer_fd, "w");
+    requests = request_fd < 0 ? nullptr : ::fdopen(request_fd, "r");
+    const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (answers == nullptr || requests == nullptr || null_fd < 0) {
+      return fail_input("cannot keep stdin and stdout for the conversation");
+    }
     ::dup2(STDERR_FILENO, STDOUT_FILENO);
+    ::dup2(null_fd, STDIN_FILENO);
+    ::close(null_fd);
   }
   const auto answer_line = [answers](const auto& json) {
     const std::string text = json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -164,10 +233,16 @@ int describe_main(const std::vector<std::string>& args) {
   // line per request line (the cell's parameters as JSON) until stdin ends.
   answer_line(described);
   const bool checks = (*loaded)->manifest().abi_minor >= storh::kPreflightAbiMinor;
-  std::string request;
-  while (std::getline(std::cin, request)) {
+  char* line = nullptr;
+  std::size_t capacity = 0;
+  ssize_t length;
+  while ((length = ::getline(&line, &capacity, requests)) >= 0) {
+    std::string request(line, static_cast<std::size_t>(length));
+    if (!request.empty() && request.back() == '\n') request.pop_back();
     answer_line(checks ? preflight_answer(**loaded, request) : nlohmann::json::object());
   }
+  std::free(line);
+  std::fclose(requests);
   std::fclose(answers);
   return kWorkerExitOk;
 }
