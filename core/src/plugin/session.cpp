@@ -102,14 +102,12 @@ std::string describe_failure(const std::filesystem::path& file,
 std::string preflight_failure(const std::filesystem::path& file,
                               const process::ProcessOutcome& outcome) {
   if (outcome.timed_out) return fmt::format("{}: preflight timed out after 30 s", file.string());
-  std::string reason = process::tail_lines(outcome.stderr_tail, 5);
+  const std::string reason = process::tail_lines(outcome.stderr_tail, 5);
   if (outcome.signal) {
     return fmt::format("{}: crashed with signal {} ({}) in preflight{}{}", file.string(),
                        *outcome.signal, strsignal(*outcome.signal), reason.empty() ? "" : ": ",
                        reason);
   }
-  const std::string prefix = "storh-host worker: ";
-  if (reason.starts_with(prefix)) reason.erase(0, prefix.size());
   return reason.empty() ? fmt::format("{}: preflight exited with {}", file.string(),
                                       outcome.exit_code.value_or(-1))
                         : reason;

@@ -22,6 +22,8 @@
 
 #include <fmt/format.h>
 
+#include "util/files.h"
+
 namespace storh::process {
 namespace {
 
@@ -58,24 +60,9 @@ void close_fd(int& fd) {
   fd = -1;
 }
 
-// A small /proc file's text; "" when unreadable. Opened close-on-exec: another thread
-// may fork a child meanwhile (plugin::Session runs children from threads).
-std::string read_proc_file(const char* path) {
-  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return {};
-  std::string text;
-  std::array<char, 4096> buffer;
-  ssize_t got;
-  while ((got = ::read(fd, buffer.data(), buffer.size())) > 0 && text.size() < 65536) {
-    text.append(buffer.data(), static_cast<std::size_t>(got));
-  }
-  ::close(fd);
-  return text;
-}
-
 // Resident set of `pid` from /proc/<pid>/statm, in bytes; 0 when unreadable.
 std::uint64_t resident_bytes(pid_t pid) {
-  const std::string text = read_proc_file(fmt::format("/proc/{}/statm", pid).c_str());
+  const std::string text = read_trimmed(fmt::format("/proc/{}/statm", pid));
   unsigned long long size_pages = 0;
   unsigned long long resident_pages = 0;
   if (std::sscanf(text.c_str(), "%llu %llu", &size_pages, &resident_pages) != 2) return 0;
@@ -85,7 +72,7 @@ std::uint64_t resident_bytes(pid_t pid) {
 // The kernel's count of processes its out-of-memory killer ended (/proc/vmstat
 // oom_kill, Linux 4.13 on); nullopt when unreadable.
 std::optional<std::uint64_t> oom_kills() {
-  const std::string text = read_proc_file("/proc/vmstat");
+  const std::string text = "\n" + read_trimmed("/proc/vmstat");
   constexpr std::string_view kName = "\noom_kill ";
   const std::size_t at = text.find(kName);
   if (at == std::string::npos) return std::nullopt;

@@ -26,22 +26,6 @@ std::string os_error(std::string_view what, const std::filesystem::path& path) {
   return fmt::format("{}: {}: {}", path.string(), what, std::strerror(errno));
 }
 
-bool write_all(int fd, std::string_view data) {
-  while (!data.empty()) {
-    const ssize_t written = ::write(fd, data.data(), data.size());
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    data.remove_prefix(static_cast<std::size_t>(written));
-  }
-  return true;
-}
-
-}  // namespace
-
-namespace {
-
 // Calls `chunk(data, size)` for each piece of the file, read with read(2) into one
 // buffer: no stream and no copy beyond what the caller keeps.
 template <typename Chunk>
@@ -65,6 +49,18 @@ std::string read_chunks(const std::filesystem::path& path, Chunk&& chunk) {
 }
 
 }  // namespace
+
+bool write_all(int fd, std::string_view data) {
+  while (!data.empty()) {
+    const ssize_t written = ::write(fd, data.data(), data.size());
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    data.remove_prefix(static_cast<std::size_t>(written));
+  }
+  return true;
+}
 
 Expected<std::string> read_file(const std::filesystem::path& path) {
   std::string content;

@@ -10,7 +10,12 @@
 
 namespace storh {
 
-// Reads a whole file. The error names the path and the OS reason.
+// Writes all of `data` to `fd`, again after an interrupted write; false on an error
+// (errno says which). Async-signal-safe.
+bool write_all(int fd, std::string_view data);
+
+// Reads a whole file, opened close-on-exec (a child forked meanwhile by another thread
+// does not inherit it). The error names the path and the OS reason.
 Expected<std::string> read_file(const std::filesystem::path& path);
 
 // The content of a small text file (a /sys or /proc value, a git ref) without the white

@@ -20,6 +20,7 @@
 #include "plugin/describe.h"
 #include "plugin/loader.h"
 #include "storh/version.h"
+#include "util/files.h"
 #include "worker/request.h"
 #include "worker/worker_context.h"
 #include "worker/worker_main.h"
@@ -35,23 +36,27 @@ int g_captured = -1;
 // The signals that end a plugin with a message on stderr worth keeping.
 constexpr std::array<int, 5> kFatal = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 
+// Calls `piece(data, size)` for what the memfd holds, from its start. Async-signal-safe
+// when `piece` is.
+template <typename Piece>
+void read_memfd(int memory, Piece&& piece) {
+  char buffer[4096];
+  off_t offset = 0;
+  ssize_t got;
+  while ((got = ::pread(memory, buffer, sizeof buffer, offset)) > 0) {
+    piece(buffer, static_cast<std::size_t>(got));
+    offset += got;
+  }
+}
+
 // Copies what the capture holds to the real stderr and puts it back on fd 2, so that
 // a plugin that exits or dies inside preflight leaves its last words where the host
 // reads why the child ended. Async-signal-safe.
 void spill_capture() noexcept {
   if (g_captured < 0) return;
-  char buffer[4096];
-  off_t offset = 0;
-  ssize_t got;
-  while ((got = ::pread(g_captured, buffer, sizeof buffer, offset)) > 0) {
-    for (ssize_t written = 0; written < got;) {
-      const ssize_t n =
-          ::write(g_saved_stderr, buffer + written, static_cast<size_t>(got - written));
-      if (n <= 0) break;
-      written += n;
-    }
-    offset += got;
-  }
+  read_memfd(g_captured, [](const char* data, std::size_t size) {
+    write_all(g_saved_stderr, std::string_view(data, size));
+  });
   ::dup2(g_saved_stderr, STDERR_FILENO);
   g_captured = -1;
 }
@@ -103,13 +108,7 @@ std::string capture_stderr(Body&& body) {
     body();
   }
   std::string text;
-  char buffer[4096];
-  ssize_t got;
-  off_t offset = 0;
-  while ((got = ::pread(memory, buffer, sizeof buffer, offset)) > 0) {
-    text.append(buffer, static_cast<std::size_t>(got));
-    offset += got;
-  }
+  read_memfd(memory, [&](const char* data, std::size_t size) { text.append(data, size); });
   ::close(memory);
   return text;
 }
