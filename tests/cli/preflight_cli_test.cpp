@@ -95,3 +95,36 @@ TEST_CASE("preflight: a plugin reading stdin finds it at its end, not the host's
   CHECK(run.code == 0);
   CHECK_FALSE(contains(run.err, "from stdin"));
 }
+
+namespace {
+
+// The failure message of a run of the misbehave fixture whose `second` operation fails
+// naming the command its process was started with (behaviour "origin").
+std::string origin_of_worker(const std::string& preflight) {
+  ScratchDir dir;
+  const auto run =
+      cli({"run", "--engine=misbehave", "--operation=second", "--dataset=10", "--repeat=2",
+           fixture_path_flag, "--set", "misbehave.behaviour=origin", "--set",
+           "misbehave.preflight=" + preflight, "--no-fail-fast",
+           "--output=" + (dir / "out.json").string(), "--work-dir=" + dir.path().string()});
+  INFO(run.out << run.err);
+  CHECK(run.code == 3);  // every run failed, as the behaviour makes it
+  const auto result = storh::test::read_json(dir / "out.json");
+  REQUIRE(result["failures"].size() == 2);
+  // Each repeat is a process of its own, both started the same way.
+  CHECK(result["failures"][0]["message"] == result["failures"][1]["message"]);
+  return result["failures"][0]["message"].get<std::string>();
+}
+
+}  // namespace
+
+TEST_CASE("fork: each repeat's worker is forked from the plugin's session child",
+          "[cli][preflight][fork]") {
+  // Not started with exec: its command line is the session child's.
+  CHECK(origin_of_worker("ok") == "second: this process was started as __describe");
+}
+
+TEST_CASE("fork: a session child running threads is not forked, and workers start with exec",
+          "[cli][preflight][fork]") {
+  CHECK(origin_of_worker("thread") == "second: this process was started as __worker");
+}

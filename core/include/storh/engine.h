@@ -334,7 +334,10 @@ class Engine {
   // still fail cleanly if the machine changed in between. When it accepts them, each
   // line it wrote to stderr that starts with "note: " is shown to the user once (a
   // database a crashed run left on the user's server, say); other output is shown only
-  // if the child fails.
+  // if the child fails. That child then forks each repeat's worker, without exec: like
+  // describe(), preflight() must leave nothing behind that a run could see (close what
+  // it opened), and should start no thread, since a child running threads is not forked
+  // from and each worker then starts and loads the plugin anew.
   virtual Status preflight(
       const std::vector<std::pair<std::string, ParamValue>>& values) const noexcept {
     static_cast<void>(values);

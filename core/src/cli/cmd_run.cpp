@@ -11,6 +11,7 @@
 #include "cli/execute.h"
 #include "cli/expected_time.h"
 #include "cli/output.h"
+#include "plugin/session.h"
 #include "range/range.h"
 #include "report/report.h"
 #include "result/json.h"
@@ -95,6 +96,13 @@ Expected<result::ResultFile> execute(const Prepared& prepared, const plan::Plan&
   options.shard = shard;
   options.command_line = prepared.command_line;
   options.load_errors = prepared.load_errors;
+  if (prepared.sessions) {
+    options.spawn = [sessions = prepared.sessions](
+                        const std::string& engine, const std::filesystem::path& plugin,
+                        const std::vector<std::string>& argv, const process::ChildFds& fds) {
+      return sessions->spawn(engine, plugin, argv, fds);
+    };
+  }
   return run::run_plan(plan, options);
 }
 

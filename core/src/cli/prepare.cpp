@@ -116,23 +116,12 @@ std::optional<suite::SuiteError> duration_need_error(const suite::Suite& suite,
                   cell.engine, answer.duration_param, answer.duration_reason)};
 }
 
-// Each engine's describing child, by engine name, kept until its cells are checked.
-// All are told to end before the first is waited for.
-struct Sessions : std::map<std::string, std::unique_ptr<plugin::Session>> {
-  Sessions() = default;
-  Sessions(const Sessions&) = delete;
-  Sessions& operator=(const Sessions&) = delete;
-  ~Sessions() {
-    for (auto& [engine, session] : *this) session->close();
-  }
-};
-
 // Engine::preflight (ABI 1.4) of every distinct parameter combination of the plan, asked
 // of the engine's session (its describing child): a machine that cannot run a cell (an
 // installation a parameter names is missing) is bad input before any cell runs. Prints every
 // refusal, and each note once. Adds the parts the plugin names to the cells' operations, and
 // refuses a load cell that counts transactions where a parameter needs a duration.
-bool preflight_cells(Prepared& prepared, const Sessions& sessions, const CommandIo& io) {
+bool preflight_cells(Prepared& prepared, const CommandIo& io) {
   std::map<std::pair<std::string, std::string>, plugin::Preflight> checked;  // engine, params
   std::set<std::string> noted;
   std::set<std::string> refused;
@@ -146,7 +135,7 @@ bool preflight_cells(Prepared& prepared, const Sessions& sessions, const Command
     const std::string params = run::params_argument(cell);
     auto [answer, first] = checked.try_emplace({cell.engine, params});
     if (first) {
-      answer->second = sessions.at(cell.engine)->preflight(params);
+      answer->second = prepared.sessions->find(cell.engine)->preflight(params);
       // A note (a database a crashed run left on a DSN server) is the same for every
       // combination that reaches the same server: said once.
       for (const std::string& note : answer->second.notes) {
@@ -299,19 +288,17 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
   known.reserve(engines.size());
   for (const auto& [name, file] : engines) known.push_back(name);
   // Every engine's child starts before the first answer is awaited: they load at once.
-  Sessions sessions;
+  prepared.sessions = std::make_shared<plugin::Sessions>();
   for (const suite::EngineSetting& setting : suite.engines) {
     auto found = engines.find(setting.name);
     if (found == engines.end()) continue;  // check_suite reports it with the known names
-    sessions.try_emplace(setting.name,
-                         std::make_unique<plugin::Session>(io.environment.host_executable,
-                                                           found->second, setting.name));
+    prepared.sessions->start(setting.name, io.environment.host_executable, found->second);
   }
   std::map<std::string, EngineInfo> infos;
   for (const suite::EngineSetting& setting : suite.engines) {
-    const auto session = sessions.find(setting.name);
-    if (session == sessions.end()) continue;
-    Expected<plugin::Description> description = session->second->description();
+    plugin::Session* session = prepared.sessions->find(setting.name);
+    if (session == nullptr) continue;
+    Expected<plugin::Description> description = session->description();
     if (!description) {
       prepared.load_errors.emplace_back(setting.name, description.error());
       continue;
@@ -354,7 +341,7 @@ std::optional<Prepared> prepare(const std::vector<std::string>& raw_args, const 
     return prepared.descriptions.count(e.name) == 0;
   });
   prepared.plan = plan::expand_plan(loadable, prepared.descriptions);
-  if (!preflight_cells(prepared, sessions, io)) return std::nullopt;
+  if (!preflight_cells(prepared, io)) return std::nullopt;
   return prepared;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,10 @@
 #include "result/result.h"
 #include "suite/parse.h"
 #include "suite/suite.h"
+
+namespace storh::plugin {
+class Sessions;  // plugin/session.h
+}  // namespace storh::plugin
 
 namespace storh::cli {
 
@@ -28,6 +33,9 @@ struct Prepared {
   // "storh-host", the command, then the arguments as given: the result's
   // experiment.command_line.
   std::vector<std::string> command_line;
+  // Each engine's session child (plugin/session.h), which described it and checked
+  // its cells, kept for the run: its workers are forked from it (RunnerOptions::spawn).
+  std::shared_ptr<plugin::Sessions> sessions;
 };
 
 // The flags every command that runs a suite takes (run, validate, ci, ab, calibrate):

@@ -1,5 +1,8 @@
 #include "plugin/session.h"
 
+#include <sys/prctl.h>
+#include <unistd.h>
+
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -10,6 +13,7 @@
 #include "plugin/check_description.h"
 #include "process/child_process.h"
 #include "util/files.h"
+#include "worker/fork_worker.h"
 
 namespace storh::plugin {
 
@@ -19,8 +23,8 @@ namespace storh::plugin {
 struct Session::Channel {
   std::mutex mutex;
   std::condition_variable changed;
-  std::deque<std::string> lines;                    // from the child, oldest first
-  std::deque<std::optional<std::string>> requests;  // nullopt: close its stdin
+  std::deque<std::string> lines;                       // from the child, oldest first
+  std::deque<std::optional<process::Reply>> requests;  // nullopt: close its stdin
   bool closing = false;             // no more requests: any further line is answered by closing
   bool finished = false;            // the child was reaped (or could not be started)
   process::ProcessOutcome outcome;  // once finished
@@ -28,13 +32,13 @@ struct Session::Channel {
 
   // ProcessOptions::on_stdout_line, on the watching thread: the child's line is kept,
   // and the next request (or the close) is its reply.
-  std::optional<std::string> reply_to(std::string_view line) {
+  std::optional<process::Reply> reply_to(std::string_view line) {
     std::unique_lock lock(mutex);
     lines.emplace_back(line);
     changed.notify_all();
     changed.wait(lock, [&] { return !requests.empty() || closing; });
     if (requests.empty()) return std::nullopt;
-    std::optional<std::string> next = std::move(requests.front());
+    std::optional<process::Reply> next = std::move(requests.front());
     requests.pop_front();
     return next;
   }
@@ -58,7 +62,7 @@ struct Session::Channel {
     return line;
   }
 
-  void request(std::string text) {
+  void request(process::Reply text) {
     {
       const std::lock_guard lock(mutex);
       requests.emplace_back(std::move(text));
@@ -202,6 +206,7 @@ const Expected<Description>& Session::description() {
 }
 
 Preflight Session::preflight(const std::string& params_json) {
+  const std::lock_guard asking(asking_);
   Preflight failed;
   if (!description()) {
     failed.error = description().error();
@@ -219,6 +224,57 @@ Preflight Session::preflight(const std::string& params_json) {
                            file_.string())
                      : preflight_failure(file_, channel_->outcome);
   return failed;
+}
+
+std::optional<pid_t> Session::spawn(const std::vector<std::string>& argv,
+                                    const process::ChildFds& fds) {
+  const std::lock_guard asking(asking_);
+  if (!forks_ || !description()) return std::nullopt;
+  // The worker, orphaned by the middle process, is adopted by the nearest subreaper.
+  static const bool subreaper = ::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
+  if (!subreaper) {
+    forks_ = false;
+    return std::nullopt;
+  }
+  const nlohmann::json request = {{"argv", argv}, {"host", ::getpid()}};
+  // A child with nothing on stdout writes it to stderr, as exec_child arranges.
+  channel_->request(
+      process::Reply(std::string(worker::kSpawnRequest) + request.dump(),
+                     {fds.stdin_fd, fds.stdout_fd >= 0 ? fds.stdout_fd : fds.stderr_fd,
+                      fds.stderr_fd, fds.event_fd}));
+  const std::optional<std::string> line = channel_->next_line();
+  const nlohmann::json answer =
+      line ? nlohmann::json::parse(*line, nullptr, false) : nlohmann::json();
+  if (answer.is_object() && answer.contains("pid") && answer["pid"].is_number_integer()) {
+    return answer["pid"].get<pid_t>();
+  }
+  // Threads, or a child that ended: every later worker is started with exec.
+  forks_ = false;
+  return std::nullopt;
+}
+
+Sessions::~Sessions() {
+  for (auto& [engine, session] : sessions_) session->close();
+}
+
+Session& Sessions::start(const std::string& engine, const std::filesystem::path& host_executable,
+                         const std::filesystem::path& file) {
+  auto [found, added] = sessions_.try_emplace(engine);
+  if (added) found->second = std::make_unique<Session>(host_executable, file, engine);
+  return *found->second;
+}
+
+Session* Sessions::find(const std::string& engine) const {
+  const auto found = sessions_.find(engine);
+  return found == sessions_.end() ? nullptr : found->second.get();
+}
+
+std::optional<pid_t> Sessions::spawn(const std::string& engine, const std::filesystem::path& plugin,
+                                     const std::vector<std::string>& argv,
+                                     const process::ChildFds& fds) const {
+  Session* session = find(engine);
+  if (session == nullptr || session->file() != plugin) return std::nullopt;
+  return session->spawn(argv, fds);
 }
 
 Expected<Description> describe_plugin(const std::filesystem::path& host_executable,

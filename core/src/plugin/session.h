@@ -5,18 +5,24 @@
 // child that describes the plugin and then answers Engine::preflight for each
 // parameter combination the host asks about, so a run loads each plugin once before
 // its workers (a plugin linked to a client library such as libpq pays milliseconds of
-// CPU per load, and a short run counts them).
+// CPU per load, and a short run counts them). For the run that follows, the same child
+// forks each repeat's worker (worker/fork_worker.h), so that a repeat does not load
+// the plugin again either.
 #pragma once
+
+#include <sys/types.h>
 
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "plugin/describe.h"
+#include "process/child_process.h"
 #include "util/expected.h"
 
 namespace storh::plugin {
@@ -55,6 +61,16 @@ class Session {
   // them; `parts` and the duration need are its transactions' answers.
   Preflight preflight(const std::string& params_json);
 
+  // A worker for `argv` (`storh-host __worker --plugin=FILE ...`, this session's
+  // file) forked by the child with `fds`, handed over to this process, which becomes a
+  // child subreaper (prctl PR_SET_CHILD_SUBREAPER) for it: its pid, a child of this
+  // process in its own process group. nullopt when the child cannot fork it (it has
+  // ended, or runs threads): the caller then starts the worker with fork and exec.
+  // The descriptors stay the caller's.
+  std::optional<pid_t> spawn(const std::vector<std::string>& argv, const process::ChildFds& fds);
+
+  const std::filesystem::path& file() const { return file_; }
+
   // Asks nothing more: the child's stdin is closed, and it ends. Lets several sessions
   // end at once before their destructors wait for them.
   void close();
@@ -65,6 +81,31 @@ class Session {
   std::shared_ptr<Channel> channel_;
   std::thread watcher_;
   std::optional<Expected<Description>> description_;
+  std::mutex asking_;  // one question at a time: a request and its answer
+  bool forks_ = true;  // false once the child could not fork a worker
+};
+
+// Each engine's session by engine name, kept for the whole run so that its workers are
+// forked from it. All are told to end before the first is waited for.
+class Sessions {
+ public:
+  Sessions() = default;
+  Sessions(const Sessions&) = delete;
+  Sessions& operator=(const Sessions&) = delete;
+  ~Sessions();
+
+  // Starts the engine's session child.
+  Session& start(const std::string& engine, const std::filesystem::path& host_executable,
+                 const std::filesystem::path& file);
+  // The engine's session; nullptr when none was started.
+  Session* find(const std::string& engine) const;
+  // Session::spawn of the engine's session when its file is `plugin`, else nullopt.
+  std::optional<pid_t> spawn(const std::string& engine, const std::filesystem::path& plugin,
+                             const std::vector<std::string>& argv,
+                             const process::ChildFds& fds) const;
+
+ private:
+  std::map<std::string, std::unique_ptr<Session>> sessions_;
 };
 
 // A Session asked for the description alone.

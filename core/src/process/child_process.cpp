@@ -171,7 +171,7 @@ class Watcher {
       while ((newline = pending_stdout_.find('\n')) != std::string::npos) {
         const std::string line = pending_stdout_.substr(0, newline);
         pending_stdout_.erase(0, newline + 1);
-        std::optional<std::string> answer;
+        std::optional<Reply> answer;
         try {
           answer = options_.on_stdout_line(line);
         } catch (...) {
@@ -203,19 +203,21 @@ class Watcher {
     }
   }
 
-  // Writes `answer` and a newline to the child's stdin, or closes it. A child that
-  // is gone is seen by the caller's wait; MSG_NOSIGNAL keeps SIGPIPE from the host.
-  void reply(const std::optional<std::string>& answer) {
+  // Writes `answer` and a newline to the child's stdin, with its descriptors on the
+  // first byte, or closes it. A child that is gone is seen by the caller's wait;
+  // MSG_NOSIGNAL keeps SIGPIPE from the host.
+  void reply(const std::optional<Reply>& answer) {
     replied_at_ = Clock::now();
     if (reply_fd_ < 0) return;
     if (!answer) {
       close_fd(reply_fd_);
       return;
     }
-    const std::string text = *answer + '\n';
+    const std::string text = answer->line + '\n';
     std::size_t sent = 0;
     while (sent < text.size()) {
-      const ssize_t n = ::send(reply_fd_, text.data() + sent, text.size() - sent, MSG_NOSIGNAL);
+      const ssize_t n = send_part(std::string_view(text).substr(sent),
+                                  sent == 0 ? answer->fds : std::vector<int>{});
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) {
         close_fd(reply_fd_);
@@ -223,6 +225,23 @@ class Watcher {
       }
       sent += static_cast<std::size_t>(n);
     }
+  }
+
+  ssize_t send_part(std::string_view text, const std::vector<int>& fds) {
+    if (fds.empty()) return ::send(reply_fd_, text.data(), text.size(), MSG_NOSIGNAL);
+    iovec part{const_cast<char*>(text.data()), text.size()};
+    std::vector<char> control(CMSG_SPACE(sizeof(int) * fds.size()));
+    msghdr message{};
+    message.msg_iov = &part;
+    message.msg_iovlen = 1;
+    message.msg_control = control.data();
+    message.msg_controllen = control.size();
+    cmsghdr* header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int) * fds.size());
+    std::memcpy(CMSG_DATA(header), fds.data(), sizeof(int) * fds.size());
+    return ::sendmsg(reply_fd_, &message, MSG_NOSIGNAL);
   }
 
   const ProcessOptions& options_;
@@ -293,7 +312,12 @@ ProcessOutcome run_process(const ProcessOptions& options) {
   const std::optional<std::uint64_t> oom_kills_before = oom_kills();
   const Clock::time_point start = Clock::now();
   const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
+  std::optional<pid_t> spawned;
+  if (options.spawn) {
+    spawned =
+        options.spawn({child_stdin, out_pipe.write_end, err_pipe.write_end, event_pipe.write_end});
+  }
+  const pid_t pid = spawned ? *spawned : ::fork();
   if (pid < 0) {
     outcome.error = fmt::format("cannot fork: {}", std::strerror(errno));
     close_everything();
@@ -304,7 +328,9 @@ ProcessOutcome run_process(const ProcessOptions& options) {
                err_pipe.write_end, event_pipe.write_end);
   }
 
-  ::setpgid(pid, pid);  // also from the parent, so the group exists before we signal it
+  // Also from the parent, so the group exists before we signal it (a spawned child's
+  // group exists already).
+  if (!spawned) ::setpgid(pid, pid);
   outcome.started = true;
   close_fd(out_pipe.write_end);
   close_fd(err_pipe.write_end);
@@ -405,6 +431,10 @@ ProcessOutcome run_process(const ProcessOptions& options) {
   while (watcher.pump(kPollMillis) && Clock::now() < drain_until) {
   }
   watcher.close_all();
+  // What the child left in its group and this process adopted as their subreaper
+  // (plugin/session.h) is reaped, so that a later check of its pid finds it gone.
+  while (::waitpid(-pid, nullptr, WNOHANG) > 0) {
+  }
 
   outcome.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   outcome.peak_rss_bytes =

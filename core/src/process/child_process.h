@@ -2,8 +2,11 @@
 //
 // The host runs every plugin call that could crash or hang (describing a plugin,
 // each repeat of each cell) in a child process, so a misbehaving plugin fails its
-// own cell and never the run. This file is the one place that forks.
+// own cell and never the run. This file forks them, except a worker that a plugin's
+// session child forks for the host (worker/fork_worker.h), which is then watched here.
 #pragma once
+
+#include <sys/types.h>
 
 #include <atomic>
 #include <csignal>
@@ -20,6 +23,24 @@ namespace storh::process {
 // once, for both sides: the host's end of the pipe is put there before exec, and the
 // worker writes to it.
 inline constexpr int kEventFd = 3;
+
+// A line written to a conversation's child (ProcessOptions::on_stdout_line), and the
+// descriptors sent with it (SCM_RIGHTS): the child receives copies of them.
+struct Reply {
+  Reply(std::string text) : line(std::move(text)) {}  // NOLINT: a line alone converts
+  Reply(std::string text, std::vector<int> sent) : line(std::move(text)), fds(std::move(sent)) {}
+  std::string line;
+  std::vector<int> fds;
+};
+
+// The descriptors a child starts with as stdin, stdout, stderr and kEventFd. stdout is
+// -1 when its output joins stderr.
+struct ChildFds {
+  int stdin_fd = -1;
+  int stdout_fd = -1;
+  int stderr_fd = -1;
+  int event_fd = -1;
+};
 
 struct ProcessOptions {
   // argv[0] is the executable path; no shell is involved.
@@ -43,7 +64,13 @@ struct ProcessOptions {
   // returns is written to its stdin with a newline; nullopt closes its stdin, which
   // ends a child that reads requests until end of file. Called on the calling thread,
   // which may wait in it for the next request; the timeout counts from the last reply.
-  std::function<std::optional<std::string>(std::string_view line)> on_stdout_line;
+  std::function<std::optional<Reply>(std::string_view line)> on_stdout_line;
+  // Starts the child some other way than fork and exec here: given the descriptors it
+  // must start with, returns its pid, a child of this process already in its own
+  // process group (a worker forked by a plugin's session child and handed over,
+  // plugin/session.h), which is then watched as one this process started. nullopt:
+  // fork and exec argv as usual. argv and environment are the caller's to pass on.
+  std::function<std::optional<pid_t>(const ChildFds& fds)> spawn;
   // How much of the end of stderr to keep.
   std::size_t stderr_tail_bytes = 4096;
   // When set and it becomes true, the child is stopped as on a timeout.

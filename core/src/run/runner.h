@@ -23,6 +23,7 @@
 
 #include "plan/plan.h"
 #include "plan/shard.h"
+#include "process/child_process.h"
 #include "result/result.h"
 #include "util/expected.h"
 
@@ -50,6 +51,15 @@ struct RunnerOptions {
   // Engines of the suite whose plugin could not be loaded or described, with why: each
   // fails every dataset of the suite (kind "load"), in the first shard's result only.
   std::vector<std::pair<std::string, std::string>> load_errors;
+  // Starts a cell's worker by forking it from the engine's session child
+  // (plugin/session.h) instead of with exec: given the engine, its plugin file, the
+  // worker's argv and descriptors, the worker's pid (process::ProcessOptions::spawn),
+  // or nullopt to exec it. May be empty. Not used for counting passes, whose workers
+  // run under an interposer or valgrind.
+  std::function<std::optional<pid_t>(const std::string& engine, const std::filesystem::path& plugin,
+                                     const std::vector<std::string>& argv,
+                                     const process::ChildFds& fds)>
+      spawn;
 };
 
 // Adds the busy-machine warning to `env` when the load average is above the CPU

@@ -192,6 +192,11 @@ WorkerRunOutcome run_worker(const plan::Plan& plan, const WorkerRunSpec& spec,
   process.memory_limit_bytes = plan.memory_limit_bytes;
   process.cancel = options.cancel;
   if (spec.adjust_process) spec.adjust_process(process);
+  if (options.spawn && !spec.adjust_process && !spec.count && process.environment.empty()) {
+    process.spawn = [&](const process::ChildFds& fds) {
+      return options.spawn(cell.engine, cell.plugin, process.argv, fds);
+    };
+  }
   process.on_event_line = [&](std::string_view line) { collector.on_line(line); };
   result.process = process::run_process(process);
   const process::ProcessOutcome& outcome = result.process;

@@ -5,12 +5,16 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <array>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <deque>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -21,6 +25,7 @@
 #include "plugin/loader.h"
 #include "storh/version.h"
 #include "util/files.h"
+#include "worker/fork_worker.h"
 #include "worker/request.h"
 #include "worker/worker_context.h"
 #include "worker/worker_main.h"
@@ -168,6 +173,70 @@ nlohmann::json preflight_answer(plugin::LoadedPlugin& loaded, const std::string&
   return answer;
 }
 
+// The host's requests, a line each, read from the conversation's socket with the
+// descriptors a spawn request carries (SCM_RIGHTS), which read(2) would drop.
+class Requests {
+ public:
+  explicit Requests(int fd) : fd_(fd) {}
+  ~Requests() {
+    for (const int fd : fds_) ::close(fd);
+    ::close(fd_);
+  }
+  Requests(const Requests&) = delete;
+  Requests& operator=(const Requests&) = delete;
+
+  // The next line without its newline; nullopt at end of file.
+  std::optional<std::string> next() {
+    std::size_t newline;
+    while ((newline = buffer_.find('\n')) == std::string::npos) {
+      if (!receive()) return std::nullopt;
+    }
+    std::string line = buffer_.substr(0, newline);
+    buffer_.erase(0, newline + 1);
+    return line;
+  }
+
+  // The next descriptor received, oldest first; -1 when none is left.
+  int take_fd() {
+    if (fds_.empty()) return -1;
+    const int fd = fds_.front();
+    fds_.pop_front();
+    return fd;
+  }
+
+ private:
+  bool receive() {
+    char data[4096];
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * 8)];
+    iovec part{data, sizeof data};
+    msghdr message{};
+    message.msg_iov = &part;
+    message.msg_iovlen = 1;
+    message.msg_control = control;
+    message.msg_controllen = sizeof control;
+    ssize_t got;
+    while ((got = ::recvmsg(fd_, &message, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {
+    }
+    for (cmsghdr* header = CMSG_FIRSTHDR(&message); header != nullptr;
+         header = CMSG_NXTHDR(&message, header)) {
+      if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+      const std::size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+      for (std::size_t i = 0; i < count; ++i) {
+        int fd;
+        std::memcpy(&fd, CMSG_DATA(header) + i * sizeof(int), sizeof fd);
+        fds_.push_back(fd);
+      }
+    }
+    if (got <= 0) return false;
+    buffer_.append(data, static_cast<std::size_t>(got));
+    return true;
+  }
+
+  int fd_;
+  std::string buffer_;
+  std::deque<int> fds_;
+};
+
 }  // namespace
 
 int describe_main(const std::vector<std::string>& args) {
@@ -188,15 +257,14 @@ int describe_main(const std::vector<std::string>& args) {
   // the plugin starts inherits: the plugin's stdout goes to stderr, and its stdin is
   // /dev/null, as a worker's is.
   std::FILE* answers = stdout;
-  std::FILE* requests = nullptr;
+  int request_fd = -1;
   if (preflights) {
     std::cout.flush();
     const int answer_fd = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-    const int request_fd = ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+    request_fd = ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
     answers = answer_fd < 0 ? nullptr : ::fdopen(answer_fd, "w");
-    requests = request_fd < 0 ? nullptr : ::fdopen(request_fd, "r");
     const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (answers == nullptr || requests == nullptr || null_fd < 0) {
+    if (answers == nullptr || request_fd < 0 || null_fd < 0) {
       return fail_input("cannot keep stdin and stdout for the conversation");
     }
     ::dup2(STDERR_FILENO, STDOUT_FILENO);
@@ -229,19 +297,20 @@ int describe_main(const std::vector<std::string>& args) {
     return kWorkerExitOk;
   }
   // A conversation (plugin/session.h): the description on one line, then one answer
-  // line per request line (the cell's parameters as JSON) until stdin ends.
+  // line per request line until stdin ends: a preflight for a line of the cell's
+  // parameters as JSON, a worker forked for a spawn request (worker/fork_worker.h).
   answer_line(described);
   const bool checks = (*loaded)->manifest().abi_minor >= storh::kPreflightAbiMinor;
-  char* line = nullptr;
-  std::size_t capacity = 0;
-  ssize_t length;
-  while ((length = ::getline(&line, &capacity, requests)) >= 0) {
-    std::string request(line, static_cast<std::size_t>(length));
-    if (!request.empty() && request.back() == '\n') request.pop_back();
-    answer_line(checks ? preflight_answer(**loaded, request) : nlohmann::json::object());
+  Requests requests(request_fd);
+  while (const std::optional<std::string> request = requests.next()) {
+    if (request->starts_with(kSpawnRequest)) {
+      std::array<int, 4> fds{};
+      for (int& fd : fds) fd = requests.take_fd();
+      answer_line(fork_worker(request->substr(kSpawnRequest.size()), fds));
+      continue;
+    }
+    answer_line(checks ? preflight_answer(**loaded, *request) : nlohmann::json::object());
   }
-  std::free(line);
-  std::fclose(requests);
   std::fclose(answers);
   return kWorkerExitOk;
 }
