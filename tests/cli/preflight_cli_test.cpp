@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "process/child_process.h"
 #include "test_support.h"
 
 using storh::test::cli;
@@ -99,16 +100,31 @@ TEST_CASE("preflight: a plugin reading stdin finds it at its end, not the host's
 namespace {
 
 // The failure message of a run of the misbehave fixture whose `second` operation fails
-// naming the command its process was started with (behaviour "origin").
+// naming the command its process was started with (behaviour "origin"), by the
+// storh-host program in a process of its own (as a user runs it): it forks its session
+// children only when they would run its own code.
 std::string origin_of_worker(const std::string& preflight) {
   ScratchDir dir;
-  const auto run =
-      cli({"run", "--engine=misbehave", "--operation=second", "--dataset=10", "--repeat=2",
-           fixture_path_flag, "--set", "misbehave.behaviour=origin", "--set",
-           "misbehave.preflight=" + preflight, "--no-fail-fast",
-           "--output=" + (dir / "out.json").string(), "--work-dir=" + dir.path().string()});
-  INFO(run.out << run.err);
-  CHECK(run.code == 3);  // every run failed, as the behaviour makes it
+  storh::process::ProcessOptions host;
+  host.argv = {STORH_TEST_HOST,
+               "run",
+               "--engine=misbehave",
+               "--operation=second",
+               "--dataset=10",
+               "--repeat=2",
+               fixture_path_flag,
+               "--set",
+               "misbehave.behaviour=origin",
+               "--set",
+               "misbehave.preflight=" + preflight,
+               "--no-fail-fast",
+               "--output=" + (dir / "out.json").string(),
+               "--work-dir=" + dir.path().string()};
+  host.capture_stdout = true;
+  host.timeout_seconds = 120;
+  const storh::process::ProcessOutcome run = storh::process::run_process(host);
+  INFO(run.stdout_text << run.stderr_tail);
+  CHECK(run.exit_code == 3);  // every run failed, as the behaviour makes it
   const auto result = storh::test::read_json(dir / "out.json");
   REQUIRE(result["failures"].size() == 2);
   // Each repeat is a process of its own, both started the same way.
@@ -120,11 +136,27 @@ std::string origin_of_worker(const std::string& preflight) {
 
 TEST_CASE("fork: each repeat's worker is forked from the plugin's session child",
           "[cli][preflight][fork]") {
-  // Not started with exec: its command line is the session child's.
-  CHECK(origin_of_worker("ok") == "second: this process was started as __describe");
+  // Not started with exec: its command line is that of the session child, itself a
+  // copy of the host (`storh-host run ...`).
+  CHECK(origin_of_worker("ok") == "second: this process was started as run");
 }
 
 TEST_CASE("fork: a session child running threads is not forked, and workers start with exec",
           "[cli][preflight][fork]") {
   CHECK(origin_of_worker("thread") == "second: this process was started as __worker");
+}
+
+TEST_CASE("fork: a session child of another program is started with exec, and forks workers",
+          "[cli][preflight][fork]") {
+  // In this test program the host is not storh-host itself: the session child is
+  // `storh-host __describe`, and the workers are forked from it.
+  ScratchDir dir;
+  const auto run =
+      cli({"run", "--engine=misbehave", "--operation=second", "--dataset=10", "--repeat=1",
+           fixture_path_flag, "--set", "misbehave.behaviour=origin",
+           "--output=" + (dir / "out.json").string(), "--work-dir=" + dir.path().string()});
+  INFO(run.out << run.err);
+  const auto result = storh::test::read_json(dir / "out.json");
+  REQUIRE(result["failures"].size() == 1);
+  CHECK(result["failures"][0]["message"] == "second: this process was started as __describe");
 }

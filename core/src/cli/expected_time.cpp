@@ -3,26 +3,40 @@
 #include <system_error>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
-#include "result/json.h"
 #include "run/progress_line.h"
+#include "util/files.h"
+#include "util/json_input.h"
 
 namespace storh::cli {
 namespace {
 
 // The worker runs' wall time of the last complete, unsharded run of this plan at the
-// suite's output, or 0 when there is none.
+// suite's output, or 0 when there is none. Only the fields it needs are read, not the
+// whole result: a short run pays for this before it starts.
 double last_run_seconds(const Prepared& prepared) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(prepared.suite.output, ec)) return 0;
-  Expected<result::ResultFile> last = result::read_result_file(prepared.suite.output);
-  if (!last || last->interrupted || last->experiment.shard ||
-      last->experiment.fingerprint != prepared.plan.fingerprint) {
+  Expected<std::string> text = read_file(prepared.suite.output);
+  if (!text) return 0;
+  Expected<nlohmann::json> last =
+      parse_json_input<nlohmann::json>(*text, prepared.suite.output.string());
+  try {
+    if (!last || !last->is_object() || last->value("interrupted", true)) return 0;
+    const nlohmann::json& experiment = last->at("experiment");
+    if (experiment.contains("shard") ||
+        experiment.at("fingerprint").get<std::string>() != prepared.plan.fingerprint) {
+      return 0;
+    }
+    double seconds = 0;
+    for (const nlohmann::json& run : last->at("runs")) {
+      seconds += run.at("wall_seconds").get<double>();
+    }
+    return seconds;
+  } catch (const nlohmann::json::exception&) {  // not a result file: no estimate
     return 0;
   }
-  double seconds = 0;
-  for (const result::Run& run : last->runs) seconds += run.wall_seconds;
-  return seconds;
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "process/child_process.h"
 #include "util/files.h"
 #include "worker/fork_worker.h"
+#include "worker/worker_main.h"
 
 namespace storh::plugin {
 
@@ -166,37 +167,64 @@ Preflight answered(const std::filesystem::path& file, const std::string& line) {
 
 Session::Session(const std::filesystem::path& host_executable, const std::filesystem::path& file,
                  const std::string& expected_name)
-    : file_(file), channel_(std::make_shared<Channel>()) {
-  process::ProcessOptions options;
+    : file_(file),
+      channel_(std::make_shared<Channel>()),
+      options_(std::make_shared<process::ProcessOptions>()) {
+  process::ProcessOptions& options = *options_;
   options.argv = {host_executable.string(), "__describe", file.string()};
   if (!expected_name.empty()) options.argv.push_back("--name=" + expected_name);
   options.argv.push_back("--preflights");
+  // The child is this process forked, not storh-host started anew, when
+  // `host_executable` is this very program and it has a single thread now (the sessions
+  // of a run all start before their threads do). Another program (a fake host in a
+  // test) is exec'd.
+  std::error_code same_error;
+  if (std::filesystem::equivalent(host_executable, "/proc/self/exe", same_error)) {
+    options.child_main =
+        [args = std::vector<std::string>(options.argv.begin() + 1, options.argv.end())] {
+          return worker::describe_main(args);
+        };
+  }
   options.timeout_seconds = kAnswerSeconds;
   options.stderr_tail_bytes = 16384;
   options.on_stdout_line = [channel = channel_](std::string_view line) {
     return channel->reply_to(line);
   };
-  watcher_ = std::thread([channel = channel_, options = std::move(options)] {
+  try {
+    started_ = process::start_process(options);
+  } catch (const std::exception& e) {  // out of memory: nothing was started
     process::ProcessOutcome outcome;
-    try {
-      outcome = process::run_process(options);
-    } catch (const std::exception& e) {  // out of memory: the child is not watched
-      outcome.error = e.what();
-    }
-    channel->finish(std::move(outcome));
-  });
+    outcome.error = e.what();
+    channel_->finish(std::move(outcome));
+  }
+}
+
+void Session::watch() {
+  if (watcher_.joinable() || !started_) return;
+  watcher_ = std::thread(
+      [channel = channel_, options = options_, started = std::move(started_)]() mutable {
+        process::ProcessOutcome outcome;
+        try {
+          outcome = process::watch_process(*options, std::move(started));
+        } catch (const std::exception& e) {  // out of memory: the child is not watched
+          outcome.error = e.what();
+        }
+        channel->finish(std::move(outcome));
+      });
 }
 
 Session::~Session() {
   close();
-  watcher_.join();
+  if (watcher_.joinable()) watcher_.join();
 }
 
 void Session::close() {
+  watch();
   channel_->close();
 }
 
 const Expected<Description>& Session::description() {
+  watch();
   if (!description_) {
     const std::optional<std::string> line = channel_->next_line();
     description_ = line ? described(file_, *line)

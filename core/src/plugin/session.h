@@ -41,7 +41,9 @@ struct Preflight {
 
 class Session {
  public:
-  // Starts the child. Each question it is asked has 30 s to be answered.
+  // Starts the child: this process forked, when it has a single thread, else
+  // `host_executable __describe FILE --name=NAME --preflights`. Each question it is
+  // asked has 30 s to be answered.
   Session(const std::filesystem::path& host_executable, const std::filesystem::path& file,
           const std::string& expected_name);
   // Ends the child (close()) and waits for it.
@@ -77,8 +79,16 @@ class Session {
 
  private:
   struct Channel;  // the lines between this thread and the one watching the child
+
+  // Starts the thread that watches the child, once: not in the constructor, so that
+  // every session of a run forks its child while the host has a single thread
+  // (ProcessOptions::child_main).
+  void watch();
+
   std::filesystem::path file_;
   std::shared_ptr<Channel> channel_;
+  std::shared_ptr<process::ProcessOptions> options_;
+  process::Started started_;  // until watch() takes it
   std::thread watcher_;
   std::optional<Expected<Description>> description_;
   std::mutex asking_;  // one question at a time: a request and its answer

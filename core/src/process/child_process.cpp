@@ -1,5 +1,6 @@
 #include "process/child_process.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -15,6 +16,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -81,9 +84,11 @@ std::optional<std::uint64_t> oom_kills() {
   return value;
 }
 
-// In the child, between fork and exec: only async-signal-safe calls.
+// In the child, between fork and exec: only async-signal-safe calls, unless
+// `child_main` runs instead of exec (then this process had a single thread at the fork).
 [[noreturn]] void exec_child(char* const* argv, char* const* envp, pid_t parent, int stdin_fd,
-                             int stdout_fd, int stderr_fd, int event_fd) {
+                             int stdout_fd, int stderr_fd, int event_fd,
+                             const std::function<int()>* child_main) {
   ::setpgid(0, 0);  // own group, so a timeout can stop anything the plugin spawned
   // Nobody else watches the timeout: die with the host. The check after prctl closes
   // the race with a host that died before it.
@@ -100,6 +105,18 @@ std::optional<std::uint64_t> oom_kills() {
   ::signal(SIGTERM, SIG_DFL);
   ::signal(SIGHUP, SIG_DFL);
   ::signal(SIGPIPE, SIG_DFL);
+  if (child_main != nullptr) {
+    // A copy of a single-threaded host: nothing it opened stays open, and it ends
+    // without the host's exit handlers.
+    ::close_range(kEventFd + 1, ~0U, 0);
+    int code = 127;
+    try {
+      code = (*child_main)();
+    } catch (...) {  // NOLINT(bugprone-empty-catch): the exit code says it failed
+    }
+    std::fflush(nullptr);
+    ::_exit(code);
+  }
   ::execve(argv[0], argv, envp);
   const char message[] = "storh-host: cannot execute worker\n";
   [[maybe_unused]] auto ignored = ::write(STDERR_FILENO, message, sizeof(message) - 1);
@@ -256,8 +273,30 @@ class Watcher {
 
 }  // namespace
 
-ProcessOutcome run_process(const ProcessOptions& options) {
+// What start_process leaves for watch_process: the child and the host's ends of its
+// descriptors.
+struct StartedProcess {
   ProcessOutcome outcome;
+  pid_t pid = -1;
+  Clock::time_point start;
+  std::optional<std::uint64_t> oom_kills_before;
+  int out_read = -1;  // stdout, when captured or conversed with
+  int err_read = -1;
+  int event_read = -1;
+  int reply_end = -1;  // a conversation's socket
+
+  ~StartedProcess() {
+    for (int* fd : {&out_read, &err_read, &event_read, &reply_end}) close_fd(*fd);
+  }
+};
+
+void EndStartedProcess::operator()(StartedProcess* started) const {
+  delete started;  // NOLINT(cppcoreguidelines-owning-memory): the unique_ptr's deleter
+}
+
+Started start_process(const ProcessOptions& options) {
+  Started started(new StartedProcess);  // NOLINT(cppcoreguidelines-owning-memory)
+  ProcessOutcome& outcome = started->outcome;
   std::vector<char*> argv;
   for (const std::string& arg : options.argv) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
@@ -306,12 +345,20 @@ ProcessOutcome run_process(const ProcessOptions& options) {
       !open_pipe(event_pipe)) {
     outcome.error = fmt::format("cannot create pipes: {}", std::strerror(errno));
     close_everything();
-    return outcome;
+    return started;
   }
 
-  const std::optional<std::uint64_t> oom_kills_before = oom_kills();
-  const Clock::time_point start = Clock::now();
+  started->oom_kills_before = oom_kills();
+  started->start = Clock::now();
   const pid_t parent = ::getpid();
+  // Running child_main in a copy of this process is safe only when no other thread
+  // held a lock at the fork; else the child execs argv as usual.
+  const bool in_child = options.child_main && thread_count() == 1;
+  if (in_child) {
+    std::cout.flush();  // written once, not also by the copy
+    std::cerr.flush();
+    std::fflush(nullptr);
+  }
   std::optional<pid_t> spawned;
   if (options.spawn) {
     spawned =
@@ -321,24 +368,44 @@ ProcessOutcome run_process(const ProcessOptions& options) {
   if (pid < 0) {
     outcome.error = fmt::format("cannot fork: {}", std::strerror(errno));
     close_everything();
-    return outcome;
+    return started;
   }
   if (pid == 0) {
     exec_child(argv.data(), envp.data(), parent, child_stdin, out_pipe.write_end,
-               err_pipe.write_end, event_pipe.write_end);
+               err_pipe.write_end, event_pipe.write_end, in_child ? &options.child_main : nullptr);
   }
 
   // Also from the parent, so the group exists before we signal it (a spawned child's
   // group exists already).
   if (!spawned) ::setpgid(pid, pid);
   outcome.started = true;
+  started->pid = pid;
   close_fd(out_pipe.write_end);
   close_fd(err_pipe.write_end);
   close_fd(event_pipe.write_end);
   close_fd(child_stdin);
+  started->out_read = std::exchange(out_pipe.read_end, -1);
+  started->err_read = std::exchange(err_pipe.read_end, -1);
+  started->event_read = std::exchange(event_pipe.read_end, -1);
+  started->reply_end = std::exchange(reply_end, -1);
+  return started;
+}
 
+ProcessOutcome watch_process(const ProcessOptions& options, Started started) {
+  ProcessOutcome outcome = std::move(started->outcome);
+  if (!outcome.started) return outcome;
+  const pid_t pid = started->pid;
+  const Clock::time_point start = started->start;
+  const std::optional<std::uint64_t> oom_kills_before = started->oom_kills_before;
+  const bool conversation = static_cast<bool>(options.on_stdout_line);
+  const bool capture_stdout = options.capture_stdout || conversation;
+  const int reply_end = std::exchange(started->reply_end, -1);
+
+  // The watcher owns the read ends from here, and closes them.
   Watcher watcher(options, outcome);
-  if (capture_stdout) watcher.add(out_pipe.read_end, &outcome.stdout_text, false);
+  if (capture_stdout) {
+    watcher.add(std::exchange(started->out_read, -1), &outcome.stdout_text, false);
+  }
   if (conversation) {
     // A reply is written whole; a child that stops reading its stdin fails it after the
     // timeout instead of holding the host.
@@ -349,8 +416,8 @@ ProcessOutcome run_process(const ProcessOptions& options) {
     ::setsockopt(reply_end, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
     watcher.converse_through(reply_end);
   }
-  watcher.add(err_pipe.read_end, nullptr, false);
-  watcher.add(event_pipe.read_end, nullptr, true);
+  watcher.add(std::exchange(started->err_read, -1), nullptr, false);
+  watcher.add(std::exchange(started->event_read, -1), nullptr, true);
 
   std::optional<Clock::time_point> kill_at;
   bool sent_kill = false;  // a SIGKILL of ours cannot be told from the kernel's
@@ -456,6 +523,21 @@ ProcessOutcome run_process(const ProcessOptions& options) {
     outcome.stderr_tail.erase(0, outcome.stderr_tail.size() - options.stderr_tail_bytes);
   }
   return outcome;
+}
+
+int thread_count() {
+  DIR* tasks = ::opendir("/proc/self/task");
+  if (tasks == nullptr) return 0;
+  int count = 0;
+  while (const dirent* entry = ::readdir(tasks)) {
+    if (entry->d_name[0] != '.') ++count;
+  }
+  ::closedir(tasks);
+  return count;
+}
+
+ProcessOutcome run_process(const ProcessOptions& options) {
+  return watch_process(options, start_process(options));
 }
 
 std::string tail_lines(std::string_view text, std::size_t max_lines) {

@@ -1,6 +1,5 @@
 #include "worker/fork_worker.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -21,18 +20,6 @@
 
 namespace storh::worker {
 namespace {
-
-// The threads of this process (/proc/self/task); 0 when unreadable.
-int thread_count() {
-  DIR* tasks = ::opendir("/proc/self/task");
-  if (tasks == nullptr) return 0;
-  int count = 0;
-  while (const dirent* entry = ::readdir(tasks)) {
-    if (entry->d_name[0] != '.') ++count;
-  }
-  ::closedir(tasks);
-  return count;
-}
 
 void say(const char* message) {
   write_all(STDERR_FILENO, message);
@@ -108,7 +95,7 @@ nlohmann::json fork_worker(const std::string& request, std::array<int, 4> fds) {
   if (fds[0] < 0 || fds[2] < 0 || fds[3] < 0) {
     return {{"error", "a spawn request came without its descriptors"}};
   }
-  if (const int threads = thread_count(); threads != 1) {
+  if (const int threads = process::thread_count(); threads != 1) {
     return {{"error", fmt::format("the session child runs {} threads", threads)}};
   }
   // Buffered output must not be written twice, by this process and by the copy.
