@@ -267,12 +267,6 @@ TEST_CASE("hardening: work directories of a host that died are swept by the next
   const int lock = ::open((live / ".owner").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   REQUIRE(lock >= 0);
   REQUIRE(::flock(lock, LOCK_EX | LOCK_NB) == 0);
-  // A live owner as hosts are now: the lock is on the root directory itself.
-  const auto live_dir_locked = dir / fmt::format("storh-host-{}-87654321", ::getpid());
-  std::filesystem::create_directories(live_dir_locked);
-  const int dir_lock = ::open(live_dir_locked.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  REQUIRE(dir_lock >= 0);
-  REQUIRE(::flock(dir_lock, LOCK_EX | LOCK_NB) == 0);
   // Not a work directory at all.
   std::filesystem::create_directories(dir / "storh-host-notes");
 
@@ -283,12 +277,9 @@ TEST_CASE("hardening: work directories of a host that died are swept by the next
   CHECK_FALSE(std::filesystem::exists(dead_old_style));
   CHECK(contains(run.err, "removed the stale work directory " + dead_unlocked.string()));
   CHECK(std::filesystem::exists(live));
-  CHECK(std::filesystem::exists(live_dir_locked));
   CHECK(std::filesystem::exists(dir / "storh-host-notes"));
   ::close(lock);
-  ::close(dir_lock);
-  // The run's own root is gone after it, and the .owner one is stale now; the one
-  // locked on the directory is not, since its pid (this process) still runs.
+  // The run's own root is gone after it, and the live one is stale now.
   CHECK(storh::run::sweep_stale_work_roots(dir.path()) == std::vector<std::filesystem::path>{live});
 }
 

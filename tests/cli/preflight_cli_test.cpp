@@ -146,6 +146,13 @@ TEST_CASE("fork: a session child running threads is not forked, and workers star
   CHECK(origin_of_worker("thread") == "second: this process was started as __worker");
 }
 
+TEST_CASE("fork: a session child that is a child subreaper is not forked from",
+          "[cli][preflight][fork]") {
+  // Its forked workers would be adopted by it, not by the host: it refuses, and the
+  // host starts each worker with exec.
+  CHECK(origin_of_worker("subreaper") == "second: this process was started as __worker");
+}
+
 TEST_CASE("fork: a session child of another program is started with exec, and forks workers",
           "[cli][preflight][fork]") {
   // In this test program the host is not storh-host itself: the session child is

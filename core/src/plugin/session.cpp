@@ -1,6 +1,8 @@
 #include "plugin/session.h"
 
+#include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <condition_variable>
@@ -254,29 +256,64 @@ Preflight Session::preflight(const std::string& params_json) {
   return failed;
 }
 
+namespace {
+
+// Whether `pid` is a child of this process that has not been reaped: what the session
+// child answered is checked, never trusted, before the host waits on it and signals
+// its group.
+bool is_own_child(pid_t pid) {
+  if (pid <= 1) return false;
+  siginfo_t info{};
+  return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0;
+}
+
+}  // namespace
+
 std::optional<pid_t> Session::spawn(const std::vector<std::string>& argv,
                                     const process::ChildFds& fds) {
   const std::lock_guard asking(asking_);
   if (!forks_ || !description()) return std::nullopt;
-  // The worker, orphaned by the middle process, is adopted by the nearest subreaper.
-  static const bool subreaper = ::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
-  if (!subreaper) {
+  std::string request;
+  try {
+    request = nlohmann::json{{"argv", argv}, {"host", ::getpid()}}.dump();
+  } catch (const nlohmann::json::exception&) {  // a path that is not UTF-8: exec it
+    return std::nullopt;
+  }
+  // The worker waits for a byte on this pipe before it runs: it is written once the
+  // host has its pid, so a worker whose answer never came (the session child died in
+  // between) ends instead of running beside the one exec starts then.
+  int go[2];
+  if (::pipe2(go, O_CLOEXEC) != 0) return std::nullopt;
+  // The worker, orphaned by the middle process, is adopted by the nearest subreaper:
+  // this process, only while it waits for the answer, so that no other orphan below
+  // it is adopted and left unreaped.
+  if (::prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
+    ::close(go[0]);
+    ::close(go[1]);
     forks_ = false;
     return std::nullopt;
   }
-  const nlohmann::json request = {{"argv", argv}, {"host", ::getpid()}};
   // A child with nothing on stdout writes it to stderr, as exec_child arranges.
   channel_->request(
-      process::Reply(std::string(worker::kSpawnRequest) + request.dump(),
+      process::Reply(std::string(worker::kSpawnRequest) + request,
                      {fds.stdin_fd, fds.stdout_fd >= 0 ? fds.stdout_fd : fds.stderr_fd,
-                      fds.stderr_fd, fds.event_fd}));
+                      fds.stderr_fd, fds.event_fd, go[0]}));
   const std::optional<std::string> line = channel_->next_line();
+  ::prctl(PR_SET_CHILD_SUBREAPER, 0);
+  ::close(go[0]);
   const nlohmann::json answer =
       line ? nlohmann::json::parse(*line, nullptr, false) : nlohmann::json();
+  std::optional<pid_t> pid;
   if (answer.is_object() && answer.contains("pid") && answer["pid"].is_number_integer()) {
-    return answer["pid"].get<pid_t>();
+    pid = answer["pid"].get<pid_t>();
   }
-  // Threads, or a child that ended: every later worker is started with exec.
+  if (pid && is_own_child(*pid) && write_all(go[1], "g")) {
+    ::close(go[1]);
+    return pid;
+  }
+  ::close(go[1]);
+  // Threads, a child that ended, or an answer that is not a child of ours: every later
+  // worker is started with exec.
   forks_ = false;
   return std::nullopt;
 }

@@ -43,7 +43,8 @@ class Session {
  public:
   // Starts the child: this process forked, when it has a single thread, else
   // `host_executable __describe FILE --name=NAME --preflights`. Each question it is
-  // asked has 30 s to be answered.
+  // asked has 30 s to be answered. The child dies with the thread that constructs the
+  // session (PR_SET_PDEATHSIG), which must outlive it: the host's main thread.
   Session(const std::filesystem::path& host_executable, const std::filesystem::path& file,
           const std::string& expected_name);
   // Ends the child (close()) and waits for it.

@@ -18,7 +18,6 @@ namespace storh::run {
 namespace {
 
 constexpr std::string_view kPrefix = "storh-host-";
-// The lock file of a host of before 2026-12-07, which locked it instead of the root.
 constexpr std::string_view kLockName = ".owner";
 
 // The pid in "storh-host-[<kind>-]<pid>-<8 hex>", or nullopt for any other name.
@@ -37,23 +36,16 @@ std::optional<pid_t> owner_pid(std::string_view name) {
   return pid;
 }
 
-// Whether `fd` can be locked, so nobody holds it.
-bool unlocked(int fd) {
-  const bool free = ::flock(fd, LOCK_EX | LOCK_NB) == 0;
-  ::close(fd);
-  return free;
-}
-
 bool is_stale(const std::filesystem::path& root, pid_t pid) {
-  // A host of before 2026-12-07 locks a file in its root.
-  if (const int fd = ::open((root / kLockName).c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
-    return unlocked(fd);
+  const int fd = ::open((root / kLockName).c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    // No lock file: a root from an older host, or one whose owner is between mkdir and
+    // creating the lock. Only a pid that no process has can be stale.
+    return errno == ENOENT && ::kill(pid, 0) != 0 && errno == ESRCH;
   }
-  if (errno != ENOENT) return false;
-  const int fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  // A root from a host older than either lock has none, like one whose owner is between
-  // mkdir and the lock: only a pid that no process has can be stale.
-  return fd >= 0 && unlocked(fd) && ::kill(pid, 0) != 0 && errno == ESRCH;
+  const bool unowned = ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+  ::close(fd);
+  return unowned;
 }
 
 }  // namespace
@@ -98,9 +90,7 @@ Expected<WorkRoot> WorkRoot::create(const std::optional<std::filesystem::path>& 
     return Error{fmt::format("{}: cannot create the work directory: {}", root.string(),
                              ec ? ec.message() : "it already exists")};
   }
-  // The lock is on the directory itself: a lock file would be one more inode to
-  // allocate, which ext4 without a journal searches for past recently deleted ones.
-  const int fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const int fd = ::open((root / kLockName).c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0 || ::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     const std::string message =
         fmt::format("{}: cannot lock the work directory: {}", root.string(), std::strerror(errno));

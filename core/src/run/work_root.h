@@ -2,11 +2,10 @@
 // ones a killed host left behind.
 //
 // A root is `<work_dir or $TMPDIR>/storh-host-[<kind>-]<pid>-<8 hex>`. Its owner holds an
-// flock(2) on the root directory for as long as the WorkRoot lives; the kernel drops
-// that lock when the owner dies in any way, SIGKILL included. So a root whose lock can
-// be taken and whose pid no process has belongs to nobody, and the next run removes it.
-// (Hosts of before 2026-12-07 locked `<root>/.owner` instead: such a root is stale when
-// that lock can be taken.)
+// flock(2) on `<root>/.owner` for as long as the WorkRoot lives; the kernel drops that
+// lock when the owner dies in any way, SIGKILL included. So a root whose lock can be
+// taken belongs to nobody, and the next run removes it. (A root from a host older than
+// this file has no lock: it is stale when no process has its pid.)
 #pragma once
 
 #include <filesystem>

@@ -304,7 +304,7 @@ int describe_main(const std::vector<std::string>& args) {
   Requests requests(request_fd);
   while (const std::optional<std::string> request = requests.next()) {
     if (request->starts_with(kSpawnRequest)) {
-      std::array<int, 4> fds{};
+      std::array<int, kSpawnFds> fds{};
       for (int& fd : fds) fd = requests.take_fd();
       answer_line(fork_worker(request->substr(kSpawnRequest.size()), fds));
       continue;

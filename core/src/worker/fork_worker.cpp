@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -28,16 +29,22 @@ void say(const char* message) {
 // The worker, in the grandchild: waits to be adopted by the host, takes its
 // descriptors, and runs as `storh-host __worker ...` would.
 [[noreturn]] void become_worker(const std::vector<std::string>& args, pid_t host, pid_t middle,
-                                const std::array<int, 4>& fds) {
+                                const std::array<int, kSpawnFds>& fds) {
   ::setpgid(0, 0);  // own group, as exec_child's: a timeout stops what it spawns
-  const int stdout_fd = fds[1] >= 0 ? fds[1] : fds[2];
+  const int stdout_fd = fds[1];
   ::dup2(fds[0], STDIN_FILENO);
   ::dup2(stdout_fd, STDOUT_FILENO);
   ::dup2(fds[2], STDERR_FILENO);
   ::dup2(fds[3], process::kEventFd);
-  // Nothing of the session child's stays open: its conversation, and whatever the
-  // plugin opened while being described (exec would have closed what it marked so).
-  ::close_range(process::kEventFd + 1, ~0U, 0);
+  const int go = ::fcntl(fds[4], F_DUPFD_CLOEXEC, process::kEventFd + 1);
+  if (go < 0) ::_exit(127);
+  // Nothing of the session child's stays open but `go`: its conversation, and whatever
+  // the plugin opened while being described (exec would have closed what it marked so).
+  const auto first_other = static_cast<unsigned>(process::kEventFd + 1);
+  if (static_cast<unsigned>(go) > first_other) {
+    ::close_range(first_other, static_cast<unsigned>(go) - 1, 0);
+  }
+  ::close_range(static_cast<unsigned>(go) + 1, ~0U, 0);
   // The middle process exits right after the fork (maybe already has); the host
   // adopts the worker then.
   pid_t parent;
@@ -49,6 +56,14 @@ void say(const char* message) {
     say("storh-host worker: the host did not adopt the forked worker\n");
     ::_exit(127);
   }
+  // The host's go: it has this pid and watches it. Without it, the host gave up on
+  // this worker and starts another with exec.
+  char byte = 0;
+  ssize_t got;
+  while ((got = ::read(go, &byte, 1)) < 0 && errno == EINTR) {
+  }
+  if (got != 1) ::_exit(127);
+  ::close(go);
   for (const int signal :
        {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGCHLD}) {
     ::signal(signal, SIG_DFL);
@@ -70,9 +85,9 @@ void say(const char* message) {
 
 }  // namespace
 
-nlohmann::json fork_worker(const std::string& request, std::array<int, 4> fds) {
+nlohmann::json fork_worker(const std::string& request, std::array<int, kSpawnFds> fds) {
   struct CloseFds {
-    std::array<int, 4>& fds;
+    std::array<int, kSpawnFds>& fds;
     ~CloseFds() {
       for (int& fd : fds) {
         if (fd >= 0) ::close(fd);
@@ -92,8 +107,12 @@ nlohmann::json fork_worker(const std::string& request, std::array<int, 4> fds) {
   if (args.size() < 2 || args[1] != kWorkerCommand) {
     return {{"error", "a spawn request names no __worker command"}};
   }
-  if (fds[0] < 0 || fds[2] < 0 || fds[3] < 0) {
+  if (std::any_of(fds.begin(), fds.end(), [](int fd) { return fd < 0; })) {
     return {{"error", "a spawn request came without its descriptors"}};
+  }
+  // A plugin that made this process a subreaper would adopt the worker here.
+  if (int reaper = 0; ::prctl(PR_GET_CHILD_SUBREAPER, &reaper) != 0 || reaper != 0) {
+    return {{"error", "the session child is a child subreaper"}};
   }
   if (const int threads = process::thread_count(); threads != 1) {
     return {{"error", fmt::format("the session child runs {} threads", threads)}};
