@@ -31,9 +31,8 @@ void say(const char* message) {
 [[noreturn]] void become_worker(const std::vector<std::string>& args, pid_t host, pid_t middle,
                                 const std::array<int, kSpawnFds>& fds) {
   ::setpgid(0, 0);  // own group, as exec_child's: a timeout stops what it spawns
-  const int stdout_fd = fds[1];
   ::dup2(fds[0], STDIN_FILENO);
-  ::dup2(stdout_fd, STDOUT_FILENO);
+  ::dup2(fds[1], STDOUT_FILENO);
   ::dup2(fds[2], STDERR_FILENO);
   ::dup2(fds[3], process::kEventFd);
   const int go = ::fcntl(fds[4], F_DUPFD_CLOEXEC, process::kEventFd + 1);
@@ -77,10 +76,8 @@ void say(const char* message) {
   } catch (const std::exception& e) {
     std::cerr << "storh-host worker: " << e.what() << '\n';
   }
-  std::cout.flush();
-  std::cerr.flush();
   std::fflush(nullptr);
-  ::_exit(code);
+  finish_worker(code);
 }
 
 }  // namespace

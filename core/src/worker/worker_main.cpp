@@ -18,15 +18,14 @@
 #include "worker/ycsb_worker.h"
 
 namespace storh::worker {
-namespace {
 
-// Ends the worker without unloading the plugin: threads or static destructors a
-// plugin left behind must not turn a finished run into a crash after "done".
-[[noreturn]] void finish_worker(int code) {
+void finish_worker(int code) {
   std::cout.flush();
   std::cerr.flush();
   ::_exit(code);
 }
+
+namespace {
 
 // Why this worker cannot count with `instrument`, or "" when it can.
 std::string counting_problem(count::Instrument instrument) {

@@ -23,6 +23,10 @@ int worker_main(const std::vector<std::string>& args);
 // from stdin, a line each (plugin/session.h).
 int describe_main(const std::vector<std::string>& args);
 
+// Ends a worker with `code` without unloading the plugin: threads or static destructors
+// a plugin left behind must not turn a finished run into a crash after "done".
+[[noreturn]] void finish_worker(int code);
+
 // For the two above: prints "storh-host worker: MESSAGE" on stderr and returns
 // kWorkerExitBadInput.
 int fail_input(const std::string& message);
