@@ -58,6 +58,17 @@ TEST_CASE("pg: init at scale 1 loads pgbench's rows, and again at scale 2", "[pg
   CHECK(keys.integer(0, 0, "keys") == 3);
   pg::init_tables(conn, 2, 90);  // drops and reloads
   CHECK(pg::count_rows(conn) == pg::TableCounts{2, 20, 200000, 0});
+  // Every row is pgbench's: ids 1..n (the keys make them distinct), each in its branch,
+  // across the digit carries (9 -> 10, 99999 -> 100000) and the branch boundary.
+  const pg::Result rows = conn.exec(
+      "SELECT (SELECT min(aid) = 1 AND max(aid) = 200000 AND bool_and(bid = (aid - 1) / 100000 + 1 "
+      "AND abalance = 0 AND filler = '') FROM pgbench_accounts), "
+      "(SELECT min(tid) = 1 AND max(tid) = 20 AND bool_and(bid = (tid - 1) / 10 + 1 "
+      "AND tbalance = 0 AND filler IS NULL) FROM pgbench_tellers), "
+      "(SELECT min(bid) = 1 AND max(bid) = 2 AND bool_and(bbalance = 0) FROM pgbench_branches)");
+  CHECK(rows.text(0, 0) == "t");
+  CHECK(rows.text(0, 1) == "t");
+  CHECK(rows.text(0, 2) == "t");
   const pg::Result options =
       conn.exec("SELECT reloptions::text FROM pg_class WHERE relname = 'pgbench_accounts'");
   CHECK(options.text(0, 0) == "{fillfactor=90}");
