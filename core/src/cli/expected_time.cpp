@@ -12,25 +12,46 @@
 namespace storh::cli {
 namespace {
 
+// Whether the last result's field at `depth` named `key` is one last_run_seconds reads:
+// "interrupted", "experiment" with its "fingerprint" and "shard", and each run's
+// "wall_seconds". The rest (the metrics, most of a result) is skipped as it is parsed.
+bool wanted(int depth, const std::string& key) {
+  switch (depth) {
+    case 1:
+      return key == "interrupted" || key == "experiment" || key == "runs";
+    case 2:  // in "experiment" ("runs" is an array: its objects' keys are at 3)
+      return key == "fingerprint" || key == "shard";
+    case 3:
+      return key == "wall_seconds";
+    default:
+      return false;
+  }
+}
+
 // The worker runs' wall time of the last complete, unsharded run of this plan at the
-// suite's output, or 0 when there is none. Only the fields it needs are read, not the
+// suite's output, or 0 when there is none. Only the fields it needs are kept, not the
 // whole result: a short run pays for this before it starts.
 double last_run_seconds(const Prepared& prepared) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(prepared.suite.output, ec)) return 0;
   Expected<std::string> text = read_file(prepared.suite.output);
-  if (!text) return 0;
-  Expected<nlohmann::json> last =
-      parse_json_input<nlohmann::json>(*text, prepared.suite.output.string());
+  if (!text || json_nesting_depth(*text, kMaxJsonDepth) > kMaxJsonDepth) return 0;
+  const nlohmann::json last = nlohmann::json::parse(
+      *text,
+      [](int depth, nlohmann::json::parse_event_t event, nlohmann::json& value) {
+        return event != nlohmann::json::parse_event_t::key ||
+               wanted(depth, value.get_ref<const std::string&>());
+      },
+      false);
   try {
-    if (!last || !last->is_object() || last->value("interrupted", true)) return 0;
-    const nlohmann::json& experiment = last->at("experiment");
+    if (!last.is_object() || last.value("interrupted", true)) return 0;
+    const nlohmann::json& experiment = last.at("experiment");
     if (experiment.contains("shard") ||
         experiment.at("fingerprint").get<std::string>() != prepared.plan.fingerprint) {
       return 0;
     }
     double seconds = 0;
-    for (const nlohmann::json& run : last->at("runs")) {
+    for (const nlohmann::json& run : last.at("runs")) {
       seconds += run.at("wall_seconds").get<double>();
     }
     return seconds;
