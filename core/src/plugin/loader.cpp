@@ -41,9 +41,9 @@ void read_build(const StorhManifest& raw, ManifestInfo& info) {
 
 // dlopen ourselves first: its error text names the missing symbol or library, which
 // Boost 1.74 replaces with "Bad file descriptor". RTLD_NODELETE keeps the plugin and its
-// libraries mapped once loaded: a process that loads one uses it until it ends, and
-// unmapping them at the end (libpq's brings some thirty) cost a short run's engine
-// session more CPU than its preflights.
+// libraries mapped once loaded: a process that loads one uses it until it ends, so
+// unmapping them just before (libpq brings some thirty, half a run's munmap calls) is
+// work for nothing. Its static destructors then run at exit, if the process exits.
 std::string try_dlopen(const std::filesystem::path& file, void** handle) {
   ::dlerror();
   *handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);

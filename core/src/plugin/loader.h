@@ -43,7 +43,8 @@ struct ManifestInfo {
 };
 
 // A loaded plugin and the engine it made. Members are destroyed in reverse order, so
-// the engine (whose code lives in the module) goes before the library is unloaded.
+// the engine (whose code lives in the module) goes before the library handle is closed.
+// The module itself stays mapped until the process ends (RTLD_NODELETE, loader.cpp).
 class LoadedPlugin {
  public:
   LoadedPlugin(boost::dll::shared_library library, ManifestInfo manifest,
