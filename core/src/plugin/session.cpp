@@ -293,11 +293,9 @@ std::optional<pid_t> Session::spawn(const std::vector<std::string>& argv,
     forks_ = false;
     return std::nullopt;
   }
-  // A child with nothing on stdout writes it to stderr, as exec_child arranges.
   channel_->request(
       process::Reply(std::string(worker::kSpawnRequest) + request,
-                     {fds.stdin_fd, fds.stdout_fd >= 0 ? fds.stdout_fd : fds.stderr_fd,
-                      fds.stderr_fd, fds.event_fd, go[0]}));
+                     {fds.stdin_fd, fds.stdout_fd, fds.stderr_fd, fds.event_fd, go[0]}));
   const std::optional<std::string> line = channel_->next_line();
   ::prctl(PR_SET_CHILD_SUBREAPER, 0);
   ::close(go[0]);

@@ -86,9 +86,8 @@ std::optional<std::uint64_t> oom_kills() {
 
 // In the child, between fork and exec: only async-signal-safe calls, unless
 // `child_main` runs instead of exec (then this process had a single thread at the fork).
-[[noreturn]] void exec_child(char* const* argv, char* const* envp, pid_t parent, int stdin_fd,
-                             int stdout_fd, int stderr_fd, int event_fd,
-                             const std::function<int()>* child_main) {
+[[noreturn]] void exec_child(char* const* argv, char* const* envp, pid_t parent,
+                             const ChildFds& fds, const std::function<int()>* child_main) {
   ::setpgid(0, 0);  // own group, so a timeout can stop anything the plugin spawned
   // Nobody else watches the timeout: die with the host. The check after prctl closes
   // the race with a host that died before it.
@@ -97,10 +96,7 @@ std::optional<std::uint64_t> oom_kills() {
   // A background group reading the terminal would be stopped, not killed; plugins get
   // no input but a conversation's requests, and their stdout joins the stderr tail
   // unless the caller captures it.
-  ::dup2(stdin_fd, STDIN_FILENO);
-  ::dup2(stdout_fd >= 0 ? stdout_fd : stderr_fd, STDOUT_FILENO);
-  ::dup2(stderr_fd, STDERR_FILENO);
-  ::dup2(event_fd, kEventFd);  // dup2 clears FD_CLOEXEC on the new descriptor
+  place_child_fds(fds);
   ::signal(SIGINT, SIG_DFL);
   ::signal(SIGTERM, SIG_DFL);
   ::signal(SIGHUP, SIG_DFL);
@@ -359,11 +355,11 @@ Started start_process(const ProcessOptions& options) {
     std::cerr.flush();
     std::fflush(nullptr);
   }
+  // Without a stdout of its own, the child's stdout is its stderr.
+  const ChildFds fds{child_stdin, capture_stdout ? out_pipe.write_end : err_pipe.write_end,
+                     err_pipe.write_end, event_pipe.write_end};
   std::optional<pid_t> spawned;
-  if (options.spawn) {
-    spawned =
-        options.spawn({child_stdin, out_pipe.write_end, err_pipe.write_end, event_pipe.write_end});
-  }
+  if (options.spawn) spawned = options.spawn(fds);
   const pid_t pid = spawned ? *spawned : ::fork();
   if (pid < 0) {
     outcome.error = fmt::format("cannot fork: {}", std::strerror(errno));
@@ -371,8 +367,7 @@ Started start_process(const ProcessOptions& options) {
     return started;
   }
   if (pid == 0) {
-    exec_child(argv.data(), envp.data(), parent, child_stdin, out_pipe.write_end,
-               err_pipe.write_end, event_pipe.write_end, in_child ? &options.child_main : nullptr);
+    exec_child(argv.data(), envp.data(), parent, fds, in_child ? &options.child_main : nullptr);
   }
 
   // Also from the parent, so the group exists before we signal it (a spawned child's
@@ -523,6 +518,13 @@ ProcessOutcome watch_process(const ProcessOptions& options, Started started) {
     outcome.stderr_tail.erase(0, outcome.stderr_tail.size() - options.stderr_tail_bytes);
   }
   return outcome;
+}
+
+void place_child_fds(const ChildFds& fds) {
+  ::dup2(fds.stdin_fd, STDIN_FILENO);
+  ::dup2(fds.stdout_fd, STDOUT_FILENO);
+  ::dup2(fds.stderr_fd, STDERR_FILENO);
+  ::dup2(fds.event_fd, kEventFd);
 }
 
 int thread_count() {

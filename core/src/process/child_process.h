@@ -35,13 +35,17 @@ struct Reply {
 };
 
 // The descriptors a child starts with as stdin, stdout, stderr and kEventFd. stdout is
-// -1 when its output joins stderr.
+// stderr's descriptor when its output joins stderr.
 struct ChildFds {
   int stdin_fd = -1;
   int stdout_fd = -1;
   int stderr_fd = -1;
   int event_fd = -1;
 };
+
+// In a new child, before it runs anything else: puts `fds` on descriptors 0, 1, 2 and
+// kEventFd (dup2, which clears FD_CLOEXEC on each copy). Async-signal-safe.
+void place_child_fds(const ChildFds& fds);
 
 struct ProcessOptions {
   // argv[0] is the executable path; no shell is involved.

@@ -31,10 +31,7 @@ void say(const char* message) {
 [[noreturn]] void become_worker(const std::vector<std::string>& args, pid_t host, pid_t middle,
                                 const std::array<int, kSpawnFds>& fds) {
   ::setpgid(0, 0);  // own group, as exec_child's: a timeout stops what it spawns
-  ::dup2(fds[0], STDIN_FILENO);
-  ::dup2(fds[1], STDOUT_FILENO);
-  ::dup2(fds[2], STDERR_FILENO);
-  ::dup2(fds[3], process::kEventFd);
+  process::place_child_fds({fds[0], fds[1], fds[2], fds[3]});
   const int go = ::fcntl(fds[4], F_DUPFD_CLOEXEC, process::kEventFd + 1);
   if (go < 0) ::_exit(127);
   // Nothing of the session child's stays open but `go`: its conversation, and whatever
