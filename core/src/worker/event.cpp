@@ -66,46 +66,46 @@ ordered_json as_json(const DoneEvent& e) {
   return j;
 }
 
-// The fields of one event object, read in the order written (counters keep theirs).
-// The first missing or mistyped field is kept as the error; later reads then return
-// defaults, and the caller checks error() once.
+// The fields of one event object (Json: nlohmann::json, or ordered_json where the
+// counters must keep the order written). The first missing or mistyped field is kept
+// as the error; later reads then return defaults, and the caller checks error() once.
+template <typename Json>
 class Fields {
  public:
-  Fields(const ordered_json& object, std::string kind) : object_(object), kind_(std::move(kind)) {}
+  Fields(const Json& object, std::string kind) : object_(object), kind_(std::move(kind)) {}
 
   bool has(const char* name) const { return object_.contains(name); }
 
   std::string text(const char* name) {
-    const ordered_json* value = find(name, "a string", &ordered_json::is_string);
-    return value != nullptr ? value->get<std::string>() : std::string();
+    const Json* value = find(name, "a string", &Json::is_string);
+    return value != nullptr ? value->template get<std::string>() : std::string();
   }
   double number(const char* name) {
-    const ordered_json* value = find(name, "a number", &ordered_json::is_number);
-    return value != nullptr ? value->get<double>() : 0.0;
+    const Json* value = find(name, "a number", &Json::is_number);
+    return value != nullptr ? value->template get<double>() : 0.0;
   }
   std::uint64_t count(const char* name) {
-    const ordered_json* value =
-        find(name, "a whole number >= 0", &ordered_json::is_number_unsigned);
-    return value != nullptr ? value->get<std::uint64_t>() : 0;
+    const Json* value = find(name, "a whole number >= 0", &Json::is_number_unsigned);
+    return value != nullptr ? value->template get<std::uint64_t>() : 0;
   }
   bool flag(const char* name) {
-    const ordered_json* value = find(name, "true or false", &ordered_json::is_boolean);
-    return value != nullptr && value->get<bool>();
+    const Json* value = find(name, "true or false", &Json::is_boolean);
+    return value != nullptr && value->template get<bool>();
   }
   json object(const char* name) {
-    const ordered_json* value = find(name, "an object", &ordered_json::is_object);
+    const Json* value = find(name, "an object", &Json::is_object);
     return value != nullptr ? json(*value) : json();
   }
   count::Deltas deltas(const char* name) {
     count::Deltas deltas;
-    const ordered_json* counters = find(name, "an object", &ordered_json::is_object);
+    const Json* counters = find(name, "an object", &Json::is_object);
     if (counters == nullptr) return deltas;
     for (const auto& [counter, delta] : counters->items()) {
       if (!delta.is_number_unsigned()) {
         fail(fmt::format("\"{}\": \"{}\" must be a whole number >= 0", name, counter));
         break;
       }
-      deltas.emplace_back(counter, delta.get<std::uint64_t>());
+      deltas.emplace_back(counter, delta.template get<std::uint64_t>());
     }
     return deltas;
   }
@@ -113,8 +113,7 @@ class Fields {
   const std::string& error() const { return error_; }
 
  private:
-  const ordered_json* find(const char* name, const char* expected,
-                           bool (ordered_json::*is)() const noexcept) {
+  const Json* find(const char* name, const char* expected, bool (Json::*is)() const noexcept) {
     const auto it = object_.find(name);
     if (it == object_.end()) {
       fail(fmt::format("missing \"{}\"", name));
@@ -130,12 +129,13 @@ class Fields {
     if (error_.empty()) error_ = fmt::format("worker event \"{}\": {}", kind_, what);
   }
 
-  const ordered_json& object_;
+  const Json& object_;
   std::string kind_;
   std::string error_;
 };
 
-Event read_event(const std::string& kind, Fields& f) {
+template <typename Json>
+Event read_event(const std::string& kind, Fields<Json>& f) {
   if (kind == "loaded") return LoadedEvent{};
   if (kind == "begin") return BeginEvent{f.text("op")};
   if (kind == "sample") {
@@ -173,6 +173,15 @@ Event read_event(const std::string& kind, Fields& f) {
   return e;
 }
 
+// Reads `object`'s fields as event `kind`: the event, or the first field's error.
+template <typename Json>
+Expected<Event> read_fields(const Json& object, const std::string& kind) {
+  Fields<Json> fields(object, kind);
+  Event event = read_event(kind, fields);
+  if (!fields.error().empty()) return Error{fields.error()};
+  return event;
+}
+
 constexpr const char* kKinds[] = {"loaded",         "begin",    "sample",        "fail",
                                   "progress",       "counters", "load_progress", "load",
                                   "engine_counter", "done"};
@@ -185,7 +194,12 @@ std::string encode(const Event& event) {
 }
 
 Expected<Event> decode(std::string_view line) {
-  const ordered_json object = ordered_json::parse(line, nullptr, false);
+  // Read as nlohmann::json, not ordered_json: an ordered_json object copies every
+  // member read so far, deeply, each time its vector of members grows (a pair with a
+  // const key cannot be moved), which made one load event's outcome cost the host more
+  // than all else it decodes in a run. Only a counters event needs its members in the
+  // order written; it is small, and is read again in order.
+  const json object = json::parse(line, nullptr, false);
   if (object.is_discarded() || !object.is_object()) {
     return Error{fmt::format("worker event: not a JSON object: {}", shorten(line))};
   }
@@ -198,10 +212,8 @@ Expected<Event> decode(std::string_view line) {
     return Error{fmt::format("worker event: unknown event \"{}\" (known: {})", name,
                              fmt::join(kKinds, ", "))};
   }
-  Fields fields(object, name);
-  Event event = read_event(name, fields);
-  if (!fields.error().empty()) return Error{fields.error()};
-  return event;
+  if (name == "counters") return read_fields(ordered_json::parse(line), name);
+  return read_fields(object, name);
 }
 
 }  // namespace storh::worker
