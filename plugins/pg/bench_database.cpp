@@ -220,6 +220,7 @@ BenchDatabase::BenchDatabase(const ServerOptions& options, const std::filesystem
     limits_ = read_limits(conn);
     conn.exec(fmt::format("CREATE DATABASE {} TEMPLATE template0", kStatsDatabase));
     statement_stats_ = enable_statement_stats(conn);
+    keep_open(std::move(conn), false);
     return;
   }
   if (options.server != "dsn") {
@@ -242,6 +243,7 @@ BenchDatabase::BenchDatabase(const ServerOptions& options, const std::filesystem
   try {
     Connection conn = connect();
     statement_stats_ = enable_statement_stats(conn);
+    keep_open(std::move(conn), false);
   } catch (...) {
     drop_database();  // the destructor does not run for a constructor that throws
     throw;
@@ -249,7 +251,26 @@ BenchDatabase::BenchDatabase(const ServerOptions& options, const std::filesystem
 }
 
 Connection BenchDatabase::connect_elsewhere() const {
+  {
+    const std::lock_guard<std::mutex> lock(kept_mutex_);
+    if (kept_elsewhere_) {
+      Connection conn = std::move(*kept_elsewhere_);
+      kept_elsewhere_.reset();
+      return conn;
+    }
+  }
   return Connection(override_params(conninfo_, local_ ? kStatsDatabase : "", ""));
+}
+
+void BenchDatabase::keep_open(Connection conn, bool elsewhere) const {
+  const std::lock_guard<std::mutex> lock(kept_mutex_);
+  (elsewhere ? kept_elsewhere_ : kept_) = std::move(conn);
+}
+
+void BenchDatabase::close_kept() const noexcept {
+  const std::lock_guard<std::mutex> lock(kept_mutex_);
+  kept_.reset();
+  kept_elsewhere_.reset();
 }
 
 BenchDatabase::~BenchDatabase() {
@@ -261,7 +282,9 @@ BenchDatabase::~BenchDatabase() {
 
 void BenchDatabase::close() {
   if (::getpid() != owner_) return;
+  kept_.reset();  // the drop below may use the other, kept_elsewhere_
   if (local_) {
+    kept_elsewhere_.reset();
     const std::string gone = local_->exit_reason();
     local_.reset();
     if (!gone.empty()) throw PgError(fmt::format("{}: the server crashed during the cell", gone));
@@ -275,7 +298,8 @@ void BenchDatabase::drop_database() noexcept {
   const std::string database = std::move(database_);
   database_.clear();
   try {
-    Connection admin(override_params(conninfo_, "", ""));
+    // On a DSN server connect_elsewhere() reaches the DSN's own database, as needed here.
+    Connection admin = connect_elsewhere();
     // WITH (FORCE) (PostgreSQL 13+) ends sessions a crashed client left behind.
     const bool force = PQserverVersion(admin.handle()) >= 130000;
     admin.exec(fmt::format("DROP DATABASE IF EXISTS {}{}", quote_identifier(database),
@@ -285,6 +309,14 @@ void BenchDatabase::drop_database() noexcept {
 }
 
 Connection BenchDatabase::connect() const {
+  {
+    const std::lock_guard<std::mutex> lock(kept_mutex_);
+    if (kept_) {
+      Connection conn = std::move(*kept_);
+      kept_.reset();
+      return conn;
+    }
+  }
   if (local_) return Connection(conninfo_);
   return Connection(override_params(conninfo_, database_, options_text_));
 }

@@ -23,6 +23,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -94,7 +96,8 @@ class BenchDatabase {
   // when the local server had crashed before it was asked to stop.
   void close();
 
-  // A new connection to the cell's database with the cell's session settings.
+  // A connection to the cell's database with the cell's session settings: the one a
+  // set-up step kept open (keep_open), else a new one. Thread-safe.
   Connection connect() const;
   const ServerLimits& limits() const noexcept { return limits_; }
   // The cell's database, and a connection to another database of the same server (a
@@ -102,6 +105,15 @@ class BenchDatabase {
   // the cell's database. Never template1, which a CREATE DATABASE needs unused.
   const std::string& database() const noexcept { return database_; }
   Connection connect_elsewhere() const;
+  // Keeps `conn`, which connect() (`elsewhere` false) or connect_elsewhere() returned,
+  // open for the next call of the same: steps in a row share a connection instead of
+  // each opening one (making the database and the load; the last statistics reading,
+  // the checks and the drop), as pgbench's set-up uses one. A kept connection replaces
+  // one kept before. Never across a statistics reading's start: a backend reports
+  // its counts late, up to when it ends. Call close_kept() before the clients open: a
+  // client process forked while one is open would share its socket.
+  void keep_open(Connection conn, bool elsewhere) const;
+  void close_kept() const noexcept;
   // Whether the cell's database gives per-statement counts (statement_stats.h), found
   // out once when the database was made; the extension is created then if it can be.
   const StatementStatsSupport& statement_stats() const noexcept { return statement_stats_; }
@@ -132,6 +144,9 @@ class BenchDatabase {
   std::string options_text_;  // libpq options for the session settings
   ServerLimits limits_;
   StatementStatsSupport statement_stats_;
+  mutable std::mutex kept_mutex_;
+  mutable std::optional<Connection> kept_;            // to the cell's database
+  mutable std::optional<Connection> kept_elsewhere_;  // as connect_elsewhere()
 };
 
 // Throws PgError("N clients need N connections, but ...: raise pg.max_connections")

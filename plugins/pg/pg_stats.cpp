@@ -135,6 +135,8 @@ std::vector<ServerStatDelta> stats_difference(const ServerStats& before, const S
 }
 
 void WorkStats::begin(const BenchDatabase& database) {
+  // New connections: a kept one may hold counts its backend has not yet reported.
+  database.close_kept();
   if (database.statement_stats().missing.empty()) {
     Connection conn = database.connect();
     statements_ = read_statement_stats(conn);
@@ -145,9 +147,11 @@ void WorkStats::begin(const BenchDatabase& database) {
 
 std::vector<ServerStatDelta> WorkStats::end(const BenchDatabase& database) const {
   std::vector<ServerStatDelta> deltas;
+  // Both connections stay open for what follows the clients: the checks, the drop.
   {
     Connection conn = database.connect_elsewhere();
     deltas = stats_difference(server_, read_server_stats(conn, database.database()));
+    database.keep_open(std::move(conn), true);
   }
   const StatementStatsSupport& support = database.statement_stats();
   if (!support.missing.empty()) return deltas;
@@ -156,6 +160,7 @@ std::vector<ServerStatDelta> WorkStats::end(const BenchDatabase& database) const
        statement_difference(statements_, read_statement_stats(conn), support.plan_time)) {
     deltas.push_back({std::move(c.name), std::move(c.unit), c.total, c.repeats});
   }
+  database.keep_open(std::move(conn), false);
   return deltas;
 }
 

@@ -265,10 +265,12 @@ class PgTransactions final : public storh::Transactions {
   }
 
   // The statistics of the phase (pg::WorkStats), each reading on a connection of its
-  // own, closed before the clients open: a client process forked while it was open
-  // would share (and on exit close) its socket.
+  // own. No connection stays open past here: a client process forked while one was
+  // open would share (and on exit close) its socket.
   Status phase_counters_begin(storh::RunContext&, std::size_t) noexcept override {
-    return guarded_stats([&] { stats_.begin(*database_); });
+    Status status = guarded_stats([&] { stats_.begin(*database_); });
+    database_->close_kept();  // when begin() failed before it closed them
+    return status;
   }
 
   Status phase_counters_end(storh::RunContext&, std::size_t,
