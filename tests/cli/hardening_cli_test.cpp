@@ -269,6 +269,11 @@ TEST_CASE("hardening: work directories of a host that died are swept by the next
   REQUIRE(::flock(lock, LOCK_EX | LOCK_NB) == 0);
   // Not a work directory at all.
   std::filesystem::create_directories(dir / "storh-host-notes");
+  // A symlink named as a dead owner's root: neither it nor its target is removed.
+  const auto target = dir / "linked";
+  std::filesystem::create_directories(target);
+  const auto link = dir / fmt::format("storh-host-{}-0dd0dd00", child);
+  std::filesystem::create_directory_symlink(target, link);
 
   const auto run = cli(quick_run(dir, (dir / "r.json").string()));
   INFO(run.out << run.err);
@@ -278,6 +283,8 @@ TEST_CASE("hardening: work directories of a host that died are swept by the next
   CHECK(contains(run.err, "removed the stale work directory " + dead_unlocked.string()));
   CHECK(std::filesystem::exists(live));
   CHECK(std::filesystem::exists(dir / "storh-host-notes"));
+  CHECK(std::filesystem::is_symlink(link));
+  CHECK(std::filesystem::exists(target));
   ::close(lock);
   // The run's own root is gone after it, and the live one is stale now.
   CHECK(storh::run::sweep_stale_work_roots(dir.path()) == std::vector<std::filesystem::path>{live});

@@ -1,5 +1,6 @@
 #include "run/work_root.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
@@ -52,15 +53,23 @@ bool is_stale(const std::filesystem::path& root, pid_t pid) {
 
 std::vector<std::filesystem::path> sweep_stale_work_roots(const std::filesystem::path& parent) {
   std::vector<std::filesystem::path> removed;
-  std::error_code ec;
-  std::filesystem::directory_iterator entries(parent, ec);
-  if (ec) return removed;
-  for (const std::filesystem::directory_entry& entry : entries) {
-    const std::optional<pid_t> pid = owner_pid(entry.path().filename().native());
-    if (!pid || !entry.is_directory(ec) || entry.is_symlink(ec)) continue;
-    if (!is_stale(entry.path(), *pid)) continue;
-    std::filesystem::remove_all(entry.path(), ec);
-    if (!ec) removed.push_back(entry.path());
+  // readdir, not directory_iterator, which makes a path of every entry: a busy /tmp
+  // has hundreds, and every run sweeps it. Only a work root's name is looked at further.
+  DIR* dir = ::opendir(parent.c_str());
+  if (dir == nullptr) return removed;
+  std::vector<std::string> names;
+  while (const dirent* entry = ::readdir(dir)) {
+    if (owner_pid(entry->d_name)) names.emplace_back(entry->d_name);
+  }
+  ::closedir(dir);
+  for (const std::string& name : names) {
+    const std::filesystem::path root = parent / name;
+    std::error_code ec;
+    // A symlink is not followed: its target is not ours to remove.
+    if (!std::filesystem::is_directory(std::filesystem::symlink_status(root, ec))) continue;
+    if (!is_stale(root, *owner_pid(name))) continue;
+    std::filesystem::remove_all(root, ec);
+    if (!ec) removed.push_back(root);
   }
   return removed;
 }
