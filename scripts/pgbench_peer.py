@@ -31,10 +31,13 @@ difference of the mean latencies, and the client side's CPU time per transaction
 system of the client processes: pgbench -i and pgbench; storh-host, its worker and the
 cell's own table load, plus the start of two processes and the plugin), and the
 checkpoints the server began during each tool's runs (pg_stat_bgwriter; a whole run,
-its table load included; the JSON also has the WAL bytes per transaction).
+its table load included; the JSON also has the WAL bytes per transaction). A second
+table pairs the client CPU round by round: the geometric mean of the rounds' ratios
+storh-host / pgbench with its 95 % interval, which the machine's drift between rounds
+(both tools' runs move together) does not widen as it does the means.
 
 When --points has one script and client count at two or more transaction counts
-(select_only:8/500,select_only:8/2500), a second table splits each tool's client CPU
+(select_only:8/500,select_only:8/2500), a third table splits each tool's client CPU
 into a cost per transaction and a fixed cost per run (start, table load, connections):
 the least-squares line of a run's CPU seconds against its transactions, over every
 round of those points.
@@ -54,7 +57,7 @@ import tempfile
 import time
 
 from pgbench_peer_pinning import parse_cpu_list, pinned, pinning_title
-from pgbench_peer_ratio import ratio_cell
+from pgbench_peer_ratio import paired_cpu, ratio_cell
 
 STUDY_POINTS = (
     "tpcb_like:10/100,tpcb_like:50/100,tpcb_like:100/100,"
@@ -307,6 +310,7 @@ def main():
     finally:
         server.stop()
     print_table(args, rows)
+    print_cpu_paired(rows)
     print_cpu_slopes(rows)
     if args.json:
         with open(args.json, "w") as f:
@@ -360,6 +364,26 @@ def print_table(args, rows):
               f"{(mean(ours, 'mean') - mean(theirs, 'mean')) * 1e6:+.1f} us | "
               f"{mean(theirs, 'cpu_per_tx') * 1e6:.1f} / {mean(ours, 'cpu_per_tx') * 1e6:.1f} us | "
               f"{sum(t['checkpoints'] for t in theirs)} / {sum(o['checkpoints'] for o in ours)} |")
+
+
+def print_cpu_paired(rows):
+    paired = [(script, clients, transactions, rounds, paired_cpu(rounds))
+              for script, clients, transactions, rounds in rows]
+    if all(p is None for *_, p in paired):
+        return
+    print()
+    print("Client CPU per transaction, storh-host / pgbench, paired by round: the geometric "
+          "mean of the rounds' ratios with its 95 % interval (below 1: ours is lower)")
+    print()
+    print("| script | clients/tx | rounds | ours / pgbench | 95 % interval "
+          "| rounds where ours is lower |")
+    print("|---|---|---|---|---|---|")
+    for script, clients, transactions, rounds, p in paired:
+        if p is None:
+            continue
+        lower = sum(1 for r in rounds if r["ours"]["cpu_per_tx"] < r["pgbench"]["cpu_per_tx"])
+        print(f"| {script} | {clients}/{transactions} | {len(rounds)} | {p[0]:.3f} | "
+              f"{p[1]:.3f}..{p[2]:.3f} | {lower} of {len(rounds)} |")
 
 
 def fit_line(points):
