@@ -274,6 +274,10 @@ void BenchDatabase::close_kept() const noexcept {
 }
 
 BenchDatabase::~BenchDatabase() {
+  if (::getpid() != owner_) {
+    if (kept_) kept_->abandon();
+    if (kept_elsewhere_) kept_elsewhere_->abandon();
+  }
   try {
     close();
   } catch (const std::exception&) {  // NOLINT(bugprone-empty-catch): close() reports it
@@ -297,13 +301,20 @@ void BenchDatabase::drop_database() noexcept {
   if (database_.empty()) return;
   const std::string database = std::move(database_);
   database_.clear();
-  try {
-    // On a DSN server connect_elsewhere() reaches the DSN's own database, as needed here.
-    Connection admin = connect_elsewhere();
+  const auto drop = [&](Connection admin) {
     // WITH (FORCE) (PostgreSQL 13+) ends sessions a crashed client left behind.
     const bool force = PQserverVersion(admin.handle()) >= 130000;
     admin.exec(fmt::format("DROP DATABASE IF EXISTS {}{}", quote_identifier(database),
                            force ? " WITH (FORCE)" : ""));
+  };
+  try {
+    // On a DSN server connect_elsewhere() reaches the DSN's own database, as needed
+    // here. A kept one may have been ended while idle: then a new one tries again.
+    try {
+      drop(connect_elsewhere());
+    } catch (const PgError&) {
+      drop(Connection(override_params(conninfo_, "", "")));
+    }
   } catch (const std::exception&) {  // NOLINT(bugprone-empty-catch): best effort at the end
   }
 }

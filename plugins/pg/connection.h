@@ -81,6 +81,9 @@ class Connection {
   // SHOW <setting>.
   std::string show(std::string_view setting);
   PGconn* handle() noexcept { return conn_.get(); }
+  // Lets go of the connection without ending it: a forked process's copy, whose
+  // PQfinish would end the parent's session on their shared socket.
+  void abandon() noexcept { static_cast<void>(conn_.release()); }
 
  private:
   void begin_copy(std::string_view copy_sql);

@@ -54,10 +54,10 @@ std::vector<ServerStatDelta> stats_difference(const ServerStats& before, const S
 // Both kinds of reading around one stretch of work in a cell's database: the server's
 // statistics above, and pg_stat_statements per statement (statement_stats.h) when the
 // database has it. Call begin() and end() with no connection to the cell's database
-// open but one the database keeps (read_server_stats waits for the others to close).
-// begin() closes the kept ones (BenchDatabase::keep_open) and reads on new ones, whose
-// backends have nothing left to report; end() keeps its two open for the checks and
-// the drop that follow. The per-statement readings are on the cell's database, so they
+// open (read_server_stats waits for them to close); begin() first closes the ones the
+// database keeps (BenchDatabase::keep_open) and reads on new ones, whose backends have
+// nothing left to report. end() keeps its two open for the checks and the drop that
+// follow. The per-statement readings are on the cell's database, so they
 // come before and after the server's: their own transactions stay out of the
 // database's counts.
 class WorkStats {
