@@ -212,7 +212,13 @@ Expected<Event> decode(std::string_view line) {
     return Error{fmt::format("worker event: unknown event \"{}\" (known: {})", name,
                              fmt::join(kKinds, ", "))};
   }
-  if (name == "counters") return read_fields(ordered_json::parse(line), name);
+  if (name == "counters") {
+    const ordered_json in_order = ordered_json::parse(line, nullptr, false);
+    if (in_order.is_discarded()) {
+      return Error{fmt::format("worker event: not a JSON object: {}", shorten(line))};
+    }
+    return read_fields(in_order, name);
+  }
   return read_fields(object, name);
 }
 
