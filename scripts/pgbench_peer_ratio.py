@@ -31,9 +31,10 @@ _T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
 def paired_cpu(rounds):
     """Client CPU per transaction, storh-host / pgbench, paired by round: the geometric
     mean of the rounds' ratios and its 95 % interval (t over the logs of the ratios), or
-    None for fewer than two rounds. A round's two runs alternate on one server, so
+    None for fewer than two rounds with CPU measured (above 0 in both tools). A round's two runs alternate on one server, so
     pairing takes out what moves both (the machine's drift between rounds)."""
-    logs = [math.log(r["ours"]["cpu_per_tx"] / r["pgbench"]["cpu_per_tx"]) for r in rounds]
+    logs = [math.log(r["ours"]["cpu_per_tx"] / r["pgbench"]["cpu_per_tx"]) for r in rounds
+            if r["ours"]["cpu_per_tx"] > 0 and r["pgbench"]["cpu_per_tx"] > 0]
     if len(logs) < 2:
         return None
     mean = statistics.fmean(logs)
