@@ -268,9 +268,7 @@ class PgTransactions final : public storh::Transactions {
   // own. No connection stays open past here: a client process forked while one was
   // open would share (and on exit close) its socket.
   Status phase_counters_begin(storh::RunContext&, std::size_t) noexcept override {
-    Status status = guarded_stats([&] { stats_.begin(*database_); });
-    database_->close_kept();  // when begin() failed before it closed them
-    return status;
+    return guarded_stats([&] { stats_.begin(*database_); });  // begin() closes the kept ones
   }
 
   Status phase_counters_end(storh::RunContext&, std::size_t,
