@@ -199,10 +199,11 @@ Expected<Event> decode(std::string_view line) {
   // const key cannot be moved), which made one load event's outcome cost the host more
   // than all else it decodes in a run. Only a counters event needs its members in the
   // order written; it is small, and is read again in order.
-  const json object = json::parse(line, nullptr, false);
-  if (object.is_discarded() || !object.is_object()) {
+  const auto not_an_object = [&] {
     return Error{fmt::format("worker event: not a JSON object: {}", shorten(line))};
-  }
+  };
+  const json object = json::parse(line, nullptr, false);
+  if (object.is_discarded() || !object.is_object()) return not_an_object();
   const auto kind = object.find("event");
   if (kind == object.end() || !kind->is_string()) {
     return Error{"worker event: missing \"event\" (a string)"};
@@ -214,9 +215,7 @@ Expected<Event> decode(std::string_view line) {
   }
   if (name == "counters") {
     const ordered_json in_order = ordered_json::parse(line, nullptr, false);
-    if (in_order.is_discarded()) {
-      return Error{fmt::format("worker event: not a JSON object: {}", shorten(line))};
-    }
+    if (in_order.is_discarded()) return not_an_object();
     return read_fields(in_order, name);
   }
   return read_fields(object, name);
