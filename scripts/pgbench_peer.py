@@ -382,7 +382,7 @@ def print_cpu_paired(rows):
         if p is None:
             continue
         lower = sum(1 for r in rounds if r["ours"]["cpu_per_tx"] < r["pgbench"]["cpu_per_tx"])
-        print(f"| {script} | {clients}/{transactions} | {len(rounds)} | {p[0]:.3f} | "
+        print(f"| {script} | {clients}/{transactions} | {p[3]} | {p[0]:.3f} | "
               f"{p[1]:.3f}..{p[2]:.3f} | {lower} of {len(rounds)} |")
 
 

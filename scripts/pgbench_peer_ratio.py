@@ -29,9 +29,10 @@ _T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
 
 
 def paired_cpu(rounds):
-    """Client CPU per transaction, storh-host / pgbench, paired by round: the geometric
-    mean of the rounds' ratios and its 95 % interval (t over the logs of the ratios), or
-    None for fewer than two rounds with CPU measured (above 0 in both tools). A round's two runs alternate on one server, so
+    """Client CPU per transaction, storh-host / pgbench, paired by round: (the geometric
+    mean of the rounds' ratios, the low and high ends of its 95 % interval (t over the
+    logs of the ratios), the rounds used: those with CPU above 0 in both tools), or None
+    for fewer than two such rounds. A round's two runs alternate on one server, so
     pairing takes out what moves both (the machine's drift between rounds)."""
     logs = [math.log(r["ours"]["cpu_per_tx"] / r["pgbench"]["cpu_per_tx"]) for r in rounds
             if r["ours"]["cpu_per_tx"] > 0 and r["pgbench"]["cpu_per_tx"] > 0]
@@ -40,4 +41,4 @@ def paired_cpu(rounds):
     mean = statistics.fmean(logs)
     t = _T975[len(logs) - 2] if len(logs) - 1 <= len(_T975) else 1.96
     half = t * statistics.stdev(logs) / math.sqrt(len(logs))
-    return math.exp(mean), math.exp(mean - half), math.exp(mean + half)
+    return math.exp(mean), math.exp(mean - half), math.exp(mean + half), len(logs)
